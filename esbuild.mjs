@@ -1,0 +1,72 @@
+// Bundles every runnable part of Sprout Agent into dist/: the extension, the CLI, the bundled MCP
+// servers (each a standalone stdio entry) and the chat webview. One script so the .vsix, the CLI and
+// the tests all run the same bytes.
+import * as esbuild from 'esbuild';
+import { existsSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** Node-side entry points: [source, output file under dist/]. */
+const nodeEntries = [
+  ['src/extension/extension.ts', 'extension.js'],
+  ['src/cli/main.ts', 'cli.js'],
+  ['src/servers/workspace/main.ts', 'servers/workspace.js'],
+  ['src/servers/todo/main.ts', 'servers/todo.js'],
+  ['src/servers/tests/main.ts', 'servers/tests.js'],
+];
+const webEntries = [['src/webview/main.ts', 'webview.js']];
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'info',
+  legalComments: 'none',
+};
+
+function present(entries) {
+  return entries.filter(([src]) => existsSync(src));
+}
+
+const contexts = [];
+for (const [src, out] of present(nodeEntries)) {
+  contexts.push(
+    await esbuild.context({
+      ...common,
+      entryPoints: [src],
+      outfile: `dist/${out}`,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      external: ['vscode'],
+      banner: out === 'extension.js' ? {} : { js: '#!/usr/bin/env node' },
+    }),
+  );
+}
+for (const [src, out] of present(webEntries)) {
+  contexts.push(
+    await esbuild.context({
+      ...common,
+      entryPoints: [src],
+      outfile: `dist/${out}`,
+      platform: 'browser',
+      target: 'es2022',
+      format: 'iife',
+    }),
+  );
+}
+
+mkdirSync('dist', { recursive: true });
+if (existsSync('media/chat.css')) copyFileSync('media/chat.css', 'dist/webview.css');
+
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  // Make the CLI and servers executable for `npx sprout-agent` and direct use.
+  const { chmodSync } = await import('node:fs');
+  for (const [, out] of present(nodeEntries)) if (out !== 'extension.js') chmodSync(`dist/${out}`, 0o755);
+  writeFileSync('dist/.built', new Date().toISOString());
+}

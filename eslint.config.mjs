@@ -1,0 +1,61 @@
+// Lint rules, including the dependency direction of the architecture (docs/architecture in README):
+// agent imports only itself; model/mcp/servers may use agent types; runtime composes Node-side parts;
+// cli and extension compose; webview imports only shared. A wrong import fails `npm run lint`.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'url', 'events', 'stream', 'util', 'readline', 'process', 'timers', 'worker_threads'];
+
+function restrict(patterns, message) {
+  return { 'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }] };
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.cache/**', '.vscode-test/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      eqeqeq: ['error', 'always', { null: 'ignore' }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    files: ['src/agent/**/*.ts'],
+    rules: restrict(
+      ['vscode', 'openai', 'openai/*', '@modelcontextprotocol/*', ...nodeBuiltins, '../*'],
+      'src/agent is the pure core: it imports only its own files (no vscode, no SDKs, no Node built-ins).',
+    ),
+  },
+  {
+    files: ['src/model/**/*.ts', 'src/mcp/**/*.ts', 'src/servers/**/*.ts'],
+    rules: restrict(
+      ['vscode', '../cli/*', '../extension/*', '../runtime/*', '../webview/*', '../../cli/*', '../../extension/*', '../../runtime/*', '../../webview/*'],
+      'adapters and servers may import agent types only, never the hosts.',
+    ),
+  },
+  {
+    files: ['src/runtime/**/*.ts', 'src/cli/**/*.ts'],
+    rules: restrict(['vscode', '../extension/*', '../webview/*'], 'the CLI and runtime never import vscode or the extension.'),
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: restrict(
+      ['vscode', 'node:*', '../agent/*', '../model/*', '../mcp/*', '../runtime/*', '../extension/*', '../cli/*', '../servers/*'],
+      'the webview is browser code: it imports only src/shared.',
+    ),
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: restrict(['vscode', 'node:*', '../extension/*', '../webview/*', '../runtime/*', '../cli/*'], 'shared protocol code is host-neutral.'),
+  },
+);

@@ -1,0 +1,110 @@
+/**
+ * The ports through which the pure agent core talks to the world. Adapters implement them: the model
+ * client over the `openai` package (src/model), the tool host over the MCP SDK (src/mcp), a clock and
+ * a logger over Node (src/runtime), a transcript store over files or VS Code storage.
+ */
+import type { ChatMessage, ToolCall, ToolCallResult, ToolInfo, TranscriptRecord, Usage } from './types';
+
+export interface ToolSpec {
+  /** Qualified name, `^[a-zA-Z0-9_-]{1,64}$`. */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  messages: readonly ChatMessage[];
+  /** Empty for calls without tools (the compaction summary). */
+  tools: readonly ToolSpec[];
+}
+
+export interface ModelReply {
+  content: string | null;
+  toolCalls: ToolCall[];
+  /** `stop`, `tool_calls`, `length`, `content_filter`, or whatever else the provider said. */
+  finishReason: string;
+  usage: Usage | null;
+}
+
+export interface RetryInfo {
+  attempt: number;
+  delayMs: number;
+  reason: string;
+}
+
+export interface ModelCallOptions {
+  signal: AbortSignal;
+  onTextDelta?: (delta: string) => void;
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export type ModelErrorKind = 'auth' | 'config' | 'bad_request' | 'rate_limit' | 'server' | 'transport' | 'cancelled';
+
+/** What a model adapter throws; `message` says what went wrong and what to do about it. */
+export class ModelError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+export interface ModelClient {
+  /** One streamed Chat Completions call, retried on 429/5xx/transport errors. Throws ModelError. */
+  complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply>;
+}
+
+export interface ToolCallOptions {
+  /** Aborting must send `notifications/cancelled` to the server and reject the call. */
+  signal: AbortSignal;
+  /** Sent as the request's `_meta` (hook context goes here, never in arguments). */
+  meta?: Record<string, unknown>;
+}
+
+/** Things servers do on their own, forwarded by the core into the event stream. */
+export type ToolHostEvent =
+  | { type: 'server_restarted'; server: string; attempt: number }
+  | { type: 'server_error'; server: string; message: string }
+  | { type: 'tools_changed'; server: string };
+
+export interface ToolHost {
+  /** Server names in configuration order. */
+  serverNames(): string[];
+  /**
+   * Every tool of every server, hooks included, in configuration order (servers, then each server's
+   * order). Connects lazily; a server that cannot start is reported as a `server_error` event and
+   * contributes no tools rather than failing the whole list.
+   */
+  listTools(signal?: AbortSignal): Promise<ToolInfo[]>;
+  /** Calls one tool. Rejects on transport errors and on abort; an `isError` result resolves. */
+  callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult>;
+  /** Kills the server (its whole process group for stdio); the next use restarts it with backoff. */
+  killServer(server: string, reason: string): Promise<void>;
+  subscribe(listener: (event: ToolHostEvent) => void): () => void;
+}
+
+export interface Clock {
+  now(): number;
+  /** Resolves after `ms`, or early (without rejecting) when `signal` aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface Logger {
+  debug(message: string, data?: Record<string, unknown>): void;
+  info(message: string, data?: Record<string, unknown>): void;
+  warn(message: string, data?: Record<string, unknown>): void;
+  error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** Append-only transcript: one record per event, written as events happen. */
+export interface TranscriptStore {
+  append(record: TranscriptRecord): void;
+  load(): Promise<TranscriptRecord[]>;
+  /** Resolves once everything appended so far is durable. */
+  flush(): Promise<void>;
+}
