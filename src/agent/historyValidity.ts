@@ -1,0 +1,116 @@
+/**
+ * OpenAI's Chat Completions rules for a message history, as a pure validator and a repair. Every tool
+ * message must answer a call of the assistant message right before its block, every call must be
+ * answered exactly once, and no assistant message may have neither content nor tool calls. The loop
+ * asserts validity before each model call; resume and cancel use `repairHistory`.
+ */
+import type { ChatMessage } from './types';
+
+export const CANCELLED_TOOL_RESULT = 'cancelled';
+
+export interface HistoryProblem {
+  index: number;
+  problem: string;
+}
+
+export class HistoryError extends Error {
+  constructor(readonly problems: HistoryProblem[]) {
+    super(`invalid chat history: ${problems.map((p) => `#${p.index} ${p.problem}`).join('; ')}`);
+    this.name = 'HistoryError';
+  }
+}
+
+function isEmptyAssistant(message: ChatMessage): boolean {
+  return message.role === 'assistant' && (message.content == null || message.content === '') && (message.toolCalls?.length ?? 0) === 0;
+}
+
+/** Every rule broken by `messages`, in order; empty when the history is valid. */
+export function validateHistory(messages: readonly ChatMessage[]): HistoryProblem[] {
+  const problems: HistoryProblem[] = [];
+  let pending = new Map<string, boolean>();
+  const closeBlock = (index: number): void => {
+    for (const [id, answered] of pending) {
+      if (!answered) problems.push({ index, problem: `tool call ${id} is never answered` });
+    }
+    pending = new Map();
+  };
+  messages.forEach((message, index) => {
+    if (message.role === 'tool') {
+      const answered = pending.get(message.toolCallId);
+      if (answered === undefined) problems.push({ index, problem: `tool message ${message.toolCallId} answers no call of the assistant message before it` });
+      else if (answered) problems.push({ index, problem: `tool call ${message.toolCallId} is answered twice` });
+      else pending.set(message.toolCallId, true);
+      return;
+    }
+    closeBlock(index);
+    if (isEmptyAssistant(message)) problems.push({ index, problem: 'assistant message with neither content nor tool calls' });
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        if (pending.has(call.id)) problems.push({ index, problem: `tool call id ${call.id} repeated` });
+        pending.set(call.id, false);
+      }
+    }
+  });
+  closeBlock(messages.length);
+  return problems;
+}
+
+export function isValidHistory(messages: readonly ChatMessage[]): boolean {
+  return validateHistory(messages).length === 0;
+}
+
+export function assertValidHistory(messages: readonly ChatMessage[]): void {
+  const problems = validateHistory(messages);
+  if (problems.length > 0) throw new HistoryError(problems);
+}
+
+/**
+ * Makes a history valid with the least change: unanswered calls get a `cancelled` result (in call
+ * order, after the answers that exist), orphan and duplicate tool messages are dropped, empty
+ * assistant messages are dropped. A valid history comes back unchanged (same contents).
+ */
+export function repairHistory(messages: readonly ChatMessage[]): { history: ChatMessage[]; changes: number } {
+  const history: ChatMessage[] = [];
+  let changes = 0;
+  let open: { ids: string[]; answered: Set<string> } | null = null;
+  const closeBlock = (): void => {
+    if (open === null) return;
+    for (const id of open.ids) {
+      if (open.answered.has(id)) continue;
+      history.push({ role: 'tool', toolCallId: id, content: CANCELLED_TOOL_RESULT });
+      changes += 1;
+    }
+    open = null;
+  };
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const block = open as { ids: string[]; answered: Set<string> } | null;
+      if (block !== null && block.ids.includes(message.toolCallId) && !block.answered.has(message.toolCallId)) {
+        block.answered.add(message.toolCallId);
+        history.push(message);
+      } else {
+        changes += 1;
+      }
+      continue;
+    }
+    closeBlock();
+    if (isEmptyAssistant(message)) {
+      changes += 1;
+      continue;
+    }
+    if (message.role === 'assistant' && message.toolCalls !== undefined) {
+      const unique = message.toolCalls.filter((call, i, all) => all.findIndex((c) => c.id === call.id) === i);
+      if (unique.length !== message.toolCalls.length) changes += 1;
+      if (unique.length === 0) {
+        history.push({ role: 'assistant', content: message.content });
+        continue;
+      }
+      history.push({ ...message, toolCalls: unique });
+      open = { ids: unique.map((call) => call.id), answered: new Set() };
+      continue;
+    }
+    history.push(message);
+  }
+  closeBlock();
+  return { history, changes };
+}
