@@ -1,0 +1,255 @@
+/**
+ * MCP server configuration in the VS Code `.vscode/mcp.json` format, validated with zod and turned into
+ * plain `McpServerConfig` values (file order kept, variables expanded, cwd resolved). This is the only
+ * place that knows the file format; every error names the file, the server and the field so the user
+ * can fix it without guessing.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, resolve, sep, basename } from 'node:path';
+import { z } from 'zod';
+import { ToolNameError, validateServerName } from '../agent/toolNames';
+import { parseEnvFile } from './envFile';
+
+export type McpTransportConfig =
+  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
+  | { type: 'http'; url: string; headers: Record<string, string> };
+
+export interface McpServerConfig {
+  name: string;
+  transport: McpTransportConfig;
+}
+
+export interface McpConfigVars {
+  workspaceFolder: string;
+  /** Defaults to the OS home folder. */
+  userHome?: string;
+  /** Source of `${env:NAME}`; defaults to `process.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+export class McpConfigError extends Error {
+  constructor(
+    readonly source: string,
+    readonly server: string | undefined,
+    readonly field: string | undefined,
+    message: string,
+  ) {
+    const where = [source, server !== undefined ? `server "${server}"` : undefined, field].filter(Boolean).join(': ');
+    super(`${where}: ${message}`);
+    this.name = 'McpConfigError';
+  }
+}
+
+const envValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const stringMap = z.record(z.string(), z.string());
+
+const stdioSchema = z
+  .object({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), envValue).optional(),
+    envFile: z.string().min(1).optional(),
+    cwd: z.string().min(1).optional(),
+  })
+  .passthrough();
+
+const httpSchema = z.object({ type: z.literal('http'), url: z.string().min(1), headers: stringMap.optional() }).passthrough();
+
+const fileSchema = z
+  .object({ servers: z.record(z.string(), z.unknown()).optional(), inputs: z.array(z.unknown()).optional() })
+  .passthrough();
+
+type Expand = (value: string, field: string) => string;
+
+function issueField(issue: z.core.$ZodIssue | undefined): string | undefined {
+  return issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
+}
+
+function makeExpander(source: string, server: string, vars: McpConfigVars): Expand {
+  const env = vars.env ?? process.env;
+  const home = vars.userHome ?? homedir();
+  return (value, field) =>
+    value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
+      if (name === 'workspaceFolder') return vars.workspaceFolder;
+      if (name === 'workspaceFolderBasename') return basename(vars.workspaceFolder);
+      if (name === 'userHome') return home;
+      if (name === '/' || name === 'pathSeparator') return sep;
+      // VS Code resolves an unset variable to the empty string; we do the same so files stay portable.
+      if (name.startsWith('env:')) return env[name.slice(4)] ?? '';
+      if (name.startsWith('input:')) {
+        throw new McpConfigError(
+          source,
+          server,
+          field,
+          `${whole} needs an interactive prompt, which Sprout does not support. Put the value in an environment ` +
+            `variable and write \${env:NAME} instead.`,
+        );
+      }
+      throw new McpConfigError(
+        source,
+        server,
+        field,
+        `unknown variable ${whole}. Supported: \${workspaceFolder}, \${userHome}, \${env:NAME}.`,
+      );
+    });
+}
+
+function expandMap(map: Record<string, unknown>, field: string, expand: Expand): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(map)) {
+    if (value === null || value === undefined) continue;
+    out[key] = expand(String(value), `${field}.${key}`);
+  }
+  return out;
+}
+
+function parseStdio(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
+  const parsed = stdioSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new McpConfigError(source, name, issueField(issue) ?? 'command', issue?.message ?? 'invalid stdio server');
+  }
+  const expand = makeExpander(source, name, vars);
+  const cfg = parsed.data;
+  const cwdRaw = cfg.cwd === undefined ? vars.workspaceFolder : expand(cfg.cwd, 'cwd');
+  const cwd = isAbsolute(cwdRaw) ? cwdRaw : resolve(vars.workspaceFolder, cwdRaw);
+  let env: Record<string, string> = {};
+  if (cfg.envFile !== undefined) {
+    const envPath = expand(cfg.envFile, 'envFile');
+    const abs = isAbsolute(envPath) ? envPath : resolve(vars.workspaceFolder, envPath);
+    try {
+      env = parseEnvFile(readFileSync(abs, 'utf8'));
+    } catch (error) {
+      throw new McpConfigError(source, name, 'envFile', `cannot read ${abs}: ${(error as Error).message}`);
+    }
+  }
+  env = { ...env, ...expandMap(cfg.env ?? {}, 'env', expand) };
+  return {
+    name,
+    transport: {
+      type: 'stdio',
+      command: expand(cfg.command, 'command'),
+      args: (cfg.args ?? []).map((arg, i) => expand(arg, `args.${i}`)),
+      env,
+      cwd,
+    },
+  };
+}
+
+function parseHttp(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
+  const parsed = httpSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new McpConfigError(source, name, issueField(issue) ?? 'url', issue?.message ?? 'invalid http server');
+  }
+  const expand = makeExpander(source, name, vars);
+  const url = expand(parsed.data.url, 'url');
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new McpConfigError(source, name, 'url', `"${url}" is not an http(s) URL.`);
+  }
+  return { name, transport: { type: 'http', url, headers: expandMap(parsed.data.headers ?? {}, 'headers', expand) } };
+}
+
+function parseServer(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
+  try {
+    validateServerName(name);
+  } catch (error) {
+    if (error instanceof ToolNameError) throw new McpConfigError(source, name, 'name', error.message);
+    throw error;
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw new McpConfigError(source, name, undefined, 'expected an object with "command" (stdio) or "type": "http" and "url".');
+  }
+  const obj = raw as Record<string, unknown>;
+  const type = obj.type ?? (obj.url !== undefined && obj.command === undefined ? 'http' : 'stdio');
+  if (type === 'sse') {
+    throw new McpConfigError(
+      source,
+      name,
+      'type',
+      '"sse" (the deprecated HTTP+SSE transport) is not supported. Use "type": "http" (Streamable HTTP) if the ' +
+        'server supports it, or run the server over stdio.',
+    );
+  }
+  if (type === 'http') return parseHttp(obj, source, name, vars);
+  if (type === 'stdio') return parseStdio(obj, source, name, vars);
+  throw new McpConfigError(source, name, 'type', `unknown type ${JSON.stringify(type)}: use "stdio" or "http".`);
+}
+
+/** Parses the parsed JSON of an mcp.json file; `source` names the file in errors. */
+export function parseMcpConfig(json: unknown, source: string, vars: McpConfigVars): McpServerConfig[] {
+  const file = fileSchema.safeParse(json);
+  if (!file.success) {
+    const issue = file.error.issues[0];
+    throw new McpConfigError(source, undefined, issueField(issue), `${issue?.message ?? 'invalid file'} (expected {"servers": {...}}).`);
+  }
+  return Object.entries(file.data.servers ?? {}).map(([name, raw]) => parseServer(raw, source, name, vars));
+}
+
+/** Reads and parses an mcp.json file (JSON with comments and trailing commas, as VS Code allows). */
+export function loadMcpConfigFile(path: string, vars: McpConfigVars): McpServerConfig[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new McpConfigError(path, undefined, undefined, `cannot read the file: ${(error as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(stripJsonComments(text));
+  } catch (error) {
+    throw new McpConfigError(path, undefined, undefined, `not valid JSON: ${(error as Error).message}`);
+  }
+  return parseMcpConfig(json, path, vars);
+}
+
+/** Removes `//` and `/* *\/` comments and trailing commas outside strings (VS Code's JSONC). */
+export function stripJsonComments(text: string): string {
+  return scanOutsideStrings(scanOutsideStrings(text, skipComment), skipTrailingComma);
+}
+
+/** Returns the index to continue from when `text[i]` starts something to drop, else undefined. */
+type Skipper = (text: string, i: number) => number | undefined;
+
+const skipComment: Skipper = (text, i) => {
+  if (text[i] !== '/') return undefined;
+  if (text[i + 1] === '/') {
+    const end = text.indexOf('\n', i);
+    return end === -1 ? text.length : end;
+  }
+  if (text[i + 1] === '*') {
+    const end = text.indexOf('*/', i + 2);
+    return end === -1 ? text.length : end + 2;
+  }
+  return undefined;
+};
+
+const closerAhead = /\s*[}\]]/y;
+const skipTrailingComma: Skipper = (text, i) => {
+  if (text[i] !== ',') return undefined;
+  closerAhead.lastIndex = i + 1;
+  return closerAhead.test(text) ? i + 1 : undefined;
+};
+
+function scanOutsideStrings(text: string, skip: Skipper): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      out += text.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    const next = skip(text, i);
+    if (next === undefined) out += text[i++];
+    else i = next;
+  }
+  return out;
+}

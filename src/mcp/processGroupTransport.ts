@@ -1,0 +1,232 @@
+/**
+ * An MCP SDK `Transport` over a child process that leads its own process group. The SDK's stdio client
+ * kills only the direct child, so a server's grandchildren (a test runner, a shell) would outlive it;
+ * here every kill targets the whole group, which is what lets the agent stay sovereign over hung or
+ * hostile servers. Messages are newline-delimited JSON-RPC on stdin/stdout; stderr goes to a callback.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ProcessGroupTransportOptions {
+  /** The server's configured name, for error messages. */
+  server: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  onStderrLine?: (line: string) => void;
+  /** How long close() waits after SIGTERM before SIGKILL. */
+  closeGraceMs?: number;
+}
+
+/** The server process could not be started at all. */
+export class SpawnError extends Error {
+  constructor(
+    readonly server: string,
+    readonly command: string,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SpawnError';
+  }
+}
+
+const MAX_STDERR_LINE = 8192;
+const STDERR_TAIL_LINES = 5;
+/** After `exit`, wait this long for stdout to drain before reporting the close (a grandchild may hold the pipe). */
+const CLOSE_AFTER_EXIT_MS = 200;
+
+function describeSpawnFailure(options: ProcessGroupTransportOptions, error: NodeJS.ErrnoException): SpawnError {
+  const { server, command } = options;
+  const cause =
+    error.code === 'ENOENT'
+      ? 'command not found (is it installed and on PATH?)'
+      : error.code === 'EACCES'
+        ? 'permission denied (is the file executable?)'
+        : error.message;
+  return new SpawnError(server, command, error.code, `MCP server "${server}": cannot start "${command}": ${cause}`);
+}
+
+export class ProcessGroupTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private child: ChildProcess | undefined;
+  private readonly readBuffer = new ReadBuffer();
+  private exitedFlag = false;
+  private closeNotified = false;
+  private exitDescription = '';
+  private readonly stderrTail: string[] = [];
+  private resolveExited!: () => void;
+  private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
+
+  constructor(private readonly options: ProcessGroupTransportOptions) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exitedFlag;
+  }
+
+  /** "exited with code 1" / "killed by SIGKILL", plus the last stderr lines; empty while running. */
+  describeExit(): string {
+    if (!this.exitedFlag) return '';
+    const tail = this.stderrTail.length > 0 ? `; last stderr: ${this.stderrTail.join(' | ')}` : '';
+    return `${this.exitDescription}${tail}`;
+  }
+
+  start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error('ProcessGroupTransport already started'));
+    const { cwd } = this.options;
+    if (cwd !== undefined && !isDirectory(cwd)) {
+      this.markExited('never started');
+      return Promise.reject(
+        new SpawnError(this.options.server, this.options.command, 'ENOENT', `MCP server "${this.options.server}": working folder "${cwd}" does not exist`),
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      const child = spawn(this.options.command, this.options.args, {
+        detached: process.platform !== 'win32',
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: this.options.env,
+        cwd,
+        windowsHide: true,
+      });
+      this.child = child;
+      let spawned = false;
+      child.once('spawn', () => {
+        spawned = true;
+        resolve();
+      });
+      child.on('error', (error: NodeJS.ErrnoException) => {
+        if (spawned) return this.onerror?.(error);
+        this.markExited(`failed to start (${error.code ?? error.message})`);
+        this.notifyClose();
+        reject(describeSpawnFailure(this.options, error));
+      });
+      child.once('exit', (code, signal) => {
+        this.markExited(signal ? `killed by ${signal}` : `exited with code ${code}`);
+        setTimeout(() => this.notifyClose(), CLOSE_AFTER_EXIT_MS).unref();
+      });
+      child.once('close', () => this.notifyClose());
+      this.wireStreams(child);
+    });
+  }
+
+  private wireStreams(child: ChildProcess): void {
+    child.stdout?.on('data', (chunk: Buffer) => this.onStdout(chunk));
+    child.stdin?.on('error', (error) => this.onerror?.(error));
+    child.stdout?.on('error', (error) => this.onerror?.(error));
+    let partial = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      const lines = (partial + text).split('\n');
+      partial = (lines.pop() ?? '').slice(0, MAX_STDERR_LINE);
+      for (const line of lines) this.onStderr(line.replace(/\r$/, '').slice(0, MAX_STDERR_LINE));
+    });
+    child.stderr?.on('end', () => partial && this.onStderr(partial));
+  }
+
+  private onStderr(line: string): void {
+    this.stderrTail.push(line.slice(0, 300));
+    if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+    this.options.onStderrLine?.(line);
+  }
+
+  private onStdout(chunk: Buffer): void {
+    try {
+      this.readBuffer.append(chunk);
+    } catch (error) {
+      // A server flooding stdout without newlines is broken beyond repair: drop it.
+      this.onerror?.(error as Error);
+      this.killGroup('SIGKILL');
+      return;
+    }
+    for (;;) {
+      let message: JSONRPCMessage | null;
+      try {
+        message = this.readBuffer.readMessage();
+      } catch (error) {
+        this.onerror?.(new Error(`MCP server "${this.options.server}" wrote a line that is not JSON-RPC: ${(error as Error).message}`));
+        continue;
+      }
+      if (message === null) break;
+      this.onmessage?.(message);
+    }
+  }
+
+  private markExited(description: string): void {
+    if (this.exitedFlag) return;
+    this.exitedFlag = true;
+    this.exitDescription = description;
+    this.resolveExited();
+  }
+
+  private notifyClose(): void {
+    if (this.closeNotified) return;
+    this.closeNotified = true;
+    this.readBuffer.clear();
+    this.onclose?.();
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || this.exitedFlag || stdin.destroyed) {
+      return Promise.reject(new Error(`MCP server "${this.options.server}" is not running`));
+    }
+    return new Promise<void>((resolve) => {
+      if (stdin.write(serializeMessage(message))) resolve();
+      else stdin.once('drain', resolve);
+    });
+  }
+
+  /** Signals every process in the server's group; a no-op once the group is gone. */
+  killGroup(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') this.child?.kill(signal);
+      else process.kill(-pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') this.onerror?.(error as Error);
+    }
+  }
+
+  /** SIGTERM to the group, SIGKILL after the grace; resolves once the server process has exited. */
+  async close(): Promise<void> {
+    if (!this.child) return;
+    if (!this.exitedFlag) {
+      this.child.stdin?.end();
+      this.killGroup('SIGTERM');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.exited, new Promise((resolve) => (timer = setTimeout(resolve, this.options.closeGraceMs ?? 2000)))]);
+      clearTimeout(timer);
+    }
+    // Always, even after the leader exited: grandchildren that ignored SIGTERM must not survive.
+    this.killGroup('SIGKILL');
+    await this.exited;
+    this.notifyClose();
+  }
+
+  /** SIGKILL to the whole group at once (for hung servers); resolves once the process has exited. */
+  async kill(): Promise<void> {
+    this.killGroup('SIGKILL');
+    await this.exited;
+    this.notifyClose();
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

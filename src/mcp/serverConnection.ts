@@ -1,0 +1,277 @@
+/**
+ * One configured MCP server's life: lazy start, tools/list with pagination and list_changed refresh,
+ * calls, kills, and lazy restarts with backoff and an attempt cap after a kill or a crash. McpHub owns
+ * one of these per server and merges them; all state about a single server lives here.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
+import type { ToolCallResult, ToolInfo } from '../agent/types';
+import { abortError, raceAbort, sleep } from './abort';
+import type { McpServerConfig } from './config';
+import { createServerTransport, type ServerTransport } from './serverTransport';
+import { toToolInfos, type RawTool } from './toolInfos';
+import { flattenToolResult } from './toolResults';
+
+export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting' | 'failed';
+
+export interface ServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: ServerState;
+  error?: string;
+  /** Successful restarts since the hub started. */
+  restarts: number;
+  /** Bare names of the hooks (`_` tools) it exposes, as last listed. */
+  hooks: string[];
+  toolCount: number;
+  /** Process id of a running stdio server. */
+  pid?: number;
+}
+
+export interface ConnectionOptions {
+  clientName: string;
+  clientVersion: string;
+  logger?: Logger;
+  restart: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number };
+  /** A server that ran this long since its last start gets a fresh restart budget. */
+  stableResetMs: number;
+  connectTimeoutMs: number;
+  closeGraceMs: number;
+  parentEnv: NodeJS.ProcessEnv;
+  onStderr?: (server: string, line: string) => void;
+  emit: (event: ToolHostEvent) => void;
+}
+
+/** setTimeout's ceiling: the core owns call timeouts, so the SDK's own 60 s default must never fire. */
+const NO_TIMEOUT = 2_147_483_647;
+const MAX_PAGES = 1000;
+
+export class ServerConnection {
+  private state: ServerState = 'idle';
+  private error: string | undefined;
+  private restarts = 0;
+  private attempts = 0;
+  private lastDownAt = 0;
+  private readySince = 0;
+  private live: { client: Client; st: ServerTransport } | undefined;
+  private pending: ServerTransport | undefined;
+  private connecting: Promise<Client> | undefined;
+  private tools: ToolInfo[] | undefined;
+  private toolsVersion = 0;
+  private toolsFetch: Promise<ToolInfo[]> | undefined;
+  private closed = false;
+  private readonly closing = new AbortController();
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly opts: ConnectionOptions,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  status(): ServerStatus {
+    const tools = this.tools ?? [];
+    return {
+      name: this.name,
+      transport: this.config.transport.type,
+      state: this.state,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+      restarts: this.restarts,
+      hooks: tools.filter((t) => t.isHook).map((t) => t.bareName),
+      toolCount: tools.length,
+      ...(this.live?.st.pid !== undefined ? { pid: this.live.st.pid } : {}),
+    };
+  }
+
+  async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
+    const client = await this.getClient(signal);
+    if (this.tools) return this.tools;
+    this.toolsFetch ??= this.fetchTools(client).finally(() => (this.toolsFetch = undefined));
+    return raceAbort(this.toolsFetch, signal, `tools/list of MCP server "${this.name}"`);
+  }
+
+  async callTool(bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
+    const { signal, meta } = options;
+    const what = `call of ${bareName} on MCP server "${this.name}"`;
+    const client = await this.getClient(signal);
+    const live = this.live;
+    try {
+      const params = { name: bareName, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) };
+      const result = await client.callTool(params, undefined, { signal, timeout: NO_TIMEOUT });
+      return flattenToolResult(result);
+    } catch (error) {
+      if (signal.aborted) throw abortError(`${what} aborted`);
+      const protocolError =
+        error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
+      // The server answered, with an error: that is a tool result for the model, not a broken transport.
+      if (protocolError) return { isError: true, text: error.message };
+      const exit = live?.st.describeExit();
+      throw new Error(`${what} failed: ${(error as Error).message}${exit ? ` (${exit})` : ''}`, { cause: error });
+    }
+  }
+
+  async kill(reason: string): Promise<void> {
+    const live = this.live;
+    const pending = this.pending;
+    this.live = undefined;
+    this.tools = undefined;
+    if (this.state !== 'failed' || live || pending) this.markDown('killed', `killed: ${reason}`);
+    this.opts.logger?.info('mcp server killed', { server: this.name, reason });
+    await Promise.all([live?.st.kill(), pending?.kill()]);
+  }
+
+  /** Stops the server and forgets its failures; the next use starts it afresh. */
+  async reset(): Promise<void> {
+    const live = this.live;
+    this.live = undefined;
+    this.tools = undefined;
+    await Promise.all([live?.st.close(), this.pending?.close()]);
+    await this.connecting?.catch(() => undefined);
+    Object.assign(this, { state: 'idle', error: undefined, attempts: 0, readySince: 0, lastDownAt: 0 });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.closing.abort();
+    await this.pending?.close();
+    await this.connecting?.catch(() => undefined);
+    const live = this.live;
+    this.live = undefined;
+    await live?.st.close();
+  }
+
+  private getClient(signal?: AbortSignal): Promise<Client> {
+    if (this.closed) return Promise.reject(new Error(`MCP server "${this.name}": the MCP hub is closed`));
+    if (this.live) return Promise.resolve(this.live.client);
+    this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
+    return raceAbort(this.connecting, signal, `start of MCP server "${this.name}"`);
+  }
+
+  private async connect(): Promise<Client> {
+    const restarting = this.state !== 'idle';
+    if (restarting) await this.waitBackoff();
+    if (this.closed) throw new Error(`MCP server "${this.name}": the MCP hub is closed`);
+    this.state = restarting ? 'restarting' : 'starting';
+    const st = createServerTransport(this.config, {
+      parentEnv: this.opts.parentEnv,
+      closeGraceMs: this.opts.closeGraceMs,
+      onStderrLine: (line) => this.onStderrLine(line),
+    });
+    const client = new Client({ name: this.opts.clientName, version: this.opts.clientVersion }, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.onToolsChanged(client));
+    client.onerror = (error) => this.opts.logger?.debug('mcp transport error', { server: this.name, error: error.message });
+    this.pending = st;
+    try {
+      await client.connect(st.transport, { timeout: this.opts.connectTimeoutMs });
+    } catch (error) {
+      await st.kill().catch(() => undefined);
+      throw this.startFailed(error, st);
+    } finally {
+      this.pending = undefined;
+    }
+    client.onclose = () => this.onClientClosed(client);
+    if (this.closed || (this.state as ServerState) === 'killed') {
+      await st.close();
+      throw new Error(`MCP server "${this.name}" was stopped while starting`);
+    }
+    this.live = { client, st };
+    Object.assign(this, { state: 'ready', error: undefined, readySince: Date.now(), tools: undefined });
+    this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid });
+    if (restarting) {
+      this.restarts++;
+      this.opts.emit({ type: 'server_restarted', server: this.name, attempt: this.attempts });
+    }
+    return client;
+  }
+
+  private startFailed(error: unknown, st: ServerTransport): Error {
+    if (this.state === 'killed' || this.closed) return new Error(`MCP server "${this.name}" was stopped while starting`);
+    const t = this.config.transport;
+    const target = t.type === 'stdio' ? `command "${t.command}"` : `URL ${safeUrl(t.url)}`;
+    const raw = (error as Error).message;
+    const cause = raw.includes(`MCP server "${this.name}"`) ? raw : `MCP server "${this.name}" (${target}) failed to start: ${raw}`;
+    const exit = st.describeExit();
+    const message = exit && !cause.includes(exit) ? `${cause} (${exit})` : cause;
+    this.markDown('failed', message);
+    this.opts.emit({ type: 'server_error', server: this.name, message });
+    return new Error(message);
+  }
+
+  private async waitBackoff(): Promise<void> {
+    const { initialDelayMs, maxDelayMs, maxAttempts } = this.opts.restart;
+    if (this.attempts >= maxAttempts) {
+      const message =
+        `MCP server "${this.name}" was restarted ${maxAttempts} times and keeps stopping; it stays stopped until ` +
+        `MCP servers are restarted.${this.error ? ` Last problem: ${this.error}` : ''}`;
+      if (this.state !== 'failed' || this.error !== message) this.opts.emit({ type: 'server_error', server: this.name, message });
+      this.state = 'failed';
+      this.error = message;
+      throw new Error(message);
+    }
+    this.attempts++;
+    const delay = Math.min(initialDelayMs * 2 ** (this.attempts - 1), maxDelayMs);
+    const wait = this.lastDownAt + delay - Date.now();
+    this.state = 'restarting';
+    if (wait > 0) await sleep(wait, this.closing.signal);
+  }
+
+  private markDown(state: ServerState, error: string): void {
+    const now = Date.now();
+    if (this.readySince > 0 && now - this.readySince >= this.opts.stableResetMs) this.attempts = 0;
+    Object.assign(this, { state, error, lastDownAt: now, readySince: 0 });
+  }
+
+  private onClientClosed(client: Client): void {
+    if (this.live?.client !== client) return;
+    const exit = this.live.st.describeExit();
+    this.live = undefined;
+    this.tools = undefined;
+    const message = `MCP server "${this.name}" stopped unexpectedly${exit ? ` (${exit})` : ''}; it restarts on next use.`;
+    this.markDown('restarting', message);
+    this.opts.logger?.warn('mcp server stopped', { server: this.name, exit });
+    this.opts.emit({ type: 'server_error', server: this.name, message });
+  }
+
+  private onToolsChanged(client: Client): void {
+    if (this.live?.client !== client) return;
+    this.tools = undefined;
+    this.toolsVersion++;
+    this.fetchTools(client).then(
+      () => this.opts.emit({ type: 'tools_changed', server: this.name }),
+      (error: Error) => this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${error.message}` }),
+    );
+  }
+
+  private async fetchTools(client: Client): Promise<ToolInfo[]> {
+    const version = this.toolsVersion;
+    const raw: RawTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const result = await client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs });
+      raw.push(...(result.tools as RawTool[]));
+      cursor = result.nextCursor;
+      if (cursor === undefined) break;
+    }
+    const tools = toToolInfos(this.name, raw, (message) => this.opts.emit({ type: 'server_error', server: this.name, message }));
+    if (this.live?.client === client && this.toolsVersion === version) this.tools = tools;
+    return tools;
+  }
+
+  private onStderrLine(line: string): void {
+    if (this.opts.onStderr) this.opts.onStderr(this.name, line);
+    else this.opts.logger?.debug('mcp server stderr', { server: this.name, line });
+  }
+}
+
+/** The URL without credentials or query (tokens often hide there) for error messages. */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}

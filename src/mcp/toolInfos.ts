@@ -1,0 +1,54 @@
+/**
+ * Turns a server's raw `tools/list` entries into the core's ToolInfo, namespaced with
+ * qualifyToolName. A tool with a bad or duplicate name is skipped and reported through `report`,
+ * never dropped silently.
+ */
+import { isHookName, qualifyToolName, ToolNameError } from '../agent/toolNames';
+import type { ToolAnnotations, ToolInfo } from '../agent/types';
+
+export interface RawTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+
+const BOOLEAN_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+function pickAnnotations(raw: Record<string, unknown> | undefined): ToolAnnotations {
+  const out: ToolAnnotations = {};
+  if (!raw) return out;
+  if (typeof raw.title === 'string') out.title = raw.title;
+  for (const hint of BOOLEAN_HINTS) if (typeof raw[hint] === 'boolean') out[hint] = raw[hint];
+  return out;
+}
+
+export function toToolInfos(server: string, raw: readonly RawTool[], report: (message: string) => void): ToolInfo[] {
+  const seen = new Set<string>();
+  const tools: ToolInfo[] = [];
+  for (const tool of raw) {
+    let qualifiedName: string;
+    try {
+      qualifiedName = qualifyToolName(server, tool.name);
+    } catch (error) {
+      if (!(error instanceof ToolNameError)) throw error;
+      report(error.message);
+      continue;
+    }
+    if (seen.has(tool.name)) {
+      report(`MCP server "${server}" lists the tool "${tool.name}" twice; only the first is used.`);
+      continue;
+    }
+    seen.add(tool.name);
+    tools.push({
+      server,
+      bareName: tool.name,
+      qualifiedName,
+      description: tool.description ?? '',
+      inputSchema: tool.inputSchema,
+      annotations: pickAnnotations(tool.annotations),
+      isHook: isHookName(tool.name),
+    });
+  }
+  return tools;
+}

@@ -1,0 +1,108 @@
+/**
+ * FakeHookServer: a configurable MCP server over stdio, run as a real child process in tests. It
+ * exposes `echo`, hook tools (`_Stop`, `_PostCompact`, ...) with scripted behaviours (object N times,
+ * hang, crash, flood, hostile text, spawn a grandchild, ignore SIGTERM...), paginates tools/list, can
+ * announce list changes, and logs every call and cancellation it receives to a JSON-lines file.
+ * Importing this file gives the typed helpers; running it starts the server.
+ */
+import { readFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type JSONRPCMessage,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { runBehaviour } from './hookServer/behaviours';
+import { HOOK_SERVER_ENV, type FakeToolSpec, type HookServerConfig } from './hookServer/hookServerConfig';
+import { appendLog } from './hookServer/hookServerState';
+
+export * from './hookServer/hookServerConfig';
+export { readHookServerLog, type HookServerLogEntry } from './hookServer/hookServerState';
+export { HOSTILE_TEXT } from './hookServer/behaviours';
+
+const OPEN_SCHEMA = { type: 'object', properties: {} } as const;
+
+function loadConfig(): HookServerConfig {
+  const at = process.argv.indexOf('--config');
+  const file = at >= 0 ? process.argv[at + 1] : undefined;
+  const raw = file ? readFileSync(file, 'utf8') : process.env[HOOK_SERVER_ENV];
+  if (!raw) throw new Error(`FakeHookServer: set ${HOOK_SERVER_ENV} or pass --config <file>`);
+  return JSON.parse(raw) as HookServerConfig;
+}
+
+function initialTools(config: HookServerConfig): FakeToolSpec[] {
+  const tools: FakeToolSpec[] = [];
+  if (config.echo !== false) {
+    tools.push({
+      name: 'echo',
+      description: 'Echoes its text argument.',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    });
+  }
+  for (const [name, behaviour] of Object.entries(config.hooks ?? {})) tools.push({ name, description: `hook ${name}`, behaviour });
+  tools.push(...(config.extraTools ?? []));
+  for (const name of config.invalidToolNames ?? []) tools.push({ name, description: 'badly named', behaviour: { kind: 'empty' } });
+  for (let i = 0; i < (config.manyTools ?? 0); i++) tools.push({ name: `tool_${i}`, description: `tool number ${i}` });
+  return tools;
+}
+
+function toWire(tool: FakeToolSpec): Tool {
+  return {
+    name: tool.name,
+    description: tool.description ?? '',
+    inputSchema: (tool.inputSchema ?? OPEN_SCHEMA) as Tool['inputSchema'],
+    ...(tool.annotations ? { annotations: tool.annotations } : {}),
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const tools = initialTools(config);
+  if (config.ignoreSigterm) process.on('SIGTERM', () => appendLog(config.logFile, { type: 'sigterm' }));
+  const server = new Server({ name: config.serverName ?? 'fake-hook-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+
+  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    const start = Number(request.params?.cursor ?? 0);
+    const size = config.pageSize ?? tools.length;
+    const page = tools.slice(start, start + size).map(toWire);
+    const next = start + size < tools.length ? { nextCursor: String(start + size) } : {};
+    return { tools: page, ...next };
+  });
+
+  let added = 0;
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const { name, arguments: args, _meta: meta } = request.params;
+    appendLog(config.logFile, { type: 'call', tool: name, arguments: args ?? null, meta: meta ?? null });
+    if (config.listChangedAfterCall) {
+      tools.push({ name: `added_${added++}`, description: 'added after a call' });
+      void server.sendToolListChanged();
+    }
+    const tool = tools.find((t) => t.name === name);
+    if (!tool) return { isError: true, content: [{ type: 'text', text: `no tool ${name}` }] };
+    if (name === 'echo') return { content: [{ type: 'text', text: String((args as { text?: unknown } | undefined)?.text ?? '') }] };
+    return runBehaviour(name, tool.behaviour ?? { kind: 'text', text: `${name} ok` }, config.stateFile);
+  });
+
+  const transport = new StdioServerTransport();
+  await server.connect(transport);
+  // Log cancellations as they arrive on the wire, before the SDK turns them into an aborted signal.
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message: JSONRPCMessage) => {
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      const params = (message.params ?? {}) as { requestId?: string | number; reason?: string };
+      appendLog(config.logFile, { type: 'cancelled', requestId: params.requestId, reason: params.reason });
+    }
+    onmessage?.(message);
+  };
+  appendLog(config.logFile, { type: 'started' });
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`FakeHookServer failed: ${String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Configuration of the FakeHookServer (test/fakes/hookServer.ts) and typed builders for tests: which
+ * tools it exposes, how each hook behaves, where it logs. The server reads this as JSON from the
+ * HOOK_SERVER_CONFIG env var (or `--config <file>`), so a test describes a hostile server in one value.
+ */
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import type { McpServerConfig } from '../../../src/mcp/config';
+
+export type HookBehaviour =
+  /** Object with `text` the first `times` calls (counted in the state file, so across restarts), then empty. Omit `times` to always object. `{n}` in text is the 1-based objection count. */
+  | { kind: 'object'; text: string; times?: number }
+  | { kind: 'empty' }
+  | { kind: 'text'; text: string }
+  /** Wait, then answer `text` (default empty). */
+  | { kind: 'delay'; ms: number; text?: string }
+  | { kind: 'hang' }
+  /** Exit the process when called. */
+  | { kind: 'crash'; exitCode?: number }
+  /** Write half a JSON-RPC line to stdout, then exit. */
+  | { kind: 'exitMidCall'; exitCode?: number }
+  | { kind: 'isError'; text?: string }
+  | { kind: 'whitespace' }
+  | { kind: 'image'; mimeType?: string; bytes?: number }
+  /** A text block of `bytes` (default 100 KB). */
+  | { kind: 'bigText'; bytes?: number }
+  /** Quotes, newlines, `</hook_output>`, fake role headers. */
+  | { kind: 'hostile' }
+  /** Start a grandchild in the server's process group (pid written to `pidFile`), then hang (default) or answer empty. */
+  | { kind: 'spawnGrandchild'; pidFile: string; then?: 'hang' | 'empty' }
+  /** Answer the server's environment as JSON (to prove what reached it). */
+  | { kind: 'env' };
+
+export interface FakeToolSpec {
+  name: string;
+  description?: string;
+  annotations?: Record<string, unknown>;
+  inputSchema?: Record<string, unknown>;
+  behaviour?: HookBehaviour;
+}
+
+export interface HookServerConfig {
+  /** The server's self-reported name (serverInfo). */
+  serverName?: string;
+  /** JSON lines: every call (tool, arguments, _meta), every cancellation received, each start. */
+  logFile?: string;
+  /** Counters that survive a kill and restart (objections given per tool). */
+  stateFile?: string;
+  /** Expose the visible `echo` tool (default true). */
+  echo?: boolean;
+  /** Hook tools by bare name (`_Stop`, `_PostCompact`, or any `_X`) and their behaviour. */
+  hooks?: Record<string, HookBehaviour>;
+  extraTools?: FakeToolSpec[];
+  /** Listed as given, to prove bad names are reported, not dropped silently. */
+  invalidToolNames?: string[];
+  /** Adds visible tools `tool_0 .. tool_<n-1>`. */
+  manyTools?: number;
+  /** tools/list page size (default: everything in one page). */
+  pageSize?: number;
+  /** Keep running on SIGTERM (only SIGKILL stops it). */
+  ignoreSigterm?: boolean;
+  /** After each tools/call, add a tool `added_<n>` and send notifications/tools/list_changed. */
+  listChangedAfterCall?: boolean;
+}
+
+/** Builds a config with the defaults tests usually want; override anything. */
+export function hookServerConfig(overrides: HookServerConfig = {}): HookServerConfig {
+  return { echo: true, ...overrides };
+}
+
+export const objectTimes = (text: string, times?: number): HookBehaviour =>
+  times === undefined ? { kind: 'object', text } : { kind: 'object', text, times };
+
+export const HOOK_SERVER_ENV = 'HOOK_SERVER_CONFIG';
+export const HOOK_SERVER_ENTRY = join(__dirname, '..', 'hookServer.ts');
+
+/** The McpServerConfig that launches the fake as a real child process under node + tsx. */
+export function hookServerMcpConfig(
+  name: string,
+  config: HookServerConfig,
+  extra: { env?: Record<string, string>; cwd?: string } = {},
+): McpServerConfig {
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  return {
+    name,
+    transport: {
+      type: 'stdio',
+      command: process.execPath,
+      args: ['--import', tsx, HOOK_SERVER_ENTRY],
+      env: { ...extra.env, [HOOK_SERVER_ENV]: JSON.stringify(config) },
+      ...(extra.cwd !== undefined ? { cwd: extra.cwd } : {}),
+    },
+  };
+}
