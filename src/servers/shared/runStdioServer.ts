@@ -1,0 +1,35 @@
+/**
+ * Starts a bundled server on stdio and shuts it down cleanly: when the client closes stdin or sends
+ * SIGTERM/SIGINT, `onShutdown` runs (to kill child processes the server started) and the process exits.
+ * Startup errors go to stderr, never stdout, which belongs to the protocol.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+
+export function runStdioServer(name: string, build: () => { server: McpServer; onShutdown?: () => void }): void {
+  let built: { server: McpServer; onShutdown?: () => void };
+  try {
+    built = build();
+  } catch (error) {
+    process.stderr.write(`sprout-mcp-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    try {
+      built.onShutdown?.();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.stdin.on('end', stop);
+  process.stdin.on('close', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  built.server.connect(new StdioServerTransport()).catch((error: unknown) => {
+    process.stderr.write(`sprout-mcp-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
+}

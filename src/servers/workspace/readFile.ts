@@ -1,0 +1,40 @@
+/**
+ * `read_file`: a text file or a line range of it, capped in size so one call cannot flood the
+ * model's context. Binary files are refused rather than dumped.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { displayPath, resolveInWorkspace } from '../shared/safePath';
+
+export const READ_MAX_BYTES = 256 * 1024;
+
+export interface ReadFileInput {
+  path: string;
+  startLine?: number;
+  endLine?: number;
+  maxBytes?: number;
+}
+
+export function readWorkspaceFile(rootReal: string, input: ReadFileInput): string {
+  const absolute = resolveInWorkspace(rootReal, input.path);
+  const shown = displayPath(rootReal, absolute);
+  const stat = statSync(absolute, { throwIfNoEntry: false });
+  if (!stat) throw new Error(`file not found: ${shown}`);
+  if (!stat.isFile()) throw new Error(`not a file: ${shown}`);
+  const buffer = readFileSync(absolute);
+  if (buffer.subarray(0, 8192).includes(0)) throw new Error(`${shown} looks like a binary file (${stat.size} bytes); not shown`);
+  const lines = buffer.toString('utf8').split('\n');
+  const total = lines.length;
+  const start = Math.max(1, input.startLine ?? 1);
+  const end = Math.min(total, input.endLine ?? total);
+  if (start > total) throw new Error(`${shown} has ${total} lines; startLine ${start} is past the end`);
+  if (end < start) throw new Error(`endLine ${end} is before startLine ${start}`);
+  const cap = Math.min(input.maxBytes ?? READ_MAX_BYTES, READ_MAX_BYTES);
+  let text = lines.slice(start - 1, end).join('\n');
+  let note = '';
+  if (Buffer.byteLength(text) > cap) {
+    text = Buffer.from(text).subarray(0, cap).toString('utf8');
+    const shownLines = text.split('\n').length;
+    note = `\n[truncated at ${cap} bytes; read from line ${start + shownLines - 1} on to see more]`;
+  }
+  return `${shown} (lines ${start}-${end} of ${total})\n${text}${note}`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The `workspace` MCP server: read, list, search, write, edit files and run commands, all confined to
+ * the workspace root. Read tools carry `readOnlyHint`, changing tools `destructiveHint`, so a host can
+ * ask for confirmation on the latter.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { guarded, textResult, errorResult } from '../shared/toolResults';
+import { realRoot } from '../shared/safePath';
+import { readWorkspaceFile, READ_MAX_BYTES } from './readFile';
+import { listWorkspaceFiles, LIST_DEFAULT_MAX } from './listFiles';
+import { searchWorkspaceText, SEARCH_DEFAULT_MAX } from './searchText';
+import { editWorkspaceFile, writeWorkspaceFile } from './editFile';
+import { runWorkspaceCommand, COMMAND_DEFAULT_TIMEOUT_MS, COMMAND_MAX_TIMEOUT_MS } from './runCommand';
+
+export interface WorkspaceServerOptions {
+  root: string;
+  stateDir: string;
+}
+
+const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+const changing = { readOnlyHint: false, destructiveHint: true, openWorldHint: false };
+const pathArg = z.string().min(1).describe('Path relative to the workspace root (or absolute inside it)');
+
+function registerReadTools(server: McpServer, rootReal: string): void {
+  server.registerTool(
+    'read_file',
+    {
+      description: `Read a text file of the workspace, optionally a line range (1-based, inclusive). At most ${READ_MAX_BYTES} bytes per call.`,
+      inputSchema: {
+        path: pathArg,
+        startLine: z.number().int().min(1).optional(),
+        endLine: z.number().int().min(1).optional(),
+        maxBytes: z.number().int().min(1).max(READ_MAX_BYTES).optional(),
+      },
+      annotations: { title: 'Read file', ...readOnly },
+    },
+    (input) => guarded(() => textResult(readWorkspaceFile(rootReal, input))),
+  );
+  server.registerTool(
+    'list_files',
+    {
+      description:
+        'List workspace files matching a glob (`**`, `*`, `?`, `{a,b}`; a pattern without "/" matches file names at any depth). Honours .gitignore; skips .git and node_modules.',
+      inputSchema: {
+        pattern: z.string().optional().describe('Glob, default "**" (everything)'),
+        path: z.string().optional().describe('Directory to list, default the root'),
+        maxResults: z.number().int().min(1).max(10_000).optional().describe(`Default ${LIST_DEFAULT_MAX}`),
+      },
+      annotations: { title: 'List files', ...readOnly },
+    },
+    (input) => guarded(() => textResult(listWorkspaceFiles(rootReal, input))),
+  );
+  server.registerTool(
+    'search_text',
+    {
+      description: 'Search workspace text files with a regular expression (JavaScript syntax). Returns "path:line: text". Honours .gitignore.',
+      inputSchema: {
+        pattern: z.string().min(1).describe('Regular expression'),
+        path: z.string().optional().describe('File or directory to search, default the root'),
+        include: z.string().optional().describe('Glob of files to search, e.g. "*.ts"'),
+        caseSensitive: z.boolean().optional().describe('Default true'),
+        maxResults: z.number().int().min(1).max(5000).optional().describe(`Default ${SEARCH_DEFAULT_MAX}`),
+      },
+      annotations: { title: 'Search text', ...readOnly },
+    },
+    (input) => guarded(() => textResult(searchWorkspaceText(rootReal, input))),
+  );
+}
+
+function registerChangingTools(server: McpServer, rootReal: string, stateDir: string): void {
+  server.registerTool(
+    'write_file',
+    {
+      description: 'Create or overwrite a workspace file with the given content (parent folders are created).',
+      inputSchema: { path: pathArg, content: z.string() },
+      annotations: { title: 'Write file', ...changing },
+    },
+    (input) => guarded(() => textResult(writeWorkspaceFile(rootReal, input.path, input.content))),
+  );
+  server.registerTool(
+    'edit_file',
+    {
+      description:
+        'Replace an exact string in a workspace file. Fails if oldString is missing, or occurs more than once unless replaceAll is set.',
+      inputSchema: { path: pathArg, oldString: z.string(), newString: z.string(), replaceAll: z.boolean().optional() },
+      annotations: { title: 'Edit file', ...changing },
+    },
+    (input) => guarded(() => textResult(editWorkspaceFile(rootReal, input))),
+  );
+  server.registerTool(
+    'run_command',
+    {
+      description:
+        'Run a shell command in the workspace. Returns the exit code and the tail of the output; the full output is saved to a file named in the result.',
+      inputSchema: {
+        command: z.string().min(1),
+        cwd: z.string().optional().describe('Working directory inside the workspace, default the root'),
+        timeoutMs: z.number().int().min(1).max(COMMAND_MAX_TIMEOUT_MS).optional().describe(`Default ${COMMAND_DEFAULT_TIMEOUT_MS}`),
+      },
+      annotations: { title: 'Run command', ...changing, openWorldHint: true },
+    },
+    (input) =>
+      guarded(async () => {
+        const { text, failed } = await runWorkspaceCommand(rootReal, stateDir, input);
+        return failed ? errorResult(text) : textResult(text);
+      }),
+  );
+}
+
+export function createWorkspaceServer(options: WorkspaceServerOptions): McpServer {
+  const rootReal = realRoot(options.root);
+  const server = new McpServer({ name: 'sprout-workspace', version: '0.1.0' });
+  registerReadTools(server, rootReal);
+  registerChangingTools(server, rootReal, options.stateDir);
+  return server;
+}
