@@ -1,0 +1,97 @@
+/**
+ * What one session's moving parts share while a prompt runs: the ports, the live settings, the event
+ * sink (the only way history changes, so the transcript and the UI see every change) and the state
+ * rebuilt from those events. Plus the two abort helpers every waiting step uses.
+ */
+import type { HookCaller } from './hookCaller';
+import type { Clock, Logger, ModelClient, ToolHost } from './ports';
+import type { ReplayState } from './sessionState';
+import type { AgentEvent, AgentSettings, ChatMessage } from './types';
+
+export interface CoreContext {
+  readonly sessionId: string;
+  settings(): AgentSettings;
+  readonly model: ModelClient;
+  readonly tools: ToolHost;
+  readonly clock: Clock;
+  readonly logger?: Logger;
+  readonly hookCaller: HookCaller;
+  /** Applies the event to the state, writes it to the transcript and tells every listener. */
+  emit(event: AgentEvent): void;
+  state(): ReplayState;
+  /** Servers already told "hooks present but not enabled" in this session. */
+  readonly hintedServers: Set<string>;
+}
+
+export function appendMessage(ctx: CoreContext, message: ChatMessage): void {
+  ctx.emit({ type: 'message', message });
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super('cancelled');
+    this.name = 'CancelledError';
+  }
+}
+
+/** Settles with `promise`, or rejects with CancelledError as soon as `signal` aborts. */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(new CancelledError());
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new CancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+export type TimedResult<T> = { kind: 'done'; value: T } | { kind: 'failed'; message: string } | { kind: 'timeout' } | { kind: 'cancelled' };
+
+/**
+ * Runs `work` with its own AbortController, racing `timeoutMs` on the clock and the outer `signal`.
+ * On timeout or cancel the work's signal is aborted (the tool host then cancels the request) and the
+ * result comes back at once, without waiting for the work to notice.
+ */
+export async function runWithTimeout<T>(
+  clock: Clock,
+  timeoutMs: number,
+  work: (signal: AbortSignal) => Promise<T>,
+  signal?: AbortSignal,
+): Promise<TimedResult<T>> {
+  const call = new AbortController();
+  const wait = new AbortController();
+  const onAbort = (): void => wait.abort();
+  if (signal?.aborted) return { kind: 'cancelled' };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const done: Promise<TimedResult<T>> = Promise.resolve()
+      .then(() => work(call.signal))
+      .then(
+        (value) => ({ kind: 'done' as const, value }),
+        (error: unknown) => ({ kind: 'failed' as const, message: error instanceof Error ? error.message : String(error) }),
+      );
+    const timer: Promise<TimedResult<T>> = clock.sleep(timeoutMs, wait.signal).then(() => ({ kind: 'timeout' as const }));
+    const first = await Promise.race([done, timer]);
+    if (first.kind === 'timeout' && signal?.aborted) {
+      call.abort();
+      return { kind: 'cancelled' };
+    }
+    if (first.kind === 'timeout') call.abort();
+    if (first.kind !== 'timeout' && signal?.aborted) return { kind: 'cancelled' };
+    return first;
+  } finally {
+    wait.abort();
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

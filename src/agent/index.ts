@@ -1,0 +1,34 @@
+/**
+ * The agent core's public surface for hosts (extension, CLI) and adapters: the session, the shared
+ * vocabulary and ports, settings parsing, tool naming, and the pure rules (handy for hosts that show
+ * or check them).
+ */
+export * from './types';
+export * from './ports';
+export * from './settings';
+export * from './toolNames';
+export { AgentSession, type AgentSessionOptions, type SessionState } from './session';
+export { applyEvent, replayEvents, emptyReplayState, type ReplayState } from './sessionState';
+export {
+  HOOK_TEXT_MAX_BYTES,
+  HOOK_TRUNCATION_MARKER,
+  buildHookPair,
+  capUtf8,
+  hookEnvelopeContent,
+  isSyntheticHookCallId,
+  normaliseHookText,
+} from './hookEnvelope';
+export { CANCELLED_TOOL_RESULT, HistoryError, assertValidHistory, isValidHistory, repairHistory, validateHistory, type HistoryProblem } from './historyValidity';
+export { HOOK_META_KEY, HookCaller, KILL_AFTER_TIMEOUTS, hookMeta, killReason, type HookCallContext, type HookCallOutcome } from './hookCaller';
+export { budgetAtPromptStart, collectObjections, decideGate, ignoredHookServers, serversWithHook, type GateDecision, type GateState } from './stopGateRules';
+export {
+  compactionLimit,
+  dropOldestTurns,
+  estimatePromptTokens,
+  renderForSummary,
+  shouldCompact,
+  splitTurns,
+  SUMMARY_PREFIX,
+} from './compaction';
+export { parseToolArguments, truncateToolResult } from './toolRunner';
+export { planRound, toolSpecs } from './loop';

@@ -1,0 +1,174 @@
+/**
+ * One chat session: the public face of the core that hosts (extension, CLI) drive. It owns the state
+ * rebuilt from its own events (the same reducer replays the transcript on open), writes every event
+ * but text deltas to the transcript as it happens, forwards tool-host events, and runs one prompt at a
+ * time. `run` resolves with a typed outcome and rejects only on misuse.
+ */
+import { compact } from './compactor';
+import { fixedChars } from './compaction';
+import type { CoreContext } from './context';
+import { HookCaller } from './hookCaller';
+import { reserveHookCallIds } from './hookEnvelope';
+import { repairHistory } from './historyValidity';
+import { PromptRunner, toolSpecs } from './loop';
+import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from './ports';
+import { type ReplayState, applyEvent, replayEvents } from './sessionState';
+import { emitBudget } from './stopGate';
+import type { AgentEvent, AgentSettings, ChatMessage, Outcome, Usage } from './types';
+
+export interface AgentSessionOptions {
+  sessionId: string;
+  settings: AgentSettings;
+  model: ModelClient;
+  tools: ToolHost;
+  clock: Clock;
+  logger?: Logger;
+  /** Every event except text_delta is appended as it happens. */
+  transcript?: TranscriptStore;
+}
+
+export interface SessionState {
+  sessionId: string;
+  /** user/assistant/tool only; the system prompt is added per request. */
+  history: ChatMessage[];
+  /** The _Stop budget used (session scope carries across prompts). */
+  rejectionsUsed: number;
+  lastUsage: Usage | null;
+  running: boolean;
+}
+
+export class AgentSession {
+  private replay: ReplayState;
+  private settings: AgentSettings;
+  private running = false;
+  private readonly listeners = new Set<(event: AgentEvent) => void>();
+  private readonly ctx: CoreContext;
+  private readonly stopForwarding: () => void;
+
+  private constructor(
+    private readonly options: AgentSessionOptions,
+    replay: ReplayState,
+  ) {
+    this.replay = replay;
+    this.settings = options.settings;
+    const emit = (event: AgentEvent): void => this.emit(event);
+    this.ctx = {
+      sessionId: options.sessionId,
+      settings: () => this.settings,
+      model: options.model,
+      tools: options.tools,
+      clock: options.clock,
+      logger: options.logger,
+      hookCaller: new HookCaller({ tools: options.tools, clock: options.clock, emit, timeoutMs: () => this.settings.hooks.timeoutMs, logger: options.logger }),
+      emit,
+      state: () => this.replay,
+      hintedServers: new Set(),
+    };
+    this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
+  }
+
+  /** Loads the transcript (if any) and replays it to rebuild history, compaction state and budget. */
+  static async open(options: AgentSessionOptions): Promise<AgentSession> {
+    const records = options.transcript === undefined ? [] : await options.transcript.load();
+    const replayed = replayEvents(records.map((r) => r.event));
+    // A crash or kill can leave calls unanswered; the repair is deterministic, so replaying again gives the same history.
+    const repaired = repairHistory(replayed.history);
+    if (repaired.changes > 0) options.logger?.warn('repaired the resumed chat history', { sessionId: options.sessionId, changes: repaired.changes });
+    reserveHookCallIds(repaired.history);
+    const usageMessageCount = Math.min(replayed.usageMessageCount, repaired.history.length);
+    const session = new AgentSession(options, { ...replayed, history: repaired.history, usageMessageCount });
+    session.emit({ type: 'session_started', sessionId: options.sessionId, resumed: records.length > 0 });
+    return session;
+  }
+
+  async run(prompt: string, signal?: AbortSignal): Promise<Outcome> {
+    if (this.running) throw new Error('A prompt is already running in this session; wait for it or cancel it first.');
+    this.running = true;
+    let outcome: Outcome;
+    try {
+      outcome = await new PromptRunner(this.ctx, prompt, signal ?? new AbortController().signal).run();
+    } catch (error) {
+      this.options.logger?.error('prompt failed unexpectedly', { message: error instanceof Error ? error.message : String(error) });
+      outcome = { reason: 'error', message: `Internal error: ${error instanceof Error ? error.message : String(error)}`, rounds: 0 };
+    } finally {
+      this.running = false;
+    }
+    this.answerDanglingCalls();
+    this.emit({ type: 'outcome', outcome });
+    await this.flush();
+    return outcome;
+  }
+
+  async compactNow(signal?: AbortSignal): Promise<void> {
+    if (this.running) throw new Error('Cannot compact while a prompt is running; cancel it or wait for it to finish.');
+    this.running = true;
+    try {
+      const abort = signal ?? new AbortController().signal;
+      const tools = await this.options.tools.listTools(abort);
+      const specs = toolSpecs(tools);
+      await compact(this.ctx, { trigger: 'manual', currentPrompt: null, tools, specs, fixedChars: fixedChars(this.settings.systemPrompt, specs) }, abort);
+    } finally {
+      this.running = false;
+    }
+    await this.flush();
+  }
+
+  resetBudget(): void {
+    emitBudget(this.ctx, 0);
+  }
+
+  /** Applies from the next round of a running prompt. */
+  updateSettings(settings: AgentSettings): void {
+    this.settings = settings;
+  }
+
+  subscribe(listener: (event: AgentEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get state(): Readonly<SessionState> {
+    const { history, rejectionsUsed, lastUsage } = this.replay;
+    return { sessionId: this.options.sessionId, history, rejectionsUsed, lastUsage, running: this.running };
+  }
+
+  /** Stops forwarding tool-host events; the session can still be read but should not run again. */
+  dispose(): void {
+    this.stopForwarding();
+    this.listeners.clear();
+  }
+
+  /** A safety net after unexpected failures: unanswered calls at the tail get a cancelled answer. */
+  private answerDanglingCalls(): void {
+    const { history } = repairHistory(this.replay.history);
+    const current = this.replay.history;
+    const isTailAppend = history.length > current.length && current.every((m, i) => history[i] === m);
+    if (isTailAppend) for (const message of history.slice(current.length)) this.emit({ type: 'message', message });
+  }
+
+  private emit(event: AgentEvent): void {
+    this.replay = applyEvent(this.replay, event);
+    if (event.type !== 'text_delta' && this.options.transcript !== undefined) {
+      try {
+        this.options.transcript.append({ at: this.options.clock.now(), event });
+      } catch (error) {
+        this.options.logger?.error('transcript append failed', { message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.options.logger?.error('event listener threw', { type: event.type, message: error instanceof Error ? error.message : String(error) });
+      }
+    }
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      await this.options.transcript?.flush();
+    } catch (error) {
+      this.options.logger?.error('transcript flush failed', { message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The `_Stop` gate run when the model ends its turn (SPEC 3): finish when the model declined an
+ * objection or the budget is spent, otherwise ask every allowlisted `_Stop` hook in parallel and turn
+ * the objections into synthetic pairs plus one budget unit. It also says what became of the previous
+ * round's objections (`objection_resolved`), and what still stands when the turn ends.
+ */
+import { type CoreContext, appendMessage } from './context';
+import { buildHookPair } from './hookEnvelope';
+import { collectObjections, decideGate, serversWithHook } from './stopGateRules';
+import type { HookObjection, Outcome, ToolInfo } from './types';
+
+/** The gate's memory within one prompt; each new prompt starts from `newPromptGate()`. */
+export interface PromptGate {
+  afterObjection: boolean;
+  /** The objections of the last gate round that the model has not yet answered with work. */
+  pending: HookObjection[] | null;
+}
+
+export function newPromptGate(): PromptGate {
+  return { afterObjection: false, pending: null };
+}
+
+export type GateResult = { kind: 'finish'; unresolved?: Outcome['unresolved'] } | { kind: 'continue' } | { kind: 'cancelled' };
+
+/** A round with tool calls: the model is working, so a standing objection counts as complied with. */
+export function noteToolRound(ctx: CoreContext, gate: PromptGate): void {
+  if (gate.pending !== null) ctx.emit({ type: 'objection_resolved', servers: gate.pending.map((o) => o.server), resolution: 'complied' });
+  gate.pending = null;
+  gate.afterObjection = false;
+}
+
+export function emitBudget(ctx: CoreContext, used: number): void {
+  const hooks = ctx.settings().hooks;
+  ctx.emit({ type: 'budget', used, max: hooks.stopMaxRejections, scope: hooks.stopBudgetScope, repeatedEndTurnStops: hooks.repeatedEndTurnStops });
+}
+
+export async function runStopGate(ctx: CoreContext, gate: PromptGate, tools: readonly ToolInfo[], signal: AbortSignal): Promise<GateResult> {
+  const hooks = ctx.settings().hooks;
+  const used = ctx.state().rejectionsUsed;
+  const decision = decideGate({ rejectionsUsed: used, afterObjection: gate.afterObjection }, hooks);
+  const pending = gate.pending;
+  if (decision.kind === 'finish') {
+    if (pending === null) return { kind: 'finish' };
+    const resolution = decision.cause === 'declined' ? 'declined' : 'overridden';
+    ctx.emit({ type: 'objection_resolved', servers: pending.map((o) => o.server), resolution });
+    gate.pending = null;
+    return { kind: 'finish', unresolved: { cause: decision.cause, objections: pending } };
+  }
+  const order = ctx.tools.serverNames();
+  const servers = serversWithHook(tools, hooks.allowlist, '_Stop', order);
+  const context = { sessionId: ctx.sessionId, rejectionsUsed: used, rejectionBudget: hooks.stopMaxRejections, afterObjection: gate.afterObjection };
+  const outcomes = await Promise.all(servers.map((server) => ctx.hookCaller.call(server, '_Stop', context, signal)));
+  if (signal.aborted) return { kind: 'cancelled' };
+  const objections = collectObjections(outcomes, order);
+  if (objections.length === 0) {
+    if (pending !== null) ctx.emit({ type: 'objection_resolved', servers: pending.map((o) => o.server), resolution: 'complied' });
+    gate.pending = null;
+    return { kind: 'finish' };
+  }
+  const nowUsed = used + 1;
+  emitBudget(ctx, nowUsed);
+  for (const objection of objections) {
+    ctx.emit({ type: 'hook_objected', server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: hooks.stopMaxRejections });
+    for (const message of buildHookPair('_Stop', objection.server, objection.text)) appendMessage(ctx, message);
+  }
+  gate.afterObjection = true;
+  gate.pending = objections;
+  return { kind: 'continue' };
+}

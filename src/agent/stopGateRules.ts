@@ -1,0 +1,56 @@
+/**
+ * The pure rules of the `_Stop` gate (SPEC 3): which servers may act as hooks, the gate's decision
+ * before any hook is called, objection filtering in server configuration order, and budget scope.
+ */
+import { isHookServerAllowed } from './settings';
+import type { HookCallOutcome } from './hookCaller';
+import type { HookAllowlist, HookName, HookObjection, HookSettings, ToolInfo } from './types';
+
+export interface GateState {
+  rejectionsUsed: number;
+  afterObjection: boolean;
+}
+
+export type GateDecision = { kind: 'finish'; cause: 'declined' | 'budget_exhausted' } | { kind: 'call_hooks' };
+
+/** What happens when the model ends its turn, before any hook is called. */
+export function decideGate(state: GateState, hooks: HookSettings): GateDecision {
+  if (state.afterObjection && hooks.repeatedEndTurnStops) return { kind: 'finish', cause: 'declined' };
+  if (state.rejectionsUsed >= hooks.stopMaxRejections) return { kind: 'finish', cause: 'budget_exhausted' };
+  return { kind: 'call_hooks' };
+}
+
+/** Allowlisted servers that expose `hook`, in configuration order (servers unknown to it last). */
+export function serversWithHook(tools: readonly ToolInfo[], allowlist: HookAllowlist, hook: HookName, order: readonly string[]): string[] {
+  const having = new Set(tools.filter((t) => t.isHook && t.bareName === hook && isHookServerAllowed(allowlist, t.server)).map((t) => t.server));
+  return sortByOrder([...having], order);
+}
+
+/** Servers exposing `_` tools that the allowlist ignores, with their hook names (for the hint). */
+export function ignoredHookServers(tools: readonly ToolInfo[], allowlist: HookAllowlist): Map<string, string[]> {
+  const ignored = new Map<string, string[]>();
+  for (const tool of tools) {
+    if (!tool.isHook || isHookServerAllowed(allowlist, tool.server)) continue;
+    ignored.set(tool.server, [...(ignored.get(tool.server) ?? []), tool.bareName]);
+  }
+  return ignored;
+}
+
+export function sortByOrder(servers: readonly string[], order: readonly string[]): string[] {
+  const rank = (s: string): number => {
+    const i = order.indexOf(s);
+    return i < 0 ? order.length : i;
+  };
+  return [...servers].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Objections only (non-empty, not isError, not timed out), in server configuration order. */
+export function collectObjections(outcomes: readonly HookCallOutcome[], order: readonly string[]): HookObjection[] {
+  const byServer = new Map(outcomes.filter((o) => o.result === 'objection' && o.text.trim() !== '').map((o) => [o.server, o.text]));
+  return sortByOrder([...byServer.keys()], order).map((server) => ({ server, text: byServer.get(server) ?? '' }));
+}
+
+/** The budget used at the start of a prompt: `prompt` scope resets, `session` scope carries over. */
+export function budgetAtPromptStart(used: number, hooks: HookSettings): number {
+  return hooks.stopBudgetScope === 'prompt' ? 0 : used;
+}
