@@ -1,0 +1,53 @@
+/**
+ * The `todo` MCP server: the model keeps its plan with the `todo` tool, and two lifecycle hooks hold it
+ * to the plan. `_Stop` objects while items are open; `_PostCompact` re-injects the list after the
+ * history was compacted. Hooks take exactly `{}` and are hidden from the model by the agent.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { errorResult, guarded, textResult } from '../shared/toolResults';
+import { MAX_ITEM_CHARS, MAX_ITEMS, renderPostCompact, renderStopObjection, renderUpdate, validateTodoList, vanishedOpenItems } from './todoList';
+import { TodoStore } from './todoStore';
+
+export interface TodoServerOptions {
+  stateDir: string;
+}
+
+const hookAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+
+export function createTodoServer(options: TodoServerOptions): McpServer {
+  const store = new TodoStore(options.stateDir);
+  const server = new McpServer({ name: 'sprout-todo', version: '0.1.0' });
+  server.registerTool(
+    'todo',
+    {
+      description:
+        'Replace your whole todo list with `items` (each `{ text, done }`) and get it back with the next open item marked. ' +
+        `Use it to plan multi-step work and tick items off as you finish them. At most ${MAX_ITEMS} items of ${MAX_ITEM_CHARS} characters, no duplicates. ` +
+        'You will not be allowed to finish while items are open. Send an empty list to clear it.',
+      inputSchema: {
+        items: z.array(z.object({ text: z.string(), done: z.boolean() })).describe('The complete new list, in order'),
+      },
+      annotations: { title: 'Update todo list', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    },
+    ({ items }) =>
+      guarded(() => {
+        const checked = validateTodoList(items);
+        if (!checked.ok) return errorResult(`The todo list was not changed:\n- ${checked.errors.join('\n- ')}`);
+        const vanished = vanishedOpenItems(store.load(), checked.items);
+        store.save(checked.items);
+        return textResult(renderUpdate(checked.items, vanished));
+      }),
+  );
+  server.registerTool(
+    '_Stop',
+    { description: 'Lifecycle hook: objects to ending the turn while todo items are open.', inputSchema: {}, annotations: hookAnnotations },
+    () => guarded(() => textResult(renderStopObjection(store.load()))),
+  );
+  server.registerTool(
+    '_PostCompact',
+    { description: 'Lifecycle hook: returns the todo list for the fresh context after compaction.', inputSchema: {}, annotations: hookAnnotations },
+    () => guarded(() => textResult(renderPostCompact(store.load()))),
+  );
+  return server;
+}
