@@ -1,0 +1,66 @@
+/** Builds an AgentSession over in-memory doubles and a real clock, recording every event. */
+import { AgentSession } from '../../../src/agent/session';
+import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
+import type { TranscriptStore } from '../../../src/agent/ports';
+import type { AgentEvent, AgentSettings, HookSettings, TranscriptRecord } from '../../../src/agent/types';
+import { NodeClock } from '../../../src/runtime/nodeClock';
+import { InMemoryToolHost, type InMemoryServer } from '../../fakes/InMemoryToolHost';
+import { ScriptedModelClient, type ScriptStep } from '../../fakes/ScriptedModelClient';
+
+export class InMemoryTranscriptStore implements TranscriptStore {
+  constructor(readonly records: TranscriptRecord[] = []) {}
+  append(record: TranscriptRecord): void {
+    this.records.push(structuredClone(record));
+  }
+  async load(): Promise<TranscriptRecord[]> {
+    return structuredClone(this.records);
+  }
+  async flush(): Promise<void> {}
+}
+
+export function settings(overrides: Partial<AgentSettings> = {}, hooks: Partial<HookSettings> = {}): AgentSettings {
+  return {
+    ...DEFAULT_SETTINGS,
+    model: 'test-model',
+    ...overrides,
+    hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'all' }, ...hooks },
+  };
+}
+
+export interface Harness {
+  session: AgentSession;
+  model: ScriptedModelClient;
+  tools: InMemoryToolHost;
+  events: AgentEvent[];
+  transcript: InMemoryTranscriptStore;
+  of<T extends AgentEvent['type']>(type: T): Extract<AgentEvent, { type: T }>[];
+}
+
+export async function harness(opts: {
+  script?: ScriptStep[];
+  servers?: InMemoryServer[];
+  settings?: AgentSettings;
+  transcript?: InMemoryTranscriptStore;
+}): Promise<Harness> {
+  const model = new ScriptedModelClient(opts.script ?? []);
+  const tools = new InMemoryToolHost(opts.servers ?? []);
+  const transcript = opts.transcript ?? new InMemoryTranscriptStore();
+  const events: AgentEvent[] = [];
+  const session = await AgentSession.open({
+    sessionId: 'test-session',
+    settings: opts.settings ?? settings(),
+    model,
+    tools,
+    clock: new NodeClock(),
+    transcript,
+  });
+  session.subscribe((e) => events.push(e));
+  return {
+    session,
+    model,
+    tools,
+    events,
+    transcript,
+    of: <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type),
+  };
+}
