@@ -55,7 +55,7 @@ const stdioSchema = z
   })
   .passthrough();
 
-const httpSchema = z.object({ type: z.literal('http'), url: z.string().min(1), headers: stringMap.optional() }).passthrough();
+const httpSchema = z.object({ type: z.literal('http').optional(), url: z.string().min(1), headers: stringMap.optional() }).passthrough();
 
 const fileSchema = z
   .object({ servers: z.record(z.string(), z.unknown()).optional(), inputs: z.array(z.unknown()).optional() })

@@ -226,8 +226,11 @@ export class ServerConnection {
 
   private onClientClosed(client: Client): void {
     if (this.live?.client !== client) return;
-    const exit = this.live.st.describeExit();
+    const { st } = this.live;
+    const exit = st.describeExit();
     this.live = undefined;
+    // The leader is gone; whatever it left in its process group is orphaned and must go too.
+    void st.kill().catch(() => undefined);
     this.tools = undefined;
     const message = `MCP server "${this.name}" stopped unexpectedly${exit ? ` (${exit})` : ''}; it restarts on next use.`;
     this.markDown('restarting', message);

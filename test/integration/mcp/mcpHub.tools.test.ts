@@ -1,0 +1,167 @@
+/**
+ * McpHub against real FakeHookServer child processes: listing (pagination, order, hooks, bad names),
+ * calls (_meta, flattening), list_changed, minimal env, and start failures.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { ToolHostEvent } from '../../../src/agent/ports';
+import { McpHub } from '../../../src/mcp/mcpHub';
+import { HOSTILE_TEXT, hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
+import { isAlive, makeTempDir, signal, waitFor } from './mcpTestKit';
+
+const tmp = makeTempDir();
+after(() => tmp.remove());
+
+let hubs: McpHub[] = [];
+afterEach(async () => {
+  await Promise.all(hubs.map((hub) => hub.close()));
+  hubs = [];
+});
+
+function newHub(...args: ConstructorParameters<typeof McpHub>): { hub: McpHub; events: ToolHostEvent[] } {
+  const hub = new McpHub(...args);
+  hubs.push(hub);
+  const events: ToolHostEvent[] = [];
+  hub.subscribe((event) => events.push(event));
+  return { hub, events };
+}
+
+describe('McpHub listing and calls', () => {
+  const log = tmp.file('tools.jsonl');
+  let hub: McpHub;
+  let events: ToolHostEvent[];
+
+  before(() => {
+    events = [];
+    hub = new McpHub(
+      [
+        hookServerMcpConfig(
+          'alpha',
+          hookServerConfig({
+            logFile: log,
+            hooks: { _Stop: { kind: 'object', text: 'finish the tests' }, _PostCompact: { kind: 'image', bytes: 4321 } },
+            extraTools: [
+              { name: 'big', behaviour: { kind: 'bigText' }, annotations: { readOnlyHint: true, title: 'Big' } },
+              { name: 'fails', behaviour: { kind: 'isError', text: 'boom' } },
+              { name: 'hostile', behaviour: { kind: 'hostile' } },
+            ],
+            invalidToolNames: ['has space', 'a__b'],
+            manyTools: 25,
+            pageSize: 4,
+          }),
+        ),
+        hookServerMcpConfig('beta', hookServerConfig({ echo: true })),
+      ],
+      { clientName: 'sprout-test' },
+    );
+    hub.subscribe((event) => events.push(event));
+  });
+  after(() => hub.close());
+
+  it('lists every page in configuration order, flags hooks and reports bad names', async () => {
+    const tools = await hub.listTools();
+    const names = tools.map((t) => t.qualifiedName);
+    assert.deepEqual(names.slice(0, 6), ['alpha__echo', 'alpha___Stop', 'alpha___PostCompact', 'alpha__big', 'alpha__fails', 'alpha__hostile']);
+    assert.equal(names.filter((n) => n.startsWith('alpha__tool_')).length, 25, 'all 25 paginated tools arrive');
+    assert.equal(names.at(-1), 'beta__echo');
+    assert.deepEqual(
+      tools.filter((t) => t.isHook).map((t) => t.bareName),
+      ['_Stop', '_PostCompact'],
+    );
+    assert.deepEqual(tools.find((t) => t.bareName === 'big')?.annotations, { readOnlyHint: true, title: 'Big' });
+    const errors = events.filter((e) => e.type === 'server_error').map((e) => (e as { message: string }).message);
+    assert.ok(errors.some((m) => m.includes('"alpha"') && m.includes('"has space"')), errors.join('\n'));
+    assert.ok(errors.some((m) => m.includes('"alpha"') && m.includes('"a__b"')), errors.join('\n'));
+    const status = hub.status();
+    assert.deepEqual(status.map((s) => [s.name, s.state, s.toolCount]), [
+      ['alpha', 'ready', 31],
+      ['beta', 'ready', 1],
+    ]);
+    assert.deepEqual(status[0]?.hooks, ['_Stop', '_PostCompact']);
+  });
+
+  it('passes _meta as the request _meta and arguments unchanged', async () => {
+    const meta = { 'sprout/hook': { event: '_Stop', sessionId: 's1', rejectionsUsed: 0, rejectionBudget: 3, afterObjection: false } };
+    const result = await hub.callTool('alpha', '_Stop', {}, { signal: signal(), meta });
+    assert.deepEqual(result, { isError: false, text: 'finish the tests' });
+    const call = readHookServerLog(log).find((e) => e.type === 'call' && e.tool === '_Stop');
+    assert.deepEqual(call?.arguments, {});
+    assert.deepEqual(call?.meta, meta);
+  });
+
+  it('flattens images, 100 KB text, isError and hostile text', async () => {
+    const call = (tool: string) => hub.callTool('alpha', tool, {}, { signal: signal() });
+    assert.deepEqual(await call('_PostCompact'), { isError: false, text: '[image: image/png, 4321 bytes]' });
+    const big = await call('big');
+    assert.equal(big.text.length, 100 * 1024);
+    assert.deepEqual(await call('fails'), { isError: true, text: 'boom' });
+    assert.deepEqual(await call('hostile'), { isError: false, text: HOSTILE_TEXT });
+    assert.deepEqual(await hub.callTool('beta', 'echo', { text: 'hi "there"\n' }, { signal: signal() }), { isError: false, text: 'hi "there"\n' });
+  });
+
+  it('turns a protocol error into an error result and an unknown server into a rejection', async () => {
+    const result = await hub.callTool('alpha', 'no_such_tool', {}, { signal: signal() });
+    assert.equal(result.isError, true);
+    await assert.rejects(hub.callTool('gamma', 'echo', {}, { signal: signal() }), /unknown MCP server "gamma"/);
+  });
+});
+
+describe('McpHub environment, list changes and failures', () => {
+  it('gives stdio servers a minimal env: parent secrets never arrive, configured env does', async () => {
+    const config = hookServerMcpConfig('envy', hookServerConfig({ extraTools: [{ name: 'env', behaviour: { kind: 'env' } }] }), {
+      env: { CONFIGURED: 'yes' },
+    });
+    const { hub } = newHub([config], {
+      parentEnv: { ...process.env, OPENAI_API_KEY: 'sk-parent-secret', SPROUT_SECRET_THING: 'hush' },
+    });
+    const env = JSON.parse((await hub.callTool('envy', 'env', {}, { signal: signal() })).text) as Record<string, string>;
+    assert.equal(env.CONFIGURED, 'yes');
+    assert.equal(env.PATH, process.env.PATH);
+    assert.equal(env.OPENAI_API_KEY, undefined);
+    assert.equal(env.SPROUT_SECRET_THING, undefined);
+    const allowed = /^(PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|LC_.*|TERM|TZ|TMPDIR|TMP|TEMP|CONFIGURED|HOOK_SERVER_CONFIG)$/;
+    // Node itself may add a few variables of its own to its env (e.g. NODE_* set by tsx); none of the parent's.
+    const leaked = Object.keys(env).filter((k) => !allowed.test(k) && process.env[k] !== undefined && !k.startsWith('TSX'));
+    assert.deepEqual(leaked, []);
+  });
+
+  it('refetches the tool list on tools/list_changed and emits tools_changed', async () => {
+    const { hub, events } = newHub([hookServerMcpConfig('shifty', hookServerConfig({ listChangedAfterCall: true }))]);
+    assert.deepEqual((await hub.listTools()).map((t) => t.bareName), ['echo']);
+    await hub.callTool('shifty', 'echo', { text: 'x' }, { signal: signal() });
+    await waitFor(() => events.some((e) => e.type === 'tools_changed' && e.server === 'shifty'), 'tools_changed');
+    assert.deepEqual((await hub.listTools()).map((t) => t.bareName), ['echo', 'added_0']);
+  });
+
+  it('reports a missing command clearly and lists the other servers anyway', async () => {
+    const { hub, events } = newHub([
+      { name: 'ghost', transport: { type: 'stdio', command: 'sprout-no-such-command-xyz', args: [], env: {} } },
+      hookServerMcpConfig('real', hookServerConfig()),
+    ]);
+    const tools = await hub.listTools();
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['real__echo']);
+    const error = events.find((e) => e.type === 'server_error' && e.server === 'ghost') as { message: string } | undefined;
+    assert.match(error?.message ?? '', /MCP server "ghost".*"sprout-no-such-command-xyz".*command not found/);
+    assert.equal(hub.status()[0]?.state, 'failed');
+    await assert.rejects(hub.callTool('ghost', 'x', {}, { signal: signal() }), /ghost/);
+  });
+
+  it('reports a server that exits during startup with its exit and stderr', async () => {
+    const { hub, events } = newHub([
+      { name: 'dies', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("bad config here"); process.exit(7)'], env: {} } },
+    ]);
+    assert.deepEqual(await hub.listTools(), []);
+    const error = events.find((e) => e.type === 'server_error') as { message: string } | undefined;
+    assert.match(error?.message ?? '', /"dies".*exited with code 7.*bad config here/);
+  });
+
+  it('close() leaves no server process behind', async () => {
+    const { hub } = newHub([hookServerMcpConfig('a', hookServerConfig()), hookServerMcpConfig('b', hookServerConfig())]);
+    await hub.listTools();
+    const pids = hub.status().map((s) => s.pid);
+    assert.equal(pids.filter((p) => p !== undefined && isAlive(p)).length, 2);
+    await hub.close();
+    for (const pid of pids) assert.equal(isAlive(pid as number), false, `pid ${pid} still alive`);
+    await assert.rejects(hub.listTools().then(() => hub.callTool('a', 'echo', {}, { signal: signal() })), /closed/);
+  });
+});
