@@ -3,6 +3,7 @@
  * calls (_meta, flattening), list_changed, minimal env, and start failures.
  */
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { ToolHostEvent } from '../../../src/agent/ports';
 import { McpHub } from '../../../src/mcp/mcpHub';
@@ -144,6 +145,15 @@ describe('McpHub environment, list changes and failures', () => {
     assert.match(error?.message ?? '', /MCP server "ghost".*"sprout-no-such-command-xyz".*command not found/);
     assert.equal(hub.status()[0]?.state, 'failed');
     await assert.rejects(hub.callTool('ghost', 'x', {}, { signal: signal() }), /ghost/);
+  });
+
+  it('reports a command that is not executable as permission denied', async () => {
+    const script = tmp.file('not-executable.sh');
+    writeFileSync(script, '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    const { hub, events } = newHub([{ name: 'noexec', transport: { type: 'stdio', command: script, args: [], env: {} } }]);
+    assert.deepEqual(await hub.listTools(), []);
+    const error = events.find((e) => e.type === 'server_error') as { message: string } | undefined;
+    assert.match(error?.message ?? '', /"noexec".*not-executable\.sh.*permission denied/);
   });
 
   it('reports a server that exits during startup with its exit and stderr', async () => {
