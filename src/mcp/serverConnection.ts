@@ -22,7 +22,7 @@ export interface ServerStatus {
   error?: string;
   /** Successful restarts since the hub started. */
   restarts: number;
-  /** Bare names of the hooks (`_` tools) it exposes, as last listed. */
+  /** Bare names of the hooks (`_` tools) it exposes, as last listed (kept while it is down). */
   hooks: string[];
   toolCount: number;
   /** Process id of a running stdio server. */
@@ -58,6 +58,8 @@ export class ServerConnection {
   private pending: ServerTransport | undefined;
   private connecting: Promise<Client> | undefined;
   private tools: ToolInfo[] | undefined;
+  /** The last successful listing, kept across kills so UIs can still show what the server offers. */
+  private lastListed: ToolInfo[] = [];
   private toolsVersion = 0;
   private toolsFetch: Promise<ToolInfo[]> | undefined;
   private closed = false;
@@ -73,7 +75,7 @@ export class ServerConnection {
   }
 
   status(): ServerStatus {
-    const tools = this.tools ?? [];
+    const tools = this.tools ?? this.lastListed;
     return {
       name: this.name,
       transport: this.config.transport.type,
@@ -125,22 +127,26 @@ export class ServerConnection {
 
   /** Stops the server and forgets its failures; the next use starts it afresh. */
   async reset(): Promise<void> {
-    const live = this.live;
-    this.live = undefined;
-    this.tools = undefined;
-    await Promise.all([live?.st.close(), this.pending?.close()]);
+    await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
+    // A start that completed while we waited must not survive the reset either.
+    await this.takeLive()?.st.close();
     Object.assign(this, { state: 'idle', error: undefined, attempts: 0, readySince: 0, lastDownAt: 0 });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
-    await this.pending?.close();
+    await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
+    await this.takeLive()?.st.close();
+  }
+
+  private takeLive(): { client: Client; st: ServerTransport } | undefined {
     const live = this.live;
     this.live = undefined;
-    await live?.st.close();
+    this.tools = undefined;
+    return live;
   }
 
   private getClient(signal?: AbortSignal): Promise<Client> {
@@ -259,7 +265,10 @@ export class ServerConnection {
       if (cursor === undefined) break;
     }
     const tools = toToolInfos(this.name, raw, (message) => this.opts.emit({ type: 'server_error', server: this.name, message }));
-    if (this.live?.client === client && this.toolsVersion === version) this.tools = tools;
+    if (this.live?.client === client && this.toolsVersion === version) {
+      this.tools = tools;
+      this.lastListed = tools;
+    }
     return tools;
   }
 
