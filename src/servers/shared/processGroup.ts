@@ -27,8 +27,15 @@ export function killAllCommands(): void {
   for (const child of live) killGroup(child);
 }
 
+/** The server's environment minus a parent test runner's context, which would change how `node --test` reports. */
+function commandEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
 export function startCommand(command: string, cwd: string, timeoutMs: number, onData: (chunk: string) => void): CommandRun {
-  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv() });
   live.add(child);
   let timedOut = false;
   const timer = setTimeout(() => {

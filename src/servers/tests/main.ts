@@ -1,0 +1,28 @@
+/**
+ * Stdio entry point of the `tests` server (dist/servers/tests.js, bin `sprout-mcp-tests`).
+ * Usage: sprout-mcp-tests [--root DIR] [--state-dir DIR] [--command "npm test"]
+ *                         [--hook-budget-ms 1500] [--timeout-ms 600000]
+ */
+import { killAllCommands } from '../shared/processGroup';
+import { runStdioServer } from '../shared/runStdioServer';
+import { intOption, parseServerArgs } from '../shared/serverArgs';
+import { createTestsServer, DEFAULT_HOOK_BUDGET_MS, DEFAULT_RUN_TIMEOUT_MS } from './testsServer';
+
+runStdioServer('tests', () => {
+  const args = parseServerArgs(process.argv.slice(2));
+  const command = args.options.get('command')?.trim();
+  const { server, controller } = createTestsServer({
+    root: args.root,
+    stateDir: args.stateDir,
+    command: command === '' ? undefined : command,
+    hookBudgetMs: intOption(args, 'hook-budget-ms', DEFAULT_HOOK_BUDGET_MS),
+    runTimeoutMs: intOption(args, 'timeout-ms', DEFAULT_RUN_TIMEOUT_MS),
+  });
+  return {
+    server,
+    onShutdown: () => {
+      controller.stop();
+      killAllCommands();
+    },
+  };
+});
