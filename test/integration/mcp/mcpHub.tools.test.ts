@@ -45,6 +45,9 @@ describe('McpHub listing and calls', () => {
               { name: 'big', behaviour: { kind: 'bigText' }, annotations: { readOnlyHint: true, title: 'Big' } },
               { name: 'fails', behaviour: { kind: 'isError', text: 'boom' } },
               { name: 'hostile', behaviour: { kind: 'hostile' } },
+              { name: 'blank', behaviour: { kind: 'whitespace' } },
+              { name: 'late', behaviour: { kind: 'delay', ms: 50, text: 'late' } },
+              { name: 'nothing', behaviour: { kind: 'empty' } },
             ],
             invalidToolNames: ['has space', 'a__b'],
             manyTools: 25,
@@ -62,7 +65,17 @@ describe('McpHub listing and calls', () => {
   it('lists every page in configuration order, flags hooks and reports bad names', async () => {
     const tools = await hub.listTools();
     const names = tools.map((t) => t.qualifiedName);
-    assert.deepEqual(names.slice(0, 6), ['alpha__echo', 'alpha___Stop', 'alpha___PostCompact', 'alpha__big', 'alpha__fails', 'alpha__hostile']);
+    assert.deepEqual(names.slice(0, 9), [
+      'alpha__echo',
+      'alpha___Stop',
+      'alpha___PostCompact',
+      'alpha__big',
+      'alpha__fails',
+      'alpha__hostile',
+      'alpha__blank',
+      'alpha__late',
+      'alpha__nothing',
+    ]);
     assert.equal(names.filter((n) => n.startsWith('alpha__tool_')).length, 25, 'all 25 paginated tools arrive');
     assert.equal(names.at(-1), 'beta__echo');
     assert.deepEqual(
@@ -75,7 +88,7 @@ describe('McpHub listing and calls', () => {
     assert.ok(errors.some((m) => m.includes('"alpha"') && m.includes('"a__b"')), errors.join('\n'));
     const status = hub.status();
     assert.deepEqual(status.map((s) => [s.name, s.state, s.toolCount]), [
-      ['alpha', 'ready', 31],
+      ['alpha', 'ready', 34],
       ['beta', 'ready', 1],
     ]);
     assert.deepEqual(status[0]?.hooks, ['_Stop', '_PostCompact']);
@@ -97,6 +110,9 @@ describe('McpHub listing and calls', () => {
     assert.equal(big.text.length, 100 * 1024);
     assert.deepEqual(await call('fails'), { isError: true, text: 'boom' });
     assert.deepEqual(await call('hostile'), { isError: false, text: HOSTILE_TEXT });
+    assert.deepEqual(await call('blank'), { isError: false, text: '  \n\t  \n' });
+    assert.deepEqual(await call('late'), { isError: false, text: 'late' });
+    assert.deepEqual(await call('nothing'), { isError: false, text: '' });
     assert.deepEqual(await hub.callTool('beta', 'echo', { text: 'hi "there"\n' }, { signal: signal() }), { isError: false, text: 'hi "there"\n' });
   });
 
@@ -157,12 +173,26 @@ describe('McpHub environment, list changes and failures', () => {
   });
 
   it('reports a server that exits during startup with its exit and stderr', async () => {
-    const { hub, events } = newHub([
-      { name: 'dies', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("bad config here"); process.exit(7)'], env: {} } },
-    ]);
+    const stderr: string[] = [];
+    const { hub, events } = newHub(
+      [{ name: 'dies', transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("bad config here"); process.exit(7)'], env: {} } }],
+      { onStderr: (server, line) => stderr.push(`${server}: ${line}`) },
+    );
     assert.deepEqual(await hub.listTools(), []);
+    assert.deepEqual(stderr, ['dies: bad config here']);
     const error = events.find((e) => e.type === 'server_error') as { message: string } | undefined;
     assert.match(error?.message ?? '', /"dies".*exited with code 7.*bad config here/);
+  });
+
+  it('the fake also takes its configuration from --config <file>', async () => {
+    const file = tmp.file('fake-config.json');
+    writeFileSync(file, JSON.stringify(hookServerConfig({ echo: false, hooks: { _Stop: { kind: 'text', text: 'from file' } } })));
+    const base = hookServerMcpConfig('filecfg', {});
+    assert.equal(base.transport.type, 'stdio');
+    const args = base.transport.type === 'stdio' ? base.transport.args : [];
+    const { hub } = newHub([{ name: 'filecfg', transport: { type: 'stdio', command: process.execPath, args: [...args, '--config', file], env: {} } }]);
+    assert.deepEqual((await hub.listTools()).map((t) => t.bareName), ['_Stop']);
+    assert.equal((await hub.callTool('filecfg', '_Stop', {}, { signal: signal() })).text, 'from file');
   });
 
   it('close() leaves no server process behind', async () => {
