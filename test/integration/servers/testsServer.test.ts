@@ -1,0 +1,149 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type ServerProcess } from './serverProcess';
+
+const NOT_RUN = /have not passed on the current state.*tests__run_tests/s;
+
+/** A node project whose suite logs each run to `runsFile` (outside the project, so logging does not make it stale). */
+function sampleProject(dir: string, runsFile: string, body: { failing: boolean; delayMs?: number }): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'sample', version: '1.0.0', scripts: { test: 'node --test' } }));
+  // The failing variant breaks one of the two tests, so counts show both a pass and a failure.
+  writeFileSync(join(dir, 'math.js'), `exports.add = (a, b) => a + b${body.failing ? ' + (a === 0 ? 0 : 1)' : ''};\n`);
+  writeFileSync(
+    join(dir, 'math.test.js'),
+    `const test = require('node:test');
+const assert = require('node:assert');
+const { add } = require('./math');
+require('node:fs').appendFileSync(${JSON.stringify(runsFile)}, 'run\\n');
+test('adds small numbers', async () => {
+  await new Promise((r) => setTimeout(r, ${body.delayMs ?? 0}));
+  assert.equal(add(1, 2), 3, 'one plus two should be three');
+});
+test('adds zero', () => assert.equal(add(0, 5), 5));
+`,
+  );
+}
+
+function runs(file: string): number {
+  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+}
+
+async function timed<T>(body: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = Date.now();
+  const value = await body();
+  return { value, ms: Date.now() - started };
+}
+
+describe('tests server (child process over stdio, real sample projects)', () => {
+  let base: string;
+  const servers: ServerProcess[] = [];
+  const start = async (root: string, extra: string[] = []): Promise<ServerProcess> => {
+    const server = await startServer('tests', ['--root', root, '--state-dir', join(root, '..', `${root.split('/').pop()}-state`), ...extra]);
+    servers.push(server);
+    return server;
+  };
+
+  before(() => {
+    base = mkdtempSync(join(tmpdir(), 'sprout-tests-'));
+  });
+  after(async () => {
+    for (const server of servers) await server.close().catch(() => undefined);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('lists run_tests and the _Stop hook', async () => {
+    const root = join(base, 'listing');
+    sampleProject(root, join(base, 'listing.runs'), { failing: false });
+    const server = await start(root);
+    const { tools } = await server.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['_Stop', 'run_tests']);
+    assert.match(tools.find((t) => t.name === 'run_tests')?.description ?? '', /npm test/);
+  });
+
+  it('passing suite: run_tests reports green, and a fresh green result does not object or rerun', async () => {
+    const root = join(base, 'green');
+    const runsFile = join(base, 'green.runs');
+    sampleProject(root, runsFile, { failing: false });
+    const server = await start(root);
+    const result = await server.call('run_tests');
+    assert.equal(result.isError, false, result.text);
+    assert.match(result.text, /^Tests PASSED: 0 failed, 2 passed/);
+    assert.match(result.text, /command: npm test \| exit code: 0/);
+    assert.equal(runs(runsFile), 1);
+    assert.equal((await server.call('_Stop')).text, '');
+    assert.equal(runs(runsFile), 1, 'a fresh result answers without running again');
+  });
+
+  it('failing suite: red objection while fresh, rerun once the workspace changes, quiet once green', async () => {
+    const root = join(base, 'red');
+    const runsFile = join(base, 'red.runs');
+    sampleProject(root, runsFile, { failing: true });
+    const server = await start(root);
+    const result = await server.call('run_tests');
+    assert.match(result.text, /^Tests FAILED: 1 failed, 1 passed/);
+    assert.match(result.text, /- adds small numbers: .*one plus two should be three/);
+    assert.match(result.text, /exit code: 1/);
+    const objection = await server.call('_Stop');
+    assert.match(objection.text, /tests fail on the current state/);
+    assert.match(objection.text, /adds small numbers/);
+    assert.equal(runs(runsFile), 1, 'fresh and red: no new run');
+
+    writeFileSync(join(root, 'math.js'), 'exports.add = (a, b) => a + b;\n');
+    let answer = (await server.call('_Stop')).text;
+    assert.ok(answer === '' || NOT_RUN.test(answer), `stale: a new run, or the instruction to run: ${answer}`);
+    for (let i = 0; i < 60 && answer !== ''; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      answer = (await server.call('_Stop')).text;
+    }
+    assert.equal(answer, '', 'green once fixed');
+    assert.equal(runs(runsFile), 2, 'exactly one background run for the changed state');
+  });
+
+  it('a suite slower than the hook timeout: _Stop answers within budget, joins the running run, then reports the result', async () => {
+    const root = join(base, 'slow');
+    const runsFile = join(base, 'slow.runs');
+    sampleProject(root, runsFile, { failing: true, delayMs: 4000 });
+    const server = await start(root, ['--hook-budget-ms', '800', '--command', 'node --test']);
+    const first = await timed(() => server.call('_Stop'));
+    assert.match(first.value.text, NOT_RUN, 'never run: instruction to run the tests');
+    assert.ok(first.ms < 2500, `answered within the 2.5 s hook timeout (took ${first.ms} ms)`);
+    const second = await timed(() => server.call('_Stop'));
+    assert.match(second.value.text, /a run is in progress/);
+    assert.ok(second.ms < 2500, `running: still answered within the hook timeout (took ${second.ms} ms)`);
+    let answer = second.value.text;
+    for (let i = 0; i < 80 && NOT_RUN.test(answer); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      answer = (await server.call('_Stop')).text;
+    }
+    assert.match(answer, /tests fail on the current state/);
+    assert.match(answer, /one plus two should be three/);
+    assert.equal(runs(runsFile), 1, 'the repeated _Stop calls joined one run instead of starting more');
+  });
+
+  it('remembers the last result across a kill and restart', async () => {
+    const root = join(base, 'restart');
+    const runsFile = join(base, 'restart.runs');
+    sampleProject(root, runsFile, { failing: true });
+    const first = await start(root);
+    await first.call('run_tests');
+    process.kill(first.pid, 'SIGKILL');
+    await first.close().catch(() => undefined);
+    const second = await start(root);
+    assert.match((await second.call('_Stop')).text, /tests fail on the current state/);
+    assert.equal(runs(runsFile), 1, 'the restarted server used the stored result');
+  });
+
+  it('tells the model clearly when there is no test command', async () => {
+    const root = join(base, 'empty');
+    mkdirSync(root);
+    const server = await start(root);
+    const result = await server.call('run_tests');
+    assert.equal(result.isError, true);
+    assert.match(result.text, /No test command found/);
+    assert.equal((await server.call('_Stop')).text, '', 'nothing to run is no objection');
+  });
+});
