@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mapSettings, type SettingKey } from '../../../src/extension/settingsMapping';
+
+const from = (values: Partial<Record<SettingKey, unknown>>) => mapSettings((key) => values[key]);
+
+test('every setting reaches the core settings', () => {
+  const s = from({
+    'sprout.model.name': ' gpt-test ',
+    'sprout.model.baseUrl': 'http://127.0.0.1:9999/v1',
+    'sprout.model.contextWindowTokens': 32000,
+    'sprout.agent.maxRounds': 7,
+    'sprout.hooks.servers': ['tests', ' ', 'lint'],
+    'sprout.hooks.timeoutMs': 900,
+    'sprout.hooks.stopMaxRejections': 0,
+    'sprout.hooks.stopBudgetScope': 'prompt',
+    'sprout.hooks.repeatedEndTurnStops': false,
+    'sprout.mcp.servers': { x: { command: 'node' } },
+    'sprout.mcp.builtinServers': { tests: true },
+    'sprout.tools.autoApprove': ['workspace__write_file'],
+  });
+  assert.deepEqual(s.errors, []);
+  assert.equal(s.agent.model, 'gpt-test');
+  assert.equal(s.baseUrl, 'http://127.0.0.1:9999/v1');
+  assert.equal(s.agent.contextWindowTokens, 32000);
+  assert.equal(s.agent.maxRounds, 7);
+  assert.deepEqual(s.agent.hooks, {
+    allowlist: { kind: 'names', names: ['tests', 'lint'] },
+    timeoutMs: 900,
+    stopMaxRejections: 0,
+    stopBudgetScope: 'prompt',
+    repeatedEndTurnStops: false,
+  });
+  assert.deepEqual(s.mcpServers, { x: { command: 'node' } });
+  assert.deepEqual(s.builtinServers, { workspace: true, todo: true, tests: true });
+  assert.deepEqual(s.autoApprove, ['workspace__write_file']);
+});
+
+test('a sole "*" allows every server', () => {
+  assert.deepEqual(from({ 'sprout.hooks.servers': ['*'] }).agent.hooks.allowlist, { kind: 'all' });
+});
+
+test('"*" mixed with names is an error naming the setting, and hooks stay off', () => {
+  const s = from({ 'sprout.hooks.servers': ['*', 'tests'] });
+  assert.equal(s.errors.length, 1);
+  assert.equal(s.errors[0]?.setting, 'sprout.hooks.servers');
+  assert.match(s.errors[0]?.message ?? '', /cannot be mixed/);
+  assert.deepEqual(s.agent.hooks.allowlist, { kind: 'names', names: [] });
+});
+
+test('bad values become errors and fall back to defaults', () => {
+  const s = from({
+    'sprout.hooks.timeoutMs': 0,
+    'sprout.hooks.stopBudgetScope': 'forever',
+    'sprout.model.baseUrl': 'ftp://x',
+    'sprout.mcp.builtinServers': { bogus: true },
+    'sprout.tools.autoApprove': 'all',
+  });
+  assert.deepEqual(s.errors.map((e) => e.setting).sort(), [
+    'sprout.hooks.stopBudgetScope',
+    'sprout.hooks.timeoutMs',
+    'sprout.mcp.builtinServers',
+    'sprout.model.baseUrl',
+    'sprout.tools.autoApprove',
+  ]);
+  assert.equal(s.agent.hooks.timeoutMs, 2500);
+  assert.equal(s.agent.hooks.stopBudgetScope, 'session');
+  assert.equal(s.baseUrl, 'https://api.openai.com/v1');
+});
