@@ -1,0 +1,80 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { AgentSession } from '../../../src/agent/session';
+import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
+import type { AgentEvent, AgentSettings } from '../../../src/agent/types';
+import { McpHub } from '../../../src/mcp/mcpHub';
+import type { McpServerConfig } from '../../../src/mcp/config';
+import { nodeClock } from '../../../src/runtime/nodeClock';
+import { ScriptedModelClient, call, reply } from '../../fakes/ScriptedModelClient';
+import { REPO_ROOT } from './serverProcess';
+
+// The agent core with a scripted model against the real `todo` and `tests` servers (child processes
+// through McpHub): open todo items and a red suite keep the agent working; once the items are done
+// and the suite is green, the turn ends. The OpenAI-client + fake OpenAI server variant is left for
+// when src/model exists.
+function serverConfig(name: 'todo' | 'tests', root: string, stateDir: string, extra: string[] = []): McpServerConfig {
+  const entry = resolve(REPO_ROOT, 'src', 'servers', name, 'main.ts');
+  return {
+    name,
+    transport: { type: 'stdio', command: process.execPath, args: ['--import', 'tsx', entry, '--root', root, '--state-dir', join(stateDir, name), ...extra], env: {}, cwd: REPO_ROOT },
+  };
+}
+
+describe('agent core + todo and tests hook servers', () => {
+  let base: string;
+  let root: string;
+  let hub: McpHub;
+
+  before(() => {
+    base = mkdtempSync(join(tmpdir(), 'sprout-e2e-'));
+    root = join(base, 'project');
+    mkdirSync(root);
+    writeFileSync(join(root, 'math.js'), 'exports.add = (a, b) => a - b;\n');
+    writeFileSync(
+      join(root, 'math.test.js'),
+      "const test = require('node:test');\nconst assert = require('node:assert');\nconst { add } = require('./math');\ntest('adds', () => assert.equal(add(2, 2), 4, 'two plus two'));\n",
+    );
+    // A generous budget: this test is about the gate's effect, the budget is tested in testsServer.test.ts.
+    hub = new McpHub([serverConfig('todo', root, join(base, 'state')), serverConfig('tests', root, join(base, 'state'), ['--command', 'node --test', '--hook-budget-ms', '15000'])]);
+  });
+  after(async () => {
+    await hub?.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('keeps the agent working while todo items are open and tests fail, and stops once done and green', async () => {
+    const model = new ScriptedModelClient([
+      reply.tools(call('todo__todo', { items: [{ text: 'fix add', done: false }] })),
+      reply.text('All done.'),
+      async () => {
+        writeFileSync(join(root, 'math.js'), 'exports.add = (a, b) => a + b;\n');
+        return { content: null, toolCalls: [call('todo__todo', { items: [{ text: 'fix add', done: true }] })], finishReason: 'tool_calls', usage: null };
+      },
+      reply.text('Fixed add; tests pass.'),
+    ]);
+    const settings: AgentSettings = {
+      ...DEFAULT_SETTINGS,
+      model: 'scripted',
+      hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'names', names: ['todo', 'tests'] }, timeoutMs: 20_000 },
+    };
+    const session = await AgentSession.open({ sessionId: 'e2e', settings, model, tools: hub, clock: nodeClock });
+    const events: AgentEvent[] = [];
+    session.subscribe((event) => events.push(event));
+    const outcome = await session.run('Fix the add function.');
+
+    assert.equal(outcome.reason, 'end_turn', JSON.stringify(outcome));
+    assert.equal(outcome.unresolved, undefined);
+    assert.equal(model.remaining, 0, 'the model was called until the gate let it finish');
+    const objections = events.filter((e): e is Extract<AgentEvent, { type: 'hook_objected' }> => e.type === 'hook_objected');
+    assert.deepEqual(objections.map((o) => o.server).sort(), ['tests', 'todo']);
+    assert.match(objections.find((o) => o.server === 'todo')?.text ?? '', /You have open todo items\. Keep working\.\n\n1\. \[ \] fix add/);
+    assert.match(objections.find((o) => o.server === 'tests')?.text ?? '', /tests fail.*adds.*two plus two/s);
+    const afterObjection = model.requests[2]?.messages.map((m) => (m.role === 'tool' ? m.content : '')).join('\n') ?? '';
+    assert.match(afterObjection, /"hook":"_Stop","server":"todo"/, 'the model saw the objection');
+    assert.ok(!model.requests.some((r) => r.tools.some((t) => t.name.includes('___'))), 'hooks are never offered to the model');
+  });
+});
