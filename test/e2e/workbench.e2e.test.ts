@@ -1,0 +1,69 @@
+// E2E smoke: the packaged .vsix installs into a fresh code-server with everything the extension
+// needs (and nothing it doesn't), the workbench loads in a real browser, the Sprout container shows
+// its Chat webview and Hooks tree, and the extension's commands reach the command palette.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startCodeServerWithVsix, vsixPath, type CodeServerSession } from './harness/codeServerWithVsix';
+import { expectedPackageFiles } from './harness/packageContents';
+import { openSproutContainer } from './harness/workbench';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).isFile())
+    .map((f) => relative(dir, f));
+}
+
+describe('packaged extension in code-server', { timeout: 180_000 }, () => {
+  let session: CodeServerSession | undefined;
+  let workspace = '';
+
+  before(async () => {
+    workspace = mkdtempSync(join(tmpdir(), 'sprout-e2e-ws-'));
+    writeFileSync(join(workspace, 'hello.ts'), 'export const greeting = "hello";\n');
+    session = await startCodeServerWithVsix({ workspace });
+  });
+
+  after(async () => {
+    await session?.stop();
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('the .vsix is small and unpacks to exactly what the extension runs', () => {
+    assert.ok(session);
+    const size = statSync(vsixPath()).size;
+    assert.ok(size < 8 * 1024 * 1024, `.vsix is ${size} bytes`);
+    const installed = filesUnder(session.extensionDir);
+    const missing = expectedPackageFiles().filter((f) => !existsSync(join(session!.extensionDir, f)));
+    assert.deepEqual(missing, [], `missing from the installed extension; it has: ${installed.join(', ')}`);
+    const unwanted = installed.filter((f) => /(^|\/)(node_modules|src|test|\.cache|out)\/|\.map$|\.ts$/.test(f) && !f.endsWith('.d.ts'));
+    assert.deepEqual(unwanted, []);
+  });
+
+  it('shows the Sprout container with the Chat view and the Hooks tree', async () => {
+    assert.ok(session);
+    const { page } = session;
+    await openSproutContainer(page);
+    await page.locator('.pane-header', { hasText: /^chat/i }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.pane-header', { hasText: /^hooks/i }).first().waitFor({ timeout: 30_000 });
+    await session.screenshot('workbench-sprout-container');
+  });
+
+  it('lists the Sprout commands in the command palette', async () => {
+    assert.ok(session);
+    const { page } = session;
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 15_000 });
+    await input.fill('>Sprout: ');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.first().waitFor({ timeout: 15_000 });
+    const labels = (await rows.allInnerTexts()).join('\n');
+    await session.screenshot('workbench-command-palette');
+    await page.keyboard.press('Escape');
+    for (const title of ['Sprout: New Chat', 'Sprout: Show Hooks', 'Sprout: Set API Key']) assert.match(labels, new RegExp(title), labels);
+  });
+});

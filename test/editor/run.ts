@@ -1,0 +1,93 @@
+// `npm run test:editor`: builds the extension, bundles the extension-host suite (test/editor/suite)
+// into out/editor/suite, starts the fakes the suite talks to (the fake OpenAI server once it exists,
+// and the FakeHookServer as a command the extension can spawn), and runs the suite in a real VS Code
+// extension host (runInServer.ts). Exits with the suite's result.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+import { ensureCodeServer } from '../../scripts/ensureCodeServer';
+import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
+import { runExtensionTests } from './runInServer';
+
+const root = resolve(__dirname, '..', '..');
+const suiteSrc = join(__dirname, 'suite');
+const suiteOut = join(root, 'out', 'editor', 'suite');
+
+interface FakeOpenAi {
+  url: string;
+  close(): Promise<void> | void;
+}
+
+async function compileSuite(): Promise<void> {
+  rmSync(suiteOut, { recursive: true, force: true });
+  const entryPoints = readdirSync(suiteSrc).filter((f) => f.endsWith('.ts')).map((f) => join(suiteSrc, f));
+  await esbuild.build({
+    entryPoints,
+    outdir: suiteOut,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: 'inline',
+    // mocha resolves from the repo's node_modules at run time; vscode is the extension host's.
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
+  });
+}
+
+/** The fake OpenAI server is another engineer's; until it lands the suite runs without a model URL. */
+async function startFakeModel(): Promise<FakeOpenAi | undefined> {
+  const file = join(root, 'test', 'fakes', 'fakeOpenAiServer.ts');
+  if (!existsSync(file)) return undefined;
+  const mod = (await import(file)) as { startFakeOpenAi(): Promise<FakeOpenAi> };
+  return mod.startFakeOpenAi();
+}
+
+function hookServerCommand(): string {
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const config = hookServerConfig({ hooks: { _Stop: objectTimes('Editor-test objection: run the tests first.', 1) } });
+  // Node 20 (this process) runs the fake: tsx is installed for it, and the extension host's Node 24 may not suit tsx's loader hooks.
+  return JSON.stringify({ command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } });
+}
+
+async function main(): Promise<number> {
+  const install = ensureCodeServer();
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('node esbuild.mjs failed');
+  await compileSuite();
+  const model = await startFakeModel();
+  const workspace = mkdtempSync(join(tmpdir(), 'sprout-editor-ws-'));
+  writeFileSync(join(workspace, 'README.md'), '# editor test workspace\n');
+  let summary = '';
+  try {
+    const env: Record<string, string> = { SPROUT_TEST_HOOK_SERVER: hookServerCommand(), SPROUT_TEST_WORKSPACE: workspace };
+    if (model) env['SPROUT_TEST_MODEL_URL'] = model.url;
+    const code = await runExtensionTests({
+      install,
+      extensionDevelopmentPath: root,
+      extensionTestsPath: suiteOut,
+      workspace,
+      env,
+      log: (line) => {
+        if (/^\d+ passed, \d+ failed$/.test(line.trim())) summary = line.trim();
+        console.log(line);
+      },
+    });
+    console.log(`editor suite: ${summary || 'no summary line (the suite did not finish)'}; exit ${code}`);
+    return code;
+  } finally {
+    await model?.close();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+    process.exit(1);
+  },
+);

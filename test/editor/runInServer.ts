@@ -1,0 +1,101 @@
+// Runs an extension's mocha suite inside a real VS Code extension host: the VS Code server bundled
+// in code-server (server-main.js, under Node 24), opened by headless Chromium with the test payload.
+// The workbench reports the suite's result through `codeAutomationExit`, so the exit code is the
+// suite's own. Everything started here (server, extension host, its MCP servers, browser, temp dirs)
+// is stopped on every path.
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type EditorInstall } from '../../scripts/ensureCodeServer';
+import { launchChromium } from '../e2e/harness/chromium';
+import { freePort, spawnGroup, waitForHttp } from '../e2e/harness/processGroup';
+
+export interface ExtensionTestRun {
+  install: EditorInstall;
+  extensionDevelopmentPath: string;
+  /** Folder or file of the compiled suite whose `run()` the extension host calls. */
+  extensionTestsPath: string;
+  /** Folder opened in the workbench. */
+  workspace?: string;
+  /** Reaches the extension host (it inherits the server's environment). */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+function payloadUrl(port: number, run: ExtensionTestRun): string {
+  const remote = (p: string): string => `vscode-remote://127.0.0.1:${port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(run.extensionDevelopmentPath)],
+    ['extensionTestsPath', remote(run.extensionTestsPath)],
+    ['skipWelcome', 'true'],
+    ['skipReleaseNotes', 'true'],
+  ];
+  const folder = run.workspace ? `folder=${encodeURIComponent(run.workspace)}&` : '';
+  return `http://127.0.0.1:${port}/?${folder}payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+/** Resolves with the suite's exit code (0 = every test passed). */
+export async function runExtensionTests(run: ExtensionTestRun): Promise<number> {
+  const log = run.log ?? ((line: string) => console.log(line));
+  const temp = mkdtempSync(join(tmpdir(), 'sprout-editor-'));
+  for (const d of ['data', 'user', 'ext', 'xdg-config', 'xdg-data']) mkdirSync(join(temp, d));
+  const port = await freePort();
+  const noise: string[] = [];
+  let code = 1;
+  const server = spawnGroup(
+    run.install.nodeBin,
+    [
+      run.install.serverMain,
+      ...['--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--accept-server-license-terms'],
+      ...['--enable-smoke-test-driver', '--disable-telemetry', '--disable-workspace-trust'],
+      ...['--server-data-dir', join(temp, 'data'), '--user-data-dir', join(temp, 'user'), '--extensions-dir', join(temp, 'ext')],
+    ],
+    {
+      cwd: temp,
+      env: {
+        ...process.env,
+        ...run.env,
+        HOME: temp,
+        XDG_CONFIG_HOME: join(temp, 'xdg-config'),
+        XDG_DATA_HOME: join(temp, 'xdg-data'),
+        VSCODE_AGENT_FOLDER: join(temp, 'data'),
+      },
+    },
+    (line) => noise.push(`[server] ${line}`),
+  );
+  let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/version`, 60_000, () => server.child.exitCode === null);
+    browser = await launchChromium();
+    const page = await browser.newPage();
+    let reportExit: (code: number) => void = () => undefined;
+    const exit = new Promise<number>((resolve) => (reportExit = resolve));
+    await page.exposeFunction('codeAutomationExit', (code: number) => reportExit(Number(code)));
+    await page.exposeFunction('codeAutomationLog', (level: string, msg: unknown) => {
+      const text = Array.isArray(msg) ? msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ') : String(msg);
+      // The extension host's console arrives at info level; workbench noise (no gallery, no GitHub) is kept for failures.
+      if (level === 'info') log(text);
+      else noise.push(`[workbench ${level}] ${text}`);
+    });
+    page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
+    await page.goto(payloadUrl(port, run));
+    const timeoutMs = run.timeoutMs ?? 5 * 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<number>((resolve) => {
+      timer = setTimeout(() => {
+        log(`editor tests: no result after ${timeoutMs} ms`);
+        resolve(1);
+      }, timeoutMs);
+    });
+    const serverDied = new Promise<number>((resolve) => server.child.once('exit', () => resolve(1)));
+    code = await Promise.race([exit, timeout, serverDied]);
+    clearTimeout(timer);
+    return code;
+  } finally {
+    if (code !== 0) for (const line of noise.slice(-80)) log(line);
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
