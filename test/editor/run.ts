@@ -3,23 +3,19 @@
 // and the FakeHookServer as a command the extension can spawn), and runs the suite in a real VS Code
 // extension host (runInServer.ts). Exits with the suite's result.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer';
+import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
 import { runExtensionTests } from './runInServer';
 
 const root = resolve(__dirname, '..', '..');
 const suiteSrc = join(__dirname, 'suite');
 const suiteOut = join(root, 'out', 'editor', 'suite');
-
-interface FakeOpenAi {
-  url: string;
-  close(): Promise<void> | void;
-}
 
 async function compileSuite(): Promise<void> {
   rmSync(suiteOut, { recursive: true, force: true });
@@ -38,12 +34,20 @@ async function compileSuite(): Promise<void> {
   });
 }
 
-/** The fake OpenAI server is another engineer's; until it lands the suite runs without a model URL. */
-async function startFakeModel(): Promise<FakeOpenAi | undefined> {
-  const file = join(root, 'test', 'fakes', 'fakeOpenAiServer.ts');
-  if (!existsSync(file)) return undefined;
-  const mod = (await import(file)) as { startFakeOpenAi(): Promise<FakeOpenAi> };
-  return mod.startFakeOpenAi();
+/**
+ * The suite cannot script this server across processes, so it answers every chat request with a
+ * short text naming the last user message: enough for a real round trip. Suites that need a scripted
+ * scenario bundle test/fakes/fakeOpenAiServer.ts and start their own inside the extension host.
+ */
+async function startFakeModel(): Promise<FakeOpenAi> {
+  const fake = await startFakeOpenAi({ models: ['fake-model', 'fake-model-large'] });
+  fake.setResponder((record) => {
+    const messages = (record.body as { messages?: { role: string; content?: unknown }[] }).messages ?? [];
+    const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+    const text = typeof lastUser?.content === 'string' ? lastUser.content : '';
+    return { type: 'reply', text: `Fake model reply to: ${text.slice(0, 200)}` };
+  });
+  return fake;
 }
 
 function hookServerCommand(): string {
@@ -63,8 +67,7 @@ async function main(): Promise<number> {
   writeFileSync(join(workspace, 'README.md'), '# editor test workspace\n');
   let summary = '';
   try {
-    const env: Record<string, string> = { SPROUT_TEST_HOOK_SERVER: hookServerCommand(), SPROUT_TEST_WORKSPACE: workspace };
-    if (model) env['SPROUT_TEST_MODEL_URL'] = model.url;
+    const env: Record<string, string> = { SPROUT_TEST_MODEL_URL: model.url, SPROUT_TEST_HOOK_SERVER: hookServerCommand(), SPROUT_TEST_WORKSPACE: workspace };
     const code = await runExtensionTests({
       install,
       extensionDevelopmentPath: root,
@@ -79,7 +82,7 @@ async function main(): Promise<number> {
     console.log(`editor suite: ${summary || 'no summary line (the suite did not finish)'}; exit ${code}`);
     return code;
   } finally {
-    await model?.close();
+    await model.close();
     rmSync(workspace, { recursive: true, force: true });
   }
 }

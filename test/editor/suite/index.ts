@@ -2,7 +2,8 @@
 // `*.test.js` beside it with mocha, BDD style (`describe` / `it`). For the extension engineer: add test
 // files as test/editor/suite/<name>.test.ts; test/editor/run.ts bundles each one into out/editor/suite/
 // (mocha and vscode stay external). Test inputs arrive in process.env, set by the runner:
-//   SPROUT_TEST_MODEL_URL   base URL of the fake OpenAI server (unset until test/fakes/fakeOpenAiServer.ts exists)
+//   SPROUT_TEST_MODEL_URL   base URL (with /v1) of a FakeOpenAiServer answering "Fake model reply to: <prompt>";
+//                           for a scripted scenario, import startFakeOpenAi in the test (it is bundled in)
 //   SPROUT_TEST_HOOK_SERVER JSON { command, args, env } launching test/fakes/hookServer.ts (env.HOOK_SERVER_CONFIG
 //                           holds an object-once `_Stop` config; override it per test)
 //   SPROUT_TEST_WORKSPACE   the folder the workbench opened
