@@ -1,0 +1,127 @@
+/**
+ * Turns whatever a model call threw (an SDK APIError, a connection failure, a cut stream) into a
+ * ModelError whose message says what happened and what to do, plus whether a retry may help. The
+ * API key is scrubbed from every message, including text the provider echoed back.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ModelError, type ModelErrorKind } from '../agent/ports';
+import { serverRetryDelayMs } from './retryPolicy';
+
+export interface ErrorContext {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+}
+
+export interface ClassifiedError {
+  error: ModelError;
+  retryable: boolean;
+  /** What the server asked for with retry-after, if anything. */
+  serverDelayMs?: number;
+  /** One line for the retry notice. */
+  reason: string;
+}
+
+/** Raised by the client itself when a stream ends without a finish reason. */
+export class StreamCutError extends Error {
+  constructor() {
+    super('the response stream ended before the model finished');
+    this.name = 'StreamCutError';
+  }
+}
+
+export function redact(text: string, apiKey: string | undefined): string {
+  if (!apiKey || apiKey.length < 4) return text;
+  return text.split(apiKey).join('[redacted]');
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host lookup failed',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed',
+  UND_ERR_SOCKET: 'connection closed by the server',
+  UND_ERR_CONNECT_TIMEOUT: 'connection timed out',
+};
+
+/** The first network error code along the `cause` chain (fetch hides it two levels down). */
+function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 6 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code in NETWORK_CODES) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function providerMessage(error: APIError): string {
+  const body = error.error as { message?: unknown } | undefined;
+  if (body && typeof body.message === 'string' && body.message.trim()) return body.message.trim();
+  return error.message.replace(/^\d{3}\s+/, '').trim() || 'no details';
+}
+
+function httpError(error: APIError, status: number, ctx: ErrorContext): ClassifiedError {
+  const said = providerMessage(error);
+  const make = (kind: ModelErrorKind, message: string, retryable: boolean): ClassifiedError => ({
+    error: new ModelError(kind, message, status),
+    retryable,
+    serverDelayMs: retryable ? serverRetryDelayMs(error.headers) : undefined,
+    reason: `HTTP ${status}: ${said}`,
+  });
+  if (status === 401 || status === 403) {
+    return make('auth', `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP ${status}): ${said}. Check the API key.`, false);
+  }
+  if (status === 404) {
+    return make(
+      'config',
+      `The model endpoint ${ctx.baseUrl} does not know the model "${ctx.model}" (HTTP 404): ${said}. Check the model name and the base URL.`,
+      false,
+    );
+  }
+  if (status === 429) return make('rate_limit', `The model endpoint ${ctx.baseUrl} is rate limiting requests (HTTP 429): ${said}.`, true);
+  if (status >= 500 || status === 408 || status === 409) {
+    return make('server', `The model endpoint ${ctx.baseUrl} failed (HTTP ${status}): ${said}.`, true);
+  }
+  return make('bad_request', `The model endpoint ${ctx.baseUrl} rejected the request (HTTP ${status}): ${said}.`, false);
+}
+
+function transport(message: string, reason: string): ClassifiedError {
+  return { error: new ModelError('transport', message), retryable: true, reason };
+}
+
+function classifyRaw(error: unknown, ctx: ErrorContext): ClassifiedError {
+  if (error instanceof ModelError) return { error, retryable: false, reason: error.message };
+  if (error instanceof APIUserAbortError) return { error: new ModelError('cancelled', 'The model call was cancelled.'), retryable: false, reason: 'cancelled' };
+  if (error instanceof APIConnectionTimeoutError) {
+    return transport(`The model endpoint ${ctx.baseUrl} did not answer in time. Check that it is running, or raise the request timeout.`, 'request timed out');
+  }
+  if (error instanceof StreamCutError) {
+    return transport(`The connection to the model endpoint ${ctx.baseUrl} broke: ${error.message}.`, error.message);
+  }
+  const code = networkCode(error);
+  if (error instanceof APIConnectionError || code) {
+    const what = code ? `${NETWORK_CODES[code]} (${code})` : 'connection error';
+    return transport(`Could not reach the model endpoint ${ctx.baseUrl}: ${what}. Check that the server is running and the base URL is right.`, what);
+  }
+  if (error instanceof APIError && typeof error.status === 'number') return httpError(error, error.status, ctx);
+  if (error instanceof APIError) {
+    // An error object inside an otherwise good stream: the provider failed mid-answer.
+    const said = providerMessage(error);
+    return { error: new ModelError('server', `The model endpoint ${ctx.baseUrl} reported an error while streaming: ${said}.`), retryable: true, reason: said };
+  }
+  const text = error instanceof Error ? error.message : String(error);
+  // Anything else thrown while reading the body (undici's "terminated", a half-written JSON line) is a broken stream.
+  return transport(`The connection to the model endpoint ${ctx.baseUrl} broke: ${text}.`, text);
+}
+
+export function classifyError(error: unknown, ctx: ErrorContext): ClassifiedError {
+  const classified = classifyRaw(error, ctx);
+  const { kind, status } = classified.error;
+  const message = redact(classified.error.message, ctx.apiKey);
+  return { ...classified, error: new ModelError(kind, message, status), reason: redact(classified.reason, ctx.apiKey) };
+}
