@@ -11,7 +11,7 @@ import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
-import { runExtensionTests } from './runInServer';
+import { runExtensionTests, type ExtensionTestRun } from './runInServer';
 
 const root = resolve(__dirname, '..', '..');
 const suiteSrc = join(__dirname, 'suite');
@@ -57,6 +57,32 @@ function hookServerCommand(): string {
   return JSON.stringify({ command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } });
 }
 
+/**
+ * SPROUT_EDITOR_LAUNCHER picks how the extension host starts: `server` (default: the VS Code server
+ * in code-server, through Chromium), `shim` (@vscode/test-electron driving runShim.sh, to prove the
+ * standard path here) or `desktop` (@vscode/test-electron downloading desktop VS Code, where a
+ * machine can reach its download site).
+ */
+async function launch(run: ExtensionTestRun & { workspace: string; env: Record<string, string> }): Promise<number> {
+  const mode = process.env['SPROUT_EDITOR_LAUNCHER'] ?? 'server';
+  if (mode === 'server') return runExtensionTests(run);
+  if (mode !== 'shim' && mode !== 'desktop') throw new Error(`SPROUT_EDITOR_LAUNCHER=${mode}: use server, shim or desktop`);
+  const { runTests } = await import('@vscode/test-electron');
+  try {
+    await runTests({
+      ...(mode === 'shim' ? { vscodeExecutablePath: join(__dirname, 'runShim.sh') } : {}),
+      extensionDevelopmentPath: run.extensionDevelopmentPath,
+      extensionTestsPath: run.extensionTestsPath,
+      launchArgs: [run.workspace, '--disable-extensions'],
+      extensionTestsEnv: run.env,
+    });
+    return 0;
+  } catch (e) {
+    run.log?.(String(e));
+    return 1;
+  }
+}
+
 async function main(): Promise<number> {
   const install = ensureCodeServer();
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
@@ -68,18 +94,12 @@ async function main(): Promise<number> {
   let summary = '';
   try {
     const env: Record<string, string> = { SPROUT_TEST_MODEL_URL: model.url, SPROUT_TEST_HOOK_SERVER: hookServerCommand(), SPROUT_TEST_WORKSPACE: workspace };
-    const code = await runExtensionTests({
-      install,
-      extensionDevelopmentPath: root,
-      extensionTestsPath: suiteOut,
-      workspace,
-      env,
-      log: (line) => {
-        if (/^\d+ passed, \d+ failed$/.test(line.trim())) summary = line.trim();
-        console.log(line);
-      },
-    });
-    console.log(`editor suite: ${summary || 'no summary line (the suite did not finish)'}; exit ${code}`);
+    const log = (line: string): void => {
+      if (/^\d+ passed, \d+ failed$/.test(line.trim())) summary = line.trim();
+      console.log(line);
+    };
+    const code = await launch({ install, extensionDevelopmentPath: root, extensionTestsPath: suiteOut, workspace, env, log });
+    console.log(`editor suite: exit ${code}${summary ? ` (${summary})` : ''}`);
     return code;
   } finally {
     await model.close();

@@ -75,7 +75,7 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     await page.exposeFunction('codeAutomationLog', (level: string, msg: unknown) => {
       const text = Array.isArray(msg) ? msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ') : String(msg);
       // The extension host's console arrives at info level; workbench noise (no gallery, no GitHub) is kept for failures.
-      if (level === 'info') log(text);
+      if (level === 'info' && !text.startsWith('[AgentHost]')) log(text);
       else noise.push(`[workbench ${level}] ${text}`);
     });
     page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
