@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EditorInstall } from '../../scripts/ensureCodeServer';
 import { launchChromium } from '../e2e/harness/chromium';
-import { freePort, spawnGroup, waitForHttp } from '../e2e/harness/processGroup';
+import { freePort, scrubbedEnv, spawnGroup, waitForHttp } from '../e2e/harness/processGroup';
 
 export interface ExtensionTestRun {
   install: EditorInstall;
@@ -53,14 +53,13 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     ],
     {
       cwd: temp,
-      env: {
-        ...process.env,
+      env: scrubbedEnv({
         ...run.env,
         HOME: temp,
         XDG_CONFIG_HOME: join(temp, 'xdg-config'),
         XDG_DATA_HOME: join(temp, 'xdg-data'),
         VSCODE_AGENT_FOLDER: join(temp, 'data'),
-      },
+      }),
     },
     (line) => noise.push(`[server] ${line}`),
   );

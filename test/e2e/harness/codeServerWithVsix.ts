@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { ensureCodeServer } from '../../../scripts/ensureCodeServer';
 import { launchChromium } from './chromium';
-import { freePort, spawnGroup, waitForHttp, type GroupProcess } from './processGroup';
+import { freePort, scrubbedEnv, spawnGroup, waitForHttp, type GroupProcess } from './processGroup';
 
 export const repoRoot = resolve(__dirname, '..', '..', '..');
 export const EXTENSION_ID = 'sprout.sprout-agent';
@@ -88,7 +88,7 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
   for (const d of ['user/User', 'ext', 'xdg-config', 'xdg-data']) mkdirSync(join(temp, d), { recursive: true });
   writeFileSync(join(temp, 'user', 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...options.userSettings }, null, 2));
   // code-server writes into $HOME even for --version: keep all of it in the temp dir.
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env, HOME: temp, XDG_CONFIG_HOME: join(temp, 'xdg-config'), XDG_DATA_HOME: join(temp, 'xdg-data') };
+  const env = scrubbedEnv({ ...options.env, HOME: temp, XDG_CONFIG_HOME: join(temp, 'xdg-config'), XDG_DATA_HOME: join(temp, 'xdg-data') });
   let server: GroupProcess | undefined;
   let browser: Browser | undefined;
   const cleanup = async (): Promise<void> => {

@@ -72,6 +72,16 @@ export function spawnGroup(command: string, args: string[], options: SpawnOption
   return { child, output: () => out, waitForOutput, stop };
 }
 
+/**
+ * The environment for an editor under test: ours minus anything that looks like a credential, so a
+ * developer's real API key can never reach the extension host, an MCP server or a log.
+ */
+export function scrubbedEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/API_KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL/i.test(k)) env[k] = v;
+  return { ...env, ...extra };
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
