@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { classifyError, StreamCutError } from '../../../src/model/modelErrors';
+
+const ctx = { baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-test', apiKey: 'sk-test-SECRET-1234567890' };
+
+function httpError(status: number, message: string, headers: Record<string, string> = {}): APIError {
+  return APIError.generate(status, { error: { message, type: 'x' } }, undefined, new Headers(headers));
+}
+
+test('401 and 403 are auth errors, not retried, with the provider message and what to do', () => {
+  for (const status of [401, 403]) {
+    const c = classifyError(httpError(status, 'Incorrect API key provided'), ctx);
+    assert.equal(c.error.kind, 'auth');
+    assert.equal(c.retryable, false);
+    assert.equal(c.error.status, status);
+    assert.equal(c.error.message, `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP ${status}): Incorrect API key provided. Check the API key.`);
+  }
+});
+
+test('404 names the model and base URL; other 4xx are bad requests with the provider text', () => {
+  const missing = classifyError(httpError(404, 'The model `gpt-test` does not exist'), ctx);
+  assert.equal(missing.error.kind, 'config');
+  assert.match(missing.error.message, /"gpt-test"/);
+  assert.ok(missing.error.message.includes(ctx.baseUrl));
+  const bad = classifyError(httpError(400, "Invalid 'tools[0].function.name'"), ctx);
+  assert.equal(bad.error.kind, 'bad_request');
+  assert.equal(bad.retryable, false);
+  assert.ok(bad.error.message.includes("Invalid 'tools[0].function.name'"));
+});
+
+test('429 and 5xx are retryable and carry the server-requested delay', () => {
+  const limited = classifyError(httpError(429, 'Rate limit reached', { 'retry-after': '3' }), ctx);
+  assert.equal(limited.error.kind, 'rate_limit');
+  assert.equal(limited.retryable, true);
+  assert.equal(limited.serverDelayMs, 3000);
+  const down = classifyError(httpError(503, 'overloaded'), ctx);
+  assert.equal(down.error.kind, 'server');
+  assert.equal(down.retryable, true);
+  assert.equal(down.serverDelayMs, undefined);
+});
+
+test('connection refused is a retryable transport error naming the base URL', () => {
+  const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+  const c = classifyError(new APIConnectionError({ message: 'Connection error.', cause: new TypeError('fetch failed', { cause: refused }) }), ctx);
+  assert.equal(c.error.kind, 'transport');
+  assert.equal(c.retryable, true);
+  assert.match(c.error.message, /connection refused \(ECONNREFUSED\)/);
+  assert.ok(c.error.message.includes(ctx.baseUrl));
+});
+
+test('a cut stream and a body read failure are transport errors; abort is cancelled', () => {
+  assert.equal(classifyError(new StreamCutError(), ctx).error.kind, 'transport');
+  assert.equal(classifyError(new TypeError('terminated'), ctx).retryable, true);
+  const aborted = classifyError(new APIUserAbortError(), ctx);
+  assert.equal(aborted.error.kind, 'cancelled');
+  assert.equal(aborted.retryable, false);
+});
+
+test('the API key never appears in a message, even when the provider echoes it', () => {
+  const c = classifyError(httpError(401, `Incorrect API key provided: ${ctx.apiKey}`), ctx);
+  assert.equal(c.error.message.includes(ctx.apiKey), false);
+  assert.equal(c.reason.includes(ctx.apiKey), false);
+  assert.match(c.error.message, /\[redacted\]/);
+});
