@@ -1,0 +1,121 @@
+/**
+ * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and one model
+ * client over the current endpoint and key. Both are rebuilt when their inputs change (settings,
+ * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates, so a rebuild never
+ * strands a session. The hub starts servers lazily, on first use.
+ */
+import { join } from 'node:path';
+import type { Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { McpServerConfig } from '../mcp/config';
+import { McpHub, type ServerStatus } from '../mcp/mcpHub';
+import { OpenAiModelClient } from '../model/openAiModelClient';
+import type { ConsentStore } from './consentStore';
+import { resolveServers } from './serverConfigs';
+import type { ExtensionSettings } from './settingsMapping';
+import { readMcpServersBySource } from './configReader';
+
+export interface AgentHostDeps {
+  extensionPath: string;
+  storageDir: string;
+  workspaceFolder: string;
+  logger: Logger;
+  consent: ConsentStore;
+  settings: () => ExtensionSettings;
+  apiKey: () => string | undefined;
+  trusted: () => boolean;
+  onServerStderr?: (server: string, line: string) => void;
+}
+
+const EMPTY_HOST: ToolHost = {
+  serverNames: () => [],
+  listTools: async () => [],
+  callTool: async () => ({ isError: true, text: 'MCP servers are not started yet.' }),
+  killServer: async () => {},
+  subscribe: () => () => {},
+};
+
+export class AgentHost {
+  private hub: McpHub | undefined;
+  private building: Promise<McpHub> | undefined;
+  private modelClient: OpenAiModelClient | undefined;
+  servers: McpServerConfig[] = [];
+  notices: string[] = [];
+  private readonly hubListeners = new Set<() => void>();
+
+  /** Every chat's model calls go through here, so a new key or URL applies to the next call. */
+  readonly model: ModelClient = { complete: (request, options) => this.currentModel().complete(request, options) };
+
+  constructor(private readonly deps: AgentHostDeps) {}
+
+  currentModel(): OpenAiModelClient {
+    this.modelClient ??= new OpenAiModelClient({ baseUrl: this.deps.settings().baseUrl, apiKey: this.deps.apiKey() ?? '' });
+    return this.modelClient;
+  }
+
+  /** The live hub or, before the first start, a host that offers nothing. */
+  currentTools(): ToolHost {
+    return this.hub ?? EMPTY_HOST;
+  }
+
+  onHubChanged(listener: () => void): () => void {
+    this.hubListeners.add(listener);
+    return () => this.hubListeners.delete(listener);
+  }
+
+  async ensureServers(): Promise<McpHub> {
+    if (this.hub) return this.hub;
+    this.building ??= this.build().finally(() => (this.building = undefined));
+    return this.building;
+  }
+
+  status(): ServerStatus[] {
+    return this.hub?.status() ?? [];
+  }
+
+  /** Settings, trust or the mcp.json changed: the next use starts the servers afresh. */
+  async invalidateServers(): Promise<void> {
+    const old = this.hub;
+    this.hub = undefined;
+    for (const listener of this.hubListeners) listener();
+    await old?.close();
+  }
+
+  invalidateModel(): void {
+    this.modelClient = undefined;
+  }
+
+  async restartAll(): Promise<void> {
+    if (this.hub) await this.hub.restartAll();
+    else await this.ensureServers();
+  }
+
+  async dispose(): Promise<void> {
+    await this.hub?.close();
+    this.hub = undefined;
+  }
+
+  private async build(): Promise<McpHub> {
+    const settings = this.deps.settings();
+    const bySource = readMcpServersBySource();
+    const resolved = await resolveServers(
+      {
+        workspaceFolder: this.deps.workspaceFolder,
+        trusted: this.deps.trusted(),
+        userServers: bySource.user,
+        workspaceServers: this.deps.trusted() ? bySource.workspace : {},
+        builtins: settings.builtinServers,
+        distDir: join(this.deps.extensionPath, 'dist'),
+        stateDir: join(this.deps.storageDir, 'servers'),
+      },
+      this.deps.consent,
+    );
+    for (const notice of resolved.notices) this.deps.logger.warn(notice);
+    this.servers = resolved.servers;
+    this.notices = resolved.notices;
+    // Children get a minimal environment; the key is never in process.env of the host to begin with.
+    const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
+    this.hub = hub;
+    for (const listener of this.hubListeners) listener();
+    return hub;
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The extension's entry point: composes the window's parts (settings, secrets, trust and consent, the
+ * agent host, the chat controller and its webviews, the Hooks view, the status bar, commands and the
+ * task type) and returns a small API that the extension-host tests drive. No agent logic lives here.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Logger } from '../agent/ports';
+import { AgentHost } from './agentHost';
+import { ApiKeyStore } from './apiKeyStore';
+import { ChatController } from './chatController';
+import { ChatIndex } from './chatIndex';
+import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor } from './chatViewProvider';
+import { registerCommands } from './commands';
+import { ConsentStore } from './consentStore';
+import { askConsent, reportSettingErrors, watchConfiguration } from './lifecycle';
+import { HooksModel } from './hooksModel';
+import { HooksTreeProvider } from './hooksTreeProvider';
+import { createOutputLogger } from './outputLogger';
+import { readSettings } from './configReader';
+import type { ExtensionSettings } from './settingsMapping';
+import { createStatusBar } from './statusBar';
+import { registerTaskProvider } from './taskProvider';
+import { runPromptInNewChat } from './taskRunner';
+
+export interface SproutApi {
+  controller: ChatController;
+  host: AgentHost;
+  hooks: HooksModel;
+  tree: HooksTreeProvider;
+  consent: ConsentStore;
+  keys: ApiKeyStore;
+  settings: () => ReturnType<typeof readSettings>;
+  statusBar: vscode.StatusBarItem;
+}
+
+interface Parts {
+  channel: vscode.LogOutputChannel;
+  keys: ApiKeyStore;
+  logger: Logger;
+  host: AgentHost;
+  hooks: HooksModel;
+  tree: HooksTreeProvider;
+  index: ChatIndex;
+  controller: ChatController;
+  workspaceFolder: string;
+}
+
+let statusBarItem: vscode.StatusBarItem | undefined;
+
+function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
+  const { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder } = parts;
+  const refreshServers = (): void => {
+    hooks.updateStatus(host.status());
+    tree.notices = host.notices;
+    tree.refresh();
+  };
+  host.onHubChanged(refreshServers);
+  const poll = setInterval(refreshServers, 2000);
+  const statusBar = createStatusBar(hooks);
+  statusBarItem = statusBar.item;
+  const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
+  context.subscriptions.push(
+    channel,
+    statusBar,
+    new vscode.Disposable(() => clearInterval(poll)),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
+    ...registerCommands({ controller, host, keys, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
+    registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
+    keys.onDidChange(() => {
+      host.invalidateModel();
+      controller.applySettings();
+    }),
+    ...watchConfiguration({ reread: config.reread, host, controller, workspaceFolder }),
+  );
+}
+
+let shutdown: (() => Promise<void>) | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<SproutApi> {
+  const started = Date.now();
+  const channel = vscode.window.createOutputChannel('Sprout', { log: true });
+  const keys = new ApiKeyStore(context.secrets);
+  await keys.load();
+  const logger = createOutputLogger(channel, () => (keys.current ? [keys.current] : []));
+  let settings = readSettings();
+  reportSettingErrors(settings.errors);
+  const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
+  const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
+  const consent = new ConsentStore(context.globalState, askConsent);
+  const host = new AgentHost({
+    extensionPath: context.extensionPath,
+    storageDir,
+    workspaceFolder,
+    logger,
+    consent,
+    settings: () => settings,
+    apiKey: () => keys.current,
+    trusted: () => vscode.workspace.isTrusted,
+    onServerStderr: (server, line) => channel.debug(`[${server}] ${line}`),
+  });
+  const hooks = new HooksModel(settings.agent.hooks.allowlist);
+  const tree = new HooksTreeProvider(hooks);
+  const index = new ChatIndex(join(storageDir, 'chats'));
+  const controller = new ChatController({
+    host,
+    index,
+    hooks,
+    logger,
+    state: context.workspaceState,
+    settings: () => settings,
+    apiKey: () => keys.current,
+    onCommand: (command) =>
+      void (command === 'sprout.setBaseUrl'
+        ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
+        : vscode.commands.executeCommand(command)),
+  });
+  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder }, {
+    get: () => settings,
+    reread: () => {
+      settings = readSettings();
+      hooks.setAllowlist(settings.agent.hooks.allowlist);
+      controller.applySettings();
+      return settings;
+    },
+  });
+  shutdown = async () => {
+    await controller.dispose();
+    await host.dispose();
+  };
+  logger.info(`Sprout activated in ${Date.now() - started} ms`, { trusted: vscode.workspace.isTrusted });
+  return { controller, host, hooks, tree, consent, keys, settings: () => settings, statusBar: statusBarItem! };
+}
+
+export async function deactivate(): Promise<void> {
+  await shutdown?.();
+  shutdown = undefined;
+}
