@@ -23,6 +23,9 @@ export interface ExtensionTestRun {
   log?: (line: string) => void;
 }
 
+/** Info lines the workbench itself logs on every start; kept out of the suite's output unless it fails. */
+const WORKBENCH_CHATTER = /^(\[(AgentHost|AgentHost:remote|ChatModelSelection|AccountPolicyGate|reconnection-grace-time)\]|Creating a socket|Updating additional builtin|Resolv(ing|ed) connection token)/;
+
 function payloadUrl(port: number, run: ExtensionTestRun): string {
   const remote = (p: string): string => `vscode-remote://127.0.0.1:${port}${p}`;
   const payload = [
@@ -74,7 +77,7 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     await page.exposeFunction('codeAutomationLog', (level: string, msg: unknown) => {
       const text = Array.isArray(msg) ? msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ') : String(msg);
       // The extension host's console arrives at info level; workbench noise (no gallery, no GitHub) is kept for failures.
-      if (level === 'info' && !text.startsWith('[AgentHost]')) log(text);
+      if (level === 'info' && !WORKBENCH_CHATTER.test(text)) log(text);
       else noise.push(`[workbench ${level}] ${text}`);
     });
     page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
