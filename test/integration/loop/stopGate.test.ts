@@ -1,0 +1,138 @@
+// SPEC 2 and 3 end to end: parallel hook servers in configuration order for one budget unit, the
+// allowlist, the budget (exhausted, disabled, session vs prompt scope), the repeated end-turn rule,
+// which finish reasons run the gate, and objections counting toward max rounds.
+import assert from 'node:assert/strict';
+import { afterEach, test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { objectTimes } from '../../fakes/hookServer';
+import { openRig, type Rig } from './loopKit';
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const always = (text: string) => ({ hooks: { _Stop: objectTimes(text) } });
+
+test('several hook servers are called in parallel, objections kept in configuration order, one budget unit', async () => {
+  const slow = 1500;
+  rig = await openRig({
+    // The first server answers last: order must come from the configuration, not from completion.
+    servers: [
+      { name: 'alpha', config: { hooks: { _Stop: { kind: 'delay', ms: slow, text: 'alpha objects' } } } },
+      { name: 'beta', config: { hooks: { _Stop: { kind: 'delay', ms: slow / 3, text: 'beta objects' } } } },
+      { name: 'gamma', config: { hooks: { _Stop: { kind: 'empty' } } } },
+      { name: 'delta', config: { hooks: { _Stop: { kind: 'text', text: 'delta objects' } } } },
+    ],
+    hooks: { timeoutMs: 10_000, stopMaxRejections: 1 },
+    responses: [fakeReply.text('done?'), fakeReply.toolCalls([{ name: 'gamma__echo', arguments: { text: 'fixing' } }]), fakeReply.text('done now')],
+  });
+  const outcome = await rig.runtime.session.run('work');
+  assert.equal(outcome.reason, 'end_turn');
+  const starts = ['alpha', 'beta', 'gamma', 'delta'].map((s) => rig?.calls(s, '_Stop')[0]?.at ?? NaN);
+  assert.ok(Math.max(...starts) - Math.min(...starts) < slow, `all four calls started before the slowest could answer: ${starts}`);
+  const pairs = rig.messages(1).filter((m) => m.role === 'tool').map((m) => JSON.parse(String(m.content)) as { server: string });
+  assert.deepEqual(pairs.map((p) => p.server), ['alpha', 'beta', 'delta']);
+  assert.deepEqual(rig.of('hook_objected').map((e) => [e.server, e.rejectionsUsed]), [['alpha', 1], ['beta', 1], ['delta', 1]]);
+  assert.deepEqual(rig.of('budget').map((e) => e.used).at(-1), 1);
+  assert.equal(rig.runtime.session.state.rejectionsUsed, 1, 'three objections in one round cost one unit');
+});
+
+test('the allowlist excludes a server: its _Stop is never called and the user gets a hint', async () => {
+  rig = await openRig({
+    servers: [{ name: 'allowed', config: always('allowed objects') }, { name: 'other', config: always('other objects') }],
+    hooks: { allowlist: { kind: 'names', names: ['allowed'] }, stopMaxRejections: 1 },
+    responses: [fakeReply.text('a'), fakeReply.text('b')],
+  });
+  await rig.runtime.session.run('go');
+  assert.equal(rig.calls('allowed', '_Stop').length, 1);
+  assert.equal(rig.calls('other', '_Stop').length, 0);
+  assert.deepEqual(rig.of('hooks_not_enabled').map((e) => e.server), ['other']);
+  assert.deepEqual(rig.of('hook_objected').map((e) => e.server), ['allowed']);
+});
+
+test('an exhausted budget ends the turn with the objection unresolved', async () => {
+  rig = await openRig({
+    servers: [{ name: 'nag', config: always('not done') }],
+    hooks: { stopMaxRejections: 2, repeatedEndTurnStops: false },
+    responses: [fakeReply.text('one'), fakeReply.text('two'), fakeReply.text('three')],
+  });
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.reason, 'end_turn');
+  assert.deepEqual(outcome.unresolved, { cause: 'budget_exhausted', objections: [{ server: 'nag', text: 'not done' }] });
+  assert.equal(rig.calls('nag', '_Stop').length, 2);
+  assert.equal(rig.fake.chatRequests().length, 3);
+  assert.equal(rig.fake.pending(), 0);
+});
+
+test('stopMaxRejections = 0 never calls _Stop', async () => {
+  rig = await openRig({
+    servers: [{ name: 'nag', config: always('not done') }],
+    hooks: { stopMaxRejections: 0 },
+    responses: [fakeReply.text('done')],
+  });
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.reason, 'end_turn');
+  assert.equal(rig.calls('nag', '_Stop').length, 0);
+  assert.equal(rig.of('hook_called').length, 0);
+});
+
+for (const scope of ['session', 'prompt'] as const) {
+  test(`budget scope ${scope}: ${scope === 'session' ? 'carries across prompts' : 'resets at each prompt'}`, async () => {
+    rig = await openRig({
+      servers: [{ name: 'nag', config: always('more') }],
+      hooks: { stopMaxRejections: 1, stopBudgetScope: scope },
+      responses: [fakeReply.text('p1 a'), fakeReply.text('p1 b'), fakeReply.text('p2 a'), ...(scope === 'prompt' ? [fakeReply.text('p2 b')] : [])],
+    });
+    await rig.runtime.session.run('first');
+    assert.equal(rig.calls('nag', '_Stop').length, 1);
+    const second = await rig.runtime.session.run('second');
+    assert.equal(second.reason, 'end_turn');
+    assert.equal(rig.calls('nag', '_Stop').length, scope === 'session' ? 1 : 2);
+    const meta = rig.calls('nag', '_Stop').map((c) => (c.meta as Record<string, { rejectionsUsed: number }>)['sprout/hook']?.rejectionsUsed);
+    assert.deepEqual(meta, scope === 'session' ? [0] : [0, 0]);
+    assert.equal(rig.fake.pending(), 0);
+  });
+}
+
+for (const repeated of [true, false]) {
+  test(`repeated end-turn rule ${repeated ? 'on: a second end turn after an objection finishes' : 'off: the gate asks again'}`, async () => {
+    rig = await openRig({
+      servers: [{ name: 'nag', config: always('keep going') }],
+      hooks: { stopMaxRejections: 3, repeatedEndTurnStops: repeated },
+      responses: [fakeReply.text('a'), fakeReply.text('b'), ...(repeated ? [] : [fakeReply.text('c'), fakeReply.text('d')])],
+    });
+    const outcome = await rig.runtime.session.run('go');
+    assert.equal(outcome.reason, 'end_turn');
+    assert.equal(rig.calls('nag', '_Stop').length, repeated ? 1 : 3);
+    assert.equal(outcome.unresolved?.cause, repeated ? 'declined' : 'budget_exhausted');
+    assert.equal(rig.fake.pending(), 0);
+  });
+}
+
+test('no _Stop on length; _Stop on an unknown finish reason', async () => {
+  rig = await openRig({
+    servers: [{ name: 'nag', config: { hooks: { _Stop: { kind: 'empty' } } } }],
+    responses: [fakeReply.text('cut', { finishReason: 'length' }), fakeReply.text('odd', { finishReason: 'something_new' })],
+  });
+  const cut = await rig.runtime.session.run('first');
+  assert.equal(cut.reason, 'length');
+  assert.equal(rig.calls('nag', '_Stop').length, 0);
+  const odd = await rig.runtime.session.run('second');
+  assert.equal(odd.reason, 'end_turn');
+  assert.equal(rig.calls('nag', '_Stop').length, 1);
+});
+
+test('objections count toward max rounds', async () => {
+  rig = await openRig({
+    servers: [{ name: 'nag', config: always('again') }],
+    settings: { maxRounds: 2 },
+    hooks: { stopMaxRejections: 10, repeatedEndTurnStops: false },
+    responses: [fakeReply.text('r1'), fakeReply.text('r2'), fakeReply.text('never sent')],
+  });
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.reason, 'max_rounds');
+  assert.equal(outcome.rounds, 2);
+  assert.equal(rig.fake.chatRequests().length, 2);
+});
