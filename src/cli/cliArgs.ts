@@ -1,0 +1,93 @@
+/**
+ * The command line: strict `node:util` parseArgs over exactly the documented options, so a typo is an
+ * error with the usage text rather than a silently ignored flag.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from './exitCodes';
+
+export interface CliArgs {
+  help: boolean;
+  version: boolean;
+  cwd?: string;
+  mcpConfig?: string;
+  session?: string;
+  json: boolean;
+  model?: string;
+  maxRounds?: string;
+  builtinServers?: string;
+  /** Undefined (or "-") means: read the prompt from stdin. */
+  prompt?: string;
+}
+
+export const USAGE = `Usage: sprout-agent [options] [prompt]
+
+Runs one prompt through the Sprout agent and exits. The prompt is read from stdin when omitted or "-".
+
+Options:
+  --cwd DIR                workspace folder (default: the current directory)
+  --mcp-config FILE        MCP servers in the .vscode/mcp.json format
+                           (default: <cwd>/.vscode/mcp.json if present)
+  --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
+                           (default: workspace,todo when no MCP config file is in use, else none)
+  --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
+  --json                   one JSON event per line on stdout; otherwise readable text
+  --model NAME             model name (default: $SPROUT_AGENT_MODEL)
+  --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
+  -h, --help               show this help
+  -V, --version            show the version
+
+Environment:
+  OPENAI_BASE_URL                       OpenAI-compatible endpoint (default: https://api.openai.com/v1)
+  OPENAI_API_KEY                        API key (never logged, never passed to MCP servers)
+  SPROUT_AGENT_MODEL                    model name
+  MCP_HOOK_SERVERS                      servers whose "_" tools act as hooks: "*" or a comma list (default: none)
+  SPROUT_AGENT_HOOK_TIMEOUT_MS          per hook call timeout, >= 1 (default: 2500)
+  SPROUT_AGENT_STOP_MAX_REJECTIONS      _Stop objections honoured, 0 disables _Stop (default: 3)
+  SPROUT_AGENT_STOP_BUDGET_SCOPE        "session" or "prompt" (default: session)
+  SPROUT_AGENT_REPEATED_END_TURN_STOPS  end the turn when the model ends it again after an objection (default: true)
+  SPROUT_AGENT_MAX_ROUNDS               model rounds per prompt, 0 = no cap (default: 50)
+  SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
+  SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
+
+Exit status: 0 ended normally, 2 bad usage or configuration, 3 max rounds reached,
+             130 interrupted (SIGINT/SIGTERM), 1 any other error.
+`;
+
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'V' },
+        cwd: { type: 'string' },
+        'mcp-config': { type: 'string' },
+        session: { type: 'string' },
+        json: { type: 'boolean' },
+        model: { type: 'string' },
+        'max-rounds': { type: 'string' },
+        'builtin-servers': { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const v = parsed.values;
+  const positionals = parsed.positionals;
+  const prompt = positionals.length === 0 || (positionals.length === 1 && positionals[0] === '-') ? undefined : positionals.join(' ');
+  return {
+    help: v.help === true,
+    version: v.version === true,
+    cwd: v.cwd,
+    mcpConfig: v['mcp-config'],
+    session: v.session,
+    json: v.json === true,
+    model: v.model,
+    maxRounds: v['max-rounds'],
+    builtinServers: v['builtin-servers'],
+    prompt,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Turns the environment and the command line into the core's settings and the model connection,
+ * using the core's own parsers so the CLI and the extension accept exactly the same values. A bad
+ * value is a ConfigError naming the variable; the caller exits 2 with it.
+ */
+import { ConfigError, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
+import type { AgentSettings } from '../agent/types';
+import type { CliArgs } from './cliArgs';
+
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ModelConnection {
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+/** An env var counts as set only when it has a non-blank value (`VAR=` is how many shells unset). */
+function envValue(env: Env, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+function hookSettings(env: Env): AgentSettings['hooks'] {
+  const d = DEFAULT_SETTINGS.hooks;
+  const servers = envValue(env, 'MCP_HOOK_SERVERS');
+  const timeout = envValue(env, 'SPROUT_AGENT_HOOK_TIMEOUT_MS');
+  const maxRejections = envValue(env, 'SPROUT_AGENT_STOP_MAX_REJECTIONS');
+  const scope = envValue(env, 'SPROUT_AGENT_STOP_BUDGET_SCOPE');
+  const repeated = envValue(env, 'SPROUT_AGENT_REPEATED_END_TURN_STOPS');
+  return {
+    allowlist: servers === undefined ? d.allowlist : parseHookAllowlist(servers, 'MCP_HOOK_SERVERS'),
+    timeoutMs: timeout === undefined ? d.timeoutMs : parseInteger(timeout, 'SPROUT_AGENT_HOOK_TIMEOUT_MS', 1),
+    stopMaxRejections: maxRejections === undefined ? d.stopMaxRejections : parseInteger(maxRejections, 'SPROUT_AGENT_STOP_MAX_REJECTIONS', 0),
+    stopBudgetScope: scope === undefined ? d.stopBudgetScope : parseBudgetScope(scope.trim(), 'SPROUT_AGENT_STOP_BUDGET_SCOPE'),
+    repeatedEndTurnStops: repeated === undefined ? d.repeatedEndTurnStops : parseBoolean(repeated, 'SPROUT_AGENT_REPEATED_END_TURN_STOPS'),
+  };
+}
+
+export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRounds'>): AgentSettings {
+  const model = args.model?.trim() || envValue(env, 'SPROUT_AGENT_MODEL')?.trim();
+  if (!model) {
+    throw new ConfigError(
+      'SPROUT_AGENT_MODEL',
+      'No model is set. Pass --model NAME or set SPROUT_AGENT_MODEL (for example SPROUT_AGENT_MODEL=gpt-4.1-mini).',
+    );
+  }
+  const maxRoundsEnv = envValue(env, 'SPROUT_AGENT_MAX_ROUNDS');
+  const contextTokens = envValue(env, 'SPROUT_AGENT_MAX_CONTEXT_TOKENS');
+  let maxRounds = DEFAULT_SETTINGS.maxRounds;
+  if (args.maxRounds !== undefined) maxRounds = parseInteger(args.maxRounds, '--max-rounds', 0);
+  else if (maxRoundsEnv !== undefined) maxRounds = parseInteger(maxRoundsEnv, 'SPROUT_AGENT_MAX_ROUNDS', 0);
+  return {
+    ...DEFAULT_SETTINGS,
+    model,
+    maxRounds,
+    contextWindowTokens:
+      contextTokens === undefined ? DEFAULT_SETTINGS.contextWindowTokens : parseInteger(contextTokens, 'SPROUT_AGENT_MAX_CONTEXT_TOKENS', 1),
+    hooks: hookSettings(env),
+  };
+}
+
+export function modelConnectionFromEnv(env: Env): ModelConnection {
+  const baseUrl = envValue(env, 'OPENAI_BASE_URL')?.trim() ?? DEFAULT_BASE_URL;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError('OPENAI_BASE_URL', `OPENAI_BASE_URL: "${baseUrl}" is not a URL. Use something like http://127.0.0.1:11434/v1.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('OPENAI_BASE_URL', `OPENAI_BASE_URL: expected an http(s) URL, got "${baseUrl}".`);
+  }
+  const apiKey = envValue(env, 'OPENAI_API_KEY')?.trim();
+  if (apiKey === undefined && url.hostname === 'api.openai.com') {
+    throw new ConfigError('OPENAI_API_KEY', 'OPENAI_API_KEY is not set. Export your API key (or point OPENAI_BASE_URL at a local server).');
+  }
+  return { baseUrl, apiKey };
+}

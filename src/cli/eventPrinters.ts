@@ -1,0 +1,112 @@
+/**
+ * How the CLI shows the agent's event stream. `--json`: every event as one JSON line on stdout, for
+ * machines. Otherwise readable text: the streamed reply, tool calls as short lines, hook objections
+ * clearly marked and the outcome on stdout; diagnostics (retries, server trouble) on stderr.
+ * Model and hook text is untrusted: control characters are neutralised before it reaches a terminal.
+ */
+import type { AgentEvent } from '../agent/types';
+import type { WritableLike } from '../runtime/streamLogger';
+
+export type EventPrinter = (event: AgentEvent) => void;
+
+export function jsonEventPrinter(out: WritableLike): EventPrinter {
+  return (event) => {
+    out.write(`${JSON.stringify(event)}\n`);
+  };
+}
+
+/** Keeps newlines and tabs; drops other control characters (terminal escape sequences included). */
+export function sanitizeForTerminal(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
+
+function oneLine(text: string, max = 200): string {
+  const flat = sanitizeForTerminal(text).replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}...` : flat;
+}
+
+function indent(text: string): string {
+  return sanitizeForTerminal(text)
+    .split('\n')
+    .map((line) => `  | ${line}`)
+    .join('\n');
+}
+
+interface TextState {
+  midLine: boolean;
+}
+
+/** The stdout narrative for one event, or undefined when it belongs on stderr or nowhere. */
+function narrative(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'tool_started':
+      return `-> ${event.name} ${oneLine(event.arguments, 120)}`;
+    case 'tool_finished':
+      return `<- ${event.name}${event.isError ? ' (error)' : ''}: ${oneLine(event.text)}`;
+    case 'hook_objected':
+      return `!! HOOK OBJECTION from ${event.server} (_Stop ${event.rejectionsUsed}/${event.maxRejections}):\n${indent(event.text)}`;
+    case 'objection_resolved':
+      return `-- objection from ${event.servers.join(', ')}: ${event.resolution}`;
+    case 'compaction':
+      return `-- history compacted (${event.trigger}${event.fallback ? ', fallback truncation' : ''}, ${event.droppedMessages} messages dropped)${
+        event.injected.length > 0 ? `; _PostCompact from ${event.injected.map((i) => i.server).join(', ')}` : ''
+      }`;
+    case 'outcome': {
+      const o = event.outcome;
+      const lines = [`== ${o.reason} after ${o.rounds} round${o.rounds === 1 ? '' : 's'}${o.message ? `: ${oneLine(o.message, 500)}` : ''}`];
+      if (o.unresolved) {
+        lines.push(`!! the turn ended with an unresolved hook objection (${o.unresolved.cause === 'budget_exhausted' ? 'budget spent' : 'the model declined'}):`);
+        for (const objection of o.unresolved.objections) lines.push(`  ${objection.server}:`, indent(objection.text));
+        lines.push('   run again with a new prompt to continue anyway.');
+      }
+      return lines.join('\n');
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The stderr diagnostics for one event, or undefined. */
+function diagnostic(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'retry':
+      return `retrying the model call in ${event.delayMs} ms (attempt ${event.attempt}): ${oneLine(event.reason)}`;
+    case 'hook_timed_out':
+      return `hook ${event.hook} on ${event.server} timed out (${event.consecutive} in a row); treated as no objection`;
+    case 'server_killed':
+      return `server ${event.server} was killed (${oneLine(event.reason)}); its in-memory state is lost, it restarts on next use`;
+    case 'server_restarted':
+      return `server ${event.server} restarted (attempt ${event.attempt})`;
+    case 'server_error':
+      return `server ${event.server}: ${oneLine(event.message, 500)}`;
+    case 'hooks_not_enabled':
+      return `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled`;
+    default:
+      return undefined;
+  }
+}
+
+export function textEventPrinter(out: WritableLike, err: WritableLike): EventPrinter {
+  const state: TextState = { midLine: false };
+  const line = (stream: WritableLike, text: string): void => {
+    if (state.midLine) {
+      out.write('\n');
+      state.midLine = false;
+    }
+    stream.write(`${text}\n`);
+  };
+  return (event) => {
+    if (event.type === 'text_delta') {
+      const text = sanitizeForTerminal(event.delta);
+      if (text.length === 0) return;
+      out.write(text);
+      state.midLine = !text.endsWith('\n');
+      return;
+    }
+    const story = narrative(event);
+    if (story !== undefined) line(out, story);
+    const note = diagnostic(event);
+    if (note !== undefined) line(err, `sprout-agent: ${note}`);
+  };
+}

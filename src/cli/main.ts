@@ -1,0 +1,46 @@
+/**
+ * The `sprout-agent` executable (dist/cli.js). Owns the process: signals, exit codes and the guarantee
+ * that no child outlives us. The first SIGINT/SIGTERM cancels the run (runCli then saves and closes
+ * the servers); a second one closes the servers at once and exits.
+ */
+import packageJson from '../../package.json';
+import { defaultDistDir, runCli } from './runCli';
+import { EXIT_INTERRUPTED } from './exitCodes';
+import type { AgentRuntime } from '../runtime/createAgentRuntime';
+
+function flushAndExit(code: number): void {
+  // Pipes are synchronous on Linux, but wait for the write callbacks anyway so nothing is cut off.
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
+async function main(): Promise<void> {
+  const interrupt = new AbortController();
+  let runtime: AgentRuntime | undefined;
+  let signals = 0;
+  const onSignal = (): void => {
+    signals += 1;
+    interrupt.abort();
+    if (signals > 1) {
+      void (runtime?.dispose() ?? Promise.resolve()).finally(() => process.exit(EXIT_INTERRUPTED));
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // A consumer closing our stdout (`| head`) must not crash us with EPIPE before the servers are closed.
+  process.stdout.on('error', () => interrupt.abort());
+  const code = await runCli({
+    argv: process.argv.slice(2),
+    env: process.env,
+    cwd: process.cwd(),
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    version: packageJson.version,
+    distDir: defaultDistDir(__dirname),
+    interrupt: interrupt.signal,
+    onRuntime: (r) => (runtime = r),
+  });
+  flushAndExit(code);
+}
+
+void main();

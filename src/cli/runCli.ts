@@ -1,0 +1,145 @@
+/**
+ * One CLI run, start to finish: parse arguments and environment, pick the servers, compose the runtime,
+ * run the prompt, print events, and always dispose the runtime (which kills every server's process
+ * group) before returning the exit code. Signals arrive as `interrupt`: the run is cancelled, the
+ * session file flushed and the servers closed, then 130.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError } from '../agent/settings';
+import type { Outcome } from '../agent/types';
+import { McpConfigError } from '../mcp/config';
+import { createAgentRuntime, type AgentRuntime } from '../runtime/createAgentRuntime';
+import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
+import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
+import { selectServers } from './cliServers';
+import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
+import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
+import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
+import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
+
+export interface CliIo {
+  argv: readonly string[];
+  env: Env;
+  cwd: string;
+  stdin: PromptSource;
+  stdout: WritableLike;
+  stderr: WritableLike;
+  version: string;
+  /** The folder holding the bundled servers (dist/). */
+  distDir: string;
+  /** Aborted on SIGINT/SIGTERM. */
+  interrupt: AbortSignal;
+  /** Called with the runtime once it exists, so a second signal can still close it. */
+  onRuntime?: (runtime: AgentRuntime) => void;
+}
+
+/** How long a cancelled run may take to wind down before the servers are closed under it. */
+const CANCEL_GRACE_MS = 5000;
+
+class Interrupted extends Error {}
+
+function raceInterrupt<T>(work: Promise<T>, interrupt: AbortSignal): Promise<T> {
+  if (interrupt.aborted) return Promise.reject(new Interrupted());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Interrupted());
+    interrupt.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => interrupt.removeEventListener('abort', onAbort));
+  });
+}
+
+function logLevel(env: Env): LogLevel {
+  const level = env.SPROUT_AGENT_LOG_LEVEL?.trim();
+  return level === 'debug' || level === 'info' || level === 'warn' || level === 'error' ? level : 'warn';
+}
+
+async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo): Promise<Outcome | undefined> {
+  const controller = new AbortController();
+  const cancel = (): void => controller.abort();
+  io.interrupt.addEventListener('abort', cancel, { once: true });
+  if (io.interrupt.aborted) cancel();
+  try {
+    const run = runtime.session.run(prompt, controller.signal);
+    // A cancelled run should finish quickly; if something wedges, stop waiting so the servers still die.
+    const grace = new Promise<undefined>((resolve) => {
+      const arm = (): void => void setTimeout(() => resolve(undefined), CANCEL_GRACE_MS).unref();
+      if (controller.signal.aborted) arm();
+      else controller.signal.addEventListener('abort', arm, { once: true });
+    });
+    return await Promise.race([run, grace]);
+  } finally {
+    io.interrupt.removeEventListener('abort', cancel);
+  }
+}
+
+async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
+  const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
+  const settings = settingsFromEnv(io.env, args);
+  const connection = modelConnectionFromEnv(io.env);
+  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
+  const prompt = await raceInterrupt(readPrompt(args.prompt, io.stdin, io.interrupt), io.interrupt);
+  const sessionFile = args.session === undefined ? undefined : resolve(io.cwd, args.session);
+  const sessionId = await sessionIdFor(sessionFile, logger);
+  const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
+  const print = args.json ? jsonEventPrinter(io.stdout) : textEventPrinter(io.stdout, io.stderr);
+  const runtime = await createAgentRuntime({
+    workspaceFolder,
+    servers: selection.configured,
+    bundledServers: { names: selection.bundled, distDir: io.distDir, stateDir: stateDirFor(sessionId) },
+    settings,
+    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
+    sessionId,
+    transcript: sessionFile,
+    logger: secretLogger,
+    parentEnv: { ...io.env },
+    clientVersion: io.version,
+    onServerStderr: (server, text) => secretLogger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
+  });
+  io.onRuntime?.(runtime);
+  for (const event of runtime.startupEvents) print(event);
+  const unsubscribe = runtime.session.subscribe(print);
+  try {
+    const outcome = await runPrompt(runtime, prompt, io);
+    if (io.interrupt.aborted) return EXIT_INTERRUPTED;
+    if (outcome === undefined) return EXIT_ERROR;
+    if (!args.json && outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
+    return exitCodeForOutcome(outcome.reason);
+  } finally {
+    unsubscribe();
+    await runtime.dispose();
+  }
+}
+
+export async function runCli(io: CliIo): Promise<number> {
+  const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
+  let args: CliArgs;
+  try {
+    args = parseCliArgs(io.argv);
+  } catch (error) {
+    io.stderr.write(`sprout-agent: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  if (args.help) {
+    io.stdout.write(USAGE);
+    return EXIT_OK;
+  }
+  if (args.version) {
+    io.stdout.write(`${io.version}\n`);
+    return EXIT_OK;
+  }
+  try {
+    return await execute(args, io, logger);
+  } catch (error) {
+    if (error instanceof Interrupted) return EXIT_INTERRUPTED;
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof McpConfigError) {
+      io.stderr.write(`sprout-agent: ${error.message}\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`sprout-agent: ${(error as Error).stack ?? String(error)}\n`);
+    return EXIT_ERROR;
+  }
+}
+
+export function defaultDistDir(here: string): string {
+  return existsSync(join(here, 'servers')) ? here : join(here, '..', '..', 'dist');
+}
