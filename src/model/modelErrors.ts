@@ -65,6 +65,11 @@ function providerMessage(error: APIError): string {
   return error.message.replace(/^\d{3}\s+/, '').trim() || 'no details';
 }
 
+/** The provider's text as a sentence, so ours can follow it without a doubled full stop. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 function httpError(error: APIError, status: number, ctx: ErrorContext): ClassifiedError {
   const said = providerMessage(error);
   const make = (kind: ModelErrorKind, message: string, retryable: boolean): ClassifiedError => ({
@@ -74,20 +79,20 @@ function httpError(error: APIError, status: number, ctx: ErrorContext): Classifi
     reason: `HTTP ${status}: ${said}`,
   });
   if (status === 401 || status === 403) {
-    return make('auth', `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP ${status}): ${said}. Check the API key.`, false);
+    return make('auth', `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP ${status}): ${sentence(said)} Check the API key.`, false);
   }
   if (status === 404) {
     return make(
       'config',
-      `The model endpoint ${ctx.baseUrl} does not know the model "${ctx.model}" (HTTP 404): ${said}. Check the model name and the base URL.`,
+      `The model endpoint ${ctx.baseUrl} does not know the model "${ctx.model}" (HTTP 404): ${sentence(said)} Check the model name and the base URL.`,
       false,
     );
   }
-  if (status === 429) return make('rate_limit', `The model endpoint ${ctx.baseUrl} is rate limiting requests (HTTP 429): ${said}.`, true);
+  if (status === 429) return make('rate_limit', `The model endpoint ${ctx.baseUrl} is rate limiting requests (HTTP 429): ${sentence(said)}`, true);
   if (status >= 500 || status === 408 || status === 409) {
-    return make('server', `The model endpoint ${ctx.baseUrl} failed (HTTP ${status}): ${said}.`, true);
+    return make('server', `The model endpoint ${ctx.baseUrl} failed (HTTP ${status}): ${sentence(said)}`, true);
   }
-  return make('bad_request', `The model endpoint ${ctx.baseUrl} rejected the request (HTTP ${status}): ${said}.`, false);
+  return make('bad_request', `The model endpoint ${ctx.baseUrl} rejected the request (HTTP ${status}): ${sentence(said)}`, false);
 }
 
 function transport(message: string, reason: string): ClassifiedError {
@@ -112,7 +117,7 @@ function classifyRaw(error: unknown, ctx: ErrorContext): ClassifiedError {
   if (error instanceof APIError) {
     // An error object inside an otherwise good stream: the provider failed mid-answer.
     const said = providerMessage(error);
-    return { error: new ModelError('server', `The model endpoint ${ctx.baseUrl} reported an error while streaming: ${said}.`), retryable: true, reason: said };
+    return { error: new ModelError('server', `The model endpoint ${ctx.baseUrl} reported an error while streaming: ${sentence(said)}`), retryable: true, reason: said };
   }
   const text = error instanceof Error ? error.message : String(error);
   // Anything else thrown while reading the body (undici's "terminated", a half-written JSON line) is a broken stream.

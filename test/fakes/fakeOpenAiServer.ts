@@ -80,7 +80,7 @@ class FakeOpenAiState {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const rawBody = await readBody(req);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const record: FakeRequestRecord = { seq: this.requests.length, method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parseJson(rawBody), rawBody, valid: true };
+    const record: FakeRequestRecord = { seq: this.requests.length, method: req.method ?? 'GET', path, url: req.url ?? '/', headers: { ...req.headers }, body: parseJson(rawBody), rawBody, valid: true };
     this.requests.push(record);
     try {
       await this.route(req, res, record);

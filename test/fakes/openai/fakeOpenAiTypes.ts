@@ -69,7 +69,9 @@ export interface FakeRequestRecord {
   /** 0-based position among all requests the server received. */
   seq: number;
   method: string;
+  /** Without the query string; `url` has it. */
   path: string;
+  url: string;
   headers: Record<string, string | string[] | undefined>;
   /** The parsed JSON body (undefined for GET or an unparsable body; see `rawBody`). */
   body: unknown;

@@ -112,7 +112,8 @@ async function writeStream(res: ServerResponse, reply: FakeReplyResponse, ctx: R
     if (reply.hangAfterChunks !== undefined && i >= reply.hangAfterChunks) return; // left open until the client leaves
     if (i > 0) await wait(reply.chunkDelayMs, res);
     if (gone(res)) return;
-    res.write(data);
+    // Waiting for each write to reach the socket makes a later cut land after these bytes, not before.
+    await new Promise<void>((resolve) => res.write(data, () => resolve()));
   }
   res.end();
 }
