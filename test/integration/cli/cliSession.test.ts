@@ -1,0 +1,79 @@
+// --session FILE: the transcript is appended as JSON lines and a later run resumes from it, with the
+// first run's history in the next request and the session-scoped _Stop budget carried over.
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { TranscriptRecord } from '../../../src/agent/types';
+import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { hookServerConfig, hookServerMcpConfig, objectTimes, readHookServerLog } from '../../fakes/hookServer';
+import { assertAllRequestsValid } from '../loop/loopKit';
+import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliKit';
+
+let fake: FakeOpenAi | undefined;
+let dir: string;
+before(async () => {
+  await ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-session-'));
+});
+after(async () => {
+  await fake?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('a second run resumes the session: history in the request, session budget carried, same session id', async () => {
+  fake = await startFakeOpenAi({ responses: [fakeReply.text('first answer'), fakeReply.text('first answer, again'), fakeReply.text('second answer')] });
+  const log = join(dir, 'nag.log');
+  const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('nag', hookServerConfig({ logFile: log, hooks: { _Stop: objectTimes('not yet') } }))]);
+  const session = join(dir, 'sessions', 'chat.jsonl');
+  const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1' };
+
+  const first = await runCli(['--json', '--session', session, '--mcp-config', config, 'first prompt'], { env });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(readHookServerLog(log).filter((e) => e.tool === '_Stop').length, 1);
+
+  const second = await runCli(['--json', '--session', session, '--mcp-config', config, 'second prompt'], { env });
+  assert.equal(second.code, 0, second.stderr);
+  assert.equal(readHookServerLog(log).filter((e) => e.tool === '_Stop').length, 1, 'the budget of 1 was spent in the first run');
+  const started = parseEvents(second.stdout)[0];
+  assert.ok(started?.type === 'session_started' && started.resumed, 'the second run says it resumed');
+  assert.equal(outcomeOf(parseEvents(second.stdout))?.reason, 'end_turn');
+
+  const lastRequest = fake.chatRequests().at(-1)?.body as { messages: Array<{ role: string; content: string | null }> };
+  const contents = lastRequest.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]);
+  assert.deepEqual(contents.slice(0, 2), [
+    ['user', 'first prompt'],
+    ['assistant', 'first answer'],
+  ]);
+  assert.deepEqual(contents.slice(-2), [
+    ['assistant', 'first answer, again'],
+    ['user', 'second prompt'],
+  ]);
+  assert.ok(contents.some(([role, content]) => role === 'tool' && String(content).includes('not yet')), 'the hook pair was resumed');
+
+  const records = readFileSync(session, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as TranscriptRecord);
+  const ids = records.flatMap((r) => (r.event.type === 'session_started' ? [r.event.sessionId] : []));
+  assert.equal(ids.length, 2);
+  assert.equal(ids[0], ids[1], 'both runs are the same session');
+  assert.ok(records.every((r) => r.event.type !== 'text_delta'), 'deltas stay out of the transcript');
+  assert.ok(!readFileSync(session, 'utf8').includes(env.OPENAI_API_KEY), 'no secret in the transcript');
+  assertAllRequestsValid(fake.requests);
+});
+
+test('a torn last line (a crash mid-write) is skipped and the session goes on', async () => {
+  await fake?.close();
+  fake = await startFakeOpenAi({ responses: [fakeReply.text('one'), fakeReply.text('two')] });
+  const session = join(dir, 'torn.jsonl');
+  const env = baseEnv(fake.url);
+  assert.equal((await runCli(['--session', session, 'hello'], { env })).code, 0);
+  appendFileSync(session, '{"at":1,"event":{"type":"mess');
+  const second = await runCli(['--session', session, 'again'], { env });
+  assert.equal(second.code, 0, second.stderr);
+  const messages = (fake.chatRequests().at(-1)?.body as { messages: Array<{ content: string }> }).messages.map((m) => m.content);
+  assert.deepEqual(messages.slice(1), ['hello', 'one', 'again']);
+  assertAllRequestsValid(fake.requests);
+});
