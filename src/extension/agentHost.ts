@@ -48,7 +48,7 @@ export class AgentHost {
   constructor(private readonly deps: AgentHostDeps) {}
 
   currentModel(): OpenAiModelClient {
-    this.modelClient ??= new OpenAiModelClient({ baseUrl: this.deps.settings().baseUrl, apiKey: this.deps.apiKey() ?? '' });
+    this.modelClient ??= new OpenAiModelClient({ baseUrl: this.deps.settings().baseUrl, apiKey: this.deps.apiKey() });
     return this.modelClient;
   }
 

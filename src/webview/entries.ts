@@ -1,0 +1,91 @@
+/** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
+import type { ChatEntry } from '../shared/protocol';
+import { renderMarkdown } from './markdown';
+
+export type Send = (message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' }) => void;
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function button(label: string, testid: string, onClick: () => void, cls = ''): HTMLButtonElement {
+  const b = el('button', { 'data-testid': testid, class: cls }, label);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElement {
+  const card = el('details', { class: `card tool status-${e.status}`, 'data-testid': 'tool-card', 'data-status': e.status });
+  const summary = el('summary', { 'aria-label': `Tool ${e.name}, ${e.status}` });
+  summary.append(el('span', { class: 'tool-name' }, e.name), el('span', { class: 'badge' }, e.status.replace('_', ' ')));
+  card.append(summary, el('pre', { class: 'args' }, e.args));
+  if (e.result !== undefined) card.append(el('pre', { class: 'result' }, e.result));
+  if (e.status === 'awaiting_approval' && e.approvalId) {
+    const id = e.approvalId;
+    card.open = true;
+    const row = el('div', { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call' });
+    row.append(
+      button('Allow once', 'tool-approve', () => send({ type: 'approve', approvalId: id, scope: 'once' }), 'primary'),
+      button('Allow for this chat', 'tool-approve-chat', () => send({ type: 'approve', approvalId: id, scope: 'chat' })),
+      button('Always allow in workspace', 'tool-approve-workspace', () => send({ type: 'approve', approvalId: id, scope: 'workspace' })),
+      button('Deny', 'tool-deny', () => send({ type: 'deny', approvalId: id }), 'danger'),
+    );
+    card.append(row);
+  }
+  return card;
+}
+
+const OUTCOME_TEXT: Record<string, string> = {
+  end_turn: 'Done.',
+  max_rounds: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
+  cancelled: 'Cancelled.',
+  error: 'Error.',
+  length: 'The answer was cut off: the model hit its output limit.',
+  content_filter: 'The provider filtered the answer.',
+};
+
+function outcomeCard(e: Extract<ChatEntry, { kind: 'outcome' }>, send: Send): HTMLElement {
+  const card = el('div', { class: `card outcome reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
+  card.append(el('div', {}, OUTCOME_TEXT[e.reason] ?? e.reason));
+  if (e.message) card.append(el('div', { class: 'detail' }, e.message));
+  if (e.unresolved) {
+    const why = e.unresolved.cause === 'budget_exhausted' ? 'The _Stop budget is spent while a hook still objects:' : 'The model ended its turn despite the hook objection:';
+    card.append(el('div', { class: 'unresolved' }, why));
+    for (const o of e.unresolved.objections) card.append(el('pre', { class: 'hook-text', 'aria-label': `hook output from ${o.server}` }, `${o.server}: ${o.text}`));
+    card.append(button('Continue anyway', 'continue-anyway', () => send({ type: 'continueAnyway' }), 'primary'));
+  }
+  return card;
+}
+
+export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
+  switch (e.kind) {
+    case 'user':
+      return el('div', { class: 'msg user', 'data-testid': 'user-message', 'aria-label': 'You' }, e.text);
+    case 'assistant': {
+      const node = el('div', { class: `msg assistant${e.done ? '' : ' streaming'}`, 'data-testid': 'assistant-message', 'aria-label': 'Sprout', 'aria-live': e.done ? 'off' : 'polite' });
+      node.innerHTML = renderMarkdown(e.text);
+      return node;
+    }
+    case 'tool':
+      return toolCard(e, send);
+    case 'objection': {
+      const card = el('div', { class: 'card objection', 'data-testid': 'hook-objection', role: 'note' });
+      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`), el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
+      return card;
+    }
+    case 'hookEvent':
+      return el('div', { class: `hook-event level-${e.level}`, 'data-testid': 'hook-event', role: e.level === 'error' ? 'alert' : 'note' }, e.text);
+    case 'compaction': {
+      const card = el('details', { class: 'card compaction', 'data-testid': 'compaction-card' });
+      card.append(el('summary', {}, `History compacted (${e.trigger}${e.fallback ? ', fallback: dropped oldest turns' : ''}, ${e.droppedMessages} messages)`));
+      if (e.summary) card.append(el('pre', {}, e.summary));
+      for (const i of e.injected) card.append(el('pre', { class: 'hook-text' }, `_PostCompact from ${i.server}: ${i.text}`));
+      return card;
+    }
+    case 'outcome':
+      return outcomeCard(e, send);
+  }
+}

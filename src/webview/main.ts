@@ -1,0 +1,181 @@
+/**
+ * The chat webview: renders what the host sends and reports what the user does. Host messages are
+ * validated with the shared schema; the host owns all state. Rendering is incremental: an entry's node
+ * is replaced only when that entry changes, and streamed text re-renders only the open message, at most
+ * once per animation frame, so cost per token stays flat as a session grows.
+ */
+import { assertNever, hostMessageSchema, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
+import { el, renderEntry } from './entries';
+import { renderMarkdown } from './markdown';
+
+declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
+const vscode = acquireVsCodeApi();
+const post = (message: WebviewMessage): void => vscode.postMessage(message);
+
+const app = document.getElementById('app')!;
+const header = el('header', { class: 'toolbar' });
+const budget = el('span', { class: 'budget', 'aria-live': 'polite' });
+const newChat = el('button', { 'data-testid': 'new-chat', 'aria-label': 'New chat', title: 'New chat' }, 'New chat');
+const historySelect = el('select', { 'data-testid': 'chat-history', 'aria-label': 'Past chats' });
+header.append(newChat, historySelect, budget);
+const notice = el('div', { class: 'notice', role: 'status', hidden: '' });
+const setup = el('div', { class: 'card setup', 'data-testid': 'setup-card', hidden: '' });
+const log = el('div', { class: 'log', role: 'log', 'aria-label': 'Conversation' });
+const form = el('form', { class: 'composer' });
+const input = el('textarea', { 'data-testid': 'chat-input', 'aria-label': 'Message Sprout (Enter sends, Shift+Enter adds a line)', placeholder: 'Ask Sprout… (Enter to send, Shift+Enter for a new line)', rows: '3' });
+const sendButton = el('button', { type: 'submit', 'data-testid': 'send', 'aria-label': 'Send' }, 'Send');
+const stopButton = el('button', { type: 'button', 'data-testid': 'stop', 'aria-label': 'Stop', class: 'danger', hidden: '' }, 'Stop');
+form.append(input, sendButton, stopButton);
+app.append(header, notice, setup, log, form);
+
+const nodes = new Map<string, HTMLElement>();
+const texts = new Map<string, string>();
+const dirty = new Set<string>();
+let frame = 0;
+
+function upsert(entry: ChatEntry): void {
+  if (entry.kind === 'assistant') texts.set(entry.id, entry.text);
+  const node = renderEntry(entry, post);
+  const old = nodes.get(entry.id);
+  if (old) old.replaceWith(node);
+  else log.append(node);
+  nodes.set(entry.id, node);
+  dirty.delete(entry.id);
+  scrollToEnd();
+}
+
+function flushDeltas(): void {
+  frame = 0;
+  for (const id of dirty) {
+    const node = nodes.get(id);
+    if (node) node.innerHTML = renderMarkdown(texts.get(id) ?? '');
+  }
+  dirty.clear();
+  scrollToEnd();
+}
+
+function scrollToEnd(): void {
+  const nearEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 120;
+  if (nearEnd) log.scrollTop = log.scrollHeight;
+}
+
+function setRunning(running: boolean): void {
+  stopButton.hidden = !running;
+  sendButton.disabled = running;
+}
+
+function setSetup(info: ChatState['setup']): void {
+  setup.hidden = info === null;
+  setup.replaceChildren();
+  if (!info) return;
+  setup.append(el('div', { class: 'head' }, 'Set up Sprout'), el('div', {}, info.reason));
+  const actions: [string, 'setApiKey' | 'setBaseUrl' | 'selectModel'][] = [];
+  if (info.needsKey) actions.push(['Set API Key', 'setApiKey'], ['Use a local endpoint', 'setBaseUrl']);
+  if (info.needsModel) actions.push(['Select Model', 'selectModel']);
+  for (const [label, action] of actions) {
+    const b = el('button', { class: actions[0]?.[1] === action ? 'primary' : '' }, label);
+    b.addEventListener('click', () => post({ type: 'setup', action }));
+    setup.append(b);
+  }
+}
+
+function setHistory(history: ChatState['history'], current?: string): void {
+  historySelect.replaceChildren(el('option', { value: '' }, 'Past chats…'));
+  for (const chat of history) {
+    const option = el('option', { value: chat.id }, `${chat.title} · ${new Date(chat.updatedAt).toLocaleString()}`);
+    if (chat.id === current) option.selected = true;
+    historySelect.append(option);
+  }
+}
+
+let currentChat = '';
+function applySnapshot(state: ChatState): void {
+  currentChat = state.chatId;
+  log.replaceChildren();
+  nodes.clear();
+  texts.clear();
+  dirty.clear();
+  for (const entry of state.entries) upsert(entry);
+  setRunning(state.running);
+  if (input.value === '' || state.draft !== '') input.value = state.draft;
+  setHistory(state.history, state.chatId);
+  setSetup(state.setup);
+  notice.hidden = state.notice === null;
+  notice.textContent = state.notice ?? '';
+  budget.textContent = state.budget;
+  log.scrollTop = log.scrollHeight;
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = hostMessageSchema.safeParse(event.data);
+  if (!parsed.success) return;
+  const m = parsed.data;
+  switch (m.type) {
+    case 'snapshot':
+      return applySnapshot(m.state);
+    case 'entry':
+      return upsert(m.entry);
+    case 'delta':
+      texts.set(m.id, (texts.get(m.id) ?? '') + m.text);
+      dirty.add(m.id);
+      if (frame === 0) frame = requestAnimationFrame(flushDeltas);
+      return;
+    case 'running':
+      return setRunning(m.running);
+    case 'history':
+      return setHistory(m.history, currentChat);
+    case 'setup':
+      return setSetup(m.setup);
+    case 'notice':
+      notice.hidden = m.notice === null;
+      notice.textContent = m.notice ?? '';
+      return;
+    case 'budget':
+      budget.textContent = m.budget;
+      return;
+    case 'focusInput':
+      if (m.text !== undefined) input.value = m.text;
+      input.focus();
+      return;
+    default:
+      assertNever(m);
+  }
+});
+
+function submit(): void {
+  const text = input.value.trim();
+  if (text === '' || sendButton.disabled) return;
+  post({ type: 'send', text });
+  input.value = '';
+}
+
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  submit();
+});
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    submit();
+  }
+});
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+input.addEventListener('input', () => {
+  clearTimeout(draftTimer);
+  draftTimer = setTimeout(() => post({ type: 'draft', text: input.value }), 300);
+});
+stopButton.addEventListener('click', () => post({ type: 'stop' }));
+newChat.addEventListener('click', () => post({ type: 'newChat' }));
+historySelect.addEventListener('change', () => {
+  if (historySelect.value !== '') post({ type: 'openChat', chatId: historySelect.value });
+});
+log.addEventListener('click', (event) => {
+  const target = event.target as HTMLElement;
+  if (target.dataset.testid !== 'copy-code') return;
+  const code = target.parentElement?.querySelector('code')?.textContent ?? '';
+  post({ type: 'copy', text: code });
+  target.textContent = 'Copied';
+  setTimeout(() => (target.textContent = 'Copy'), 1200);
+});
+
+post({ type: 'ready' });
