@@ -27,7 +27,7 @@ test('a second run resumes the session: history in the request, session budget c
   const log = join(dir, 'nag.log');
   const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('nag', hookServerConfig({ logFile: log, hooks: { _Stop: objectTimes('not yet') } }))]);
   const session = join(dir, 'sessions', 'chat.jsonl');
-  const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1' };
+  const env: Record<string, string> = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1' };
 
   const first = await runCli(['--json', '--session', session, '--mcp-config', config, 'first prompt'], { env });
   assert.equal(first.code, 0, first.stderr);
@@ -60,7 +60,7 @@ test('a second run resumes the session: history in the request, session budget c
   assert.equal(ids.length, 2);
   assert.equal(ids[0], ids[1], 'both runs are the same session');
   assert.ok(records.every((r) => r.event.type !== 'text_delta'), 'deltas stay out of the transcript');
-  assert.ok(!readFileSync(session, 'utf8').includes(env.OPENAI_API_KEY), 'no secret in the transcript');
+  assert.ok(!readFileSync(session, 'utf8').includes(env.OPENAI_API_KEY ?? '?'), 'no secret in the transcript');
   assertAllRequestsValid(fake.requests);
 });
 
