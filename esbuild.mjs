@@ -2,7 +2,7 @@
 // servers (each a standalone stdio entry) and the chat webview. One script so the .vsix, the CLI and
 // the tests all run the same bytes.
 import * as esbuild from 'esbuild';
-import { existsSync, mkdirSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, copyFileSync, chmodSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -66,7 +66,5 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
   // Make the CLI and servers executable for `npx sprout-agent` and direct use.
-  const { chmodSync } = await import('node:fs');
   for (const [, out] of present(nodeEntries)) if (out !== 'extension.js') chmodSync(`dist/${out}`, 0o755);
-  writeFileSync('dist/.built', new Date().toISOString());
 }

@@ -23,6 +23,11 @@ export default tseslint.config(
     },
   },
   {
+    // Build scripts run on Node.
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  {
     files: ['src/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
