@@ -48,6 +48,7 @@ Environment:
   SPROUT_AGENT_MAX_ROUNDS               model rounds per prompt, 0 = no cap (default: 50)
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
+  SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
 Exit status: 0 ended normally, 2 bad usage or configuration, 3 max rounds reached,
              130 interrupted (SIGINT/SIGTERM), 1 any other error.
