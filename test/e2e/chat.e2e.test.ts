@@ -3,7 +3,7 @@
 // text, approves a tool card, sees the objection card and the Hooks view's budget move, cancels a
 // hanging second prompt, then reloads the window and finds the first chat again.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,23 +11,21 @@ import { after, before, describe, it } from 'node:test';
 import { type FrameLocator } from 'playwright-core';
 import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
-import { repoRoot, startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
+import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
 import { chatView, hooksTree, openSproutContainer } from './harness/workbench';
 
 const OBJECTION = 'E2E objection: run the tests before you stop.';
 const FIRST_PROMPT = 'Please echo ping, then summarise.';
 const STREAMED = 'Here is the **summary**: the echo tool answered ping, and everything is in order.';
 
-/** The chat UI lands in parallel with this harness: run the flow once the webview bundle's source exists. */
-const uiMissing = existsSync(join(repoRoot, 'src', 'webview', 'main.ts')) ? false : 'the chat webview (src/webview/main.ts) does not exist yet';
-
 function script(): FakeResponse[] {
   return [
     { type: 'reply', toolCalls: [{ name: 'hooks__echo', arguments: { text: 'ping' } }] },
-    { type: 'reply', text: STREAMED, deltaSize: 4, chunkDelayMs: 40 },
+    // About 3 s of streaming, so the test can see the answer grow.
+    { type: 'reply', text: STREAMED, deltaSize: 4, chunkDelayMs: 150 },
     { type: 'reply', text: 'Done: I ran the tests and they pass.' },
     // Second prompt: a stream that stops mid-way and never ends, until the user cancels.
-    { type: 'reply', text: 'This answer will hang after a few words and never finish on its own.', deltaSize: 5, hangAfterChunks: 3 },
+    { type: 'reply', text: 'This answer will hang after a few words and never finish on its own.', deltaSize: 16, hangAfterChunks: 3 },
   ];
 }
 
@@ -45,7 +43,7 @@ async function send(chat: FrameLocator, text: string): Promise<void> {
   await input.press('Enter');
 }
 
-describe('chat in the packaged extension', { timeout: 240_000, skip: uiMissing }, () => {
+describe('chat in the packaged extension', { timeout: 240_000 }, () => {
   let session: CodeServerSession | undefined;
   let fake: FakeOpenAi | undefined;
   let workspace = '';
@@ -86,15 +84,19 @@ describe('chat in the packaged extension', { timeout: 240_000, skip: uiMissing }
     assert.match(await tool.innerText(), /echo/);
     await chat.getByTestId('tool-approve').first().click();
 
-    const streamed = chat.getByTestId('assistant-message').filter({ hasText: 'summary' });
+    const streamed = chat.getByTestId('assistant-message').filter({ hasText: 'Here is' });
     await streamed.first().waitFor({ timeout: 60_000 });
+    // Streamed means seen while incomplete: the first read lands well inside the ~3 s stream.
+    const partial = await streamed.first().innerText();
+    assert.ok(!partial.includes('everything is in order'), `the answer arrived whole, not streamed: ${partial}`);
+    await streamed.filter({ hasText: 'everything is in order' }).first().waitFor({ timeout: 60_000 });
     const objection = chat.getByTestId('hook-objection').first();
     await objection.waitFor({ timeout: 60_000 });
     assert.match(await objection.innerText(), /run the tests before you stop/);
     const outcome = chat.getByTestId('turn-outcome').last();
     await outcome.waitFor({ timeout: 60_000 });
     assert.equal(await outcome.getAttribute('data-reason'), 'end_turn');
-    assert.equal(await tool.getAttribute('data-status'), 'done');
+    assert.equal(await tool.getAttribute('data-status'), 'ok');
     assert.match(await streamed.first().innerText(), /the echo tool answered ping/);
     await session.screenshot('chat-2-objection-and-outcome');
 
@@ -125,8 +127,10 @@ describe('chat in the packaged extension', { timeout: 240_000, skip: uiMissing }
     const restored = chat.getByTestId('user-message').filter({ hasText: FIRST_PROMPT });
     if ((await restored.count()) === 0) {
       // The restored view may open on a new chat: the first one must then be in the history list.
-      await chat.getByTestId('chat-history').first().click();
-      await chat.getByText(FIRST_PROMPT).first().click();
+      const history = chat.getByTestId('chat-history');
+      const value = await history.locator('option', { hasText: FIRST_PROMPT }).first().getAttribute('value', { timeout: 30_000 });
+      assert.ok(value, 'the first chat is listed in the chat history');
+      await history.selectOption(value);
     }
     await restored.first().waitFor({ timeout: 30_000 });
     await chat.getByTestId('hook-objection').first().waitFor({ timeout: 30_000 });

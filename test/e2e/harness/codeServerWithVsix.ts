@@ -71,7 +71,7 @@ function installVsix(nodeBin: string, entry: string, temp: string, env: NodeJS.P
 }
 
 async function openWorkbench(browser: Browser, url: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1200 } });
   const page = await context.newPage();
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -125,6 +125,8 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
       async screenshot(name) {
         mkdirSync(screenshotDir, { recursive: true });
         const file = join(screenshotDir, `${name}.png`);
+        // Park the pointer so no hover tooltip covers what the screenshot is for.
+        await page.mouse.move(900, 600);
         await page.screenshot({ path: file });
         return file;
       },
