@@ -24,8 +24,8 @@ export interface ClassifiedError {
 
 /** Raised by the client itself when a stream ends without a finish reason. */
 export class StreamCutError extends Error {
-  constructor() {
-    super('the response stream ended before the model finished');
+  constructor(detail = 'the response stream ended before the model finished') {
+    super(detail);
     this.name = 'StreamCutError';
   }
 }

@@ -12,6 +12,7 @@ import { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_STREAM_IDLE_MS = 300_000;
 
 export interface OpenAiModelClientOptions {
   baseUrl?: string;
@@ -23,6 +24,8 @@ export interface OpenAiModelClientOptions {
   retryMaxDelayMs?: number;
   /** Until the response headers arrive; default the SDK's 10 minutes. */
   requestTimeoutMs?: number;
+  /** A stream silent this long after its headers counts as broken; default 5 minutes (slow local models). */
+  streamIdleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /** [0, 1) for the backoff jitter; tests pin it. */
   random?: () => number;
@@ -127,19 +130,40 @@ export class OpenAiModelClient implements ModelClient {
   }
 
   private async attempt(endpoint: Endpoint, request: ModelRequest, options: ModelCallOptions, delivered: { text: boolean }): Promise<ModelReply> {
-    const stream = await endpoint.sdk.chat.completions.create(toStreamingParams(request), { signal: options.signal });
-    const accumulator = new StreamAccumulator();
-    for await (const chunk of stream) {
-      const text = accumulator.add(chunk);
-      if (text) {
-        delivered.text = true;
-        options.onTextDelta?.(text);
+    // Our own controller, so a stream that goes silent can be dropped without looking like a user cancel.
+    const controller = new AbortController();
+    const forward = (): void => controller.abort();
+    options.signal.addEventListener('abort', forward, { once: true });
+    const idleMs = this.options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS;
+    let idle = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => ((idle = true), controller.abort()), idleMs);
+    };
+    try {
+      const stream = await endpoint.sdk.chat.completions.create(toStreamingParams(request), { signal: controller.signal });
+      const accumulator = new StreamAccumulator();
+      arm();
+      for await (const chunk of stream) {
+        arm();
+        const text = accumulator.add(chunk);
+        if (text) {
+          delivered.text = true;
+          options.onTextDelta?.(text);
+        }
       }
+      // The SDK ends the iteration quietly on abort; a stream without a finish reason was cut.
+      if (options.signal.aborted) throw cancelled();
+      if (!accumulator.finished) throw new StreamCutError();
+      return accumulator.reply();
+    } catch (error) {
+      if (idle && !options.signal.aborted) throw new StreamCutError(`the response stream sent nothing for ${idleMs} ms`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', forward);
     }
-    // The SDK ends the iteration quietly on abort; a stream without a finish reason was cut.
-    if (options.signal.aborted) throw cancelled();
-    if (!accumulator.finished) throw new StreamCutError();
-    return accumulator.reply();
   }
 
   private afterText(failure: ClassifiedError): ModelError {

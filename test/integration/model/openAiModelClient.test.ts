@@ -220,3 +220,20 @@ test('listModels returns the sorted ids; query strings and extra headers reach t
   const denied = await rejected(new OpenAiModelClient({ baseUrl: fake.url, apiKey: 'sk-wrong-key-99999' }).listModels());
   assert.equal(denied.kind, 'auth');
 });
+
+test('a stream that goes silent is dropped: retried before any text, a transport error after', async (t) => {
+  const fake = await fakeFor(t, {
+    responses: [fakeReply.text('never arrives', { hangAfterChunks: 1 }), fakeReply.text('second try'), fakeReply.text('partial then silence', { hangAfterChunks: 3 })],
+  });
+  const client = new OpenAiModelClient({ baseUrl: fake.url, streamIdleTimeoutMs: 300, ...fast });
+  const first = run(client);
+  assert.equal((await first.promise).content, 'second try');
+  assert.equal(first.retries.length, 1);
+  assert.match(first.retries[0]?.reason ?? '', /sent nothing for 300 ms/);
+  const second = run(client);
+  const error = await rejected(second.promise);
+  assert.equal(error.kind, 'transport');
+  assert.match(error.message, /sent nothing for 300 ms after part of the reply was shown/);
+  assert.equal(second.deltas.join(''), 'partia');
+  assert.equal(fake.chatRequests().length, 3);
+});
