@@ -237,3 +237,16 @@ test('a stream that goes silent is dropped: retried before any text, a transport
   assert.equal(second.deltas.join(''), 'partia');
   assert.equal(fake.chatRequests().length, 3);
 });
+
+test('without a configured key nothing is taken from OPENAI_API_KEY in the environment', async (t) => {
+  const fake = await fakeFor(t, { responses: [fakeReply.text('local')] });
+  const saved = process.env.OPENAI_API_KEY;
+  process.env.OPENAI_API_KEY = 'sk-from-the-environment-123';
+  t.after(() => {
+    if (saved === undefined) delete process.env.OPENAI_API_KEY;
+    else process.env.OPENAI_API_KEY = saved;
+  });
+  assert.equal((await run(new OpenAiModelClient({ baseUrl: fake.url, ...fast })).promise).content, 'local');
+  assert.equal(fake.chatRequests()[0]?.headers.authorization, undefined);
+  assert.equal(fake.chatRequests()[0]?.rawBody.includes('sk-from-the-environment'), false);
+});
