@@ -31,7 +31,7 @@ function history(size: number): TranscriptRecord[] {
   return records;
 }
 
-export async function runLoopBench(iterations = 40, size = 500): Promise<string[]> {
+export async function runLoopBench(iterations = 150, size = 500): Promise<string[]> {
   const fake = await startFakeOpenAi();
   fake.setResponder(() => fakeReply.text('ok'));
   const tmp = tempDir('sprout-loop-bench-');
@@ -70,7 +70,7 @@ export async function runLoopBench(iterations = 40, size = 500): Promise<string[
     const floor = timings.bare?.medianMs ?? NaN;
     return [
       `agent round vs bare openai SDK call, ${size}-message history (medians of ${iterations}):`,
-      `  agent ${fmt(agent)}  bare ${fmt(floor)}  overhead ${pct(agent / floor)} (target < 5%)`,
+      `  agent ${fmt(agent)}  bare ${fmt(floor)}  overhead ${pct(agent / floor)} (target < 5%), ${fmt(agent - floor)} per round`,
     ];
   } finally {
     await runtime.dispose();
