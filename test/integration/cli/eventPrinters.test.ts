@@ -1,0 +1,63 @@
+// The CLI's readable output: untrusted model and hook text cannot drive the terminal (escape sequences
+// are dropped), line events never glue onto streamed text, diagnostics go to stderr, and --json writes
+// each event as exactly one parseable line.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { AgentEvent } from '../../../src/agent/types';
+import { jsonEventPrinter, sanitizeForTerminal, textEventPrinter } from '../../../src/cli/eventPrinters';
+
+function sink(): { text: string; write(chunk: string): void } {
+  return {
+    text: '',
+    write(chunk: string) {
+      this.text += chunk;
+    },
+  };
+}
+
+describe('event printers', () => {
+  it('drops terminal control sequences but keeps newlines and tabs', () => {
+    assert.equal(sanitizeForTerminal('a\u001b[2J\u001b]0;pwned\u0007b\tc\nd\r'), 'a[2J]0;pwnedb\tc\nd');
+  });
+
+  it('text: streamed reply, then a tool line on a fresh line, objection marked, outcome with unresolved hint', () => {
+    const out = sink();
+    const err = sink();
+    const print = textEventPrinter(out, err);
+    const events: AgentEvent[] = [
+      { type: 'text_delta', delta: 'Hello' },
+      { type: 'text_delta', delta: ' world\u001b[31m' },
+      { type: 'tool_started', callId: 'c1', name: 'fs__read', arguments: '{"path":"a.txt"}' },
+      { type: 'tool_finished', callId: 'c1', name: 'fs__read', isError: true, text: 'no such file', durationMs: 3 },
+      { type: 'hook_objected', server: 'tests', text: 'tests fail:\n  1 failing', rejectionsUsed: 1, maxRejections: 3 },
+      { type: 'server_killed', server: 'tests', reason: 'timed out twice' },
+      {
+        type: 'outcome',
+        outcome: { reason: 'end_turn', rounds: 2, unresolved: { cause: 'declined', objections: [{ server: 'tests', text: 'still red' }] } },
+      },
+    ];
+    for (const event of events) print(event);
+    assert.equal(
+      out.text,
+      'Hello world[31m\n' +
+        '-> fs__read {"path":"a.txt"}\n' +
+        '<- fs__read (error): no such file\n' +
+        '!! HOOK OBJECTION from tests (_Stop 1/3):\n  | tests fail:\n  |   1 failing\n' +
+        '== end_turn after 2 rounds\n' +
+        '!! the turn ended with an unresolved hook objection (the model declined):\n  tests:\n  | still red\n' +
+        '   run again with a new prompt to continue anyway.\n',
+    );
+    assert.match(err.text, /^sprout-agent: server tests was killed \(timed out twice\); its in-memory state is lost/);
+  });
+
+  it('json: one parseable line per event, newlines in text escaped', () => {
+    const out = sink();
+    const print = jsonEventPrinter(out);
+    const event: AgentEvent = { type: 'text_delta', delta: 'line one\nline two "quoted"' };
+    print(event);
+    print({ type: 'round_started', round: 1 });
+    const lines = out.text.trimEnd().split('\n');
+    assert.equal(lines.length, 2);
+    assert.deepEqual(JSON.parse(lines[0] ?? ''), event);
+  });
+});
