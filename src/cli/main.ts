@@ -5,7 +5,7 @@
  */
 import packageJson from '../../package.json';
 import { defaultDistDir, runCli } from './runCli';
-import { EXIT_INTERRUPTED } from './exitCodes';
+import { EXIT_ERROR, EXIT_INTERRUPTED } from './exitCodes';
 import type { AgentRuntime } from '../runtime/createAgentRuntime';
 
 function flushAndExit(code: number): void {
@@ -26,6 +26,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // Servers run in their own process groups, so a crash would orphan them: close them, then exit 1.
+  const onCrash = (error: unknown): void => {
+    process.stderr.write(`sprout-agent: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    void (runtime?.dispose() ?? Promise.resolve()).finally(() => process.exit(EXIT_ERROR));
+  };
+  process.on('uncaughtException', onCrash);
+  process.on('unhandledRejection', onCrash);
   // A consumer closing our stdout (`| head`) must not crash us with EPIPE before the servers are closed.
   process.stdout.on('error', () => interrupt.abort());
   const code = await runCli({
