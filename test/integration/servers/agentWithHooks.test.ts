@@ -9,13 +9,14 @@ import type { AgentEvent, AgentSettings } from '../../../src/agent/types';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import type { McpServerConfig } from '../../../src/mcp/config';
 import { nodeClock } from '../../../src/runtime/nodeClock';
-import { ScriptedModelClient, call, reply } from '../../fakes/ScriptedModelClient';
+import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
+import { type FakeOpenAi, type FakeResponse, fakeReply, startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { REPO_ROOT } from './serverProcess';
 
-// The agent core with a scripted model against the real `todo` and `tests` servers (child processes
-// through McpHub): open todo items and a red suite keep the agent working; once the items are done
-// and the suite is green, the turn ends. The OpenAI-client + fake OpenAI server variant is left for
-// when src/model exists.
+// The agent core with the real OpenAI client against the fake Chat Completions server (real HTTP,
+// streaming) and the real `todo` and `tests` servers (child processes through McpHub): open todo
+// items and a red suite keep the agent working; once the items are done and the suite is green, the
+// turn ends.
 function serverConfig(name: 'todo' | 'tests', root: string, stateDir: string, extra: string[] = []): McpServerConfig {
   const entry = resolve(REPO_ROOT, 'src', 'servers', name, 'main.ts');
   return {
@@ -28,8 +29,10 @@ describe('agent core + todo and tests hook servers', () => {
   let base: string;
   let root: string;
   let hub: McpHub;
+  let fake: FakeOpenAi;
 
-  before(() => {
+  before(async () => {
+    fake = await startFakeOpenAi();
     base = mkdtempSync(join(tmpdir(), 'sprout-e2e-'));
     root = join(base, 'project');
     mkdirSync(root);
@@ -43,22 +46,26 @@ describe('agent core + todo and tests hook servers', () => {
   });
   after(async () => {
     await hub?.close();
+    await fake?.close();
     rmSync(base, { recursive: true, force: true });
   });
 
   it('keeps the agent working while todo items are open and tests fail, and stops once done and green', async () => {
-    const model = new ScriptedModelClient([
-      reply.tools(call('todo__todo', { items: [{ text: 'fix add', done: false }] })),
-      reply.text('All done.'),
-      async () => {
+    const script: Array<() => FakeResponse> = [
+      () => fakeReply.toolCalls([{ name: 'todo__todo', arguments: { items: [{ text: 'fix add', done: false }] } }]),
+      () => fakeReply.text('All done.'),
+      () => {
+        // The model "fixes" the code before it marks the item done: the tests server sees a new fingerprint.
         writeFileSync(join(root, 'math.js'), 'exports.add = (a, b) => a + b;\n');
-        return { content: null, toolCalls: [call('todo__todo', { items: [{ text: 'fix add', done: true }] })], finishReason: 'tool_calls', usage: null };
+        return fakeReply.toolCalls([{ name: 'todo__todo', arguments: { items: [{ text: 'fix add', done: true }] } }]);
       },
-      reply.text('Fixed add; tests pass.'),
-    ]);
+      () => fakeReply.text('Fixed add; tests pass.'),
+    ];
+    fake.setResponder((_request, index) => script[index]?.());
+    const model = new OpenAiModelClient({ baseUrl: fake.url, retryBaseDelayMs: 10, maxRetries: 1 });
     const settings: AgentSettings = {
       ...DEFAULT_SETTINGS,
-      model: 'scripted',
+      model: 'fake-model',
       hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'names', names: ['todo', 'tests'] }, timeoutMs: 20_000 },
     };
     const session = await AgentSession.open({ sessionId: 'e2e', settings, model, tools: hub, clock: nodeClock });
@@ -68,13 +75,17 @@ describe('agent core + todo and tests hook servers', () => {
 
     assert.equal(outcome.reason, 'end_turn', JSON.stringify(outcome));
     assert.equal(outcome.unresolved, undefined);
-    assert.equal(model.remaining, 0, 'the model was called until the gate let it finish');
+    const requests = fake.chatRequests();
+    assert.equal(requests.length, script.length, 'the model was called until the gate let it finish');
+    assert.ok(requests.every((r) => r.valid), `every request was valid: ${JSON.stringify(requests.filter((r) => !r.valid).map((r) => r.error))}`);
     const objections = events.filter((e): e is Extract<AgentEvent, { type: 'hook_objected' }> => e.type === 'hook_objected');
     assert.deepEqual(objections.map((o) => o.server).sort(), ['tests', 'todo']);
     assert.match(objections.find((o) => o.server === 'todo')?.text ?? '', /You have open todo items\. Keep working\.\n\n1\. \[ \] fix add/);
     assert.match(objections.find((o) => o.server === 'tests')?.text ?? '', /tests fail.*adds.*two plus two/s);
-    const afterObjection = model.requests[2]?.messages.map((m) => (m.role === 'tool' ? m.content : '')).join('\n') ?? '';
+    type WireBody = { messages: Array<{ role: string; content?: string | null }>; tools?: Array<{ function: { name: string } }> };
+    const bodies = requests.map((r) => r.body as WireBody);
+    const afterObjection = bodies[2]?.messages.map((m) => (m.role === 'tool' ? (m.content ?? '') : '')).join('\n') ?? '';
     assert.match(afterObjection, /"hook":"_Stop","server":"todo"/, 'the model saw the objection');
-    assert.ok(!model.requests.some((r) => r.tools.some((t) => t.name.includes('___'))), 'hooks are never offered to the model');
+    assert.ok(bodies.every((b) => (b.tools ?? []).length > 0 && !(b.tools ?? []).some((t) => t.function.name.includes('___'))), 'hooks are never offered to the model');
   });
 });
