@@ -89,6 +89,12 @@ export class ServerConnection {
   }
 
   async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
+    if (this.isDown()) {
+      // Lists run every round: waiting for a backoff or a slow (hostile) restart would break SPEC 4's
+      // bound. Restart in the background; calls wait for it within their own timeouts.
+      void this.getClient().catch(() => undefined);
+      return this.state === 'failed' && this.attempts >= this.opts.restart.maxAttempts ? [] : this.lastListed;
+    }
     const client = await this.getClient(signal);
     if (this.tools) return this.tools;
     this.toolsFetch ??= this.fetchTools(client).finally(() => (this.toolsFetch = undefined));
@@ -140,6 +146,11 @@ export class ServerConnection {
     await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
     await this.takeLive()?.st.close();
+  }
+
+  /** Went down after a start attempt (killed, crashed, failed) and is not back yet. */
+  private isDown(): boolean {
+    return !this.live && (this.state === 'killed' || this.state === 'restarting' || this.state === 'failed');
   }
 
   private takeLive(): { client: Client; st: ServerTransport } | undefined {

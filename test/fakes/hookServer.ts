@@ -17,7 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { runBehaviour } from './hookServer/behaviours';
 import { HOOK_SERVER_ENV, type FakeToolSpec, type HookServerConfig } from './hookServer/hookServerConfig';
-import { appendLog } from './hookServer/hookServerState';
+import { appendLog, bumpCounter } from './hookServer/hookServerState';
 
 export * from './hookServer/hookServerConfig';
 export { readHookServerLog, type HookServerLogEntry } from './hookServer/hookServerState';
@@ -86,6 +86,10 @@ async function main(): Promise<void> {
     return runBehaviour(name, tool.behaviour ?? { kind: 'text', text: `${name} ok` }, config.stateFile);
   });
 
+  // A server slow to come back after a kill or crash: the agent must not wait for it.
+  if (config.restartDelayMs !== undefined && bumpCounter(config.stateFile, 'starts') > 1) {
+    await new Promise((resolve) => setTimeout(resolve, config.restartDelayMs));
+  }
   const transport = new StdioServerTransport();
   await server.connect(transport);
   // Log cancellations as they arrive on the wire, before the SDK turns them into an aborted signal.

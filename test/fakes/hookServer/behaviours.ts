@@ -23,6 +23,17 @@ function spawnGrandchild(pidFile: string): void {
   writeFileSync(pidFile, String(child.pid));
 }
 
+/** Junk on both streams, written with backpressure so the flood really reaches the pipes. */
+async function flood(bytes: number): Promise<void> {
+  const chunk = 'flood '.repeat(1024);
+  const write = (stream: NodeJS.WriteStream, data: string) =>
+    new Promise<void>((resolve) => (stream.write(data) ? resolve() : stream.once('drain', () => resolve())));
+  for (let sent = 0; sent < bytes; sent += chunk.length * 2) {
+    await write(process.stderr, `${chunk}\n`);
+    await write(process.stdout, `not json-rpc: ${chunk}\n`);
+  }
+}
+
 export async function runBehaviour(tool: string, behaviour: HookBehaviour, stateFile: string | undefined): Promise<CallToolResult> {
   switch (behaviour.kind) {
     case 'object': {
@@ -63,5 +74,8 @@ export async function runBehaviour(tool: string, behaviour: HookBehaviour, state
       return behaviour.then === 'empty' ? text('') : forever();
     case 'env':
       return text(JSON.stringify(process.env));
+    case 'flood':
+      await flood(behaviour.bytes ?? 4 * 1024 * 1024);
+      return behaviour.then === 'hang' ? forever() : text(behaviour.text ?? '');
   }
 }

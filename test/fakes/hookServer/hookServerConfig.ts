@@ -29,7 +29,9 @@ export type HookBehaviour =
   /** Start a grandchild in the server's process group (pid written to `pidFile`), then hang (default) or answer empty. */
   | { kind: 'spawnGrandchild'; pidFile: string; then?: 'hang' | 'empty' }
   /** Answer the server's environment as JSON (to prove what reached it). */
-  | { kind: 'env' };
+  | { kind: 'env' }
+  /** Flood: `bytes` of junk to stderr and non-JSON-RPC lines to stdout, then answer `text` (default empty) or hang. */
+  | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' };
 
 export interface FakeToolSpec {
   name: string;
@@ -57,6 +59,8 @@ export interface HookServerConfig {
   manyTools?: number;
   /** tools/list page size (default: everything in one page). */
   pageSize?: number;
+  /** On every start but the first (counted in the state file), wait this long before answering initialize. */
+  restartDelayMs?: number;
   /** Keep running on SIGTERM (only SIGKILL stops it). */
   ignoreSigterm?: boolean;
   /** After each tools/call, add a tool `added_<n>` and send notifications/tools/list_changed. */

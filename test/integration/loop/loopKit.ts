@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { TranscriptStore } from '../../../src/agent/ports';
 import type { AgentEvent, AgentSettings, HookSettings } from '../../../src/agent/types';
-import { createAgentRuntime, type AgentRuntime } from '../../../src/runtime/createAgentRuntime';
+import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../../../src/runtime/createAgentRuntime';
 import { startFakeOpenAi, type FakeOpenAi, type FakeRequestRecord, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig, type HookServerLogEntry } from '../../fakes/hookServer';
 
@@ -27,6 +27,8 @@ export interface RigOptions {
   settings?: Partial<AgentSettings>;
   transcript?: TranscriptStore;
   sessionId?: string;
+  /** Hub tuning; defaults to fast restarts (50 ms backoff) and a 500 ms close grace. */
+  hub?: AgentRuntimeOptions['hub'];
 }
 
 /** A Chat Completions message as it went over the wire. */
@@ -93,7 +95,7 @@ export async function openRig(options: RigOptions): Promise<Rig> {
       model: { baseUrl: fake.url, apiKey: 'test-key', maxRetries: 2, retryBaseDelayMs: 10 },
       sessionId: options.sessionId ?? 'loop-test',
       transcript: options.transcript,
-      hub: { restart: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 5 }, closeGraceMs: 500 },
+      hub: options.hub ?? { restart: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 5 }, closeGraceMs: 500 },
     });
   } catch (error) {
     await fake.close();
