@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../agent/settings';
+import type { HookAllowlist } from '../agent/types';
 import { loadMcpConfigFile, type McpServerConfig } from '../mcp/config';
 import {
   BUNDLED_SERVER_NAMES,
@@ -83,4 +84,11 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
     );
   }
   return { configured, configFile, bundled };
+}
+
+/** Allowlisted names that match no server of this run: a typo here silently disables a hook. */
+export function unknownHookServers(allowlist: HookAllowlist, selection: ServerSelection): string[] {
+  if (allowlist.kind === 'all') return [];
+  const known = new Set<string>([...selection.configured.map((s) => s.name), ...selection.bundled]);
+  return allowlist.names.filter((name) => !known.has(name));
 }

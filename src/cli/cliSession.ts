@@ -49,7 +49,8 @@ export async function readPrompt(argument: string | undefined, stdin: PromptSour
       if (interrupt.aborted) break;
       chunks.push(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
     }
-    text = chunks.join('');
+    // `echo "fix it" | sprout-agent` means the prompt "fix it", not "fix it\n".
+    text = chunks.join('').replace(/\r?\n$/, '');
   }
   if (text.trim() === '') {
     throw new UsageError('No prompt given. Pass it as an argument, or on stdin (omit the prompt or use "-").');

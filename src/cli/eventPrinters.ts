@@ -54,7 +54,9 @@ function narrative(event: AgentEvent): string | undefined {
       }`;
     case 'outcome': {
       const o = event.outcome;
-      const lines = [`== ${o.reason} after ${o.rounds} round${o.rounds === 1 ? '' : 's'}${o.message ? `: ${oneLine(o.message, 500)}` : ''}`];
+      // An error's message goes to stderr (runCli), so a terminal shows it once.
+      const detail = o.message && o.reason !== 'error' ? `: ${oneLine(o.message, 500)}` : '';
+      const lines = [`== ${o.reason} after ${o.rounds} round${o.rounds === 1 ? '' : 's'}${detail}`];
       if (o.unresolved) {
         lines.push(`!! the turn ended with an unresolved hook objection (${o.unresolved.cause === 'budget_exhausted' ? 'budget spent' : 'the model declined'}):`);
         for (const objection of o.unresolved.objections) lines.push(`  ${objection.server}:`, indent(objection.text));
@@ -81,7 +83,10 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'server_error':
       return `server ${event.server}: ${oneLine(event.message, 500)}`;
     case 'hooks_not_enabled':
-      return `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled`;
+      return (
+        `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled ` +
+        `(to enable them: MCP_HOOK_SERVERS=${event.server})`
+      );
     default:
       return undefined;
   }

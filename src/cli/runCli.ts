@@ -12,7 +12,7 @@ import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
-import { selectServers } from './cliServers';
+import { selectServers, unknownHookServers } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
@@ -77,6 +77,14 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
   const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
+  const unknownHooks = unknownHookServers(settings.hooks.allowlist, selection);
+  if (unknownHooks.length > 0) {
+    const known = [...selection.configured.map((s) => s.name), ...selection.bundled].join(', ') || 'none';
+    io.stderr.write(`sprout-agent: MCP_HOOK_SERVERS names ${unknownHooks.join(', ')}, which is no server of this run (servers: ${known}).\n`);
+  }
+  if (args.prompt === undefined && io.stdin.isTTY === true) {
+    io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
+  }
   const prompt = await raceInterrupt(readPrompt(args.prompt, io.stdin, io.interrupt), io.interrupt);
   const sessionFile = args.session === undefined ? undefined : resolve(io.cwd, args.session);
   const sessionId = await sessionIdFor(sessionFile, logger);
@@ -102,7 +110,8 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     const outcome = await runPrompt(runtime, prompt, io);
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     if (outcome === undefined) return EXIT_ERROR;
-    if (!args.json && outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
+    // stderr in both modes: a --json consumer reads stdout, a person watching the terminal reads this.
+    if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
     return exitCodeForOutcome(outcome.reason);
   } finally {
     unsubscribe();

@@ -167,7 +167,16 @@ describe('runs', () => {
       assert.equal(result.code, 0, result.stderr);
     }
     const users = fake.chatRequests().map((r) => (r.body as { messages: Array<{ role: string; content: string }> }).messages.at(-1)?.content);
-    assert.deepEqual(users, ['prompt via stdin 0\n', 'prompt via stdin 1\n']);
+    assert.deepEqual(users, ['prompt via stdin 0', 'prompt via stdin 1'], 'the final newline of piped input is not part of the prompt');
+  });
+
+  it('an allowlisted name that matches no server is pointed out, and the run goes on', async () => {
+    await withFake({ responses: [fakeReply.text('done')] });
+    const config = gateConfig('tests', { _Stop: { kind: 'empty' } });
+    const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'test' } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /MCP_HOOK_SERVERS names test, which is no server of this run \(servers: tests\)/);
+    assert.match(result.stderr, /server tests has hooks \(_Stop\) but is not in MCP_HOOK_SERVERS.*MCP_HOOK_SERVERS=tests/);
   });
 
   it('the API key never reaches an MCP server', async () => {
