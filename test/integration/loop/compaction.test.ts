@@ -1,6 +1,7 @@
 // SPEC 6 end to end: when the reported usage passes the threshold, the loop summarises with a model
 // call without tools, resets, injects _PostCompact as a synthetic pair and re-seats the prompt; when
-// the summary fails it falls back to dropping old turns and does not run _PostCompact.
+// the summary fails it falls back to dropping old turns and does not run _PostCompact. Either way no
+// request sent is longer than the window.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
@@ -59,3 +60,29 @@ test('when the summary call fails, old turns are dropped and _PostCompact is not
   assert.ok(!JSON.stringify(last).includes('never injected'));
   assert.deepEqual(last.at(-1), { role: 'user', content: 'second' });
 });
+
+for (const summary of ['works', 'fails'] as const) {
+  test(`a tool result bigger than the whole window: no request is over-long (summary ${summary})`, async () => {
+    const window = 1000;
+    rig = await openRig({
+      servers: [{ name: 'work', config: { extraTools: [{ name: 'big', behaviour: { kind: 'bigText', bytes: 20_000 } }] } }],
+      settings: { ...small, contextWindowTokens: window },
+      responses: [
+        fakeReply.toolCalls([{ name: 'work__big', arguments: {} }], { usage: { prompt_tokens: 100, completion_tokens: 5 } }),
+        summary === 'works' ? fakeReply.text('Task: first. Done: read big. Next: answer.') : fakeReply.error(500, 'summariser down'),
+        // The adapter retries a 500 twice in this rig before the summary counts as failed.
+        ...(summary === 'works' ? [] : [fakeReply.error(500, 'still down'), fakeReply.error(500, 'still down')]),
+        fakeReply.text('answered'),
+      ],
+    });
+    const outcome = await rig.runtime.session.run('first');
+    assert.equal(outcome.reason, 'end_turn', outcome.message);
+    assert.equal(rig.of('compaction')[0]?.fallback, summary === 'fails');
+    // Four characters a token is the estimate the agent uses; the wire JSON overhead is counted too.
+    for (const [i, body] of rig.chatBodies().entries()) {
+      const size = JSON.stringify(body.messages).length + JSON.stringify(body.tools ?? []).length;
+      assert.ok(size <= window * 4, `request ${i} is ${size} characters, over a ${window}-token window`);
+    }
+    assert.deepEqual(rig.messages(rig.chatBodies().length - 1).at(-1), { role: 'user', content: 'first' }, 'the prompt itself survived');
+  });
+}
