@@ -66,7 +66,8 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
       return el('div', { class: 'msg user', 'data-testid': 'user-message', 'aria-label': 'You' }, e.text);
     case 'assistant': {
       const node = el('div', { class: `msg assistant${e.done ? '' : ' streaming'}`, 'data-testid': 'assistant-message', 'aria-label': 'Sprout', 'aria-live': e.done ? 'off' : 'polite' });
-      node.innerHTML = renderMarkdown(e.text);
+      // A streaming answer is filled by the caller's StreamingMarkdown, which renders it in chunks.
+      if (e.done) node.innerHTML = renderMarkdown(e.text);
       return node;
     }
     case 'tool':

@@ -1,12 +1,13 @@
 /**
  * The chat webview: renders what the host sends and reports what the user does. Host messages are
  * validated with the shared schema; the host owns all state. Rendering is incremental: an entry's node
- * is replaced only when that entry changes, and streamed text re-renders only the open message, at most
- * once per animation frame, so cost per token stays flat as a session grows.
+ * is replaced only when that entry changes, and streamed text re-renders only the unfinished tail of the
+ * open message (StreamingMarkdown), at most once per animation frame, so cost per token stays flat as a
+ * session or an answer grows (test/bench/webviewBench.ts measures it).
  */
 import { assertNever, hostMessageSchema, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
 import { el, renderEntry } from './entries';
-import { renderMarkdown } from './markdown';
+import { StreamingMarkdown } from './streamingMarkdown';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
 const vscode = acquireVsCodeApi();
@@ -29,13 +30,19 @@ form.append(input, sendButton, stopButton);
 app.append(header, notice, setup, log, form);
 
 const nodes = new Map<string, HTMLElement>();
-const texts = new Map<string, string>();
+const streams = new Map<string, StreamingMarkdown>();
 const dirty = new Set<string>();
 let frame = 0;
 
 function upsert(entry: ChatEntry): void {
-  if (entry.kind === 'assistant') texts.set(entry.id, entry.text);
   const node = renderEntry(entry, post);
+  streams.delete(entry.id);
+  if (entry.kind === 'assistant' && !entry.done) {
+    const stream = new StreamingMarkdown(node);
+    stream.append(entry.text);
+    stream.render();
+    streams.set(entry.id, stream);
+  }
   const old = nodes.get(entry.id);
   if (old) old.replaceWith(node);
   else log.append(node);
@@ -46,10 +53,7 @@ function upsert(entry: ChatEntry): void {
 
 function flushDeltas(): void {
   frame = 0;
-  for (const id of dirty) {
-    const node = nodes.get(id);
-    if (node) node.innerHTML = renderMarkdown(texts.get(id) ?? '');
-  }
+  for (const id of dirty) streams.get(id)?.render();
   dirty.clear();
   scrollToEnd();
 }
@@ -93,7 +97,7 @@ function applySnapshot(state: ChatState): void {
   currentChat = state.chatId;
   log.replaceChildren();
   nodes.clear();
-  texts.clear();
+  streams.clear();
   dirty.clear();
   for (const entry of state.entries) upsert(entry);
   setRunning(state.running);
@@ -116,7 +120,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'entry':
       return upsert(m.entry);
     case 'delta':
-      texts.set(m.id, (texts.get(m.id) ?? '') + m.text);
+      streams.get(m.id)?.append(m.text);
       dirty.add(m.id);
       if (frame === 0) frame = requestAnimationFrame(flushDeltas);
       return;

@@ -1,0 +1,73 @@
+// The chat webview's incremental rendering, in real headless Chromium with the real bundle: streamed
+// text settles into fixed chunks at blank lines outside code fences (earlier chunks are never rebuilt),
+// a code block with blank lines inside stays one block, and the finished answer is rendered whole.
+import * as assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildSync } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../e2e/harness/chromium';
+
+const root = resolve(__dirname, '..', '..');
+const dir = mkdtempSync(join(tmpdir(), 'sprout-webview-test-'));
+let browser: Browser | undefined;
+let page: Page;
+
+before(async () => {
+  buildSync({ entryPoints: [join(root, 'src/webview/main.ts')], outfile: join(dir, 'webview.js'), bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'error' });
+  browser = await launchChromium();
+  page = await browser.newPage();
+  const css = readFileSync(join(root, 'media/chat.css'), 'utf8');
+  await page.setContent(`<html><head><style>${css}</style></head><body><main id="app"></main>
+<script>window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });</script></body></html>`);
+  await page.addScriptTag({ path: join(dir, 'webview.js') });
+});
+
+after(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const send = (message: unknown): Promise<void> => page.evaluate((m) => void window.dispatchEvent(new MessageEvent('message', { data: m })), message);
+const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+test('streams into fixed chunks and renders the finished answer whole', async () => {
+  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: '' };
+  await send({ type: 'snapshot', state });
+  await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: 'First paragraph.', done: false } });
+  await send({ type: 'delta', id: 'a', text: '\n\nSecond' });
+  await nextFrames();
+  const firstChunk = await page.$('[data-testid=assistant-message] .md-chunk');
+  assert.ok(firstChunk, 'the first paragraph settled into a chunk');
+  assert.equal(await firstChunk.textContent(), 'First paragraph.\n');
+  await page.evaluate(() => ((window as unknown as { __first: Element | null }).__first = document.querySelector('.md-chunk')));
+
+  // A blank line inside a fence is not a boundary: the code block must not be cut in two.
+  const parts = [' paragraph.\n\n```js\nconst a = 1;\n', '\n', '\nconst b = 2;\n```\n\n', 'Tail *text*'];
+  for (const text of parts) {
+    await send({ type: 'delta', id: 'a', text });
+    await nextFrames();
+  }
+  const view = await page.evaluate(() => ({
+    sameFirst: (window as unknown as { __first: Element | null }).__first === document.querySelector('.md-chunk'),
+    chunks: [...document.querySelectorAll('.md-chunk')].map((c) => c.innerHTML),
+    tail: document.querySelector('.md-tail')?.innerHTML ?? '',
+    codeBlocks: document.querySelectorAll('[data-testid=assistant-message] pre code').length,
+  }));
+  assert.equal(view.sameFirst, true, 'a settled chunk is never rebuilt');
+  assert.equal(view.codeBlocks, 1);
+  assert.ok(view.chunks.some((c) => c.includes('const a = 1;\n\n\nconst b = 2;')), `chunks: ${view.chunks.join(' | ')}`);
+  assert.equal(view.tail, '<p>Tail <em>text</em></p>\n');
+
+  const full = 'First paragraph.\n\nSecond paragraph.\n\n```js\nconst a = 1;\n\n\nconst b = 2;\n```\n\nTail *text*';
+  await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: full, done: true } });
+  const done = await page.evaluate(() => {
+    const node = document.querySelector('[data-testid=assistant-message]');
+    return { chunks: node?.querySelectorAll('.md-chunk').length, streaming: node?.classList.contains('streaming'), html: node?.innerHTML ?? '' };
+  });
+  assert.equal(done.chunks, 0);
+  assert.equal(done.streaming, false);
+  assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block">/);
+});
