@@ -4,6 +4,7 @@
  */
 import { bundleHookServer, tempDir } from './benchKit';
 import { runCommandHookBench } from './commandHookBench';
+import { runExtensionBench } from './extensionBench';
 import { runGateBench } from './gateBench';
 import { runLoopBench } from './loopBench';
 
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
   try {
     const entry = bundleHookServer(tmp.dir);
     const started = Date.now();
-    const sections = [await runGateBench(entry), await runCommandHookBench(entry), await runLoopBench()];
+    const sections = [await runGateBench(entry), await runCommandHookBench(entry), await runLoopBench(), await runExtensionBench()];
     process.stdout.write(`\nSprout Agent benchmark (node ${process.version}, ${Math.round((Date.now() - started) / 1000)} s)\n\n`);
     for (const lines of sections) process.stdout.write(`${lines.join('\n')}\n\n`);
   } finally {
