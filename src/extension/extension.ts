@@ -31,6 +31,7 @@ export interface SproutApi {
   tree: HooksTreeProvider;
   consent: ConsentStore;
   keys: ApiKeyStore;
+  index: ChatIndex;
   settings: () => ReturnType<typeof readSettings>;
   statusBar: vscode.StatusBarItem;
   /** Wall time of `activate` itself (what `npm run bench` reports as activation). */
@@ -134,7 +135,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, consent, keys, settings: () => settings, statusBar: statusBarItem!, activationMs };
+  return { controller, host, hooks, tree, consent, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

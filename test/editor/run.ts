@@ -14,8 +14,11 @@ import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } fro
 import { runExtensionTests, type ExtensionTestRun } from './runInServer';
 
 const root = resolve(__dirname, '..', '..');
-const suiteSrc = join(__dirname, 'suite');
-const suiteOut = join(root, 'out', 'editor', 'suite');
+/** SPROUT_EDITOR_TRUST=untrusted runs test/editor/untrusted/ instead, with Workspace Trust on (Restricted Mode). */
+const untrusted = process.env['SPROUT_EDITOR_TRUST'] === 'untrusted';
+const suiteName = untrusted ? 'untrusted' : 'suite';
+const suiteSrc = join(__dirname, suiteName);
+const suiteOut = join(root, 'out', 'editor', suiteName);
 
 async function compileSuite(): Promise<void> {
   rmSync(suiteOut, { recursive: true, force: true });
@@ -98,7 +101,7 @@ async function main(): Promise<number> {
       if (/^\d+ passed, \d+ failed$/.test(line.trim())) summary = line.trim();
       console.log(line);
     };
-    const code = await launch({ install, extensionDevelopmentPath: root, extensionTestsPath: suiteOut, workspace, env, log });
+    const code = await launch({ install, extensionDevelopmentPath: root, extensionTestsPath: suiteOut, workspace, env, log, workspaceTrust: untrusted ? 'untrusted' : 'disabled' });
     console.log(`editor suite: exit ${code}${summary ? ` (${summary})` : ''}`);
     return code;
   } finally {

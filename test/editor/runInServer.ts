@@ -21,6 +21,8 @@ export interface ExtensionTestRun {
   env?: Record<string, string>;
   timeoutMs?: number;
   log?: (line: string) => void;
+  /** `untrusted` launches with Workspace Trust on, so the opened folder starts in Restricted Mode. */
+  workspaceTrust?: 'disabled' | 'untrusted';
 }
 
 /** Info lines the workbench itself logs on every start; kept out of the suite's output unless it fails. */
@@ -51,7 +53,8 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     [
       run.install.serverMain,
       ...['--host', '127.0.0.1', '--port', String(port), '--without-connection-token', '--accept-server-license-terms'],
-      ...['--enable-smoke-test-driver', '--disable-telemetry', '--disable-workspace-trust'],
+      ...['--enable-smoke-test-driver', '--disable-telemetry'],
+      ...(run.workspaceTrust === 'untrusted' ? [] : ['--disable-workspace-trust']),
       ...['--server-data-dir', join(temp, 'data'), '--user-data-dir', join(temp, 'user'), '--extensions-dir', join(temp, 'ext')],
     ],
     {

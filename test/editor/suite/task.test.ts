@@ -1,0 +1,83 @@
+// The `sprout` task type in a real editor: a task from the workspace's tasks.json, fetched and run
+// through vscode.tasks like "Run Task" does, runs its prompt against the fake model and ends with exit
+// code 0; a prompt whose turn ends with a hook objection unresolved (a real hook server objects, the
+// model declines) ends with exit code 1. Each task's chat is listed with the others.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SproutApi } from '../../../src/extension/extension';
+
+const config = () => vscode.workspace.getConfiguration('sprout');
+const target = vscode.ConfigurationTarget.Workspace;
+const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
+const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers', 'hooks.servers', 'hooks.stopMaxRejections', 'hooks.repeatedEndTurnStops'];
+
+async function api(): Promise<SproutApi> {
+  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+/** Runs the tasks.json task `label` and resolves with its exit code. */
+async function runTask(label: string): Promise<number | undefined> {
+  const task = (await vscode.tasks.fetchTasks({ type: 'sprout' })).find((t) => t.name === label);
+  assert.ok(task, `tasks.json task "${label}" was not resolved by the sprout task provider`);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`task "${label}" did not finish`)), 40_000);
+    const listener = vscode.tasks.onDidEndTaskProcess((event) => {
+      if (event.execution.task.name !== label) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(event.exitCode);
+    });
+    vscode.tasks.executeTask(task).then(undefined, reject);
+  });
+}
+
+describe('sprout task type', function () {
+  this.timeout(60_000);
+  before(async () => {
+    assert.ok(workspaceFolder && process.env['SPROUT_TEST_MODEL_URL'] && process.env['SPROUT_TEST_HOOK_SERVER']);
+    mkdirSync(join(workspaceFolder, '.vscode'), { recursive: true });
+    writeFileSync(
+      join(workspaceFolder, '.vscode', 'tasks.json'),
+      JSON.stringify({
+        version: '2.0.0',
+        tasks: [
+          { label: 'sprout ok', type: 'sprout', prompt: 'summarise the README' },
+          { label: 'sprout objected', type: 'sprout', prompt: 'finish the feature' },
+        ],
+      }),
+    );
+    await config().update('model.baseUrl', process.env['SPROUT_TEST_MODEL_URL'], target);
+    await config().update('model.name', 'fake-model', target);
+    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
+  });
+  after(async () => {
+    for (const key of keys) await config().update(key, undefined, target);
+    rmSync(join(workspaceFolder, '.vscode', 'tasks.json'), { force: true });
+  });
+
+  it('runs a tasks.json prompt to a normal end: exit code 0, the reply in its chat', async () => {
+    const sprout = await api();
+    await config().update('hooks.servers', [], target);
+    await sprout.host.invalidateServers();
+    assert.equal(await runTask('sprout ok'), 0);
+    const chat = sprout.index.list().find((c) => c.title.includes('summarise the README'));
+    assert.ok(chat, 'the task chat is listed');
+  });
+
+  it('fails the task (exit code 1) when a hook objection is left unresolved', async () => {
+    const sprout = await api();
+    sprout.consent.prompt = async () => true;
+    await config().update('mcp.servers', { hooky: JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as unknown }, target);
+    await config().update('hooks.servers', ['hooky'], target);
+    await config().update('hooks.stopMaxRejections', 1, target);
+    await config().update('hooks.repeatedEndTurnStops', true, target);
+    const end = Date.now() + 15_000;
+    while (sprout.settings().agent.hooks.stopMaxRejections !== 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await sprout.host.invalidateServers();
+    assert.equal(await runTask('sprout objected'), 1);
+  });
+});

@@ -1,0 +1,86 @@
+// Workspace Trust in a real editor: the runner launches with trust on, so the folder opens in
+// Restricted Mode. A workspace-defined MCP server (`.vscode/mcp.json` and workspace settings) and the
+// workspace's hook allowlist must not take effect, the bundled test runner must not start, no such
+// server process may ever run, and the chat and the Hooks view must say why.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SproutApi } from '../../../src/extension/extension';
+import type { HookNode } from '../../../src/extension/hooksTreeProvider';
+
+const config = () => vscode.workspace.getConfiguration('sprout');
+const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
+const marker = join(workspaceFolder, 'workspace-server-started');
+
+/** A server that leaves a file behind the moment it is started. */
+function markerServer(): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'started'); setInterval(() => {}, 1000)`] };
+}
+
+async function api(): Promise<SproutApi> {
+  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+describe('untrusted workspace (Restricted Mode)', function () {
+  this.timeout(60_000);
+  const userKeys = ['model.baseUrl', 'model.name', 'mcp.builtinServers'];
+  const workspaceKeys = ['mcp.servers', 'hooks.servers'];
+
+  after(async () => {
+    for (const key of userKeys) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of workspaceKeys) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    rmSync(join(workspaceFolder, '.vscode'), { recursive: true, force: true });
+    rmSync(marker, { force: true });
+  });
+
+  it('opens the folder untrusted', () => {
+    assert.ok(workspaceFolder, 'the runner passes SPROUT_TEST_WORKSPACE');
+    assert.equal(vscode.workspace.isTrusted, false);
+  });
+
+  it('starts no workspace-defined server or hook, and says why in the chat and the Hooks view', async () => {
+    const sprout = await api();
+    let asked = 0;
+    sprout.consent.prompt = async () => {
+      asked++;
+      return true;
+    };
+    mkdirSync(join(workspaceFolder, '.vscode'), { recursive: true });
+    writeFileSync(join(workspaceFolder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { fromFile: markerServer() } }));
+    await config().update('mcp.servers', { fromSettings: markerServer() }, vscode.ConfigurationTarget.Workspace);
+    await config().update('hooks.servers', ['fromFile', 'fromSettings'], vscode.ConfigurationTarget.Workspace);
+    // The user's own settings still apply in Restricted Mode: a model, and the bundled test runner asked for.
+    await config().update('model.baseUrl', process.env['SPROUT_TEST_MODEL_URL'], vscode.ConfigurationTarget.Global);
+    await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Global);
+    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: true }, vscode.ConfigurationTarget.Global);
+    const end = Date.now() + 15_000;
+    while (sprout.settings().baseUrl !== process.env['SPROUT_TEST_MODEL_URL'] && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+
+    assert.deepEqual(sprout.settings().agent.hooks.allowlist, { kind: 'names', names: [] }, 'the workspace hook allowlist is ignored');
+    await sprout.host.invalidateServers();
+    await vscode.commands.executeCommand('sprout.newChat');
+    await sprout.controller.send('hello from an untrusted workspace');
+    const chat = await sprout.controller.current();
+    assert.ok(chat.model.entries.some((e) => e.kind === 'assistant' && e.text.includes('Fake model reply to: hello from an untrusted workspace')), 'the chat itself still works');
+
+    assert.deepEqual(sprout.host.servers.map((s) => s.name), [], 'no server is configured to start');
+    assert.deepEqual(sprout.host.status().map((s) => s.name), []);
+    assert.equal(asked, 0, 'consent is never even asked in Restricted Mode');
+    assert.equal(existsSync(marker), false, 'a workspace-defined server process ran');
+
+    const notices = sprout.host.notices.join('\n');
+    // VS Code itself hides the workspace value of a restricted setting in Restricted Mode, so only the
+    // `.vscode/mcp.json` server can be named; neither starts (asserted above).
+    assert.match(notices, /This workspace is not trusted, so its MCP servers \(fromFile\) and hooks do not start/);
+    assert.match(notices, /bundled test runner does not start in an untrusted workspace/);
+    const snapshot = await sprout.controller.snapshot();
+    assert.match(snapshot.notice ?? '', /This workspace is not trusted: Sprout starts no MCP server or hook defined by the workspace/);
+
+    const shown = sprout.tree.getChildren().filter((n): n is Extract<HookNode, { kind: 'notice' }> => n.kind === 'notice');
+    const labels = shown.map((n) => String(sprout.tree.getTreeItem(n).label ?? ''));
+    assert.ok(labels.some((l) => l.includes('not trusted')), `Hooks view notices: ${labels.join(' | ')}`);
+  });
+});
