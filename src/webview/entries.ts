@@ -49,7 +49,9 @@ const OUTCOME_TEXT: Record<string, string> = {
 
 function outcomeCard(e: Extract<ChatEntry, { kind: 'outcome' }>, send: Send): HTMLElement {
   const card = el('div', { class: `card outcome reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
-  card.append(el('div', {}, OUTCOME_TEXT[e.reason] ?? e.reason));
+  // "Done." above "the hook still objects" read as a contradiction: an unresolved end says so first.
+  const head = e.unresolved ? 'Finished with a hook objection unresolved.' : (OUTCOME_TEXT[e.reason] ?? e.reason);
+  card.append(el('div', { class: 'head' }, head));
   if (e.message) card.append(el('div', { class: 'detail' }, e.message));
   if (e.unresolved) {
     const why = e.unresolved.cause === 'budget_exhausted' ? 'The _Stop budget is spent while a hook still objects:' : 'The model ended its turn despite the hook objection:';

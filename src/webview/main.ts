@@ -92,6 +92,12 @@ function setHistory(history: ChatState['history'], current?: string): void {
   }
 }
 
+/** One line in the toolbar, cut with an ellipsis in a narrow view; the whole text is the tooltip. */
+function setBudget(text: string): void {
+  budget.textContent = text;
+  budget.title = text;
+}
+
 let currentChat = '';
 function applySnapshot(state: ChatState): void {
   currentChat = state.chatId;
@@ -106,7 +112,7 @@ function applySnapshot(state: ChatState): void {
   setSetup(state.setup);
   notice.hidden = state.notice === null;
   notice.textContent = state.notice ?? '';
-  budget.textContent = state.budget;
+  setBudget(state.budget);
   log.scrollTop = log.scrollHeight;
 }
 
@@ -135,8 +141,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       notice.textContent = m.notice ?? '';
       return;
     case 'budget':
-      budget.textContent = m.budget;
-      return;
+      return setBudget(m.budget);
     case 'focusInput':
       if (m.text !== undefined) input.value = m.text;
       input.focus();
