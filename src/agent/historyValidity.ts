@@ -24,34 +24,43 @@ function isEmptyAssistant(message: ChatMessage): boolean {
   return message.role === 'assistant' && (message.content == null || message.content === '') && (message.toolCalls?.length ?? 0) === 0;
 }
 
-/** Every rule broken by `messages`, in order; empty when the history is valid. */
+/** Reports the calls of a closed block that no tool message answered. */
+function closeBlock(pending: Map<string, boolean>, index: number, problems: HistoryProblem[]): void {
+  for (const [id, answered] of pending) {
+    if (!answered) problems.push({ index, problem: `tool call ${id} is never answered` });
+  }
+}
+
+/**
+ * Every rule broken by `messages`, in order; empty when the history is valid. It runs before every
+ * model call over the whole history, so it allocates only for assistant messages with tool calls.
+ */
 export function validateHistory(messages: readonly ChatMessage[]): HistoryProblem[] {
   const problems: HistoryProblem[] = [];
-  let pending = new Map<string, boolean>();
-  const closeBlock = (index: number): void => {
-    for (const [id, answered] of pending) {
-      if (!answered) problems.push({ index, problem: `tool call ${id} is never answered` });
-    }
-    pending = new Map();
-  };
-  messages.forEach((message, index) => {
+  // The calls of the current assistant block, and whether each was answered yet.
+  let pending: Map<string, boolean> | null = null;
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index] as ChatMessage;
     if (message.role === 'tool') {
-      const answered = pending.get(message.toolCallId);
+      const answered = pending?.get(message.toolCallId);
       if (answered === undefined) problems.push({ index, problem: `tool message ${message.toolCallId} answers no call of the assistant message before it` });
       else if (answered) problems.push({ index, problem: `tool call ${message.toolCallId} is answered twice` });
-      else pending.set(message.toolCallId, true);
-      return;
+      else pending?.set(message.toolCallId, true);
+      continue;
     }
-    closeBlock(index);
+    if (pending !== null) closeBlock(pending, index, problems);
+    pending = null;
+    if (message.role !== 'assistant') continue;
     if (isEmptyAssistant(message)) problems.push({ index, problem: 'assistant message with neither content nor tool calls' });
-    if (message.role === 'assistant') {
-      for (const call of message.toolCalls ?? []) {
-        if (pending.has(call.id)) problems.push({ index, problem: `tool call id ${call.id} repeated` });
-        pending.set(call.id, false);
-      }
+    const calls = message.toolCalls ?? [];
+    if (calls.length === 0) continue;
+    pending = new Map();
+    for (const call of calls) {
+      if (pending.has(call.id)) problems.push({ index, problem: `tool call id ${call.id} repeated` });
+      pending.set(call.id, false);
     }
-  });
-  closeBlock(messages.length);
+  }
+  if (pending !== null) closeBlock(pending, messages.length, problems);
   return problems;
 }
 

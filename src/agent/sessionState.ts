@@ -34,8 +34,24 @@ export function applyEvent(state: ReplayState, event: AgentEvent): ReplayState {
   }
 }
 
+/**
+ * Same result as folding `applyEvent`, in linear time: a long transcript is mostly `message` events,
+ * and copying the history for each would make resuming quadratic. The array appended to in place is
+ * one this function made, so neither `initial` nor an event's history is ever mutated.
+ */
 export function replayEvents(events: Iterable<AgentEvent>, initial: ReplayState = emptyReplayState()): ReplayState {
   let state = initial;
-  for (const event of events) state = applyEvent(state, event);
+  let owned: ChatMessage[] | null = null;
+  for (const event of events) {
+    if (event.type !== 'message') {
+      state = applyEvent(state, event);
+      continue;
+    }
+    if (state.history !== owned) {
+      owned = [...state.history];
+      state = { ...state, history: owned };
+    }
+    owned.push(event.message);
+  }
   return state;
 }
