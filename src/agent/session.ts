@@ -9,7 +9,7 @@ import { fixedChars } from './compaction';
 import type { CoreContext } from './context';
 import { HookCaller } from './hookCaller';
 import { reserveHookCallIds } from './hookEnvelope';
-import { repairHistory } from './historyValidity';
+import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
 import { PromptRunner, toolSpecs } from './loop';
 import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from './ports';
 import { type ReplayState, applyEvent, replayEvents } from './sessionState';
@@ -35,6 +35,21 @@ export interface SessionState {
   rejectionsUsed: number;
   lastUsage: Usage | null;
   running: boolean;
+}
+
+/**
+ * The calls of an assistant block still open at the tail that have no answer yet, in call order
+ * (each id once): exactly what `repairHistory` would append there, found without copying the history.
+ */
+function unansweredTailCalls(history: readonly ChatMessage[]): string[] {
+  const answered = new Set<string>();
+  let at = history.length - 1;
+  for (let m = history[at]; m?.role === 'tool'; m = history[--at]) answered.add(m.toolCallId);
+  const block = history[at];
+  if (block?.role !== 'assistant') return [];
+  const ids: string[] = [];
+  for (const call of block.toolCalls ?? []) if (!answered.has(call.id) && !ids.includes(call.id)) ids.push(call.id);
+  return ids;
 }
 
 export class AgentSession {
@@ -138,12 +153,15 @@ export class AgentSession {
     this.listeners.clear();
   }
 
-  /** A safety net after unexpected failures: unanswered calls at the tail get a cancelled answer. */
+  /**
+   * A safety net after unexpected failures: unanswered calls at the tail get a cancelled answer, so the
+   * next prompt sends a valid history. (Comparing with a repaired copy never matched: the repair copies
+   * the assistant message, so calls stayed open.)
+   */
   private answerDanglingCalls(): void {
-    const { history } = repairHistory(this.replay.history);
-    const current = this.replay.history;
-    const isTailAppend = history.length > current.length && current.every((m, i) => history[i] === m);
-    if (isTailAppend) for (const message of history.slice(current.length)) this.emit({ type: 'message', message });
+    for (const toolCallId of unansweredTailCalls(this.replay.history)) {
+      this.emit({ type: 'message', message: { role: 'tool', toolCallId, content: CANCELLED_TOOL_RESULT } });
+    }
   }
 
   private emit(event: AgentEvent): void {
