@@ -136,17 +136,14 @@ export class OpenAiModelClient implements ModelClient {
     options.signal.addEventListener('abort', forward, { once: true });
     const idleMs = this.options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS;
     let idle = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = (): void => {
-      clearTimeout(timer);
-      timer = setTimeout(() => ((idle = true), controller.abort()), idleMs);
-    };
+    let timer: NodeJS.Timeout | undefined;
     try {
       const stream = await endpoint.sdk.chat.completions.create(toStreamingParams(request), { signal: controller.signal });
       const accumulator = new StreamAccumulator();
-      arm();
+      timer = setTimeout(() => ((idle = true), controller.abort()), idleMs);
       for await (const chunk of stream) {
-        arm();
+        // Restarts the same timer: no clear and new timer for every chunk of a long reply.
+        timer.refresh();
         const text = accumulator.add(chunk);
         if (text) {
           delivered.text = true;

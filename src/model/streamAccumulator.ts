@@ -35,7 +35,8 @@ export class StreamAccumulator {
         this.sawText = true;
         visible += piece;
       }
-      for (const call of delta.tool_calls ?? []) this.addToolCall(call);
+      const calls = delta.tool_calls;
+      if (calls) for (const call of calls) this.addToolCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
     return visible;
