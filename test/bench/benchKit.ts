@@ -8,18 +8,14 @@ import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, type HookServerConfig } from '../fakes/hookServer';
+import { median } from './benchStats';
+
+export { median, quantile, timePairs, type PairedSamples } from './benchStats';
 
 export interface Timing {
   medianMs: number;
   meanMs: number;
   samples: number;
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return NaN;
-  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /**
@@ -45,51 +41,6 @@ export async function timeSideBySide(
   for (const name of names) {
     const s = samples[name] ?? [];
     out[name] = { medianMs: median(s), meanMs: s.reduce((a, b) => a + b, 0) / s.length, samples: s.length };
-  }
-  return out;
-}
-
-/** The q-quantile (0..1) by linear interpolation between order statistics. */
-export function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const at = (sorted.length - 1) * q;
-  const lo = Math.floor(at);
-  const hi = Math.ceil(at);
-  return (sorted[lo] as number) + ((sorted[hi] as number) - (sorted[lo] as number)) * (at - lo);
-}
-
-export interface PairedSamples {
-  a: number[];
-  b: number[];
-}
-
-/**
- * Times `a` and `b` once each per iteration, in an order that alternates (ab, ba, ab, ...) so that
- * drift, leftover GC work and a warm or cold connection fall on both alike. `prepare` runs untimed
- * before each pair (fresh state, so every sample measures the same work).
- */
-export async function timePairs(
-  a: () => Promise<unknown>,
-  b: () => Promise<unknown>,
-  options: { iterations: number; warmup: number; prepare?: () => Promise<unknown> },
-): Promise<PairedSamples> {
-  const out: PairedSamples = { a: [], b: [] };
-  const timed = async (run: () => Promise<unknown>, into: number[] | undefined): Promise<void> => {
-    const start = performance.now();
-    await run();
-    into?.push(performance.now() - start);
-  };
-  for (let i = 0; i < options.warmup + options.iterations; i++) {
-    const keep = i >= options.warmup;
-    await options.prepare?.();
-    if (i % 2 === 0) {
-      await timed(a, keep ? out.a : undefined);
-      await timed(b, keep ? out.b : undefined);
-    } else {
-      await timed(b, keep ? out.b : undefined);
-      await timed(a, keep ? out.a : undefined);
-    }
   }
   return out;
 }
