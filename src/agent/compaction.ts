@@ -36,11 +36,16 @@ export function fixedChars(systemPrompt: string, tools: readonly ToolSpec[]): nu
   return systemPrompt.length + (tools.length > 0 ? JSON.stringify(tools).length : 0);
 }
 
-export function estimatePromptTokens(state: Pick<ReplayState, 'history' | 'lastUsage' | 'usageMessageCount'>, fixed: number): number {
+/** `totalChars` may answer `historyChars` from a running count (HistoryLedger) instead of a full pass. */
+export function estimatePromptTokens(
+  state: Pick<ReplayState, 'history' | 'lastUsage' | 'usageMessageCount'>,
+  fixed: number,
+  totalChars: (history: readonly ChatMessage[]) => number = historyChars,
+): number {
   if (state.lastUsage !== null && state.usageMessageCount <= state.history.length) {
     return state.lastUsage.promptTokens + Math.ceil(historyChars(state.history.slice(state.usageMessageCount)) / CHARS_PER_TOKEN);
   }
-  return Math.ceil((fixed + historyChars(state.history)) / CHARS_PER_TOKEN);
+  return Math.ceil((fixed + totalChars(state.history)) / CHARS_PER_TOKEN);
 }
 
 export function compactionLimit(settings: Pick<AgentSettings, 'compactThreshold' | 'contextWindowTokens'>): number {

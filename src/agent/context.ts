@@ -4,6 +4,7 @@
  * rebuilt from those events. Plus the two abort helpers every waiting step uses.
  */
 import type { HookCaller } from './hookCaller';
+import type { HistoryLedger } from './historyLedger';
 import type { Clock, Logger, ModelClient, ToolHost } from './ports';
 import type { ReplayState } from './sessionState';
 import type { AgentEvent, AgentSettings, ChatMessage } from './types';
@@ -21,6 +22,8 @@ export interface CoreContext {
   state(): ReplayState;
   /** Servers already told "hooks present but not enabled" in this session. */
   readonly hintedServers: Set<string>;
+  /** Running size and validity of the history, so a round does not re-walk all of it. */
+  readonly historyLedger?: HistoryLedger;
 }
 
 export function appendMessage(ctx: CoreContext, message: ChatMessage): void {

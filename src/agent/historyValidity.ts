@@ -36,10 +36,20 @@ function closeBlock(pending: Map<string, boolean>, index: number, problems: Hist
  * model call over the whole history, so it allocates only for assistant messages with tool calls.
  */
 export function validateHistory(messages: readonly ChatMessage[]): HistoryProblem[] {
+  return validateHistoryFrom(messages, 0).problems;
+}
+
+/**
+ * The rules checked from `start`, which must be a point where everything before is problem-free and
+ * no tool-call block is open (0, or a `cleanUpTo` from an earlier call on a prefix of `messages`):
+ * then the problems are exactly those of the whole history. `cleanUpTo` is the furthest such point.
+ */
+export function validateHistoryFrom(messages: readonly ChatMessage[], start: number): { problems: HistoryProblem[]; cleanUpTo: number } {
   const problems: HistoryProblem[] = [];
+  let cleanUpTo = start;
   // The calls of the current assistant block, and whether each was answered yet.
   let pending: Map<string, boolean> | null = null;
-  for (let index = 0; index < messages.length; index++) {
+  for (let index = start; index < messages.length; index++) {
     const message = messages[index] as ChatMessage;
     if (message.role === 'tool') {
       const answered = pending?.get(message.toolCallId);
@@ -50,18 +60,19 @@ export function validateHistory(messages: readonly ChatMessage[]): HistoryProble
     }
     if (pending !== null) closeBlock(pending, index, problems);
     pending = null;
-    if (message.role !== 'assistant') continue;
-    if (isEmptyAssistant(message)) problems.push({ index, problem: 'assistant message with neither content nor tool calls' });
-    const calls = message.toolCalls ?? [];
-    if (calls.length === 0) continue;
-    pending = new Map();
-    for (const call of calls) {
-      if (pending.has(call.id)) problems.push({ index, problem: `tool call id ${call.id} repeated` });
-      pending.set(call.id, false);
+    if (message.role === 'assistant') {
+      if (isEmptyAssistant(message)) problems.push({ index, problem: 'assistant message with neither content nor tool calls' });
+      const calls = message.toolCalls ?? [];
+      if (calls.length > 0) pending = new Map();
+      for (const call of calls) {
+        if (pending?.has(call.id)) problems.push({ index, problem: `tool call id ${call.id} repeated` });
+        pending?.set(call.id, false);
+      }
     }
+    if (pending === null && problems.length === 0) cleanUpTo = index + 1;
   }
   if (pending !== null) closeBlock(pending, messages.length, problems);
-  return problems;
+  return { problems, cleanUpTo };
 }
 
 export function isValidHistory(messages: readonly ChatMessage[]): boolean {

@@ -80,12 +80,13 @@ export class PromptRunner {
     const specs = toolSpecs(tools);
     const settings = ctx.settings();
     const fixed = fixedChars(settings.systemPrompt, specs);
+    const ledger = ctx.historyLedger;
     let compacted = false;
     for (;;) {
       const plan = planRound({
         rounds: this.rounds,
         maxRounds: settings.maxRounds,
-        estimate: estimatePromptTokens(ctx.state(), fixed),
+        estimate: ledger ? estimatePromptTokens(ctx.state(), fixed, (h) => ledger.historyChars(h)) : estimatePromptTokens(ctx.state(), fixed),
         compactedThisRound: compacted,
         limit: compactionLimit(settings),
         window: settings.contextWindowTokens,
@@ -104,7 +105,7 @@ export class PromptRunner {
     const { ctx } = this;
     const settings = ctx.settings();
     const history = ctx.state().history;
-    const problems = validateHistory(history);
+    const problems = ctx.historyLedger?.validate(history) ?? validateHistory(history);
     if (problems.length > 0) {
       ctx.logger?.error('refusing to send an invalid history', { problems });
       return finish('error', { message: `Internal error: the chat history is invalid (${problems[0]?.problem ?? ''}).` });

@@ -8,6 +8,7 @@ import { compact } from './compactor';
 import { fixedChars } from './compaction';
 import type { CoreContext } from './context';
 import { HookCaller } from './hookCaller';
+import { HistoryLedger } from './historyLedger';
 import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
 import { PromptRunner, toolSpecs } from './loop';
@@ -59,6 +60,7 @@ export class AgentSession {
   private readonly listeners = new Set<(event: AgentEvent) => void>();
   private readonly ctx: CoreContext;
   private readonly stopForwarding: () => void;
+  private readonly ledger = new HistoryLedger();
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -78,6 +80,7 @@ export class AgentSession {
       emit,
       state: () => this.replay,
       hintedServers: new Set(),
+      historyLedger: this.ledger,
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }
@@ -92,6 +95,8 @@ export class AgentSession {
     reserveHookCallIds(repaired.history);
     const usageMessageCount = Math.min(replayed.usageMessageCount, repaired.history.length);
     const session = new AgentSession(options, { ...replayed, history: repaired.history, usageMessageCount });
+    // Measured and checked once here, so the first round only looks at what it adds.
+    session.ledger.validate(repaired.history);
     session.emit({ type: 'session_started', sessionId: options.sessionId, resumed: records.length > 0 });
     return session;
   }

@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import test from 'node:test';
+import { historyChars } from '../../../src/agent/compaction';
+import { HistoryLedger } from '../../../src/agent/historyLedger';
 import { validateHistory, type HistoryProblem } from '../../../src/agent/historyValidity';
 import { AgentSession } from '../../../src/agent/session';
 import { applyEvent, emptyReplayState, replayEvents, type ReplayState } from '../../../src/agent/sessionState';
@@ -80,6 +82,25 @@ test('validateHistory reports exactly what the plain definition reports, on 3000
     assert.deepEqual(validateHistory(history), expected, JSON.stringify(history));
   }
   assert.ok(withProblems > 1000 && withProblems < 2900, `the generator covers valid and invalid histories (${withProblems} invalid)`);
+});
+
+test('HistoryLedger answers as full passes do while a history grows, is compacted and is replaced', () => {
+  const rand = random(23);
+  for (let run = 0; run < 200; run++) {
+    const ledger = new HistoryLedger();
+    let history: ChatMessage[] = [];
+    for (let step = 0; step < 25; step++) {
+      const r = rand();
+      if (r < 0.1) history = randomHistory(rand, Math.floor(rand() * 6));
+      else if (r < 0.15) history = [...history.slice(0, Math.floor(history.length / 2)), ...randomHistory(rand, 2)];
+      else history = [...history, ...randomHistory(rand, 1 + Math.floor(rand() * 3))];
+      const order = rand() < 0.5;
+      const problems = order ? ledger.validate(history) : undefined;
+      assert.equal(ledger.historyChars(history), historyChars(history));
+      assert.deepEqual(problems ?? ledger.validate(history), validateHistory(history), JSON.stringify(history));
+      assert.deepEqual(ledger.validate(history), validateHistory(history), 'asking twice changes nothing');
+    }
+  }
 });
 
 test('replayEvents equals folding applyEvent and mutates neither the initial state nor any event', () => {
