@@ -25,12 +25,14 @@ const common = {
   legalComments: 'none',
 };
 
-function present(entries) {
-  return entries.filter(([src]) => existsSync(src));
+function requireEntries(entries) {
+  const missing = entries.filter(([src]) => !existsSync(src)).map(([src]) => src);
+  if (missing.length > 0) throw new Error(`esbuild.mjs: entry points missing: ${missing.join(', ')}`);
+  return entries;
 }
 
 const contexts = [];
-for (const [src, out] of present(nodeEntries)) {
+for (const [src, out] of requireEntries(nodeEntries)) {
   contexts.push(
     await esbuild.context({
       ...common,
@@ -44,7 +46,7 @@ for (const [src, out] of present(nodeEntries)) {
     }),
   );
 }
-for (const [src, out] of present(webEntries)) {
+for (const [src, out] of requireEntries(webEntries)) {
   contexts.push(
     await esbuild.context({
       ...common,
@@ -66,5 +68,5 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.rebuild()));
   await Promise.all(contexts.map((c) => c.dispose()));
   // Make the CLI and servers executable for `npx sprout-agent` and direct use.
-  for (const [, out] of present(nodeEntries)) if (out !== 'extension.js') chmodSync(`dist/${out}`, 0o755);
+  for (const [, out] of requireEntries(nodeEntries)) if (out !== 'extension.js') chmodSync(`dist/${out}`, 0o755);
 }
