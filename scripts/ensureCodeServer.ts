@@ -59,6 +59,10 @@ function kerberosHeadersPresent(): boolean {
   return ['/usr/include/gssapi/gssapi.h', '/usr/include/krb5.h', '/usr/include/krb5/krb5.h'].some((p) => existsSync(p));
 }
 
+function withoutNpmVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !/^npm_/i.test(name)));
+}
+
 function fail(message: string): never {
   throw new Error(`ensure-code-server: ${message}`);
 }
@@ -139,8 +143,10 @@ export function ensureCodeServer(log: (m: string) => void = (m) => console.error
 
   mkdirSync(cache, { recursive: true });
   rmSync(markerFile, { force: true });
-  // code-server and npm write into $HOME; keep that inside the cache.
-  const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false' };
+  // Under `npm test` the outer npm exports npm_config_* (its user agent says Node 20, and code-server's
+  // postinstall reads the Node major from it; `--silent` would also hide every install error), so
+  // the inner installs get none of them.
+  const env: NodeJS.ProcessEnv = { ...withoutNpmVariables(process.env), npm_config_update_notifier: 'false' };
   if (!nodeVersion(paths.nodeBin).startsWith(`v${NODE_MAJOR}.`)) installNode(cache, env, log);
   const node = nodeVersion(paths.nodeBin);
   if (!node.startsWith(`v${NODE_MAJOR}.`)) fail(`node@${NODE_MAJOR} install gave "${node || 'no working binary'}" at ${paths.nodeBin}`);

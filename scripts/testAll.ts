@@ -34,7 +34,7 @@ function countLine(line: string, counts: Counts): void {
 
 function runStep(step: string, counts: Counts): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '--silent', step], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('npm', ['run', step], { stdio: ['ignore', 'pipe', 'inherit'] });
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
