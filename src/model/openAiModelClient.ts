@@ -10,6 +10,7 @@ import { classifyError, redact, StreamCutError, type ClassifiedError } from './m
 import { backoffDelayMs, sleep } from './retryPolicy';
 import { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
+import { WireHistory } from './wireHistory';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_STREAM_IDLE_MS = 300_000;
@@ -47,6 +48,8 @@ function isAzure(url: URL): boolean {
 export class OpenAiModelClient implements ModelClient {
   private readonly options: OpenAiModelClientOptions;
   private endpoint: Endpoint | ModelError | undefined;
+  /** The last request's messages in wire form: the next round's history repeats nearly all of them. */
+  private readonly wireHistory = new WireHistory();
 
   constructor(options: OpenAiModelClientOptions = {}) {
     this.options = { ...options };
@@ -138,7 +141,7 @@ export class OpenAiModelClient implements ModelClient {
     let idle = false;
     let timer: NodeJS.Timeout | undefined;
     try {
-      const stream = await endpoint.sdk.chat.completions.create(toStreamingParams(request), { signal: controller.signal });
+      const stream = await endpoint.sdk.chat.completions.create(toStreamingParams(request, (messages) => this.wireHistory.map(messages)), { signal: controller.signal });
       const accumulator = new StreamAccumulator();
       timer = setTimeout(() => ((idle = true), controller.abort()), idleMs);
       for await (const chunk of stream) {

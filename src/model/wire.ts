@@ -43,11 +43,15 @@ export function toWireTools(tools: readonly ToolSpec[]): ChatCompletionFunctionT
   }));
 }
 
-export function toStreamingParams(request: ModelRequest): ChatCompletionCreateParamsStreaming {
+/** `mapMessages` may answer `toWireMessages` from a cache (WireHistory). */
+export function toStreamingParams(
+  request: ModelRequest,
+  mapMessages: (messages: readonly ChatMessage[]) => ChatCompletionMessageParam[] = toWireMessages,
+): ChatCompletionCreateParamsStreaming {
   const tools = toWireTools(request.tools);
   return {
     model: request.model,
-    messages: toWireMessages(request.messages),
+    messages: mapMessages(request.messages),
     ...(tools ? { tools } : {}),
     stream: true,
     stream_options: { include_usage: true },
