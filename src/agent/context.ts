@@ -37,14 +37,18 @@ export class CancelledError extends Error {
   }
 }
 
-/** Settles with `promise`, or rejects with CancelledError as soon as `signal` aborts. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles with `promise`, or rejects with `reason()` (a CancelledError unless the caller names its
+ * own) as soon as `signal` aborts. Without a signal it is the promise itself.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, reason: () => Error = () => new CancelledError()): Promise<T> {
+  if (!signal) return promise;
   if (signal.aborted) {
     promise.catch(() => undefined);
-    return Promise.reject(new CancelledError());
+    return Promise.reject(reason());
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new CancelledError());
+    const onAbort = (): void => reject(reason());
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (value) => {

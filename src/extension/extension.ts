@@ -54,8 +54,11 @@ let statusBarItem: vscode.StatusBarItem | undefined;
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
   const { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder } = parts;
+  // Polled every 2 s: the model tells the tree and status bar only when something moved, and the
+  // tree is refreshed here only for a new set of notices.
   const refreshServers = (): void => {
     hooks.updateStatus(host.status());
+    if (tree.notices.join('\n') === host.notices.join('\n')) return;
     tree.notices = host.notices;
     tree.refresh();
   };

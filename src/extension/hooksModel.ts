@@ -80,14 +80,19 @@ export class HooksModel {
     this.changed();
   }
 
+  /** Polled: tells listeners only when a server's hooks, health or detail actually moved. */
   updateStatus(statuses: readonly ServerStatusLike[]): void {
+    let moved = false;
     for (const status of statuses) {
+      const known = this.servers.has(status.name);
       const server = this.server(status.name);
+      const before = `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
       if (status.hooks) server.hooks = [...status.hooks];
       server.health = healthOf(status.state, server.health);
       server.detail = status.error;
+      moved ||= !known || before !== `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
     }
-    this.changed();
+    if (moved) this.changed();
   }
 
   apply(event: AgentEvent, at: number): void {

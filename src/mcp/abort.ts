@@ -3,6 +3,8 @@
  * work (a server start, a tools/list) carries on for the others.
  */
 
+import { raceAbort as raceAbortWith } from '../agent/context';
+
 export function abortError(message: string): Error {
   const error = new Error(message);
   error.name = 'AbortError';
@@ -11,22 +13,7 @@ export function abortError(message: string): Error {
 
 /** Settles like `promise`, or rejects with an AbortError as soon as `signal` aborts. */
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, what = 'operation'): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(abortError(`${what} aborted`));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(abortError(`${what} aborted`));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceAbortWith(promise, signal, () => abortError(`${what} aborted`));
 }
 
 /** Resolves after `ms`, or early (without rejecting) when `signal` aborts. */

@@ -1,7 +1,7 @@
 /**
  * The core's Clock port over Node timers. `sleep` resolves early (never rejects) on abort so the loop's
- * backoffs and waits end promptly on cancel, and the timer is unref'd so a pending backoff never keeps
- * a finished process alive.
+ * backoffs and waits end promptly on cancel. The timer stays ref'd on purpose: a CLI waiting out a
+ * retry backoff has nothing else keeping it alive.
  */
 import type { Clock } from '../agent/ports';
 
