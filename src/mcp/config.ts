@@ -67,6 +67,14 @@ function issueField(issue: z.core.$ZodIssue | undefined): string | undefined {
   return issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
 }
 
+/** One server entry through its schema; the first problem becomes an error naming server and field. */
+function parseServerEntry<T>(schema: z.ZodType<T>, raw: unknown, source: string, name: string, fallbackField: string, what: string): T {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new McpConfigError(source, name, issueField(issue) ?? fallbackField, issue?.message ?? what);
+}
+
 function makeExpander(source: string, server: string, vars: McpConfigVars): Expand {
   const env = vars.env ?? process.env;
   const home = vars.userHome ?? homedir();
@@ -106,13 +114,8 @@ function expandMap(map: Record<string, unknown>, field: string, expand: Expand):
 }
 
 function parseStdio(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
-  const parsed = stdioSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new McpConfigError(source, name, issueField(issue) ?? 'command', issue?.message ?? 'invalid stdio server');
-  }
+  const cfg = parseServerEntry(stdioSchema, raw, source, name, 'command', 'invalid stdio server');
   const expand = makeExpander(source, name, vars);
-  const cfg = parsed.data;
   const cwdRaw = cfg.cwd === undefined ? vars.workspaceFolder : expand(cfg.cwd, 'cwd');
   const cwd = isAbsolute(cwdRaw) ? cwdRaw : resolve(vars.workspaceFolder, cwdRaw);
   let env: Record<string, string> = {};
@@ -139,20 +142,16 @@ function parseStdio(raw: unknown, source: string, name: string, vars: McpConfigV
 }
 
 function parseHttp(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
-  const parsed = httpSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new McpConfigError(source, name, issueField(issue) ?? 'url', issue?.message ?? 'invalid http server');
-  }
+  const cfg = parseServerEntry(httpSchema, raw, source, name, 'url', 'invalid http server');
   const expand = makeExpander(source, name, vars);
-  const url = expand(parsed.data.url, 'url');
+  const url = expand(cfg.url, 'url');
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
     throw new McpConfigError(source, name, 'url', `"${url}" is not an http(s) URL.`);
   }
-  return { name, transport: { type: 'http', url, headers: expandMap(parsed.data.headers ?? {}, 'headers', expand) } };
+  return { name, transport: { type: 'http', url, headers: expandMap(cfg.headers ?? {}, 'headers', expand) } };
 }
 
 function parseServer(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
