@@ -57,8 +57,17 @@ export class PromptRunner {
     }
   }
 
-  private async listTools(): Promise<ToolInfo[]> {
-    const tools = await raceAbort(this.ctx.tools.listTools(this.signal), this.signal);
+  /** Tools for this round: without I/O when the tool host has every list at hand (the usual round). */
+  private async listTools(): Promise<ToolInfo[] | Step> {
+    try {
+      return this.hintIgnoredHooks(await raceAbort(this.ctx.tools.listTools(this.signal), this.signal));
+    } catch (error) {
+      if (error instanceof CancelledError) return finish('cancelled');
+      return finish('error', { message: `Listing the MCP tools failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+
+  private hintIgnoredHooks(tools: ToolInfo[]): ToolInfo[] {
     const ignored = ignoredHookServers(tools, this.ctx.settings().hooks.allowlist);
     for (const [server, hooks] of ignored) {
       if (this.ctx.hintedServers.has(server)) continue;
@@ -70,13 +79,9 @@ export class PromptRunner {
 
   private async round(): Promise<Step> {
     const { ctx } = this;
-    let tools: ToolInfo[];
-    try {
-      tools = await this.listTools();
-    } catch (error) {
-      if (error instanceof CancelledError) return finish('cancelled');
-      return finish('error', { message: `Listing the MCP tools failed: ${error instanceof Error ? error.message : String(error)}` });
-    }
+    const cached = ctx.tools.cachedTools?.();
+    const tools = cached !== undefined ? this.hintIgnoredHooks(cached) : await this.listTools();
+    if (!Array.isArray(tools)) return tools;
     const specs = toolSpecs(tools);
     const settings = ctx.settings();
     const fixed = fixedChars(settings.systemPrompt, specs);
@@ -98,7 +103,7 @@ export class PromptRunner {
       if (result === 'too_large') return finish('error', { message: 'The current prompt alone does not fit the model\'s context window.' });
       compacted = true;
     }
-    return this.callModel(tools, specs);
+    return await this.callModel(tools, specs);
   }
 
   private async callModel(tools: ToolInfo[], specs: ToolSpec[]): Promise<Step> {
@@ -120,7 +125,7 @@ export class PromptRunner {
     }
     // Hooks never run on errors; auth errors arrive here at once because the adapter does not retry them.
     if (turn.kind === 'error') return finish('error', { message: turn.message });
-    return this.handleReply(turn.reply, tools);
+    return await this.handleReply(turn.reply, tools);
   }
 
   private async handleReply(reply: ModelReply, tools: ToolInfo[]): Promise<Step> {
@@ -142,7 +147,8 @@ export class PromptRunner {
     // An empty reply is not appended (OpenAI rejects it) and counts as the end of the turn.
     if (content.trim() !== '') appendMessage(ctx, { role: 'assistant', content });
     if (cutOff) return finish(reply.finishReason as OutcomeReason);
-    const gate = await runStopGate(ctx, this.gate, tools, this.signal);
+    const decided = runStopGate(ctx, this.gate, tools, this.signal);
+    const gate = decided instanceof Promise ? await decided : decided;
     if (gate.kind === 'cancelled') return finish('cancelled');
     if (gate.kind === 'continue') return { kind: 'next' };
     return finish('end_turn', gate.unresolved === undefined ? {} : { unresolved: gate.unresolved });

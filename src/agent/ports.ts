@@ -81,6 +81,11 @@ export interface ToolHost {
    * contributes no tools rather than failing the whole list.
    */
   listTools(signal?: AbortSignal): Promise<ToolInfo[]>;
+  /**
+   * What `listTools` would answer when that needs no I/O and no restart (every server up with a current
+   * listing), else undefined. Optional: the loop asks it first every round and lists only without it.
+   */
+  cachedTools?(): ToolInfo[] | undefined;
   /** Calls one tool. Rejects on transport errors and on abort; an `isError` result resolves. */
   callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult>;
   /** Kills the server (its whole process group for stdio); the next use restarts it with backoff. */

@@ -34,7 +34,18 @@ export function emitBudget(ctx: CoreContext, used: number): void {
   ctx.emit({ type: 'budget', used, max: hooks.stopMaxRejections, scope: hooks.stopBudgetScope, repeatedEndTurnStops: hooks.repeatedEndTurnStops });
 }
 
-export async function runStopGate(ctx: CoreContext, gate: PromptGate, tools: readonly ToolInfo[], signal: AbortSignal): Promise<GateResult> {
+/** No hook objected (or none was there to ask): a standing objection was complied with. */
+function finishWithoutObjection(ctx: CoreContext, gate: PromptGate): GateResult {
+  if (gate.pending !== null) ctx.emit({ type: 'objection_resolved', servers: gate.pending.map((o) => o.server), resolution: 'complied' });
+  gate.pending = null;
+  return { kind: 'finish' };
+}
+
+/**
+ * The gate for one end of turn. Decided at once, without waiting, when no hook has to be asked (budget
+ * spent, an objection declined, or no allowlisted server has `_Stop`); otherwise a promise.
+ */
+export function runStopGate(ctx: CoreContext, gate: PromptGate, tools: readonly ToolInfo[], signal: AbortSignal): GateResult | Promise<GateResult> {
   const hooks = ctx.settings().hooks;
   const used = ctx.state().rejectionsUsed;
   const decision = decideGate({ rejectionsUsed: used, afterObjection: gate.afterObjection }, hooks);
@@ -48,15 +59,18 @@ export async function runStopGate(ctx: CoreContext, gate: PromptGate, tools: rea
   }
   const order = ctx.tools.serverNames();
   const servers = serversWithHook(tools, hooks.allowlist, '_Stop', order);
+  if (servers.length === 0) return signal.aborted ? { kind: 'cancelled' } : finishWithoutObjection(ctx, gate);
+  return askStopHooks(ctx, gate, servers, order, signal);
+}
+
+async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[], order: string[], signal: AbortSignal): Promise<GateResult> {
+  const hooks = ctx.settings().hooks;
+  const used = ctx.state().rejectionsUsed;
   const context = { sessionId: ctx.sessionId, rejectionsUsed: used, rejectionBudget: hooks.stopMaxRejections, afterObjection: gate.afterObjection };
   const outcomes = await Promise.all(servers.map((server) => ctx.hookCaller.call(server, '_Stop', context, signal)));
   if (signal.aborted) return { kind: 'cancelled' };
   const objections = collectObjections(outcomes, order);
-  if (objections.length === 0) {
-    if (pending !== null) ctx.emit({ type: 'objection_resolved', servers: pending.map((o) => o.server), resolution: 'complied' });
-    gate.pending = null;
-    return { kind: 'finish' };
-  }
+  if (objections.length === 0) return finishWithoutObjection(ctx, gate);
   const nowUsed = used + 1;
   emitBudget(ctx, nowUsed);
   for (const objection of objections) {

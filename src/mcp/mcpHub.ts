@@ -67,6 +67,16 @@ export class McpHub implements ToolHost {
     return lists.flat();
   }
 
+  cachedTools(): ToolInfo[] | undefined {
+    const merged: ToolInfo[] = [];
+    for (const connection of this.connections.values()) {
+      const tools = connection.cachedTools();
+      if (tools === undefined) return undefined;
+      for (const tool of tools) merged.push(tool);
+    }
+    return merged;
+  }
+
   async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
     return this.connection(server).callTool(bareName, args, options);
   }

@@ -88,6 +88,11 @@ export class ServerConnection {
     };
   }
 
+  /** The listing `listTools` would return at once: the server is up and its list is current. */
+  cachedTools(): ToolInfo[] | undefined {
+    return this.live !== undefined && !this.closed ? this.tools : undefined;
+  }
+
   async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
     if (this.isDown()) {
       // Lists run every round: waiting for a backoff or a slow (hostile) restart would break SPEC 4's

@@ -150,6 +150,22 @@ describe('McpHub environment, list changes and failures', () => {
     assert.deepEqual((await hub.listTools()).map((t) => t.bareName), ['echo', 'added_0']);
   });
 
+  it('answers cachedTools only while every list is at hand: not before a start, not across a change, not after a kill', async () => {
+    const { hub, events } = newHub([
+      hookServerMcpConfig('steady', hookServerConfig({})),
+      hookServerMcpConfig('shifty', hookServerConfig({ listChangedAfterCall: true })),
+    ]);
+    assert.equal(hub.cachedTools(), undefined, 'nothing started yet: listing must start the servers');
+    const listed = await hub.listTools();
+    assert.deepEqual(hub.cachedTools(), listed);
+    await hub.callTool('shifty', 'echo', { text: 'x' }, { signal: signal() });
+    await waitFor(() => events.some((e) => e.type === 'tools_changed'), 'tools_changed');
+    assert.deepEqual(hub.cachedTools()?.map((t) => t.qualifiedName), ['steady__echo', 'shifty__echo', 'shifty__added_0']);
+    await hub.killServer('steady', 'test');
+    assert.equal(hub.cachedTools(), undefined, 'a killed server restarts through listTools');
+    assert.deepEqual((await hub.listTools()).map((t) => t.qualifiedName), ['steady__echo', 'shifty__echo', 'shifty__added_0']);
+  });
+
   it('reports a missing command clearly and lists the other servers anyway', async () => {
     const { hub, events } = newHub([
       { name: 'ghost', transport: { type: 'stdio', command: 'sprout-no-such-command-xyz', args: [], env: {} } },
