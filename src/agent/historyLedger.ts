@@ -1,16 +1,18 @@
 /**
  * Per-session running facts about the history the loop measures and checks before every model call:
- * its size in characters and how far it is known valid. Between compactions the history only grows
- * at the end, so each round covers just the new messages; a history that does not extend the last
- * one seen (after a compaction) is measured from the start. The answers are those of `historyChars`
- * and `validateHistory` over the whole history.
+ * its size in characters and how far it is known valid. The live session appends to one array in
+ * place and a compaction brings a new one, so the same array seen again has only grown at the end:
+ * each round covers just the new messages. Any other array is measured from the start. The answers
+ * are those of `historyChars` and `validateHistory` over the whole history.
  */
 import { messageChars } from './compaction';
 import { type HistoryProblem, validateHistoryFrom } from './historyValidity';
 import type { ChatMessage } from './types';
 
 export class HistoryLedger {
-  private seen: readonly ChatMessage[] = [];
+  private seen: readonly ChatMessage[] | undefined;
+  /** How many messages of `seen` are counted in `chars`. */
+  private counted = 0;
   private chars = 0;
   /** A prefix length that validates clean and leaves no tool-call block open. */
   private clean = 0;
@@ -27,22 +29,14 @@ export class HistoryLedger {
     return problems;
   }
 
-  /** Identity of every earlier slot, not just the length: a compaction can replace a prefix. */
-  private extendsSeen(history: readonly ChatMessage[]): boolean {
-    const seen = this.seen;
-    if (history.length < seen.length) return false;
-    for (let i = seen.length - 1; i >= 0; i--) if (history[i] !== seen[i]) return false;
-    return true;
-  }
-
   private sync(history: readonly ChatMessage[]): void {
-    if (history === this.seen) return;
-    if (!this.extendsSeen(history)) {
-      this.seen = [];
+    if (history !== this.seen || history.length < this.counted) {
+      this.seen = history;
+      this.counted = 0;
       this.chars = 0;
       this.clean = 0;
     }
-    for (let i = this.seen.length; i < history.length; i++) this.chars += messageChars(history[i] as ChatMessage);
-    this.seen = history;
+    for (let i = this.counted; i < history.length; i++) this.chars += messageChars(history[i] as ChatMessage);
+    this.counted = history.length;
   }
 }

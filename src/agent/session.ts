@@ -13,7 +13,7 @@ import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
 import { PromptRunner, toolSpecs } from './loop';
 import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from './ports';
-import { type ReplayState, applyEvent, replayEvents } from './sessionState';
+import { type ReplayState, applyEventInPlace, replayEvents } from './sessionState';
 import { emitBudget } from './stopGate';
 import type { AgentEvent, AgentSettings, ChatMessage, Outcome, Usage } from './types';
 
@@ -52,6 +52,9 @@ function unansweredTailCalls(history: readonly ChatMessage[]): string[] {
   for (const call of block.toolCalls ?? []) if (!answered.has(call.id) && !ids.includes(call.id)) ids.push(call.id);
   return ids;
 }
+
+/** For callers that pass no signal: never aborts (like VS Code's CancellationToken.None). Every listener the core or an adapter adds is removed again, so sharing it leaks nothing. */
+const NOT_CANCELLABLE = new AbortController().signal;
 
 export class AgentSession {
   private replay: ReplayState;
@@ -106,7 +109,7 @@ export class AgentSession {
     this.running = true;
     let outcome: Outcome;
     try {
-      outcome = await new PromptRunner(this.ctx, prompt, signal ?? new AbortController().signal).run();
+      outcome = await new PromptRunner(this.ctx, prompt, signal ?? NOT_CANCELLABLE).run();
     } catch (error) {
       this.options.logger?.error('prompt failed unexpectedly', { message: error instanceof Error ? error.message : String(error) });
       outcome = { reason: 'error', message: `Internal error: ${error instanceof Error ? error.message : String(error)}`, rounds: 0 };
@@ -123,7 +126,7 @@ export class AgentSession {
     if (this.running) throw new Error('Cannot compact while a prompt is running; cancel it or wait for it to finish.');
     this.running = true;
     try {
-      const abort = signal ?? new AbortController().signal;
+      const abort = signal ?? NOT_CANCELLABLE;
       const tools = await this.options.tools.listTools(abort);
       const specs = toolSpecs(tools);
       await compact(this.ctx, { trigger: 'manual', currentPrompt: null, tools, specs, fixedChars: fixedChars(this.settings.systemPrompt, specs) }, abort);
@@ -147,9 +150,10 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
+  /** A snapshot: the history is a copy, so it stays as it was when read. */
   get state(): Readonly<SessionState> {
     const { history, rejectionsUsed, lastUsage } = this.replay;
-    return { sessionId: this.options.sessionId, history, rejectionsUsed, lastUsage, running: this.running };
+    return { sessionId: this.options.sessionId, history: [...history], rejectionsUsed, lastUsage, running: this.running };
   }
 
   /** Stops forwarding tool-host events; the session can still be read but should not run again. */
@@ -170,7 +174,7 @@ export class AgentSession {
   }
 
   private emit(event: AgentEvent): void {
-    this.replay = applyEvent(this.replay, event);
+    this.replay = applyEventInPlace(this.replay, event);
     if (event.type !== 'text_delta' && this.options.transcript !== undefined) {
       try {
         this.options.transcript.append({ at: this.options.clock.now(), event });

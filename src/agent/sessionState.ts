@@ -35,6 +35,17 @@ export function applyEvent(state: ReplayState, event: AgentEvent): ReplayState {
 }
 
 /**
+ * `applyEvent` for the live session, which owns its history array (the one `open` built, or the copy a
+ * compaction made): a `message` is appended in place rather than copying the whole history for every
+ * message of every round. Hosts get copies (`AgentSession.state`), so nobody sees the array change.
+ */
+export function applyEventInPlace(state: ReplayState, event: AgentEvent): ReplayState {
+  if (event.type !== 'message') return applyEvent(state, event);
+  state.history.push(event.message);
+  return state;
+}
+
+/**
  * Same result as folding `applyEvent`, in linear time: a long transcript is mostly `message` events,
  * and copying the history for each would make resuming quadratic. The array appended to in place is
  * one this function made, so neither `initial` nor an event's history is ever mutated.

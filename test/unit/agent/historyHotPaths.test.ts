@@ -9,7 +9,7 @@ import { historyChars } from '../../../src/agent/compaction';
 import { HistoryLedger } from '../../../src/agent/historyLedger';
 import { validateHistory, type HistoryProblem } from '../../../src/agent/historyValidity';
 import { AgentSession } from '../../../src/agent/session';
-import { applyEvent, emptyReplayState, replayEvents, type ReplayState } from '../../../src/agent/sessionState';
+import { applyEvent, applyEventInPlace, emptyReplayState, replayEvents, type ReplayState } from '../../../src/agent/sessionState';
 import type { Clock } from '../../../src/agent/ports';
 import type { AgentEvent, ChatMessage } from '../../../src/agent/types';
 import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
@@ -84,7 +84,7 @@ test('validateHistory reports exactly what the plain definition reports, on 3000
   assert.ok(withProblems > 1000 && withProblems < 2900, `the generator covers valid and invalid histories (${withProblems} invalid)`);
 });
 
-test('HistoryLedger answers as full passes do while a history grows, is compacted and is replaced', () => {
+test('HistoryLedger answers as full passes do while a history grows in place, is compacted and is replaced', () => {
   const rand = random(23);
   for (let run = 0; run < 200; run++) {
     const ledger = new HistoryLedger();
@@ -93,7 +93,8 @@ test('HistoryLedger answers as full passes do while a history grows, is compacte
       const r = rand();
       if (r < 0.1) history = randomHistory(rand, Math.floor(rand() * 6));
       else if (r < 0.15) history = [...history.slice(0, Math.floor(history.length / 2)), ...randomHistory(rand, 2)];
-      else history = [...history, ...randomHistory(rand, 1 + Math.floor(rand() * 3))];
+      else if (r < 0.3) history = [...history, ...randomHistory(rand, 1 + Math.floor(rand() * 3))];
+      else history.push(...randomHistory(rand, 1 + Math.floor(rand() * 3))); // as the live session appends
       const order = rand() < 0.5;
       const problems = order ? ledger.validate(history) : undefined;
       assert.equal(ledger.historyChars(history), historyChars(history));
@@ -119,6 +120,32 @@ test('replayEvents equals folding applyEvent and mutates neither the initial sta
     assert.deepEqual(replayEvents(events, initial), expected);
     assert.deepEqual({ initial, events }, before, 'inputs untouched');
   }
+});
+
+test('applyEventInPlace gives what applyEvent gives, and the compaction history it keeps is its own', () => {
+  const rand = random(29);
+  for (let i = 0; i < 300; i++) {
+    const compacted: ChatMessage[] = [{ role: 'user', content: `c${i}` }];
+    const events: AgentEvent[] = randomHistory(rand, 20).map((message): AgentEvent => {
+      const r = rand();
+      if (r < 0.1) return { type: 'compaction', trigger: 'auto', summary: 's', injected: [], fallback: false, droppedMessages: 1, history: compacted };
+      if (r < 0.2) return { type: 'usage', usage: { promptTokens: 5, completionTokens: 1, totalTokens: 6 } };
+      return { type: 'message', message };
+    });
+    const live = events.reduce(applyEventInPlace, { ...emptyReplayState(), history: [] });
+    assert.deepEqual(live, events.reduce(applyEvent, emptyReplayState()));
+    assert.deepEqual(compacted, [{ role: 'user', content: `c${i}` }], 'the event history is never appended to');
+  }
+});
+
+test('session.state is a snapshot: a later prompt does not change a history already read', async () => {
+  const tools = new InMemoryToolHost([]);
+  const s = await AgentSession.open({ sessionId: 's', settings: settings(), model: new ScriptedModelClient([{ content: 'one' }, { content: 'two' }]), tools, clock: new BreakableClock() });
+  await s.run('first');
+  const read = s.state.history;
+  await s.run('second');
+  assert.deepEqual(read.map((m) => m.content), ['first', 'one']);
+  assert.deepEqual(s.state.history.map((m) => m.content), ['first', 'one', 'second', 'two']);
 });
 
 /** A clock that starts throwing once `broken` is set: an unexpected failure in the middle of a round. */
