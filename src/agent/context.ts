@@ -37,6 +37,34 @@ export class CancelledError extends Error {
   }
 }
 
+const abortCallbacks = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `callback` once when `signal` aborts (at once if it already has); the returned function stops
+ * that. Every waiting step of every round listens on the same prompt signal, so the signal gets one
+ * real listener that relays to a plain set: adding and removing is a set operation, not an EventTarget one.
+ */
+export function onAbort(signal: AbortSignal, callback: () => void): () => void {
+  if (signal.aborted) {
+    callback();
+    return () => undefined;
+  }
+  let callbacks = abortCallbacks.get(signal);
+  if (callbacks === undefined) {
+    const relay = new Set<() => void>();
+    signal.addEventListener('abort', () => {
+      for (const relayed of [...relay]) relayed();
+      relay.clear();
+    }, { once: true });
+    abortCallbacks.set(signal, relay);
+    callbacks = relay;
+  }
+  const own = (): void => callback();
+  callbacks.add(own);
+  const set = callbacks;
+  return () => void set.delete(own);
+}
+
 /**
  * Settles with `promise`, or rejects with `reason()` (a CancelledError unless the caller names its
  * own) as soon as `signal` aborts. Without a signal it is the promise itself.
@@ -48,15 +76,14 @@ export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefine
     return Promise.reject(reason());
   }
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(reason());
-    signal.addEventListener('abort', onAbort, { once: true });
+    const stop = onAbort(signal, () => reject(reason()));
     promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stop();
         reject(error instanceof Error ? error : new Error(String(error)));
       },
     );

@@ -5,9 +5,11 @@
  * attempt reached the user (it would be shown twice). Errors leave as ModelError, key-free.
  */
 import OpenAI from 'openai';
+import { onAbort } from '../agent/context';
 import { ModelError, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
 import { classifyError, redact, StreamCutError, type ClassifiedError } from './modelErrors';
 import { backoffDelayMs, sleep } from './retryPolicy';
+import { IdleWatch, type WatchedStream } from './idleWatch';
 import { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
 import { WireHistory } from './wireHistory';
@@ -25,7 +27,7 @@ export interface OpenAiModelClientOptions {
   retryMaxDelayMs?: number;
   /** Until the response headers arrive; default the SDK's 10 minutes. */
   requestTimeoutMs?: number;
-  /** A stream silent this long after its headers counts as broken; default 5 minutes (slow local models). */
+  /** A stream silent this long after its headers counts as broken (cut within a quarter more); default 5 minutes (slow local models). */
   streamIdleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /** [0, 1) for the backoff jitter; tests pin it. */
@@ -50,9 +52,11 @@ export class OpenAiModelClient implements ModelClient {
   private endpoint: Endpoint | ModelError | undefined;
   /** The last request's messages in wire form: the next round's history repeats nearly all of them. */
   private readonly wireHistory = new WireHistory();
+  private readonly idleWatch: IdleWatch;
 
   constructor(options: OpenAiModelClientOptions = {}) {
     this.options = { ...options };
+    this.idleWatch = new IdleWatch(options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS);
   }
 
   get baseUrl(): string {
@@ -135,18 +139,15 @@ export class OpenAiModelClient implements ModelClient {
   private async attempt(endpoint: Endpoint, request: ModelRequest, options: ModelCallOptions, delivered: { text: boolean }): Promise<ModelReply> {
     // Our own controller, so a stream that goes silent can be dropped without looking like a user cancel.
     const controller = new AbortController();
-    const forward = (): void => controller.abort();
-    options.signal.addEventListener('abort', forward, { once: true });
-    const idleMs = this.options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS;
+    const stopForwarding = onAbort(options.signal, () => controller.abort());
     let idle = false;
-    let timer: NodeJS.Timeout | undefined;
+    let watched: WatchedStream | undefined;
     try {
       const stream = await endpoint.sdk.chat.completions.create(toStreamingParams(request, (messages) => this.wireHistory.map(messages)), { signal: controller.signal });
       const accumulator = new StreamAccumulator();
-      timer = setTimeout(() => ((idle = true), controller.abort()), idleMs);
+      watched = this.idleWatch.watch(() => ((idle = true), controller.abort()));
       for await (const chunk of stream) {
-        // Restarts the same timer: no clear and new timer for every chunk of a long reply.
-        timer.refresh();
+        watched.touch();
         const text = accumulator.add(chunk);
         if (text) {
           delivered.text = true;
@@ -158,11 +159,11 @@ export class OpenAiModelClient implements ModelClient {
       if (!accumulator.finished) throw new StreamCutError();
       return accumulator.reply();
     } catch (error) {
-      if (idle && !options.signal.aborted) throw new StreamCutError(`the response stream sent nothing for ${idleMs} ms`);
+      if (idle && !options.signal.aborted) throw new StreamCutError(`the response stream sent nothing for ${this.idleWatch.idleMs} ms`);
       throw error;
     } finally {
-      clearTimeout(timer);
-      options.signal.removeEventListener('abort', forward);
+      watched?.stop();
+      stopForwarding();
     }
   }
 
