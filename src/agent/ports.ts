@@ -86,6 +86,12 @@ export interface ToolHost {
    * listing), else undefined. Optional: the loop asks it first every round and lists only without it.
    */
   cachedTools?(): ToolInfo[] | undefined;
+  /**
+   * Asked before each model-requested tool call, outside the tool timeout (a user deciding on an
+   * approval takes as long as they take): a result stands in for the call (a denial), undefined lets
+   * the call run with these same `args`. Optional; rejects only on abort.
+   */
+  authorize?(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult | undefined>;
   /** Calls one tool. Rejects on transport errors and on abort; an `isError` result resolves. */
   callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult>;
   /** Kills the server (its whole process group for stdio); the next use restarts it with backoff. */

@@ -1,10 +1,11 @@
 /**
- * Runs one round's tool calls: in parallel up to `maxParallelTools`, each with the tool timeout, and
+ * Runs one round's tool calls: in parallel up to `maxParallelTools`, each with the tool timeout (which
+ * starts once the host has authorized the call, so a pending approval is not tool time), and
  * appends the results in call order so the history stays valid whatever happens. Hooks and unknown
  * tools never reach a server; bad arguments, failures, timeouts and cancels become error results the
  * model can read. Results are capped with a marker saying how much was cut.
  */
-import { type CoreContext, appendMessage, runWithTimeout } from './context';
+import { type CoreContext, CancelledError, appendMessage, raceAbort, runWithTimeout } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import type { ToolCall, ToolCallResult, ToolInfo } from './types';
 
@@ -31,10 +32,25 @@ export function parseToolArguments(raw: string): { ok: true; value: Record<strin
   return { ok: true, value: value as Record<string, unknown> };
 }
 
+/** The host's say before the call (an approval), untimed but cancellable: a result means the call does not run. */
+async function authorize(ctx: CoreContext, tool: ToolInfo, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult | undefined> {
+  if (ctx.tools.authorize === undefined) return undefined;
+  try {
+    const refusal = await raceAbort(ctx.tools.authorize(tool.server, tool.bareName, args, signal), signal);
+    // A host that answers a cancel with a denial still reads as cancelled.
+    return signal.aborted ? { isError: true, text: CANCELLED_TOOL_RESULT } : refusal;
+  } catch (error) {
+    if (error instanceof CancelledError) return { isError: true, text: CANCELLED_TOOL_RESULT };
+    return { isError: true, text: `tool ${tool.qualifiedName} was not run: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
 async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, signal: AbortSignal): Promise<ToolCallResult> {
   if (tool === undefined) return { isError: true, text: `unknown tool: ${call.name}` };
   const args = parseToolArguments(call.arguments);
   if (!args.ok) return { isError: true, text: `invalid arguments for ${call.name}: ${args.error}. Call it again with a JSON object.` };
+  const refusal = await authorize(ctx, tool, args.value, signal);
+  if (refusal !== undefined) return refusal;
   const timeoutMs = ctx.settings().toolTimeoutMs;
   const result = await runWithTimeout(ctx.clock, timeoutMs, (s) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s }), signal);
   switch (result.kind) {

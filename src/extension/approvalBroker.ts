@@ -15,13 +15,16 @@ export class ApprovalBroker {
     const approvalId = `a${this.next++}`;
     if (request.signal.aborted) return Promise.resolve('deny');
     return new Promise((resolve) => {
+      const onAbort = (): void => settle('deny');
       const settle = (answer: ApprovalAnswer): void => {
         if (!this.pending.delete(approvalId)) return;
+        request.signal.removeEventListener('abort', onAbort);
         model.resolveApproval(approvalId, answer !== 'deny');
         resolve(answer);
       };
       this.pending.set(approvalId, settle);
-      request.signal.addEventListener('abort', () => settle('deny'), { once: true });
+      // The prompt's signal: it outlives this question, so the listener goes when the question does.
+      request.signal.addEventListener('abort', onAbort, { once: true });
       const onCard = model.requestApproval(request.qualifiedName, approvalId);
       if (!onCard || !viewsOpen) void this.notify(request, settle);
     });

@@ -2,7 +2,8 @@
  * Tool approval as a ToolHost decorator, so the core never knows about it. A call runs at once when it
  * is a hook, a tool marked `readOnlyHint`, listed in `sprout.tools.autoApprove`, or allowed earlier in
  * this chat; otherwise the approver (the chat's approve/deny card) is asked and a denial becomes an
- * error result the model reads. One instance per chat; the inner host can be swapped when the
+ * error result the model reads. The question is put in `authorize`, before the core starts the tool
+ * timeout. One instance per chat; the inner host can be swapped when the
  * configured servers change, and subscriptions follow the swap.
  */
 import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
@@ -30,6 +31,8 @@ export const DENIED_RESULT = 'The user denied this tool call. Do not retry it; a
 export class ApprovalToolHost implements ToolHost {
   private readonly allowedInChat = new Set<string>();
   private readonly annotations = new Map<string, ToolInfo>();
+  /** Argument objects of calls `authorize` let through; the core passes the same object to `callTool`. */
+  private readonly authorized = new WeakSet<Record<string, unknown>>();
 
   constructor(
     private readonly inner: () => ToolHost,
@@ -46,9 +49,17 @@ export class ApprovalToolHost implements ToolHost {
     return tools;
   }
 
+  /** The core asks this before the timed call, so the user's time to decide is not tool time. */
+  async authorize(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult | undefined> {
+    if (!(await this.mayRun(`${server}__${bareName}`, bareName, args, signal))) return { isError: true, text: DENIED_RESULT };
+    this.authorized.add(args);
+    return undefined;
+  }
+
+  /** Runs a call `authorize` let through (once); any other call is asked about here. */
   async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
-    const qualifiedName = `${server}__${bareName}`;
-    if (!(await this.mayRun(qualifiedName, bareName, args, options.signal))) return { isError: true, text: DENIED_RESULT };
+    const pass = this.authorized.delete(args);
+    if (!pass && !(await this.mayRun(`${server}__${bareName}`, bareName, args, options.signal))) return { isError: true, text: DENIED_RESULT };
     return this.inner().callTool(server, bareName, args, options);
   }
 

@@ -75,3 +75,26 @@ test('autoApprove setting skips the question; subscriptions follow a swapped inn
   for (const l of next.listeners) l({ type: 'tools_changed', server: 'x' });
   assert.deepEqual(seen, ['tools_changed']);
 });
+
+test('authorize asks before the timed call; callTool then runs that call without asking again', async () => {
+  const { host, inner, asked, opts } = setup(['once', 'deny']);
+  const args = { path: 'a' };
+  assert.equal(await host.authorize('ws', 'write', args, opts.signal), undefined);
+  assert.equal(asked.length, 1);
+  await host.callTool('ws', 'write', args, opts);
+  assert.equal(asked.length, 1, 'the authorized call is not asked about twice');
+  assert.deepEqual(inner.calls, ['ws__write']);
+  // The pass is for that one call: the same arguments object again, or any other, is asked about.
+  assert.deepEqual(await host.callTool('ws', 'write', args, opts), { isError: true, text: DENIED_RESULT });
+  assert.equal(asked.length, 2);
+  assert.deepEqual(inner.calls, ['ws__write']);
+});
+
+test('authorize returns the denial as the result and lets read-only tools and hooks through unasked', async () => {
+  const { host, inner, asked, opts } = setup(['deny']);
+  assert.deepEqual(await host.authorize('ws', 'run', {}, opts.signal), { isError: true, text: DENIED_RESULT });
+  assert.equal(await host.authorize('ws', 'read', {}, opts.signal), undefined);
+  assert.equal(await host.authorize('tests', '_Stop', {}, opts.signal), undefined);
+  assert.equal(asked.length, 1);
+  assert.deepEqual(inner.calls, []);
+});
