@@ -10,7 +10,7 @@ import { type CoreContext, CancelledError, appendMessage, raceAbort } from './co
 import { validateHistory } from './historyValidity';
 import { callModel } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';
-import { type PromptGate, emitBudget, newPromptGate, noteToolRound, runStopGate } from './stopGate';
+import { type PromptGate, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
 import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
 import { answerUnrun, runToolCalls } from './toolRunner';
 import type { Outcome, OutcomeReason, ToolInfo } from './types';
@@ -96,7 +96,7 @@ export class PromptRunner {
         limit: compactionLimit(settings),
         window: settings.contextWindowTokens,
       });
-      if (plan.kind === 'finish') return finish(plan.reason, plan.message === undefined ? {} : { message: plan.message });
+      if (plan.kind === 'finish') return this.finishPlanned(plan);
       if (plan.kind === 'call_model') break;
       const result = await compact(ctx, { trigger: 'auto', currentPrompt: this.prompt, tools, specs, fixedChars: fixed }, this.signal);
       if (result === 'cancelled') return finish('cancelled');
@@ -104,6 +104,12 @@ export class PromptRunner {
       compacted = true;
     }
     return await this.callModel(tools, specs);
+  }
+
+  /** The round cap can come right after an objection: the turn then ends with it standing (SPEC 3). */
+  private finishPlanned(plan: Extract<RoundPlan, { kind: 'finish' }>): Step {
+    const unresolved = plan.reason === 'max_rounds' ? endWithObjectionsStanding(this.ctx, this.gate, 'max_rounds') : undefined;
+    return finish(plan.reason, { ...(plan.message === undefined ? {} : { message: plan.message }), ...(unresolved === undefined ? {} : { unresolved }) });
   }
 
   private async callModel(tools: ToolInfo[], specs: ToolSpec[]): Promise<Step> {

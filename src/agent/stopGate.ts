@@ -7,7 +7,7 @@
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair } from './hookEnvelope';
 import { collectObjections, decideGate, serversWithHook } from './stopGateRules';
-import type { HookObjection, Outcome, ToolInfo } from './types';
+import type { HookObjection, Outcome, ToolInfo, UnresolvedCause } from './types';
 
 /** The gate's memory within one prompt; each new prompt starts from `newPromptGate()`. */
 export interface PromptGate {
@@ -21,6 +21,19 @@ export function newPromptGate(): PromptGate {
 }
 
 export type GateResult = { kind: 'finish'; unresolved?: Outcome['unresolved'] } | { kind: 'continue' } | { kind: 'cancelled' };
+
+/**
+ * The turn ends while the last gate round's objections stand (the model has not answered them with
+ * work): they are resolved as declined or overridden, and returned for the outcome so the user sees
+ * them. Undefined when nothing stands.
+ */
+export function endWithObjectionsStanding(ctx: CoreContext, gate: PromptGate, cause: UnresolvedCause): Outcome['unresolved'] {
+  const pending = gate.pending;
+  if (pending === null) return undefined;
+  ctx.emit({ type: 'objection_resolved', servers: pending.map((o) => o.server), resolution: cause === 'declined' ? 'declined' : 'overridden' });
+  gate.pending = null;
+  return { cause, objections: pending };
+}
 
 /** A round with tool calls: the model is working, so a standing objection counts as complied with. */
 export function noteToolRound(ctx: CoreContext, gate: PromptGate): void {
@@ -49,13 +62,9 @@ export function runStopGate(ctx: CoreContext, gate: PromptGate, tools: readonly 
   const hooks = ctx.settings().hooks;
   const used = ctx.state().rejectionsUsed;
   const decision = decideGate({ rejectionsUsed: used, afterObjection: gate.afterObjection }, hooks);
-  const pending = gate.pending;
   if (decision.kind === 'finish') {
-    if (pending === null) return { kind: 'finish' };
-    const resolution = decision.cause === 'declined' ? 'declined' : 'overridden';
-    ctx.emit({ type: 'objection_resolved', servers: pending.map((o) => o.server), resolution });
-    gate.pending = null;
-    return { kind: 'finish', unresolved: { cause: decision.cause, objections: pending } };
+    const unresolved = endWithObjectionsStanding(ctx, gate, decision.cause);
+    return unresolved === undefined ? { kind: 'finish' } : { kind: 'finish', unresolved };
   }
   const order = ctx.tools.serverNames();
   const servers = serversWithHook(tools, hooks.allowlist, '_Stop', order);

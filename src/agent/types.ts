@@ -92,12 +92,15 @@ export interface HookObjection {
   text: string;
 }
 
+/** Why a turn ended with an objection standing: the budget was spent, the model declined, or the round cap came first. */
+export type UnresolvedCause = 'budget_exhausted' | 'declined' | 'max_rounds';
+
 export interface Outcome {
   reason: OutcomeReason;
   /** Human-readable detail: for `error`, what went wrong and what to do. */
   message?: string;
   /** Set when the turn ended while a `_Stop` objection stood (SPEC 3). */
-  unresolved?: { cause: 'budget_exhausted' | 'declined'; objections: HookObjection[] };
+  unresolved?: { cause: UnresolvedCause; objections: HookObjection[] };
   rounds: number;
 }
 

@@ -4,7 +4,7 @@
  * clearly marked and the outcome on stdout; diagnostics (retries, server trouble) on stderr.
  * Model and hook text is untrusted: control characters are neutralised before it reaches a terminal.
  */
-import type { AgentEvent } from '../agent/types';
+import type { AgentEvent, UnresolvedCause } from '../agent/types';
 import type { WritableLike } from '../runtime/streamLogger';
 
 export type EventPrinter = (event: AgentEvent) => void;
@@ -37,6 +37,12 @@ interface TextState {
   midLine: boolean;
 }
 
+const UNRESOLVED_CAUSE: Record<UnresolvedCause, string> = {
+  budget_exhausted: 'budget spent',
+  declined: 'the model declined',
+  max_rounds: 'max rounds reached',
+};
+
 /** The stdout narrative for one event, or undefined when it belongs on stderr or nowhere. */
 function narrative(event: AgentEvent): string | undefined {
   switch (event.type) {
@@ -58,7 +64,7 @@ function narrative(event: AgentEvent): string | undefined {
       const detail = o.message && o.reason !== 'error' ? `: ${oneLine(o.message, 500)}` : '';
       const lines = [`== ${o.reason} after ${o.rounds} round${o.rounds === 1 ? '' : 's'}${detail}`];
       if (o.unresolved) {
-        lines.push(`!! the turn ended with an unresolved hook objection (${o.unresolved.cause === 'budget_exhausted' ? 'budget spent' : 'the model declined'}):`);
+        lines.push(`!! the turn ended with an unresolved hook objection (${UNRESOLVED_CAUSE[o.unresolved.cause]}):`);
         for (const objection of o.unresolved.objections) lines.push(`  ${objection.server}:`, indent(objection.text));
         lines.push('   run again with a new prompt to continue anyway.');
       }

@@ -48,7 +48,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     id: z.string(),
     reason: z.string(),
     message: z.string().optional(),
-    unresolved: z.object({ cause: z.enum(['budget_exhausted', 'declined']), objections: z.array(objectionSchema) }).optional(),
+    unresolved: z.object({ cause: z.enum(['budget_exhausted', 'declined', 'max_rounds']), objections: z.array(objectionSchema) }).optional(),
   }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;

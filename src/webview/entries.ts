@@ -47,15 +47,20 @@ const OUTCOME_TEXT: Record<string, string> = {
   content_filter: 'The provider filtered the answer.',
 };
 
+const UNRESOLVED_TEXT: Record<NonNullable<Extract<ChatEntry, { kind: 'outcome' }>['unresolved']>['cause'], string> = {
+  budget_exhausted: 'The _Stop budget is spent while a hook still objects:',
+  declined: 'The model ended its turn despite the hook objection:',
+  max_rounds: 'The round limit came before the model could answer the hook objection:',
+};
+
 function outcomeCard(e: Extract<ChatEntry, { kind: 'outcome' }>, send: Send): HTMLElement {
   const card = el('div', { class: `card outcome reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
   // "Done." above "the hook still objects" read as a contradiction: an unresolved end says so first.
-  const head = e.unresolved ? 'Finished with a hook objection unresolved.' : (OUTCOME_TEXT[e.reason] ?? e.reason);
+  const head = e.unresolved && e.reason === 'end_turn' ? 'Finished with a hook objection unresolved.' : (OUTCOME_TEXT[e.reason] ?? e.reason);
   card.append(el('div', { class: 'head' }, head));
   if (e.message) card.append(el('div', { class: 'detail' }, e.message));
   if (e.unresolved) {
-    const why = e.unresolved.cause === 'budget_exhausted' ? 'The _Stop budget is spent while a hook still objects:' : 'The model ended its turn despite the hook objection:';
-    card.append(el('div', { class: 'unresolved' }, why));
+    card.append(el('div', { class: 'unresolved' }, UNRESOLVED_TEXT[e.unresolved.cause]));
     for (const o of e.unresolved.objections) card.append(el('pre', { class: 'hook-text', 'aria-label': `hook output from ${o.server}` }, `${o.server}: ${o.text}`));
     card.append(button('Continue anyway', 'continue-anyway', () => send({ type: 'continueAnyway' }), 'primary'));
   }

@@ -50,6 +50,12 @@ describe('event printers', () => {
     assert.match(err.text, /^sprout-agent: server tests was killed \(timed out twice\); its in-memory state is lost/);
   });
 
+  it('text: the round cap reached with an objection standing names that cause', () => {
+    const out = sink();
+    textEventPrinter(out, sink())({ type: 'outcome', outcome: { reason: 'max_rounds', rounds: 5, unresolved: { cause: 'max_rounds', objections: [{ server: 'todo', text: '1 open item' }] } } });
+    assert.equal(out.text, '== max_rounds after 5 rounds\n!! the turn ended with an unresolved hook objection (max rounds reached):\n  todo:\n  | 1 open item\n   run again with a new prompt to continue anyway.\n');
+  });
+
   it('json: one parseable line per event, newlines in text escaped', () => {
     const out = sink();
     const print = jsonEventPrinter(out);

@@ -124,7 +124,7 @@ test('no _Stop on length; _Stop on an unknown finish reason', async () => {
   assert.equal(rig.calls('nag', '_Stop').length, 1);
 });
 
-test('objections count toward max rounds', async () => {
+test('objections count toward max rounds; the cap reached with an objection standing reports it unresolved', async () => {
   rig = await openRig({
     servers: [{ name: 'nag', config: always('again') }],
     settings: { maxRounds: 2 },
@@ -135,4 +135,19 @@ test('objections count toward max rounds', async () => {
   assert.equal(outcome.reason, 'max_rounds');
   assert.equal(outcome.rounds, 2);
   assert.equal(rig.fake.chatRequests().length, 2);
+  assert.deepEqual(outcome.unresolved, { cause: 'max_rounds', objections: [{ server: 'nag', text: 'again' }] });
+  assert.deepEqual(rig.of('objection_resolved').map((e) => e.resolution), ['overridden']);
+});
+
+test('the cap reached while the model works (tool calls after an objection) leaves nothing unresolved', async () => {
+  rig = await openRig({
+    servers: [{ name: 'nag', config: always('again') }],
+    settings: { maxRounds: 2 },
+    hooks: { stopMaxRejections: 10 },
+    responses: [fakeReply.text('r1'), fakeReply.toolCalls([{ name: 'nag__echo', arguments: { text: 'working' } }]), fakeReply.text('never sent')],
+  });
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.reason, 'max_rounds');
+  assert.equal(outcome.unresolved, undefined);
+  assert.deepEqual(rig.of('objection_resolved').map((e) => e.resolution), ['complied']);
 });

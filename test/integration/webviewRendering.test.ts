@@ -1,6 +1,7 @@
-// The chat webview's incremental rendering, in real headless Chromium with the real bundle: streamed
-// text settles into fixed chunks at blank lines outside code fences (earlier chunks are never rebuilt),
-// a code block with blank lines inside stays one block, and the finished answer is rendered whole.
+// The chat webview's rendering, in real headless Chromium with the real bundle: streamed text settles
+// into fixed chunks at blank lines outside code fences (earlier chunks are never rebuilt), a code block
+// with blank lines inside stays one block, and the finished answer is rendered whole; a turn that ends
+// with a hook objection standing says why, shows the hook's text and offers "Continue anyway".
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -70,4 +71,22 @@ test('streams into fixed chunks and renders the finished answer whole', async ()
   assert.equal(done.chunks, 0);
   assert.equal(done.streaming, false);
   assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block">/);
+});
+
+test('a turn cut by the round cap with an objection standing says so and offers Continue anyway', async () => {
+  const objection = { server: 'tests', text: '2 tests fail <b>not bold</b>' };
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'o1', reason: 'max_rounds', unresolved: { cause: 'max_rounds', objections: [objection] } } });
+  const card = await page.evaluate(() => {
+    const node = document.querySelector('[data-testid=turn-outcome][data-reason=max_rounds]');
+    return { head: node?.querySelector('.head')?.textContent, why: node?.querySelector('.unresolved')?.textContent, hook: node?.querySelector('.hook-text')?.textContent, bold: node?.querySelectorAll('b').length };
+  });
+  assert.deepEqual(card, {
+    head: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
+    why: 'The round limit came before the model could answer the hook objection:',
+    hook: 'tests: 2 tests fail <b>not bold</b>',
+    bold: 0,
+  });
+  await page.click('[data-testid=turn-outcome][data-reason=max_rounds] [data-testid=continue-anyway]');
+  const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.map((m) => m.type));
+  assert.ok(posted.includes('continueAnyway'), `posted: ${posted.join(', ')}`);
 });
