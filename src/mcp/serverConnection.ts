@@ -4,6 +4,7 @@
  * one of these per server and merges them; all state about a single server lives here.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/types';
@@ -102,11 +103,17 @@ export class ServerConnection {
     }
     const client = await this.getClient(signal);
     if (this.tools) return this.tools;
-    this.toolsFetch ??= this.fetchTools(client).finally(() => (this.toolsFetch = undefined));
+    const live = this.live;
+    this.toolsFetch ??= this.fetchTools(client)
+      .catch((error: unknown) => {
+        this.httpSessionLost(live, error);
+        throw error;
+      })
+      .finally(() => (this.toolsFetch = undefined));
     return raceAbort(this.toolsFetch, signal, `tools/list of MCP server "${this.name}"`);
   }
 
-  async callTool(bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
+  async callTool(bareName: string, args: Record<string, unknown>, options: ToolCallOptions, retried = false): Promise<ToolCallResult> {
     const { signal, meta } = options;
     const what = `call of ${bareName} on MCP server "${this.name}"`;
     const client = await this.getClient(signal);
@@ -121,6 +128,9 @@ export class ServerConnection {
         error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
       // The server answered, with an error: that is a tool result for the model, not a broken transport.
       if (protocolError) return { isError: true, text: error.message };
+      const lost = this.httpSessionLost(live, error);
+      // A server that no longer knows the session never ran the call: one retry on a new session is safe.
+      if (lost === 'unknown_session' && !retried) return this.callTool(bareName, args, options, true);
       const exit = live?.st.describeExit();
       throw new Error(`${what} failed: ${(error as Error).message}${exit ? ` (${exit})` : ''}`, { cause: error });
     }
@@ -248,15 +258,34 @@ export class ServerConnection {
 
   private onClientClosed(client: Client): void {
     if (this.live?.client !== client) return;
-    const { st } = this.live;
-    const exit = st.describeExit();
-    this.live = undefined;
-    // The leader is gone; whatever it left in its process group is orphaned and must go too.
-    void st.kill().catch(() => undefined);
-    this.tools = undefined;
-    const message = `MCP server "${this.name}" stopped unexpectedly${exit ? ` (${exit})` : ''}; it restarts on next use.`;
-    this.markDown('restarting', message);
+    const exit = this.live.st.describeExit();
     this.opts.logger?.warn('mcp server stopped', { server: this.name, exit });
+    this.connectionLost(`MCP server "${this.name}" stopped unexpectedly${exit ? ` (${exit})` : ''}; it restarts on next use.`);
+  }
+
+  /**
+   * Streamable HTTP has no process to watch: the session is gone when the server cannot be reached or
+   * answers 404 (it restarted and no longer knows the session, which the MCP spec says calls for a new
+   * one). That is handled like a stdio server that exited: dropped, reported, reconnected on next use.
+   */
+  private httpSessionLost(live: ServerConnection['live'], error: unknown): 'unknown_session' | 'unreachable' | undefined {
+    if (this.config.transport.type !== 'http' || live === undefined || this.live !== live) return undefined;
+    let kind: 'unknown_session' | 'unreachable';
+    let what: string;
+    if (error instanceof StreamableHTTPError && error.code === 404) [kind, what] = ['unknown_session', 'no longer knows this session (HTTP 404: restarted?)'];
+    else if (error instanceof TypeError) [kind, what] = ['unreachable', `cannot be reached (${describeFetchError(error)})`];
+    else return undefined;
+    this.opts.logger?.warn('mcp http session lost', { server: this.name, kind });
+    this.connectionLost(`MCP server "${this.name}" ${what}; it reconnects on next use.`);
+    return kind;
+  }
+
+  /** The live connection is gone for good: stop what is left of it and restart lazily with backoff. */
+  private connectionLost(message: string): void {
+    const live = this.takeLive();
+    // A stdio leader is gone, so whatever it left in its process group is orphaned and must go too.
+    void live?.st.kill().catch(() => undefined);
+    this.markDown('restarting', message);
     this.opts.emit({ type: 'server_error', server: this.name, message });
   }
 
@@ -292,6 +321,13 @@ export class ServerConnection {
     if (this.opts.onStderr) this.opts.onStderr(this.name, line);
     else this.opts.logger?.debug('mcp server stderr', { server: this.name, line });
   }
+}
+
+/** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
+function describeFetchError(error: TypeError): string {
+  const cause = error.cause;
+  const code = cause !== null && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
+  return code === undefined ? error.message : `${error.message}: ${code}`;
 }
 
 /** The URL without credentials or query (tokens often hide there) for error messages. */

@@ -1,6 +1,7 @@
 /**
  * McpHub over Streamable HTTP against a real SDK server on 127.0.0.1: list, call with _meta, the
- * configured headers reach the server but never the logs, and a kill terminates the session.
+ * configured headers reach the server but never the logs, a kill terminates the session, and a server
+ * that restarts (forgets the session) or goes away is noticed and reconnected to.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -38,8 +39,8 @@ function mcpServer(seen: Seen): Server {
   return server;
 }
 
-function startHttpMcp(seen: Seen): Promise<HttpServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+/** `sessions` is the server's memory: clearing it is what a server restart does to its clients. */
+function startHttpMcp(seen: Seen, sessions = new Map<string, StreamableHTTPServerTransport>(), port = 0): Promise<HttpServer> {
   const http = createServer((req: IncomingMessage, res) => {
     seen.authorization.push(req.headers.authorization);
     if (req.method === 'DELETE') seen.deletes++;
@@ -57,7 +58,10 @@ function startHttpMcp(seen: Seen): Promise<HttpServer> {
     }
     void transport.handleRequest(req, res);
   });
-  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)));
+  return new Promise((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, '127.0.0.1', () => resolve(http));
+  });
 }
 
 describe('McpHub over Streamable HTTP', () => {
@@ -131,6 +135,57 @@ describe('McpHub over Streamable HTTP, server down', () => {
       assert.ok(!errors[0]?.includes('sk-'), errors[0]);
     } finally {
       await hub.close();
+    }
+  });
+});
+
+describe('McpHub over Streamable HTTP, server restarted or gone', () => {
+  const stopHttp = async (http: HttpServer): Promise<void> => {
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+  };
+
+  it('a server that forgot the session (HTTP 404) gets a new one and the call goes through', async () => {
+    const seen: Seen = { authorization: [], deletes: 0, metas: [] };
+    const sessions = new Map<string, StreamableHTTPServerTransport>();
+    const http = await startHttpMcp(seen, sessions);
+    const { port } = http.address() as AddressInfo;
+    const hub = new McpHub([{ name: 'remote', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }], { restart: { initialDelayMs: 50 } });
+    const events: string[] = [];
+    hub.subscribe((e) => events.push(e.type === 'server_error' ? `error: ${e.message}` : e.type));
+    try {
+      assert.equal((await hub.callTool('remote', 'echo', { text: 'first' }, { signal: signal() })).text, 'first');
+      sessions.clear();
+      assert.equal((await hub.callTool('remote', 'echo', { text: 'after restart' }, { signal: signal() })).text, 'after restart');
+      assert.deepEqual(events, ['error: MCP server "remote" no longer knows this session (HTTP 404: restarted?); it reconnects on next use.', 'server_restarted']);
+      assert.equal(hub.status()[0]?.state, 'ready');
+      assert.equal(sessions.size, 1, 'exactly one new session');
+    } finally {
+      await hub.close();
+      await stopHttp(http);
+    }
+  });
+
+  it('a server that went away fails the call by name, then is reconnected to once it is back', async () => {
+    const seen: Seen = { authorization: [], deletes: 0, metas: [] };
+    let http = await startHttpMcp(seen);
+    const { port } = http.address() as AddressInfo;
+    const hub = new McpHub([{ name: 'remote', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }], { restart: { initialDelayMs: 50 } });
+    const errors: string[] = [];
+    hub.subscribe((e) => e.type === 'server_error' && errors.push(e.message));
+    try {
+      assert.equal((await hub.callTool('remote', 'echo', { text: 'first' }, { signal: signal() })).text, 'first');
+      await stopHttp(http);
+      await assert.rejects(hub.callTool('remote', 'echo', { text: 'lost' }, { signal: signal() }), /call of echo on MCP server "remote" failed: fetch failed/);
+      assert.match(errors[0] ?? '', /^MCP server "remote" cannot be reached \(fetch failed: [A-Z_]+\); it reconnects on next use\.$/);
+      assert.equal(hub.status()[0]?.state, 'restarting');
+      http = await startHttpMcp(seen, new Map(), port);
+      assert.equal((await hub.callTool('remote', 'echo', { text: 'back' }, { signal: signal() })).text, 'back');
+      assert.equal(hub.status()[0]?.state, 'ready');
+      assert.equal(hub.status()[0]?.restarts, 1);
+    } finally {
+      await hub.close();
+      await stopHttp(http);
     }
   });
 });
