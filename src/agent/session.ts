@@ -1,8 +1,9 @@
 /**
  * One chat session: the public face of the core that hosts (extension, CLI) drive. It owns the state
  * rebuilt from its own events (the same reducer replays the transcript on open), writes every event
- * but text deltas to the transcript as it happens, forwards tool-host events, and runs one prompt at a
- * time. `run` resolves with a typed outcome and rejects only on misuse.
+ * to the transcript as it happens (streamed text in pieces, dropped once the finished message holds
+ * it), forwards tool-host events, and runs one prompt at a time. `run` resolves with a typed outcome
+ * and rejects only on misuse. Opening after a crash mid-answer keeps what had streamed.
  */
 import { compact } from './compactor';
 import { fixedChars } from './compaction';
@@ -13,7 +14,7 @@ import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
 import { PromptRunner, toolSpecs } from './loop';
 import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from './ports';
-import { type ReplayState, applyEventInPlace, replayEvents } from './sessionState';
+import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './sessionState';
 import { emitBudget } from './stopGate';
 import type { AgentEvent, AgentSettings, ChatMessage, Outcome, Usage } from './types';
 
@@ -24,7 +25,7 @@ export interface AgentSessionOptions {
   tools: ToolHost;
   clock: Clock;
   logger?: Logger;
-  /** Every event except text_delta is appended as it happens. */
+  /** Every event is appended as it happens; streamed text in pieces of `SAVED_TEXT_PIECE` characters. */
   transcript?: TranscriptStore;
 }
 
@@ -53,6 +54,12 @@ function unansweredTailCalls(history: readonly ChatMessage[]): string[] {
   return ids;
 }
 
+/**
+ * Streamed text is saved to the transcript in pieces of at least this many characters (one write per
+ * piece, not per token): a crash mid-answer loses at most this much of what the user had seen.
+ */
+export const SAVED_TEXT_PIECE = 512;
+
 /** For callers that pass no signal: never aborts (like VS Code's CancellationToken.None). Every listener the core or an adapter adds is removed again, so sharing it leaks nothing. */
 const NOT_CANCELLABLE = new AbortController().signal;
 
@@ -64,6 +71,8 @@ export class AgentSession {
   private readonly ctx: CoreContext;
   private readonly stopForwarding: () => void;
   private readonly ledger = new HistoryLedger();
+  /** Streamed text not yet in the transcript. */
+  private unsavedText = '';
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -101,6 +110,12 @@ export class AgentSession {
     // Measured and checked once here, so the first round only looks at what it adds.
     session.ledger.validate(repaired.history);
     session.emit({ type: 'session_started', sessionId: options.sessionId, resumed: records.length > 0 });
+    // The process died while an answer streamed: keep what the user saw, as a cancel would have.
+    const partial = interruptedReply(records.map((r) => r.event));
+    if (partial.trim() !== '') {
+      options.logger?.warn('kept the partial answer of an interrupted prompt', { sessionId: options.sessionId, chars: partial.length });
+      session.emit({ type: 'message', message: { role: 'assistant', content: partial } });
+    }
     return session;
   }
 
@@ -175,19 +190,42 @@ export class AgentSession {
 
   private emit(event: AgentEvent): void {
     this.replay = applyEventInPlace(this.replay, event);
-    if (event.type !== 'text_delta' && this.options.transcript !== undefined) {
-      try {
-        this.options.transcript.append({ at: this.options.clock.now(), event });
-      } catch (error) {
-        this.options.logger?.error('transcript append failed', { message: error instanceof Error ? error.message : String(error) });
-      }
-    }
+    if (this.options.transcript !== undefined) this.record(event);
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
       } catch (error) {
         this.options.logger?.error('event listener threw', { type: event.type, message: error instanceof Error ? error.message : String(error) });
       }
+    }
+  }
+
+  /**
+   * Streamed text goes to the transcript in pieces (see SAVED_TEXT_PIECE). The rest is dropped when the
+   * assistant message holding the whole text is written, or written before the outcome of a prompt
+   * that ended without one (an error mid-answer), so a reopened chat shows what the user saw.
+   */
+  private record(event: AgentEvent): void {
+    if (event.type === 'text_delta') {
+      this.unsavedText += event.delta;
+      if (this.unsavedText.length < SAVED_TEXT_PIECE) return;
+      this.write({ type: 'text_delta', delta: this.unsavedText });
+      this.unsavedText = '';
+      return;
+    }
+    if (event.type === 'message' && event.message.role === 'assistant') this.unsavedText = '';
+    if (event.type === 'outcome' && this.unsavedText !== '') {
+      this.write({ type: 'text_delta', delta: this.unsavedText });
+      this.unsavedText = '';
+    }
+    this.write(event);
+  }
+
+  private write(event: AgentEvent): void {
+    try {
+      this.options.transcript?.append({ at: this.options.clock.now(), event });
+    } catch (error) {
+      this.options.logger?.error('transcript append failed', { message: error instanceof Error ? error.message : String(error) });
     }
   }
 

@@ -66,3 +66,17 @@ export function replayEvents(events: Iterable<AgentEvent>, initial: ReplayState 
   }
   return state;
 }
+
+/**
+ * The answer a transcript ends in the middle of: text streamed (saved in pieces as `text_delta`) after
+ * the last step the loop completed. Empty when the last prompt finished, was cancelled (the partial
+ * text is then a `message` already) or failed; non-empty only when the process died mid-answer.
+ */
+export function interruptedReply(events: Iterable<AgentEvent>): string {
+  let text = '';
+  for (const event of events) {
+    if (event.type === 'text_delta') text += event.delta;
+    else if (event.type === 'message' || event.type === 'round_started' || event.type === 'prompt_started' || event.type === 'outcome' || event.type === 'compaction') text = '';
+  }
+  return text;
+}

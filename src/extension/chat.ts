@@ -44,8 +44,8 @@ export class Chat {
       model.apply(record.event);
       replay(record.event, record.at);
     }
-    // A crash mid-prompt leaves the stored chat "running"; nothing runs now.
-    model.running = false;
+    // A crash or reload mid-prompt leaves the stored chat "running"; nothing runs now.
+    model.endInterruptedPrompt();
     const tools = new ApprovalToolHost(() => deps.host.currentTools(), deps.policy);
     const session = await AgentSession.open({
       sessionId: id,

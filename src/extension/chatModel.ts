@@ -27,6 +27,8 @@ export class ChatModel {
   apply(event: AgentEvent): void {
     switch (event.type) {
       case 'prompt_started':
+        // In a replayed transcript, a prompt that never ended (the window closed) is followed by the next one.
+        this.endInterruptedPrompt();
         this.closeAssistant();
         this.running = true;
         this.post({ type: 'running', running: true });
@@ -63,6 +65,26 @@ export class ChatModel {
         return this.finishOutcome(event.outcome);
       default:
         return this.applyHookEvent(event);
+    }
+  }
+
+  /**
+   * After replaying a transcript that ends mid-prompt (the window closed or the extension host died
+   * while it ran): nothing runs now, so what was streaming is finished as it stands, running tool
+   * cards read cancelled, and a note says why. Does nothing when the last prompt ended.
+   */
+  endInterruptedPrompt(): void {
+    if (!this.running) return;
+    this.closeAssistant();
+    this.cancelOpenTools();
+    this.note('warning', 'This prompt was interrupted (the window closed or the extension host stopped); what had streamed is kept. Send a message to go on.');
+    this.running = false;
+    this.post({ type: 'running', running: false });
+  }
+
+  private cancelOpenTools(): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'tool' && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, status: 'cancelled' });
     }
   }
 
@@ -152,9 +174,7 @@ export class ChatModel {
 
   private finishOutcome(outcome: Outcome): void {
     this.closeAssistant();
-    for (const entry of this.entries) {
-      if (entry.kind === 'tool' && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, status: 'cancelled' });
-    }
+    this.cancelOpenTools();
     this.lastOutcome = outcome;
     this.add({ kind: 'outcome', id: this.id(), reason: outcome.reason, message: outcome.message, unresolved: outcome.unresolved });
     this.running = false;

@@ -1,5 +1,6 @@
 // --session FILE: the transcript is appended as JSON lines and a later run resumes from it, with the
-// first run's history in the next request and the session-scoped _Stop budget carried over.
+// first run's history in the next request and the session-scoped _Stop budget carried over; a run
+// killed mid-answer leaves the streamed text to the next run.
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,8 @@ import { after, before, test } from 'node:test';
 import type { TranscriptRecord } from '../../../src/agent/types';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, objectTimes, readHookServerLog } from '../../fakes/hookServer';
-import { assertAllRequestsValid } from '../loop/loopKit';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliKit';
+import { assertAllRequestsValid, waitUntil } from '../loop/loopKit';
+import { baseEnv, collect, ensureBuilt, outcomeOf, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliKit';
 
 let fake: FakeOpenAi | undefined;
 let dir: string;
@@ -75,5 +76,30 @@ test('a torn last line (a crash mid-write) is skipped and the session goes on', 
   assert.equal(second.code, 0, second.stderr);
   const messages = (fake.chatRequests().at(-1)?.body as { messages: Array<{ content: string }> }).messages.map((m) => m.content);
   assert.deepEqual(messages.slice(1), ['hello', 'one', 'again']);
+  assertAllRequestsValid(fake.requests);
+});
+
+test('killed mid-answer (SIGKILL, no chance to save): the resumed session keeps what had streamed', async () => {
+  await fake?.close();
+  const answer = 'streamed words '.repeat(100);
+  // 1500 characters in 100-character deltas; the stream stops after 10 chunks and stays open.
+  fake = await startFakeOpenAi({ responses: [fakeReply.text(answer, { deltaSize: 100, hangAfterChunks: 10 }), fakeReply.text('carried on')] });
+  const session = join(dir, 'killed.jsonl');
+  const env = baseEnv(fake.url);
+  const child = spawnCli(['--json', '--session', session, 'tell me'], { env });
+  child.stdin?.end();
+  const done = collect(child);
+  let streamed = 0;
+  child.stdout?.on('data', (d: Buffer | string) => (streamed += (String(d).match(/"text_delta"/g) ?? []).length));
+  await waitUntil(() => streamed >= 9, 'nine deltas on stdout');
+  child.kill('SIGKILL');
+  assert.equal((await done).signal, 'SIGKILL');
+
+  const resumed = await runCli(['--session', session, 'go on'], { env });
+  assert.equal(resumed.code, 0, resumed.stderr);
+  const messages = (fake.chatRequests().at(-1)?.body as { messages: Array<{ role: string; content: string | null }> }).messages.slice(1);
+  assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'user']);
+  const kept = String(messages[1]?.content);
+  assert.ok(kept.length >= 512 && answer.startsWith(kept), `a prefix of the answer in saved pieces: ${kept.length} characters`);
   assertAllRequestsValid(fake.requests);
 });

@@ -150,7 +150,7 @@ describe('McpHub over Streamable HTTP, server restarted or gone', () => {
     const sessions = new Map<string, StreamableHTTPServerTransport>();
     const http = await startHttpMcp(seen, sessions);
     const { port } = http.address() as AddressInfo;
-    const hub = new McpHub([{ name: 'remote', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }], { restart: { initialDelayMs: 50 } });
+    const hub = new McpHub([{ name: 'remote', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } }], { restart: { initialDelayMs: 50 } });
     const events: string[] = [];
     hub.subscribe((e) => events.push(e.type === 'server_error' ? `error: ${e.message}` : e.type));
     try {
@@ -170,7 +170,7 @@ describe('McpHub over Streamable HTTP, server restarted or gone', () => {
     const seen: Seen = { authorization: [], deletes: 0, metas: [] };
     let http = await startHttpMcp(seen);
     const { port } = http.address() as AddressInfo;
-    const hub = new McpHub([{ name: 'remote', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }], { restart: { initialDelayMs: 50 } });
+    const hub = new McpHub([{ name: 'remote', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } }], { restart: { initialDelayMs: 50 } });
     const errors: string[] = [];
     hub.subscribe((e) => e.type === 'server_error' && errors.push(e.message));
     try {

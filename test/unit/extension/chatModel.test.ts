@@ -63,3 +63,30 @@ test('a denied call stays denied when its error result arrives', () => {
   assert.ok(e?.kind === 'tool' && e.status === 'denied');
   assert.equal(model.requestApproval('s__t', 'b'), false);
 });
+
+test('replayed prompts that never ended are closed as interrupted: text kept, running tools cancelled, a note each', () => {
+  const { model } = recorder();
+  const replayed: AgentEvent[] = [
+    { type: 'prompt_started', text: 'go' },
+    { type: 'tool_started', callId: 'c1', name: 'workspace__run', arguments: '{}' },
+    { type: 'prompt_started', text: 'again' },
+    { type: 'text_delta', delta: 'Half an ' },
+    { type: 'text_delta', delta: 'answer' },
+  ];
+  for (const event of replayed) model.apply(event);
+  model.endInterruptedPrompt();
+  assert.equal(model.running, false);
+  assert.deepEqual(model.entries.map((e) => (e.kind === 'tool' ? `tool:${e.status}` : e.kind === 'assistant' ? `assistant:${e.done}:${e.text}` : e.kind)), [
+    'user',
+    'tool:cancelled',
+    'hookEvent',
+    'user',
+    'assistant:true:Half an answer',
+    'hookEvent',
+  ]);
+  const note = model.entries.at(-1);
+  assert.ok(note?.kind === 'hookEvent' && note.level === 'warning' && /interrupted/.test(note.text));
+  const count = model.entries.length;
+  model.endInterruptedPrompt();
+  assert.equal(model.entries.length, count, 'a chat whose last prompt ended is left alone');
+});
