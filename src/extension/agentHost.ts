@@ -72,6 +72,11 @@ export class AgentHost {
     return this.hub?.status() ?? [];
   }
 
+  /** False until the first prompt (or Restart MCP Servers) builds the hub, and again after a config change. */
+  get started(): boolean {
+    return this.hub !== undefined;
+  }
+
   /** Settings, trust or the mcp.json changed: the next use starts the servers afresh. */
   async invalidateServers(): Promise<void> {
     const old = this.hub;
@@ -84,9 +89,10 @@ export class AgentHost {
     this.modelClient = undefined;
   }
 
+  /** Restarts (or first starts) every server and lists their tools, so failures and hooks show at once. */
   async restartAll(): Promise<void> {
     if (this.hub) await this.hub.restartAll();
-    else await this.ensureServers();
+    await (await this.ensureServers()).listTools();
   }
 
   async dispose(): Promise<void> {

@@ -57,7 +57,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
   // Polled every 2 s: the model tells the tree and status bar only when something moved, and the
   // tree is refreshed here only for a new set of notices.
   const refreshServers = (): void => {
-    hooks.updateStatus(host.status());
+    hooks.updateStatus(host.status(), host.started);
     if (tree.notices.join('\n') === host.notices.join('\n')) return;
     tree.notices = host.notices;
     tree.refresh();

@@ -8,7 +8,7 @@ import { splitQualifiedName } from '../agent/toolNames';
 import type { AgentEvent, BudgetScope, HookAllowlist } from '../agent/types';
 import { isHookServerAllowed } from '../agent/settings';
 
-export type ServerHealth = 'ok' | 'starting' | 'timed out 1/2' | 'killed' | 'restarting' | 'error' | 'stopped';
+export type ServerHealth = 'ok' | 'not started' | 'starting' | 'timed out 1/2' | 'killed' | 'restarting' | 'error' | 'stopped';
 
 export interface ServerView {
   name: string;
@@ -56,6 +56,8 @@ export class HooksModel {
   budget: BudgetView | undefined;
   runState: 'idle' | 'running' = 'idle';
   readonly servers = new Map<string, ServerView>();
+  /** Whether the window's MCP servers have been started (they start with the first prompt). */
+  serversStarted = false;
   readonly objections: ObjectionView[] = [];
   private listeners = new Set<() => void>();
 
@@ -80,9 +82,19 @@ export class HooksModel {
     this.changed();
   }
 
-  /** Polled: tells listeners only when a server's hooks, health or detail actually moved. */
-  updateStatus(statuses: readonly ServerStatusLike[]): void {
-    let moved = false;
+  /**
+   * Polled with the servers the window runs (`started` is false before the first prompt starts them,
+   * and after a configuration change until the next): servers no longer configured leave the view.
+   * Tells listeners only when a server's hooks, health or detail actually moved.
+   */
+  updateStatus(statuses: readonly ServerStatusLike[], started = true): void {
+    let moved = started !== this.serversStarted;
+    this.serversStarted = started;
+    for (const name of [...this.servers.keys()]) {
+      if (statuses.some((s) => s.name === name)) continue;
+      this.servers.delete(name);
+      moved = true;
+    }
     for (const status of statuses) {
       const known = this.servers.has(status.name);
       const server = this.server(status.name);
@@ -180,7 +192,8 @@ function healthOf(state: string, previous: ServerHealth): ServerHealth {
   if (s.includes('restart') || s.includes('backoff')) return 'restarting';
   if (s.includes('error') || s.includes('fail')) return 'error';
   if (s.includes('connect') || s.includes('start')) return 'starting';
-  if (s.includes('stop') || s.includes('closed') || s.includes('idle')) return previous === 'killed' ? 'killed' : 'stopped';
+  if (s.includes('idle')) return previous === 'killed' ? 'killed' : 'not started';
+  if (s.includes('stop') || s.includes('closed')) return previous === 'killed' ? 'killed' : 'stopped';
   if (previous === 'timed out 1/2') return previous;
   return 'ok';
 }

@@ -42,8 +42,16 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
       case 'budget':
         return this.budgetItem();
       case 'servers': {
-        const item = new vscode.TreeItem('MCP servers', vscode.TreeItemCollapsibleState.Expanded);
-        item.description = `${this.model.servers.size}`;
+        const started = this.model.serversStarted;
+        const item = new vscode.TreeItem('MCP servers', started ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        // Two ids: VS Code keeps an item's collapsed state by id, and the not-started node has no children.
+        item.id = started ? 'servers' : 'servers:not-started';
+        item.description = started ? `${this.model.servers.size}` : 'not started yet';
+        if (!started) {
+          item.tooltip = 'Servers start with the first prompt (workspace-defined ones after your consent). Click to start them now and see their hooks.';
+          item.command = { command: 'sprout.restartMcpServers', title: 'Start MCP Servers' };
+          item.iconPath = new vscode.ThemeIcon('debug-start');
+        }
         return item;
       }
       case 'server':

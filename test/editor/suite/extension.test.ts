@@ -1,7 +1,7 @@
 // Extension-host tests against the real `vscode` API: settings reach the core settings (including the
 // "*"-mixed error), the API key lives in SecretStorage, workspace-defined servers need consent, and a
 // scripted run (fake model server, real hook server child process) leaves the Hooks view's tree showing
-// the objection and the budget used.
+// the objection and the budget used; before it, the view says the servers are not started and starts them.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../../src/extension/extension';
@@ -100,6 +100,18 @@ describe('sprout extension', function () {
     await config().update('hooks.repeatedEndTurnStops', true, target);
     await until(() => sprout.settings().agent.hooks.allowlist.kind === 'names' && sprout.settings().baseUrl === modelUrl, 'settings');
     await sprout.host.invalidateServers();
+    // Before the first prompt the view says the servers are not started, and clicking that starts them.
+    const serversNode = (): vscode.TreeItem => sprout.tree.getTreeItem(sprout.tree.getChildren().find((n) => n.kind === 'servers') as HookNode);
+    assert.equal(sprout.hooks.serversStarted, false);
+    assert.match(String(serversNode().description), /^not started yet/);
+    const start = serversNode().command;
+    assert.ok(start);
+    assert.equal(start.command, 'sprout.restartMcpServers');
+    await vscode.commands.executeCommand(start.command);
+    await until(() => sprout.hooks.serversStarted, 'the servers node to follow the start');
+    sprout.hooks.updateStatus(sprout.host.status(), sprout.host.started);
+    assert.deepEqual(sprout.hooks.servers.get('hooky')?.hooks, ['_Stop'], 'started and listed: its hooks show before any prompt');
+    assert.equal(serversNode().description, '1');
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello from the editor test');
     const chat = await sprout.controller.current();
@@ -108,7 +120,7 @@ describe('sprout extension', function () {
     assert.equal(sprout.hooks.budget?.used, 1);
     assert.equal(sprout.hooks.objections.length, 1);
     assert.match(sprout.hooks.objections[0]?.text ?? '', /Editor-test objection/);
-    sprout.hooks.updateStatus(sprout.host.status());
+    sprout.hooks.updateStatus(sprout.host.status(), sprout.host.started);
     const roots = sprout.tree.getChildren();
     const budgetItem = sprout.tree.getTreeItem(roots[0] as HookNode);
     assert.equal(budgetItem.label, '_Stop budget 1/3');

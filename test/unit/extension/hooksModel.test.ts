@@ -36,3 +36,23 @@ test('folds budget, calls, health and the objection timeline with outcomes', () 
   m.setAllowlist({ kind: 'all' });
   assert.equal(m.servers.get('lint')?.allowlisted, true);
 });
+
+test('servers: not started until the hub runs, idle ones read "not started", removed ones leave the view', () => {
+  const m = new HooksModel({ kind: 'all' });
+  let changes = 0;
+  m.onDidChange(() => changes++);
+  assert.equal(m.serversStarted, false);
+  m.updateStatus([], false);
+  assert.equal(changes, 0, 'nothing moved');
+  m.updateStatus([{ name: 'tests', state: 'idle' }, { name: 'todo', state: 'ready', hooks: ['_Stop'] }], true);
+  assert.equal(m.serversStarted, true);
+  assert.equal(m.servers.get('tests')?.health, 'not started');
+  assert.equal(m.servers.get('todo')?.health, 'ok');
+  assert.equal(changes, 1);
+  m.updateStatus([{ name: 'todo', state: 'ready', hooks: ['_Stop'] }], true);
+  assert.deepEqual([...m.servers.keys()], ['todo'], 'a server taken out of the configuration is gone');
+  assert.equal(changes, 2);
+  m.updateStatus([], false);
+  assert.equal(m.serversStarted, false);
+  assert.equal(m.servers.size, 0, 'after a configuration change nothing stale is shown');
+});
