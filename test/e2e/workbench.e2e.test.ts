@@ -39,7 +39,7 @@ describe('packaged extension in code-server', { timeout: 180_000 }, () => {
     const installed = filesUnder(session.extensionDir);
     const missing = expectedPackageFiles().filter((f) => !existsSync(join(session!.extensionDir, f)));
     assert.deepEqual(missing, [], `missing from the installed extension; it has: ${installed.join(', ')}`);
-    const unwanted = installed.filter((f) => /(^|\/)(node_modules|src|test|\.cache|out)\/|\.map$|\.ts$|^dist\/cli\.js$/.test(f));
+    const unwanted = installed.filter((f) => /(^|\/)(node_modules|src|test|\.cache|out)\/|\.map$|\.ts$|^dist\/cli\.js$|^media\/chat\.css$/.test(f));
     assert.deepEqual(unwanted, []);
   });
 
