@@ -78,8 +78,16 @@ function httpError(error: APIError, status: number, ctx: ErrorContext): Classifi
     serverDelayMs: retryable ? serverRetryDelayMs(error.headers) : undefined,
     reason: `HTTP ${status}: ${said}`,
   });
-  if (status === 401 || status === 403) {
-    return make('auth', `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP ${status}): ${sentence(said)} Check the API key.`, false);
+  if (status === 401) {
+    return make('auth', `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP 401): ${sentence(said)} Check the API key.`, false);
+  }
+  // The key was accepted but may not do this: a project without access to the model, an unsupported region.
+  if (status === 403) {
+    return make(
+      'auth',
+      `The model endpoint ${ctx.baseUrl} refused access (HTTP 403): ${sentence(said)} Check that the API key's account or project may use the model "${ctx.model}".`,
+      false,
+    );
   }
   if (status === 404) {
     return make(

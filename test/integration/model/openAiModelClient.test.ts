@@ -124,6 +124,17 @@ test('401 fails at once, without retry and without the key in the message', asyn
   assert.equal(fake.requests.length, 1);
 });
 
+test('403 (the key may not use the model) fails at once and says what to check', async (t) => {
+  const fake = await fakeFor(t, { responses: [fakeReply.error(403, 'Project `proj_abc` does not have access to model `fake-model`')] });
+  const { promise, retries } = run(new OpenAiModelClient({ baseUrl: fake.url, apiKey: 'sk-a-valid-key-but-no-access', ...fast }));
+  const error = await rejected(promise);
+  assert.equal(error.kind, 'auth');
+  assert.equal(error.status, 403);
+  assert.match(error.message, /refused access \(HTTP 403\): Project `proj_abc` does not have access to model `fake-model`\. Check that the API key's account or project may use the model "fake-model"\.$/);
+  assert.deepEqual(retries, []);
+  assert.equal(fake.requests.length, 1);
+});
+
 test('a reset connection is retried; a server that is gone fails as transport naming the base URL', async (t) => {
   const fake = await fakeFor(t, { responses: [fakeReply.destroy(), fakeReply.text('back')] });
   const { promise, retries } = run(new OpenAiModelClient({ baseUrl: fake.url, ...fast }));

@@ -10,12 +10,17 @@ function httpError(status: number, message: string, headers: Record<string, stri
 }
 
 test('401 and 403 are auth errors, not retried, with the provider message and what to do', () => {
-  for (const status of [401, 403]) {
-    const c = classifyError(httpError(status, 'Incorrect API key provided'), ctx);
+  const rejected = classifyError(httpError(401, 'Incorrect API key provided'), ctx);
+  assert.equal(rejected.error.message, `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP 401): Incorrect API key provided. Check the API key.`);
+  const refused = classifyError(httpError(403, 'Project `proj_1` does not have access to model `gpt-test`'), ctx);
+  assert.equal(
+    refused.error.message,
+    `The model endpoint ${ctx.baseUrl} refused access (HTTP 403): Project \`proj_1\` does not have access to model \`gpt-test\`. Check that the API key's account or project may use the model "gpt-test".`,
+  );
+  for (const [c, status] of [[rejected, 401], [refused, 403]] as const) {
     assert.equal(c.error.kind, 'auth');
     assert.equal(c.retryable, false);
     assert.equal(c.error.status, status);
-    assert.equal(c.error.message, `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP ${status}): Incorrect API key provided. Check the API key.`);
   }
 });
 
