@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as z from 'zod/mini';
 import { chatSummarySchema, type ChatSummary } from '../shared/protocol';
 
 const TITLE_MAX = 60;
@@ -48,7 +49,7 @@ export class ChatIndex {
   private read(): ChatSummary[] {
     const path = join(this.dir, 'index.json');
     try {
-      const parsed = chatSummarySchema.array().safeParse(JSON.parse(readFileSync(path, 'utf8')));
+      const parsed = z.array(chatSummarySchema).safeParse(JSON.parse(readFileSync(path, 'utf8')));
       if (parsed.success) return parsed.data;
     } catch {
       // fall through: rebuild from the transcripts below

@@ -25,7 +25,8 @@ export function connectWebview(webview: vscode.Webview, controller: ChatControll
   const listener = webview.onDidReceiveMessage((raw: unknown) => {
     const parsed = webviewMessageSchema.safeParse(raw);
     if (!parsed.success) {
-      logger.warn('dropped an invalid message from the chat webview', { issues: parsed.error.issues.map((i) => i.message) });
+      // zod/mini carries no message texts: the path and the issue code say what was wrong.
+      logger.warn('dropped an invalid message from the chat webview', { issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`) });
       return;
     }
     if (parsed.data.type === 'ready') ready = true;

@@ -3,9 +3,10 @@
  * both ends so a malformed message is dropped and logged, never acted on. The host owns the chat state:
  * it answers `ready` with a whole `snapshot`, then sends incremental messages (`entry` appends or
  * replaces one entry by id, `delta` appends streamed text). The webview only renders and reports
- * what the user did. Host-neutral: no vscode, no DOM, no Node.
+ * what the user did. Host-neutral: no vscode, no DOM, no Node. Written with `zod/mini` (the functional,
+ * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const toolStatusSchema = z.enum(['running', 'awaiting_approval', 'ok', 'error', 'denied', 'cancelled']);
 export type ToolStatus = z.infer<typeof toolStatusSchema>;
@@ -24,8 +25,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     name: z.string(),
     args: z.string(),
     status: toolStatusSchema,
-    result: z.string().optional(),
-    approvalId: z.string().optional(),
+    result: z.optional(z.string()),
+    approvalId: z.optional(z.string()),
   }),
   z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
   z.object({
@@ -38,7 +39,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     kind: z.literal('compaction'),
     id: z.string(),
     trigger: z.enum(['auto', 'manual']),
-    summary: z.string().nullable(),
+    summary: z.nullable(z.string()),
     injected: z.array(objectionSchema),
     fallback: z.boolean(),
     droppedMessages: z.number(),
@@ -47,8 +48,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     kind: z.literal('outcome'),
     id: z.string(),
     reason: z.string(),
-    message: z.string().optional(),
-    unresolved: z.object({ cause: z.enum(['budget_exhausted', 'declined', 'max_rounds']), objections: z.array(objectionSchema) }).optional(),
+    message: z.optional(z.string()),
+    unresolved: z.optional(z.object({ cause: z.enum(['budget_exhausted', 'declined', 'max_rounds']), objections: z.array(objectionSchema) })),
   }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
@@ -65,8 +66,8 @@ export const chatStateSchema = z.object({
   running: z.boolean(),
   draft: z.string(),
   history: z.array(chatSummarySchema),
-  setup: setupSchema.nullable(),
-  notice: z.string().nullable(),
+  setup: z.nullable(setupSchema),
+  notice: z.nullable(z.string()),
   budget: z.string(),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
@@ -77,16 +78,16 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('delta'), id: z.string(), text: z.string() }),
   z.object({ type: z.literal('running'), running: z.boolean() }),
   z.object({ type: z.literal('history'), history: z.array(chatSummarySchema) }),
-  z.object({ type: z.literal('setup'), setup: setupSchema.nullable() }),
-  z.object({ type: z.literal('notice'), notice: z.string().nullable() }),
+  z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
+  z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
   z.object({ type: z.literal('budget'), budget: z.string() }),
-  z.object({ type: z.literal('focusInput'), text: z.string().optional() }),
+  z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().min(1) }),
+  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openChat'), chatId: z.string() }),
