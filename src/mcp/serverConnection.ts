@@ -113,7 +113,11 @@ export class ServerConnection {
     return raceAbort(this.toolsFetch, signal, `tools/list of MCP server "${this.name}"`);
   }
 
-  async callTool(bareName: string, args: Record<string, unknown>, options: ToolCallOptions, retried = false): Promise<ToolCallResult> {
+  callTool(bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
+    return this.call(bareName, args, options, false);
+  }
+
+  private async call(bareName: string, args: Record<string, unknown>, options: ToolCallOptions, retried: boolean): Promise<ToolCallResult> {
     const { signal, meta } = options;
     const what = `call of ${bareName} on MCP server "${this.name}"`;
     const client = await this.getClient(signal);
@@ -130,7 +134,7 @@ export class ServerConnection {
       if (protocolError) return { isError: true, text: error.message };
       const lost = this.httpSessionLost(live, error);
       // A server that no longer knows the session never ran the call: one retry on a new session is safe.
-      if (lost === 'unknown_session' && !retried) return this.callTool(bareName, args, options, true);
+      if (lost === 'unknown_session' && !retried) return this.call(bareName, args, options, true);
       const exit = live?.st.describeExit();
       throw new Error(`${what} failed: ${(error as Error).message}${exit ? ` (${exit})` : ''}`, { cause: error });
     }
