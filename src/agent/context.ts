@@ -103,11 +103,10 @@ export async function runWithTimeout<T>(
   work: (signal: AbortSignal) => Promise<T>,
   signal?: AbortSignal,
 ): Promise<TimedResult<T>> {
+  if (signal?.aborted) return { kind: 'cancelled' };
   const call = new AbortController();
   const wait = new AbortController();
-  const onAbort = (): void => wait.abort();
-  if (signal?.aborted) return { kind: 'cancelled' };
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const stopRelay = signal === undefined ? undefined : onAbort(signal, () => wait.abort());
   try {
     const done: Promise<TimedResult<T>> = Promise.resolve()
       .then(() => work(call.signal))
@@ -126,6 +125,6 @@ export async function runWithTimeout<T>(
     return first;
   } finally {
     wait.abort();
-    signal?.removeEventListener('abort', onAbort);
+    stopRelay?.();
   }
 }

@@ -100,7 +100,8 @@ export class AgentSession {
   /** Loads the transcript (if any) and replays it to rebuild history, compaction state and budget. */
   static async open(options: AgentSessionOptions): Promise<AgentSession> {
     const records = options.transcript === undefined ? [] : await options.transcript.load();
-    const replayed = replayEvents(records.map((r) => r.event));
+    const events = records.map((r) => r.event);
+    const replayed = replayEvents(events);
     // A crash or kill can leave calls unanswered; the repair is deterministic, so replaying again gives the same history.
     const repaired = repairHistory(replayed.history);
     if (repaired.changes > 0) options.logger?.warn('repaired the resumed chat history', { sessionId: options.sessionId, changes: repaired.changes });
@@ -111,7 +112,7 @@ export class AgentSession {
     session.ledger.validate(repaired.history);
     session.emit({ type: 'session_started', sessionId: options.sessionId, resumed: records.length > 0 });
     // The process died while an answer streamed: keep what the user saw, as a cancel would have.
-    const partial = interruptedReply(records.map((r) => r.event));
+    const partial = interruptedReply(events);
     if (partial.trim() !== '') {
       options.logger?.warn('kept the partial answer of an interrupted prompt', { sessionId: options.sessionId, chars: partial.length });
       session.emit({ type: 'message', message: { role: 'assistant', content: partial } });
@@ -208,17 +209,18 @@ export class AgentSession {
   private record(event: AgentEvent): void {
     if (event.type === 'text_delta') {
       this.unsavedText += event.delta;
-      if (this.unsavedText.length < SAVED_TEXT_PIECE) return;
-      this.write({ type: 'text_delta', delta: this.unsavedText });
-      this.unsavedText = '';
+      if (this.unsavedText.length >= SAVED_TEXT_PIECE) this.saveText();
       return;
     }
     if (event.type === 'message' && event.message.role === 'assistant') this.unsavedText = '';
-    if (event.type === 'outcome' && this.unsavedText !== '') {
-      this.write({ type: 'text_delta', delta: this.unsavedText });
-      this.unsavedText = '';
-    }
+    if (event.type === 'outcome') this.saveText();
     this.write(event);
+  }
+
+  private saveText(): void {
+    if (this.unsavedText === '') return;
+    this.write({ type: 'text_delta', delta: this.unsavedText });
+    this.unsavedText = '';
   }
 
   private write(event: AgentEvent): void {

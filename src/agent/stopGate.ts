@@ -7,7 +7,9 @@
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair } from './hookEnvelope';
 import { collectObjections, decideGate, serversWithHook } from './stopGateRules';
-import type { HookObjection, Outcome, ToolInfo, UnresolvedCause } from './types';
+import type { AgentEvent, HookObjection, Outcome, ToolInfo, UnresolvedCause } from './types';
+
+type ObjectionResolution = Extract<AgentEvent, { type: 'objection_resolved' }>['resolution'];
 
 /** The gate's memory within one prompt; each new prompt starts from `newPromptGate()`. */
 export interface PromptGate {
@@ -28,17 +30,21 @@ export type GateResult = { kind: 'finish'; unresolved?: Outcome['unresolved'] } 
  * them. Undefined when nothing stands.
  */
 export function endWithObjectionsStanding(ctx: CoreContext, gate: PromptGate, cause: UnresolvedCause): Outcome['unresolved'] {
+  const pending = settlePending(ctx, gate, cause === 'declined' ? 'declined' : 'overridden');
+  return pending === null ? undefined : { cause, objections: pending };
+}
+
+/** Says what became of the standing objections (if any) and clears them; returns them. */
+function settlePending(ctx: CoreContext, gate: PromptGate, resolution: ObjectionResolution): HookObjection[] | null {
   const pending = gate.pending;
-  if (pending === null) return undefined;
-  ctx.emit({ type: 'objection_resolved', servers: pending.map((o) => o.server), resolution: cause === 'declined' ? 'declined' : 'overridden' });
+  if (pending !== null) ctx.emit({ type: 'objection_resolved', servers: pending.map((o) => o.server), resolution });
   gate.pending = null;
-  return { cause, objections: pending };
+  return pending;
 }
 
 /** A round with tool calls: the model is working, so a standing objection counts as complied with. */
 export function noteToolRound(ctx: CoreContext, gate: PromptGate): void {
-  if (gate.pending !== null) ctx.emit({ type: 'objection_resolved', servers: gate.pending.map((o) => o.server), resolution: 'complied' });
-  gate.pending = null;
+  settlePending(ctx, gate, 'complied');
   gate.afterObjection = false;
 }
 
@@ -49,8 +55,7 @@ export function emitBudget(ctx: CoreContext, used: number): void {
 
 /** No hook objected (or none was there to ask): a standing objection was complied with. */
 function finishWithoutObjection(ctx: CoreContext, gate: PromptGate): GateResult {
-  if (gate.pending !== null) ctx.emit({ type: 'objection_resolved', servers: gate.pending.map((o) => o.server), resolution: 'complied' });
-  gate.pending = null;
+  settlePending(ctx, gate, 'complied');
   return { kind: 'finish' };
 }
 

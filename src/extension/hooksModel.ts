@@ -90,8 +90,9 @@ export class HooksModel {
   updateStatus(statuses: readonly ServerStatusLike[], started = true): void {
     let moved = started !== this.serversStarted;
     this.serversStarted = started;
+    const listed = new Set(statuses.map((s) => s.name));
     for (const name of [...this.servers.keys()]) {
-      if (statuses.some((s) => s.name === name)) continue;
+      if (listed.has(name)) continue;
       this.servers.delete(name);
       moved = true;
     }

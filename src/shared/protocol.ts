@@ -16,6 +16,9 @@ export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
 const objectionSchema = z.object({ server: z.string(), text: z.string() });
 
+export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
+export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
+
 export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
@@ -49,7 +52,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     id: z.string(),
     reason: z.string(),
     message: z.optional(z.string()),
-    unresolved: z.optional(z.object({ cause: z.enum(['budget_exhausted', 'declined', 'max_rounds']), objections: z.array(objectionSchema) })),
+    unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
   }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;

@@ -1,5 +1,5 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
-import type { ChatEntry } from '../shared/protocol';
+import type { ChatEntry, UnresolvedCauseName } from '../shared/protocol';
 import { renderMarkdown } from './markdown';
 
 export type Send = (message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' }) => void;
@@ -47,7 +47,7 @@ const OUTCOME_TEXT: Record<string, string> = {
   content_filter: 'The provider filtered the answer.',
 };
 
-const UNRESOLVED_TEXT: Record<NonNullable<Extract<ChatEntry, { kind: 'outcome' }>['unresolved']>['cause'], string> = {
+const UNRESOLVED_TEXT: Record<UnresolvedCauseName, string> = {
   budget_exhausted: 'The _Stop budget is spent while a hook still objects:',
   declined: 'The model ended its turn despite the hook objection:',
   max_rounds: 'The round limit came before the model could answer the hook objection:',
