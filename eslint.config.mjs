@@ -4,10 +4,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto', 'url', 'events', 'stream', 'util', 'readline', 'process', 'timers', 'worker_threads'];
+import { builtinModules } from 'node:module';
 
-function restrict(patterns, message) {
-  return { 'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }] };
+// Exact module names (a `patterns` entry like "events" would also match our own './events').
+const nodeBuiltins = builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `node:${m}`]);
+
+function restrict(patterns, message, paths = []) {
+  return { 'no-restricted-imports': ['error', { paths: paths.map((name) => ({ name, message })), patterns: [{ group: patterns, message }] }] };
 }
 
 export default tseslint.config(
@@ -37,8 +40,9 @@ export default tseslint.config(
   {
     files: ['src/agent/**/*.ts'],
     rules: restrict(
-      ['vscode', 'openai', 'openai/*', '@modelcontextprotocol/*', ...nodeBuiltins, '../*'],
+      ['vscode', 'openai', 'openai/*', '@modelcontextprotocol/*', 'node:*', '../*'],
       'src/agent is the pure core: it imports only its own files (no vscode, no SDKs, no Node built-ins).',
+      nodeBuiltins,
     ),
   },
   {

@@ -7,7 +7,9 @@ import type { HookCaller } from './hookCaller';
 import type { HistoryLedger } from './historyLedger';
 import type { Clock, Logger, ModelClient, ToolHost } from './ports';
 import type { ReplayState } from './sessionState';
-import type { AgentEvent, AgentSettings, ChatMessage } from './types';
+import type { AgentEvent } from './events';
+import type { AgentSettings } from './settings';
+import type { ChatMessage } from './messages';
 
 export interface CoreContext {
   readonly sessionId: string;

@@ -5,9 +5,9 @@
  * each round covers just the new messages. Any other array is measured from the start. The answers
  * are those of `historyChars` and `validateHistory` over the whole history.
  */
-import { messageChars } from './compaction';
+import { messageChars } from './compactionRules';
 import { type HistoryProblem, validateHistoryFrom } from './historyValidity';
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './messages';
 
 export class HistoryLedger {
   private seen: readonly ChatMessage[] | undefined;

@@ -4,7 +4,7 @@
  * answered exactly once, and no assistant message may have neither content nor tool calls. The loop
  * asserts validity before each model call; resume and cancel use `repairHistory`.
  */
-import type { ChatMessage } from './types';
+import type { ChatMessage } from './messages';
 
 export const CANCELLED_TOOL_RESULT = 'cancelled';
 

@@ -7,7 +7,7 @@
  */
 import { normaliseHookText } from './hookEnvelope';
 import type { Clock, Logger, ToolHost } from './ports';
-import type { AgentEvent, HookCallResult, HookName } from './types';
+import type { AgentEvent, HookCallResult, HookName } from './events';
 
 export const HOOK_META_KEY = 'sprout/hook';
 /** Consecutive timeouts of one server that get it killed. */

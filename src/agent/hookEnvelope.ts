@@ -6,7 +6,8 @@
  * across the whole process; a resumed session bumps the counter past the ids already in its history.
  */
 import { NAME_SEPARATOR } from './toolNames';
-import type { ChatMessage, HookName } from './types';
+import type { ChatMessage } from './messages';
+import type { HookName } from './events';
 
 export const HOOK_TEXT_MAX_BYTES = 16_384;
 export const HOOK_TRUNCATION_MARKER = '\n[content truncated]';

@@ -3,7 +3,8 @@
  * vocabulary and ports, settings parsing, tool naming, and the pure rules (handy for hosts that show
  * or check them).
  */
-export * from './types';
+export * from './messages';
+export * from './events';
 export * from './ports';
 export * from './settings';
 export * from './toolNames';
@@ -29,6 +30,6 @@ export {
   shouldCompact,
   splitTurns,
   SUMMARY_PREFIX,
-} from './compaction';
+} from './compactionRules';
 export { parseToolArguments, truncateToolResult } from './toolRunner';
-export { planRound, toolSpecs } from './loop';
+export { planRound, toolSpecs } from './promptRunner';

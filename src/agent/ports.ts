@@ -3,7 +3,8 @@
  * client over the `openai` package (src/model), the tool host over the MCP SDK (src/mcp), a clock and
  * a logger over Node (src/runtime), a transcript store over files or VS Code storage.
  */
-import type { ChatMessage, ToolCall, ToolCallResult, ToolInfo, TranscriptRecord, Usage } from './types';
+import type { ChatMessage, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
+import type { TranscriptRecord } from './events';
 
 export interface ToolSpec {
   /** Qualified name, `^[a-zA-Z0-9_-]{1,64}$`. */

@@ -5,18 +5,20 @@
  * it), forwards tool-host events, and runs one prompt at a time. `run` resolves with a typed outcome
  * and rejects only on misuse. Opening after a crash mid-answer keeps what had streamed.
  */
-import { compact } from './compactor';
-import { fixedChars } from './compaction';
+import { compact } from './compact';
+import { fixedChars } from './compactionRules';
 import type { CoreContext } from './context';
 import { HookCaller } from './hookCaller';
 import { HistoryLedger } from './historyLedger';
 import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
-import { PromptRunner, toolSpecs } from './loop';
+import { PromptRunner, toolSpecs } from './promptRunner';
 import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from './ports';
 import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './sessionState';
 import { emitBudget } from './stopGate';
-import type { AgentEvent, AgentSettings, ChatMessage, Outcome, Usage } from './types';
+import type { AgentEvent, Outcome } from './events';
+import type { AgentSettings } from './settings';
+import type { ChatMessage, Usage } from './messages';
 
 export interface AgentSessionOptions {
   sessionId: string;

@@ -4,7 +4,8 @@
  * `message` appends, `compaction` replaces the history, `budget` sets the _Stop budget used, `usage`
  * records the last reported usage (and how many messages that request carried, for the size estimate).
  */
-import type { AgentEvent, ChatMessage, Usage } from './types';
+import type { AgentEvent } from './events';
+import type { ChatMessage, Usage } from './messages';
 
 export interface ReplayState {
   history: ChatMessage[];

@@ -1,9 +1,40 @@
 /**
- * The product's defaults (SPEC 8) and the pure parsers that turn raw setting values into the core's
+ * The core's settings: their types, the product's defaults (SPEC 8), and the pure parsers that turn raw setting values into the core's
  * settings object. Hosts read their sources (VS Code configuration, environment variables) and call
  * these; a bad value becomes a ConfigError naming the setting and what to do.
  */
-import type { AgentSettings, BudgetScope, HookAllowlist } from './types';
+
+/** The allowlist of servers whose `_` tools may act as hooks (SPEC 2). */
+export type HookAllowlist = { kind: 'all' } | { kind: 'names'; names: string[] };
+
+export type BudgetScope = 'session' | 'prompt';
+
+export interface HookSettings {
+  allowlist: HookAllowlist;
+  /** Per hook call, >= 1. */
+  timeoutMs: number;
+  /** 0 disables `_Stop`. */
+  stopMaxRejections: number;
+  stopBudgetScope: BudgetScope;
+  repeatedEndTurnStops: boolean;
+}
+
+export interface AgentSettings {
+  model: string;
+  systemPrompt: string;
+  /** Model rounds per prompt (objection rounds count); 0 = no cap. */
+  maxRounds: number;
+  /** The model's context window in tokens. */
+  contextWindowTokens: number;
+  /** Compact when the estimated prompt passes this share of the window (0 < ratio < 1). */
+  compactThreshold: number;
+  toolTimeoutMs: number;
+  /** Tool results longer than this are cut, with a marker saying how much was dropped. */
+  toolResultMaxChars: number;
+  /** Bound on tool calls of one round running at once. */
+  maxParallelTools: number;
+  hooks: HookSettings;
+}
 
 /** A configuration mistake the user must fix; `setting` names the setting or variable. */
 export class ConfigError extends Error {

@@ -7,7 +7,8 @@
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair } from './hookEnvelope';
 import { collectObjections, decideGate, serversWithHook } from './stopGateRules';
-import type { AgentEvent, HookObjection, Outcome, ToolInfo, UnresolvedCause } from './types';
+import type { AgentEvent, HookObjection, Outcome, UnresolvedCause } from './events';
+import type { ToolInfo } from './messages';
 
 type ObjectionResolution = Extract<AgentEvent, { type: 'objection_resolved' }>['resolution'];
 

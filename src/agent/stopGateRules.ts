@@ -4,7 +4,9 @@
  */
 import { isHookServerAllowed } from './settings';
 import type { HookCallOutcome } from './hookCaller';
-import type { HookAllowlist, HookName, HookObjection, HookSettings, ToolInfo } from './types';
+import type { HookAllowlist, HookSettings } from './settings';
+import type { HookName, HookObjection } from './events';
+import type { ToolInfo } from './messages';
 
 export interface GateState {
   rejectionsUsed: number;

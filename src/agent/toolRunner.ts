@@ -7,7 +7,7 @@
  */
 import { type CoreContext, CancelledError, appendMessage, raceAbort, runWithTimeout } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
-import type { ToolCall, ToolCallResult, ToolInfo } from './types';
+import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
 
 export function truncateToolResult(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

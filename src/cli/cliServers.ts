@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../agent/settings';
-import type { HookAllowlist } from '../agent/types';
+import type { HookAllowlist } from '../agent/settings';
 import { loadMcpConfigFile, type McpServerConfig } from '../mcp/config';
 import {
   BUNDLED_SERVER_NAMES,

@@ -4,7 +4,7 @@
  * value is a ConfigError naming the variable; the caller exits 2 with it.
  */
 import { ConfigError, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
-import type { AgentSettings } from '../agent/types';
+import type { AgentSettings } from '../agent/settings';
 import type { CliArgs } from './cliArgs';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';

@@ -4,7 +4,7 @@
  * clearly marked and the outcome on stdout; diagnostics (retries, server trouble) on stderr.
  * Model and hook text is untrusted: control characters are neutralised before it reaches a terminal.
  */
-import type { AgentEvent, UnresolvedCause } from '../agent/types';
+import type { AgentEvent, UnresolvedCause } from '../agent/events';
 import type { WritableLike } from '../runtime/streamLogger';
 
 export type EventPrinter = (event: AgentEvent) => void;

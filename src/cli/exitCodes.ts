@@ -1,7 +1,7 @@
 /**
  * The CLI's exit codes (the contract external tests drive) and the mapping from a prompt's outcome.
  */
-import type { OutcomeReason } from '../agent/types';
+import type { OutcomeReason } from '../agent/events';
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../agent/settings';
-import type { Outcome } from '../agent/types';
+import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';

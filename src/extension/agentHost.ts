@@ -9,10 +9,10 @@ import type { Logger, ModelClient, ToolHost } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type ServerStatus } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
-import type { ConsentStore } from './consentStore';
-import { resolveServers } from './serverConfigs';
-import type { ExtensionSettings } from './settingsMapping';
-import { readMcpServersBySource } from './configReader';
+import type { ConsentStore } from './settings/consentStore';
+import { resolveServers } from './settings/serverConfigs';
+import type { ExtensionSettings } from './settings/settingsMapping';
+import { readMcpServersBySource } from './settings/configReader';
 
 export interface AgentHostDeps {
   extensionPath: string;

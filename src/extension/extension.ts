@@ -8,26 +8,26 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../agent/ports';
 import { AgentHost } from './agentHost';
-import { ApiKeyStore } from './apiKeyStore';
-import { ChatController } from './chatController';
-import { ChatIndex } from './chatIndex';
-import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor } from './chatViewProvider';
-import { registerCommands } from './commands';
-import { ConsentStore } from './consentStore';
-import { askConsent, reportSettingErrors, watchConfiguration } from './lifecycle';
-import { HooksModel } from './hooksModel';
-import { HooksTreeProvider } from './hooksTreeProvider';
+import { ApiKeyStore } from './settings/apiKeyStore';
+import { ChatController } from './chat/chatController';
+import { ChatIndex } from './chat/chatIndex';
+import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor } from './chat/chatViewProvider';
+import { registerCommands } from './commands/commands';
+import { ConsentStore } from './settings/consentStore';
+import { askConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
+import { HooksViewState } from './hooks/hooksViewState';
+import { HooksTreeProvider } from './hooks/hooksTreeProvider';
 import { createOutputLogger } from './outputLogger';
-import { readSettings } from './configReader';
-import type { ExtensionSettings } from './settingsMapping';
-import { createStatusBar } from './statusBar';
-import { registerTaskProvider } from './taskProvider';
-import { runPromptInNewChat } from './taskRunner';
+import { readSettings } from './settings/configReader';
+import type { ExtensionSettings } from './settings/settingsMapping';
+import { createStatusBar } from './hooks/statusBar';
+import { registerTaskProvider } from './commands/taskProvider';
+import { runPromptInNewChat } from './commands/taskRunner';
 
 export interface SproutApi {
   controller: ChatController;
   host: AgentHost;
-  hooks: HooksModel;
+  hooks: HooksViewState;
   tree: HooksTreeProvider;
   consent: ConsentStore;
   keys: ApiKeyStore;
@@ -43,7 +43,7 @@ interface Parts {
   keys: ApiKeyStore;
   logger: Logger;
   host: AgentHost;
-  hooks: HooksModel;
+  hooks: HooksViewState;
   tree: HooksTreeProvider;
   index: ChatIndex;
   controller: ChatController;
@@ -107,7 +107,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => channel.debug(`[${server}] ${line}`),
   });
-  const hooks = new HooksModel(settings.agent.hooks.allowlist);
+  const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
   const controller = new ChatController({

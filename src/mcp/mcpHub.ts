@@ -5,7 +5,7 @@
  * processes to exit, so no server or its children outlive the host.
  */
 import type { Logger, ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
-import type { ToolCallResult, ToolInfo } from '../agent/types';
+import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import type { McpServerConfig } from './config';
 import { ServerConnection, type ServerStatus } from './serverConnection';
 

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
-import type { ToolCallResult, ToolInfo } from '../agent/types';
+import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import { abortError, raceAbort, sleep } from './abort';
 import type { McpServerConfig } from './config';
 import { createServerTransport, type ServerTransport } from './serverTransport';

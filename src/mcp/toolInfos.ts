@@ -4,7 +4,7 @@
  * never dropped silently.
  */
 import { isHookName, qualifyToolName, ToolNameError } from '../agent/toolNames';
-import type { ToolAnnotations, ToolInfo } from '../agent/types';
+import type { ToolAnnotations, ToolInfo } from '../agent/messages';
 
 export interface RawTool {
   name: string;

@@ -3,7 +3,7 @@
  * newlines; other blocks are described in one short line (`[image: image/png, 1234 bytes]`) so the model
  * and the hook gate see that something was returned without receiving binary data.
  */
-import type { ToolCallResult } from '../agent/types';
+import type { ToolCallResult } from '../agent/messages';
 
 /** The parts of a CallToolResult we read; loose because servers are untrusted and may be sloppy. */
 export interface RawToolResult {

@@ -6,7 +6,7 @@
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ModelReply } from '../agent/ports';
-import type { ToolCall, Usage } from '../agent/types';
+import type { ToolCall, Usage } from '../agent/messages';
 
 type ToolCallDelta = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
 

@@ -9,7 +9,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ModelRequest, ToolSpec } from '../agent/ports';
-import type { ChatMessage } from '../agent/types';
+import type { ChatMessage } from '../agent/messages';
 
 export function toWireMessage(message: ChatMessage): ChatCompletionMessageParam {
   switch (message.role) {

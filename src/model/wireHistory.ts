@@ -7,7 +7,7 @@
  * objects are only ever serialised, never changed.
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ChatMessage } from '../agent/types';
+import type { ChatMessage } from '../agent/messages';
 import { toWireMessage } from './wire';
 
 export class WireHistory {

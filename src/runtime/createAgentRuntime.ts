@@ -6,7 +6,8 @@
  */
 import { AgentSession } from '../agent/index';
 import type { Clock, Logger, TranscriptStore } from '../agent/ports';
-import type { AgentEvent, AgentSettings } from '../agent/types';
+import type { AgentEvent } from '../agent/events';
+import type { AgentSettings } from '../agent/settings';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type McpHubOptions } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';

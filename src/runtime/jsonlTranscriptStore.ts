@@ -7,7 +7,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger, TranscriptStore } from '../agent/ports';
-import type { TranscriptRecord } from '../agent/types';
+import type { TranscriptRecord } from '../agent/events';
 
 export interface JsonlTranscriptStoreOptions {
   logger?: Logger;

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { HookCaller } from '../../src/agent/index';
 import { McpHub } from '../../src/mcp/mcpHub';
 import { NodeClock } from '../../src/runtime/nodeClock';
-import { bundledHookServerConfig, fmt, timeSideBySide } from './benchKit';
+import { bundledHookServerConfig, fmt, timeSideBySide } from './benchHarness';
 
 /** A minimal command hook in the usual shape: JSON event on stdin, decision on stdout, exit 0. */
 const COMMAND_HOOK = `let s='';process.stdin.on('data',d=>s+=d);process.stdin.on('end',()=>{JSON.parse(s);process.stdout.write('');});`;

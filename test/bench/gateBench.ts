@@ -10,7 +10,7 @@ import { collectObjections, HookCaller } from '../../src/agent/index';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpHub } from '../../src/mcp/mcpHub';
 import { NodeClock } from '../../src/runtime/nodeClock';
-import { bundledHookServerConfig, fmt, pct, timeSideBySide } from './benchKit';
+import { bundledHookServerConfig, fmt, pct, timeSideBySide } from './benchHarness';
 
 export const HOOK_DELAY_MS = 20;
 

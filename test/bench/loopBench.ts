@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { startBenchOpenAiServer, type BenchServerStats } from './benchOpenAiServer';
-import { fmt, median, pct, quantile, tempDir, type PairedSamples } from './benchKit';
+import { fmt, median, pct, quantile, tempDir, type PairedSamples } from './benchHarness';
 
 const BLOCKS = 5;
 

@@ -2,7 +2,7 @@
  * `npm run bench`: the three benchmarks of the issue, each measured side by side (product vs floor,
  * interleaved) in this one run, printed as ratios. Not a test: it asserts nothing, it reports.
  */
-import { bundleHookServer, tempDir } from './benchKit';
+import { bundleHookServer, tempDir } from './benchHarness';
 import { runCommandHookBench } from './commandHookBench';
 import { runExtensionBench } from './extensionBench';
 import { runGateBench } from './gateBench';

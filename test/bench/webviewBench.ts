@@ -4,17 +4,17 @@
  * session of 1k-100k tokens, then streamed `delta`s one per animation frame (how tokens arrive in
  * practice). Per token it reports the renderer's main-thread time (Chrome's own TaskDuration metric)
  * beside an idle frame's, for a long session and for one long answer; both should stay flat. It also
- * times one token from the host's ChatModel (AgentEvent -> HostMessage) to the webview's DOM against a
+ * times one token from the host's ChatViewState (AgentEvent -> HostMessage) to the webview's DOM against a
  * floor that only waits for the same animation frame. The editor's IPC hop (extension host ->
  * workbench -> iframe) is not in these numbers: the message is dispatched in the page itself.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
-import { ChatModel } from '../../src/extension/chatModel';
+import { ChatViewState } from '../../src/extension/chat/chatViewState';
 import type { ChatEntry, ChatState, HostMessage } from '../../src/shared/protocol';
 import { launchChromium } from '../e2e/harness/chromium';
-import { fmt, timeSideBySide } from './benchKit';
+import { fmt, timeSideBySide } from './benchHarness';
 
 const root = resolve(__dirname, '..', '..');
 const SIZES = [1_000, 10_000, 50_000, 100_000];
@@ -96,11 +96,11 @@ async function perTokenCost(page: Page, cdp: CDPSession, size: number, longAnswe
   return { token, idle };
 }
 
-/** One token from the host's ChatModel to the DOM, against a floor that waits for the same frame. */
+/** One token from the host's ChatViewState to the DOM, against a floor that waits for the same frame. */
 async function tokenLatency(page: Page, size: number): Promise<{ sprout: number; floor: number }> {
   await post(page, { type: 'snapshot', state: session(size, undefined) });
   const sent: HostMessage[] = [];
-  const model = new ChatModel((m) => sent.push(m));
+  const model = new ChatViewState((m) => sent.push(m));
   model.apply({ type: 'text_delta', delta: 'start' });
   const opened = sent.pop();
   if (opened) await post(page, opened);

@@ -4,7 +4,7 @@
  * tests can check what the agent sent and that it let go of hung calls. Handlers get the call's signal.
  */
 import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../src/agent/ports';
-import type { ToolCallResult, ToolInfo } from '../../src/agent/types';
+import type { ToolCallResult, ToolInfo } from '../../src/agent/messages';
 
 export type ToolHandler = (args: Record<string, unknown>, options: ToolCallOptions) => ToolCallResult | string | Promise<ToolCallResult | string>;
 

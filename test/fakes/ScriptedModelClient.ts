@@ -5,7 +5,7 @@
  */
 import { validateHistory } from '../../src/agent/historyValidity';
 import { ModelError, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../../src/agent/ports';
-import type { ChatMessage, ToolCall, Usage } from '../../src/agent/types';
+import type { ChatMessage, ToolCall, Usage } from '../../src/agent/messages';
 
 export type ScriptStep = Partial<ModelReply> | Error | ((request: ModelRequest, options: ModelCallOptions) => Promise<ModelReply>);
 

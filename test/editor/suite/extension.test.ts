@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../../src/extension/extension';
-import type { HookNode } from '../../../src/extension/hooksTreeProvider';
+import type { HookNode } from '../../../src/extension/hooks/hooksTreeProvider';
 
 const EXTENSION_ID = 'sprout.sprout-agent';
 const config = () => vscode.workspace.getConfiguration('sprout');
@@ -115,7 +115,7 @@ describe('sprout extension', function () {
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello from the editor test');
     const chat = await sprout.controller.current();
-    const kinds = chat.model.entries.map((e) => e.kind);
+    const kinds = chat.view.entries.map((e) => e.kind);
     assert.ok(kinds.includes('objection'), `entries: ${kinds.join(', ')}`);
     assert.equal(sprout.hooks.budget?.used, 1);
     assert.equal(sprout.hooks.objections.length, 1);

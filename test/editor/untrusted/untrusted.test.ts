@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../../src/extension/extension';
-import type { HookNode } from '../../../src/extension/hooksTreeProvider';
+import type { HookNode } from '../../../src/extension/hooks/hooksTreeProvider';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
@@ -64,7 +64,7 @@ describe('untrusted workspace (Restricted Mode)', function () {
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello from an untrusted workspace');
     const chat = await sprout.controller.current();
-    assert.ok(chat.model.entries.some((e) => e.kind === 'assistant' && e.text.includes('Fake model reply to: hello from an untrusted workspace')), 'the chat itself still works');
+    assert.ok(chat.view.entries.some((e) => e.kind === 'assistant' && e.text.includes('Fake model reply to: hello from an untrusted workspace')), 'the chat itself still works');
 
     assert.deepEqual(sprout.host.servers.map((s) => s.name), [], 'no server is configured to start');
     assert.deepEqual(sprout.host.status().map((s) => s.name), []);

@@ -9,8 +9,8 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import packageJson from '../../../package.json';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, objectTimes } from '../../fakes/hookServer';
-import { assertAllRequestsValid } from '../loop/loopKit';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliKit';
+import { assertAllRequestsValid } from '../loop/loopHarness';
+import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
 
 let fake: FakeOpenAi;
 let dir: string;

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
-import { isAlive, killPids, waitFor } from '../mcp/mcpTestKit';
-import { assertAllRequestsValid } from '../loop/loopKit';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliKit';
+import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
+import { assertAllRequestsValid } from '../loop/loopHarness';
+import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
 
 let fake: FakeOpenAi | undefined;
 let dir: string;

@@ -6,11 +6,11 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { TranscriptRecord } from '../../../src/agent/types';
+import type { TranscriptRecord } from '../../../src/agent/events';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, objectTimes, readHookServerLog } from '../../fakes/hookServer';
-import { assertAllRequestsValid, waitUntil } from '../loop/loopKit';
-import { baseEnv, collect, ensureBuilt, outcomeOf, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliKit';
+import { assertAllRequestsValid, waitUntil } from '../loop/loopHarness';
+import { baseEnv, collect, ensureBuilt, outcomeOf, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliHarness';
 
 let fake: FakeOpenAi | undefined;
 let dir: string;

@@ -5,11 +5,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import type { TranscriptRecord } from '../../../src/agent/types';
+import type { TranscriptRecord } from '../../../src/agent/events';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig } from '../../fakes/hookServer';
-import { isAlive, killPids, waitFor } from '../mcp/mcpTestKit';
-import { baseEnv, collect, ensureBuilt, spawnCli, writeMcpConfig } from './cliKit';
+import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
+import { baseEnv, collect, ensureBuilt, spawnCli, writeMcpConfig } from './cliHarness';
 
 let fake: FakeOpenAi | undefined;
 let dir: string;

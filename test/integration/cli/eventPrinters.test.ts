@@ -3,7 +3,7 @@
 // each event as exactly one parseable line.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AgentEvent } from '../../../src/agent/types';
+import type { AgentEvent } from '../../../src/agent/events';
 import { jsonEventPrinter, sanitizeForTerminal, textEventPrinter } from '../../../src/cli/eventPrinters';
 
 function sink(): { text: string; write(chunk: string): void } {

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
-import { isAlive, killPids, waitFor } from '../mcp/mcpTestKit';
-import { openRig, rigSettings, waitUntil, type Rig } from './loopKit';
+import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
+import { openRig, rigSettings, waitUntil, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
 const leftovers: number[] = [];

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { HOSTILE_TEXT } from '../../fakes/hookServer';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
-import { openRig, type Rig } from './loopKit';
+import { openRig, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
 afterEach(async () => {

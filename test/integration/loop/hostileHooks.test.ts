@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { HOSTILE_TEXT, type HookBehaviour } from '../../fakes/hookServer';
-import { isAlive, killPids, waitFor } from '../mcp/mcpTestKit';
-import { openRig, type Rig } from './loopKit';
+import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
+import { openRig, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
 const leftovers: number[] = [];

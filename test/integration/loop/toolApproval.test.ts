@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { AgentSession } from '../../../src/agent/session';
-import type { AgentEvent, AgentSettings } from '../../../src/agent/types';
+import type { AgentEvent } from '../../../src/agent/events';
+import type { AgentSettings } from '../../../src/agent/settings';
 import { nodeClock } from '../../../src/runtime/nodeClock';
-import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvalToolHost';
+import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
-import { openRig, rigSettings, waitUntil, type Rig } from './loopKit';
+import { openRig, rigSettings, waitUntil, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { FakeToolSpec } from '../../fakes/hookServer';
-import { openRig, waitUntil, type Rig } from './loopKit';
+import { openRig, waitUntil, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
 afterEach(async () => {

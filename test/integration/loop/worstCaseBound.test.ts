@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
-import { isAlive, killPids, waitFor } from '../mcp/mcpTestKit';
-import { openRig, type Rig } from './loopKit';
+import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
+import { openRig, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
 const leftovers: number[] = [];

@@ -13,7 +13,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../../src/agent/ports';
 import { McpHub } from '../../../src/mcp/mcpHub';
-import { signal } from './mcpTestKit';
+import { signal } from './mcpHarness';
 
 const SECRET = 'Bearer sk-http-header-secret-123';
 

@@ -9,7 +9,7 @@ import type { ToolHostEvent } from '../../../src/agent/ports';
 import { McpHub, type McpHubOptions } from '../../../src/mcp/mcpHub';
 import type { McpServerConfig } from '../../../src/mcp/config';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
-import { isAlive, killPids, makeTempDir, readPid, signal, waitFor } from './mcpTestKit';
+import { isAlive, killPids, makeTempDir, readPid, signal, waitFor } from './mcpHarness';
 
 const tmp = makeTempDir();
 const strays = new Set<number | undefined>();

@@ -8,7 +8,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import type { ToolHostEvent } from '../../../src/agent/ports';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { HOSTILE_TEXT, hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
-import { isAlive, makeTempDir, signal, waitFor } from './mcpTestKit';
+import { isAlive, makeTempDir, signal, waitFor } from './mcpHarness';
 
 const tmp = makeTempDir();
 after(() => tmp.remove());

@@ -2,7 +2,8 @@
 import { AgentSession } from '../../../src/agent/session';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { TranscriptStore } from '../../../src/agent/ports';
-import type { AgentEvent, AgentSettings, HookSettings, TranscriptRecord } from '../../../src/agent/types';
+import type { AgentEvent, TranscriptRecord } from '../../../src/agent/events';
+import type { AgentSettings, HookSettings } from '../../../src/agent/settings';
 import { NodeClock } from '../../../src/runtime/nodeClock';
 import { InMemoryToolHost, type InMemoryServer } from '../../fakes/InMemoryToolHost';
 import { ScriptedModelClient, type ScriptStep } from '../../fakes/ScriptedModelClient';

@@ -5,13 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { historyChars } from '../../../src/agent/compaction';
+import { historyChars } from '../../../src/agent/compactionRules';
 import { HistoryLedger } from '../../../src/agent/historyLedger';
 import { validateHistory, type HistoryProblem } from '../../../src/agent/historyValidity';
 import { AgentSession } from '../../../src/agent/session';
 import { applyEvent, applyEventInPlace, emptyReplayState, replayEvents, type ReplayState } from '../../../src/agent/sessionState';
 import type { Clock } from '../../../src/agent/ports';
-import type { AgentEvent, ChatMessage } from '../../../src/agent/types';
+import type { AgentEvent } from '../../../src/agent/events';
+import type { ChatMessage } from '../../../src/agent/messages';
 import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
 import { ScriptedModelClient, call, reply } from '../../fakes/ScriptedModelClient';
 import { InMemoryTranscriptStore, settings } from './harness';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CANCELLED_TOOL_RESULT, assertValidHistory, repairHistory, validateHistory } from '../../../src/agent/historyValidity';
-import type { ChatMessage } from '../../../src/agent/types';
+import type { ChatMessage } from '../../../src/agent/messages';
 
 const call = (id: string) => ({ id, name: 's__t', arguments: '{}' });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HookCaller } from '../../../src/agent/hookCaller';
-import type { AgentEvent } from '../../../src/agent/types';
+import type { AgentEvent } from '../../../src/agent/events';
 import { NodeClock } from '../../../src/runtime/nodeClock';
 import { InMemoryToolHost, hangs, type ToolHandler } from '../../fakes/InMemoryToolHost';
 import { reply } from '../../fakes/ScriptedModelClient';

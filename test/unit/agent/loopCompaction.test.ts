@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SUMMARY_PREFIX, summaryInputBudget } from '../../../src/agent/compaction';
+import { SUMMARY_PREFIX, summaryInputBudget } from '../../../src/agent/compactionRules';
 import { isValidHistory } from '../../../src/agent/historyValidity';
 import { ModelError } from '../../../src/agent/ports';
 import { call, reply } from '../../fakes/ScriptedModelClient';

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dropOldestTurns, estimatePromptTokens, renderForSummary, shouldCompact, splitTurns } from '../../../src/agent/compaction';
+import { dropOldestTurns, estimatePromptTokens, renderForSummary, shouldCompact, splitTurns } from '../../../src/agent/compactionRules';
 import { isValidHistory } from '../../../src/agent/historyValidity';
-import { planRound } from '../../../src/agent/loop';
+import { planRound } from '../../../src/agent/promptRunner';
 import { budgetAtPromptStart, collectObjections, decideGate, ignoredHookServers, serversWithHook } from '../../../src/agent/stopGateRules';
 import { parseToolArguments, truncateToolResult } from '../../../src/agent/toolRunner';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
-import type { ChatMessage, HookSettings, ToolInfo } from '../../../src/agent/types';
+import type { ChatMessage, ToolInfo } from '../../../src/agent/messages';
+import type { HookSettings } from '../../../src/agent/settings';
 
 const hooks = (o: Partial<HookSettings> = {}): HookSettings => ({ ...DEFAULT_SETTINGS.hooks, ...o });
 const tool = (server: string, bareName: string): ToolInfo => ({

@@ -4,7 +4,7 @@ import { isValidHistory } from '../../../src/agent/historyValidity';
 import { applyEvent, emptyReplayState, replayEvents } from '../../../src/agent/sessionState';
 import { ModelError, type ModelCallOptions, type ModelReply, type ModelRequest } from '../../../src/agent/ports';
 import { SAVED_TEXT_PIECE } from '../../../src/agent/session';
-import type { AgentEvent } from '../../../src/agent/types';
+import type { AgentEvent } from '../../../src/agent/events';
 import { call, reply } from '../../fakes/ScriptedModelClient';
 import { InMemoryTranscriptStore, harness, settings } from './harness';
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ToolHost, ToolHostEvent } from '../../../src/agent/ports';
-import type { ToolInfo } from '../../../src/agent/types';
-import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvalToolHost';
+import type { ToolInfo } from '../../../src/agent/messages';
+import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
 
 function tool(server: string, bareName: string, readOnlyHint?: boolean): ToolInfo {
   return { server, bareName, qualifiedName: `${server}__${bareName}`, description: '', inputSchema: {}, annotations: readOnlyHint === undefined ? {} : { readOnlyHint }, isHook: bareName.startsWith('_') };

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SETTING_DEFAULTS, SETTING_KEYS, mapSettings } from '../../../src/extension/settingsMapping';
+import { SETTING_DEFAULTS, SETTING_KEYS, mapSettings } from '../../../src/extension/settings/settingsMapping';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mapSettings, type SettingKey } from '../../../src/extension/settingsMapping';
+import { mapSettings, type SettingKey } from '../../../src/extension/settings/settingsMapping';
 
 const from = (values: Partial<Record<SettingKey, unknown>>) => mapSettings((key) => values[key]);
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { entriesToMarkdown } from '../../../src/extension/transcriptExport';
+import { entriesToMarkdown } from '../../../src/extension/chat/transcriptExport';
 
 test('exports a chat as Markdown: turns, tool cards, hook output marked as such, an unresolved end', () => {
   const markdown = entriesToMarkdown('Fix the build', [

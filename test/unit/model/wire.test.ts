@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatMessage } from '../../../src/agent/types';
+import type { ChatMessage } from '../../../src/agent/messages';
 import { toStreamingParams, toWireMessages, toWireTools } from '../../../src/model/wire';
 
 test('messages map to the Chat Completions shape, tool calls typed as functions', () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatMessage } from '../../../src/agent/types';
+import type { ChatMessage } from '../../../src/agent/messages';
 import { toStreamingParams, toWireMessages } from '../../../src/model/wire';
 import { WireHistory } from '../../../src/model/wireHistory';
 

@@ -1,0 +1,75 @@
+/**
+ * The one event union every consumer reads (chat view, Hooks view, status bar, transcript file, CLI
+ * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
+ */
+import type { ChatMessage, Usage } from './messages';
+import type { BudgetScope } from './settings';
+
+export type HookName = '_Stop' | '_PostCompact';
+
+/** Why a prompt ended; the UI never guesses. */
+export type OutcomeReason = 'end_turn' | 'max_rounds' | 'cancelled' | 'error' | 'length' | 'content_filter';
+
+export interface HookObjection {
+  server: string;
+  text: string;
+}
+
+/** Why a turn ended with an objection standing: the budget was spent, the model declined, or the round cap came first. */
+export type UnresolvedCause = 'budget_exhausted' | 'declined' | 'max_rounds';
+
+export interface Outcome {
+  reason: OutcomeReason;
+  /** Human-readable detail: for `error`, what went wrong and what to do. */
+  message?: string;
+  /** Set when the turn ended while a `_Stop` objection stood (SPEC 3). */
+  unresolved?: { cause: UnresolvedCause; objections: HookObjection[] };
+  rounds: number;
+}
+
+export type HookCallResult = 'objection' | 'no_objection' | 'error' | 'timeout' | 'cancelled';
+
+/**
+ * Everything that happens, as one typed stream. History-changing events (`message`, `compaction`,
+ * `budget`, `usage`) are enough to rebuild a session from its transcript.
+ */
+export type AgentEvent =
+  | { type: 'session_started'; sessionId: string; resumed: boolean }
+  | { type: 'prompt_started'; text: string }
+  | { type: 'round_started'; round: number }
+  | { type: 'text_delta'; delta: string }
+  /** One message appended to the history (user prompt, model reply, tool result, synthetic hook pair). */
+  | { type: 'message'; message: ChatMessage }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  | { type: 'tool_started'; callId: string; name: string; arguments: string }
+  | { type: 'tool_finished'; callId: string; name: string; isError: boolean; text: string; durationMs: number }
+  | { type: 'hook_called'; server: string; hook: HookName }
+  | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number }
+  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number }
+  /** What the model did with the objections of the previous gate round. */
+  | { type: 'objection_resolved'; servers: string[]; resolution: 'complied' | 'declined' | 'overridden' }
+  | { type: 'hook_timed_out'; server: string; hook: HookName; consecutive: number }
+  | { type: 'server_killed'; server: string; reason: string }
+  | { type: 'server_restarted'; server: string; attempt: number }
+  | { type: 'server_error'; server: string; message: string }
+  | { type: 'tools_changed'; server: string }
+  | { type: 'hooks_not_enabled'; server: string; hooks: string[] }
+  | { type: 'budget'; used: number; max: number; scope: BudgetScope; repeatedEndTurnStops: boolean }
+  | {
+      type: 'compaction';
+      trigger: 'auto' | 'manual';
+      summary: string | null;
+      injected: HookObjection[];
+      fallback: boolean;
+      droppedMessages: number;
+      /** The whole fresh history after the reset. */
+      history: ChatMessage[];
+    }
+  | { type: 'outcome'; outcome: Outcome };
+
+/** A transcript line: an event and when it happened (ms since epoch). */
+export interface TranscriptRecord {
+  at: number;
+  event: AgentEvent;
+}

@@ -1,0 +1,52 @@
+/**
+ * The conversation's vocabulary: chat messages in the core's own shape (the model adapter maps them to
+ * the wire), tool calls, usage, and the tools MCP servers offer. Plain data, so it crosses process
+ * boundaries (webview, JSON lines) unchanged.
+ */
+
+/** One tool call as the model emitted it (`arguments` is the raw JSON text). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** A Chat Completions message in our own shape; the model adapter maps it to the wire format. */
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** A tool of a connected MCP server. Hooks (bare name starting with `_`) are listed too, flagged. */
+export interface ToolInfo {
+  server: string;
+  bareName: string;
+  /** `<server>__<bare>` */
+  qualifiedName: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: ToolAnnotations;
+  isHook: boolean;
+}
+
+/** A tool result flattened to text (non-text blocks described as `[image: mime, N bytes]`). */
+export interface ToolCallResult {
+  isError: boolean;
+  text: string;
+}
+

@@ -1,0 +1,163 @@
+/**
+ * The prompt runner: one user prompt, round after round, until a typed outcome. Each round first
+ * decides (a value: finish, compact, or call the model), then handles the reply: tool calls run and
+ * loop, `length`/`content_filter` end the turn without hooks, anything else goes to the `_Stop` gate.
+ * Cancel at any point leaves a valid history: calls are answered, a partial reply is kept as text.
+ */
+import { compact } from './compact';
+import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
+import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
+import { validateHistory } from './historyValidity';
+import { callModel } from './modelTurn';
+import type { ModelReply, ToolSpec } from './ports';
+import { type PromptGate, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
+import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
+import { answerUnrun, runToolCalls } from './toolRunner';
+import type { Outcome, OutcomeReason } from './events';
+import type { ToolInfo } from './messages';
+
+type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
+type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
+
+const finish = (reason: OutcomeReason, extra: Partial<Outcome> = {}): Step => ({ kind: 'finish', outcome: { reason, ...extra } });
+
+/** Tools the model sees: every non-hook tool, hooks never (enabled or not). */
+export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
+  return tools.filter((t) => !t.isHook).map((t) => ({ name: t.qualifiedName, description: t.description, parameters: t.inputSchema }));
+}
+
+/** The per-round decision, before anything is sent. */
+export function planRound(input: { rounds: number; maxRounds: number; estimate: number; compactedThisRound: boolean; limit: number; window: number }): RoundPlan {
+  if (input.maxRounds > 0 && input.rounds >= input.maxRounds) return { kind: 'finish', reason: 'max_rounds' };
+  if (input.estimate > input.limit && !input.compactedThisRound) return { kind: 'compact' };
+  if (input.estimate > input.window) {
+    return { kind: 'finish', reason: 'error', message: 'The conversation is too large for the model\'s context window even after compaction; start a new chat.' };
+  }
+  return { kind: 'call_model' };
+}
+
+export class PromptRunner {
+  private rounds = 0;
+  private readonly gate: PromptGate = newPromptGate();
+
+  constructor(
+    private readonly ctx: CoreContext,
+    private readonly prompt: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  async run(): Promise<Outcome> {
+    const { ctx } = this;
+    ctx.emit({ type: 'prompt_started', text: this.prompt });
+    const hooks = ctx.settings().hooks;
+    if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));
+    appendMessage(ctx, { role: 'user', content: this.prompt });
+    for (;;) {
+      const step = this.signal.aborted ? finish('cancelled') : await this.round();
+      if (step.kind === 'finish') return { ...step.outcome, rounds: this.rounds };
+    }
+  }
+
+  /** Tools for this round: without I/O when the tool host has every list at hand (the usual round). */
+  private async listTools(): Promise<ToolInfo[] | Step> {
+    try {
+      return this.hintIgnoredHooks(await raceAbort(this.ctx.tools.listTools(this.signal), this.signal));
+    } catch (error) {
+      if (error instanceof CancelledError) return finish('cancelled');
+      return finish('error', { message: `Listing the MCP tools failed: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+
+  private hintIgnoredHooks(tools: ToolInfo[]): ToolInfo[] {
+    const ignored = ignoredHookServers(tools, this.ctx.settings().hooks.allowlist);
+    for (const [server, hooks] of ignored) {
+      if (this.ctx.hintedServers.has(server)) continue;
+      this.ctx.hintedServers.add(server);
+      this.ctx.emit({ type: 'hooks_not_enabled', server, hooks });
+    }
+    return tools;
+  }
+
+  private async round(): Promise<Step> {
+    const { ctx } = this;
+    const cached = ctx.tools.cachedTools?.();
+    const tools = cached !== undefined ? this.hintIgnoredHooks(cached) : await this.listTools();
+    if (!Array.isArray(tools)) return tools;
+    const specs = toolSpecs(tools);
+    const settings = ctx.settings();
+    const fixed = fixedChars(settings.systemPrompt, specs);
+    const ledger = ctx.historyLedger;
+    let compacted = false;
+    for (;;) {
+      const plan = planRound({
+        rounds: this.rounds,
+        maxRounds: settings.maxRounds,
+        estimate: ledger ? estimatePromptTokens(ctx.state(), fixed, (h) => ledger.historyChars(h)) : estimatePromptTokens(ctx.state(), fixed),
+        compactedThisRound: compacted,
+        limit: compactionLimit(settings),
+        window: settings.contextWindowTokens,
+      });
+      if (plan.kind === 'finish') return this.finishPlanned(plan);
+      if (plan.kind === 'call_model') break;
+      const result = await compact(ctx, { trigger: 'auto', currentPrompt: this.prompt, tools, specs, fixedChars: fixed }, this.signal);
+      if (result === 'cancelled') return finish('cancelled');
+      if (result === 'too_large') return finish('error', { message: 'The current prompt alone does not fit the model\'s context window.' });
+      compacted = true;
+    }
+    return await this.callModel(tools, specs);
+  }
+
+  /** The round cap can come right after an objection: the turn then ends with it standing (SPEC 3). */
+  private finishPlanned(plan: Extract<RoundPlan, { kind: 'finish' }>): Step {
+    const unresolved = plan.reason === 'max_rounds' ? endWithObjectionsStanding(this.ctx, this.gate, 'max_rounds') : undefined;
+    return finish(plan.reason, { ...(plan.message === undefined ? {} : { message: plan.message }), ...(unresolved === undefined ? {} : { unresolved }) });
+  }
+
+  private async callModel(tools: ToolInfo[], specs: ToolSpec[]): Promise<Step> {
+    const { ctx } = this;
+    const settings = ctx.settings();
+    const history = ctx.state().history;
+    const problems = ctx.historyLedger?.validate(history) ?? validateHistory(history);
+    if (problems.length > 0) {
+      ctx.logger?.error('refusing to send an invalid history', { problems });
+      return finish('error', { message: `Internal error: the chat history is invalid (${problems[0]?.problem ?? ''}).` });
+    }
+    this.rounds += 1;
+    ctx.emit({ type: 'round_started', round: this.rounds });
+    const messages = [{ role: 'system' as const, content: settings.systemPrompt }, ...history];
+    const turn = await callModel(ctx, { model: settings.model, messages, tools: specs }, this.signal);
+    if (turn.kind === 'cancelled') {
+      if (turn.partialText.trim() !== '') appendMessage(ctx, { role: 'assistant', content: turn.partialText });
+      return finish('cancelled');
+    }
+    // Hooks never run on errors; auth errors arrive here at once because the adapter does not retry them.
+    if (turn.kind === 'error') return finish('error', { message: turn.message });
+    return await this.handleReply(turn.reply, tools);
+  }
+
+  private async handleReply(reply: ModelReply, tools: ToolInfo[]): Promise<Step> {
+    const { ctx } = this;
+    if (reply.usage !== null) ctx.emit({ type: 'usage', usage: reply.usage });
+    const content = reply.content ?? '';
+    const calls = reply.toolCalls;
+    const cutOff = reply.finishReason === 'length' || reply.finishReason === 'content_filter';
+    if (calls.length > 0) {
+      appendMessage(ctx, { role: 'assistant', content: content === '' ? null : content, toolCalls: calls });
+      noteToolRound(ctx, this.gate);
+      if (cutOff) {
+        answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
+        return finish(reply.finishReason as OutcomeReason);
+      }
+      await runToolCalls(ctx, calls, tools, this.signal);
+      return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
+    }
+    // An empty reply is not appended (OpenAI rejects it) and counts as the end of the turn.
+    if (content.trim() !== '') appendMessage(ctx, { role: 'assistant', content });
+    if (cutOff) return finish(reply.finishReason as OutcomeReason);
+    const decided = runStopGate(ctx, this.gate, tools, this.signal);
+    const gate = decided instanceof Promise ? await decided : decided;
+    if (gate.kind === 'cancelled') return finish('cancelled');
+    if (gate.kind === 'continue') return { kind: 'next' };
+    return finish('end_turn', gate.unresolved === undefined ? {} : { unresolved: gate.unresolved });
+  }
+}

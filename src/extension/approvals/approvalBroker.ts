@@ -1,0 +1,59 @@
+/**
+ * Asks the user about a tool call: as approve/deny buttons on the call's card in the chat when a chat
+ * view shows it, or as a notification otherwise (a `sprout` task, a hidden view). Cancelling the
+ * prompt counts as a denial, so a stopped run never waits on a question nobody will answer.
+ */
+import * as vscode from 'vscode';
+import type { ApprovalAnswer, ApprovalRequest } from './approvalToolHost';
+import type { ChatViewState } from '../chat/chatViewState';
+
+export class ApprovalBroker {
+  private readonly pending = new Map<string, (answer: ApprovalAnswer) => void>();
+  private next = 0;
+
+  ask(view: ChatViewState, viewsOpen: boolean, request: ApprovalRequest): Promise<ApprovalAnswer> {
+    const approvalId = `a${this.next++}`;
+    if (request.signal.aborted) return Promise.resolve('deny');
+    return new Promise((resolve) => {
+      const onAbort = (): void => settle('deny');
+      const settle = (answer: ApprovalAnswer): void => {
+        if (!this.pending.delete(approvalId)) return;
+        request.signal.removeEventListener('abort', onAbort);
+        view.resolveApproval(approvalId, answer !== 'deny');
+        resolve(answer);
+      };
+      this.pending.set(approvalId, settle);
+      // The prompt's signal: it outlives this question, so the listener goes when the question does.
+      request.signal.addEventListener('abort', onAbort, { once: true });
+      const onCard = view.requestApproval(request.qualifiedName, approvalId);
+      if (!onCard || !viewsOpen) void this.notify(request, settle);
+    });
+  }
+
+  answer(approvalId: string, answer: ApprovalAnswer): boolean {
+    const settle = this.pending.get(approvalId);
+    settle?.(answer);
+    return settle !== undefined;
+  }
+
+  denyAll(): void {
+    for (const settle of [...this.pending.values()]) settle('deny');
+  }
+
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  private async notify(request: ApprovalRequest, settle: (answer: ApprovalAnswer) => void): Promise<void> {
+    const args = JSON.stringify(request.args);
+    const choice = await vscode.window.showWarningMessage(
+      `Sprout wants to run ${request.qualifiedName} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`,
+      'Allow once',
+      'Allow for this chat',
+      'Always allow in this workspace',
+      'Deny',
+    );
+    const map: Record<string, ApprovalAnswer> = { 'Allow once': 'once', 'Allow for this chat': 'chat', 'Always allow in this workspace': 'workspace' };
+    settle(choice === undefined ? 'deny' : (map[choice] ?? 'deny'));
+  }
+}

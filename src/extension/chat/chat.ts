@@ -1,0 +1,90 @@
+/**
+ * One open chat: its AgentSession over the window's shared model and servers, its display model, its
+ * approval decorator and the transcript file it is written to event by event. Opening replays the
+ * transcript, so a chat survives a window reload or an extension-host crash.
+ */
+import { AgentSession } from '../../agent/session';
+import type { Logger } from '../../agent/ports';
+import type { AgentEvent } from '../../agent/events';
+import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
+import { nodeClock } from '../../runtime/nodeClock';
+import type { HostMessage } from '../../shared/protocol';
+import type { AgentHost } from '../agentHost';
+import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalToolHost';
+import { ChatViewState } from './chatViewState';
+import type { ExtensionSettings } from '../settings/settingsMapping';
+
+export interface ChatDeps {
+  host: AgentHost;
+  logger: Logger;
+  settings: () => ExtensionSettings;
+  policy: ApprovalPolicy;
+  post: (message: HostMessage) => void;
+  onEvent: (event: AgentEvent, at: number) => void;
+}
+
+export class Chat {
+  abort: AbortController | undefined;
+
+  private constructor(
+    readonly id: string,
+    readonly session: AgentSession,
+    readonly view: ChatViewState,
+    readonly tools: ApprovalToolHost,
+    private readonly unsubscribe: () => void,
+  ) {}
+
+  /** Opens (or resumes) the chat `id`; `replay` receives the stored events before anything live. */
+  static async open(id: string, transcriptPath: string, deps: ChatDeps, replay: (event: AgentEvent, at: number) => void): Promise<Chat> {
+    const store = new JsonlTranscriptStore(transcriptPath, { logger: deps.logger });
+    let live = false;
+    const view = new ChatViewState((message) => live && deps.post(message));
+    for (const record of await store.load()) {
+      view.apply(record.event);
+      replay(record.event, record.at);
+    }
+    // A crash or reload mid-prompt leaves the stored chat "running"; nothing runs now.
+    view.endInterruptedPrompt();
+    const tools = new ApprovalToolHost(() => deps.host.currentTools(), deps.policy);
+    const session = await AgentSession.open({
+      sessionId: id,
+      settings: deps.settings().agent,
+      model: deps.host.model,
+      tools,
+      clock: nodeClock,
+      logger: deps.logger,
+      transcript: store,
+    });
+    live = true;
+    const unsubscribe = session.subscribe((event) => {
+      view.apply(event);
+      deps.onEvent(event, Date.now());
+    });
+    return new Chat(id, session, view, tools, unsubscribe);
+  }
+
+  get running(): boolean {
+    return this.abort !== undefined;
+  }
+
+  async run(prompt: string): Promise<void> {
+    if (this.abort) throw new Error('A prompt is already running in this chat.');
+    const abort = new AbortController();
+    this.abort = abort;
+    try {
+      await this.session.run(prompt, abort.signal);
+    } finally {
+      this.abort = undefined;
+    }
+  }
+
+  stop(): void {
+    this.abort?.abort();
+  }
+
+  dispose(): void {
+    this.stop();
+    this.unsubscribe();
+    this.session.dispose();
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * The window's chat: which chat is open, the webviews showing it, and what the user's actions do. The
+ * host owns the state; a webview gets a snapshot when it says `ready` and incremental messages after.
+ * Every webview message was validated by the view before it reaches `handle`.
+ */
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Logger } from '../../agent/ports';
+import type { AgentEvent } from '../../agent/events';
+import { assertNever, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
+import type { AgentHost } from '../agentHost';
+import { ApprovalBroker } from '../approvals/approvalBroker';
+import type { ApprovalPolicy } from '../approvals/approvalToolHost';
+import { Chat } from './chat';
+import { type ChatIndex, chatTitle } from './chatIndex';
+import { writeSetting } from '../settings/configReader';
+import type { HooksViewState } from '../hooks/hooksViewState';
+import type { ExtensionSettings } from '../settings/settingsMapping';
+
+export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
+
+export interface ChatControllerDeps {
+  host: AgentHost;
+  index: ChatIndex;
+  hooks: HooksViewState;
+  logger: Logger;
+  state: vscode.Memento;
+  settings: () => ExtensionSettings;
+  apiKey: () => string | undefined;
+  onCommand: (command: string) => void;
+}
+
+export interface ChatViewPort {
+  post(message: HostMessage): void;
+}
+
+export class ChatController {
+  private chat: Chat | undefined;
+  private opening: Promise<Chat> | undefined;
+  private readonly views = new Set<ChatViewPort>();
+  readonly approvals = new ApprovalBroker();
+  notice: string | null = null;
+  private readonly policy: ApprovalPolicy = {
+    autoApproved: (name) => this.deps.settings().autoApprove.includes(name),
+    ask: (request) => this.approvals.ask(this.chat!.view, this.views.size > 0, request),
+    allowInWorkspace: async (name) => {
+      const current = this.deps.settings().autoApprove;
+      if (!current.includes(name)) await writeSetting('sprout.tools.autoApprove', [...current, name]);
+    },
+  };
+
+  constructor(private readonly deps: ChatControllerDeps) {}
+
+  attach(view: ChatViewPort): vscode.Disposable {
+    this.views.add(view);
+    return new vscode.Disposable(() => this.views.delete(view));
+  }
+
+  async current(): Promise<Chat> {
+    if (this.chat) return this.chat;
+    const lastId = this.deps.state.get<string>('sprout.currentChat');
+    const id = lastId !== undefined && this.deps.index.get(lastId) ? lastId : randomUUID();
+    this.opening ??= this.open(id).finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  async handle(message: WebviewMessage): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        return this.sendSnapshot();
+      case 'send':
+        return this.send(message.text);
+      case 'stop':
+        return this.stop();
+      case 'newChat':
+        return this.newChat();
+      case 'openChat':
+        return this.openChat(message.chatId);
+      case 'approve':
+        this.approvals.answer(message.approvalId, message.scope);
+        return;
+      case 'deny':
+        this.approvals.answer(message.approvalId, 'deny');
+        return;
+      case 'continueAnyway':
+        return this.continueAnyway();
+      case 'draft':
+        await this.deps.state.update('sprout.draft', message.text);
+        return;
+      case 'setup':
+        this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(message.text);
+        return;
+      default:
+        assertNever(message);
+    }
+  }
+
+  setupNeeded(): SetupInfo | null {
+    const settings = this.deps.settings();
+    const needsModel = settings.agent.model === '';
+    const needsKey = this.deps.apiKey() === undefined && new URL(settings.baseUrl).hostname.endsWith('openai.com');
+    if (!needsModel && !needsKey) return null;
+    const reason = needsKey ? 'Sprout needs an API key for api.openai.com, or the URL of a local OpenAI-compatible server.' : 'Pick the model Sprout should use.';
+    return { reason, needsKey, needsModel };
+  }
+
+  async send(text: string): Promise<void> {
+    const chat = await this.current();
+    if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    const setup = this.setupNeeded();
+    if (setup) {
+      this.broadcast({ type: 'setup', setup });
+      return;
+    }
+    await this.deps.state.update('sprout.draft', '');
+    this.deps.index.touch(chat.id, chatTitle(text), Date.now());
+    this.broadcast({ type: 'history', history: this.deps.index.list() });
+    await this.deps.host.ensureServers();
+    await chat.run(text);
+    this.deps.index.touch(chat.id, undefined, Date.now());
+  }
+
+  async stop(): Promise<void> {
+    this.chat?.stop();
+    this.approvals.denyAll();
+  }
+
+  async continueAnyway(): Promise<void> {
+    const chat = await this.current();
+    chat.session.resetBudget();
+    await this.send(CONTINUE_PROMPT);
+  }
+
+  async newChat(): Promise<void> {
+    await this.switchTo(randomUUID());
+  }
+
+  async openChat(chatId: string): Promise<void> {
+    if (!this.deps.index.get(chatId)) return;
+    await this.switchTo(chatId);
+  }
+
+  applySettings(): void {
+    this.chat?.session.updateSettings(this.deps.settings().agent);
+    this.broadcast({ type: 'setup', setup: this.setupNeeded() });
+  }
+
+  setNotice(notice: string | null): void {
+    this.notice = notice;
+    this.broadcast({ type: 'notice', notice });
+  }
+
+  focusInput(text?: string): void {
+    this.broadcast({ type: 'focusInput', text });
+  }
+
+  broadcast(message: HostMessage): void {
+    for (const view of this.views) view.post(message);
+  }
+
+  async snapshot(): Promise<ChatState> {
+    const chat = await this.current();
+    return {
+      chatId: chat.id,
+      entries: chat.view.entries,
+      running: chat.running,
+      draft: this.deps.state.get<string>('sprout.draft') ?? '',
+      history: this.deps.index.list(),
+      setup: this.setupNeeded(),
+      notice: this.notice,
+      budget: chat.view.budget,
+    };
+  }
+
+  async dispose(): Promise<void> {
+    this.chat?.dispose();
+    this.chat = undefined;
+  }
+
+  private async sendSnapshot(): Promise<void> {
+    this.broadcast({ type: 'snapshot', state: await this.snapshot() });
+  }
+
+  private async switchTo(chatId: string): Promise<void> {
+    const old = this.chat ?? (await this.opening);
+    old?.dispose();
+    this.chat = undefined;
+    this.approvals.denyAll();
+    this.opening = this.open(chatId).finally(() => (this.opening = undefined));
+    await this.opening;
+    await this.sendSnapshot();
+  }
+
+  private async open(chatId: string): Promise<Chat> {
+    this.deps.hooks.resetChat();
+    const chat = await Chat.open(
+      chatId,
+      this.deps.index.transcriptPath(chatId),
+      {
+        host: this.deps.host,
+        logger: this.deps.logger,
+        settings: this.deps.settings,
+        policy: this.policy,
+        post: (message) => this.broadcast(message),
+        onEvent: (event: AgentEvent, at: number) => this.deps.hooks.apply(event, at),
+      },
+      (event, at) => this.deps.hooks.apply(event, at),
+    );
+    this.deps.hooks.runState = 'idle';
+    this.chat = chat;
+    await this.deps.state.update('sprout.currentChat', chatId);
+    return chat;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Shows the chat in the `sprout.chat` webview view and, on request, in an editor tab. Each webview is
+ * a thin port: messages from it are validated with the protocol schema (anything else is logged and
+ * dropped) and handed to the controller; the controller's messages are posted back.
+ */
+import * as vscode from 'vscode';
+import type { Logger } from '../../agent/ports';
+import { webviewMessageSchema, type HostMessage } from '../../shared/protocol';
+import type { ChatController } from './chatController';
+import { buildChatHtml, webviewOptions } from './webviewHtml';
+
+export const CHAT_VIEW_ID = 'sprout.chat';
+
+export function connectWebview(webview: vscode.Webview, controller: ChatController, logger: Logger, extensionUri: vscode.Uri): vscode.Disposable {
+  webview.options = webviewOptions(extensionUri);
+  webview.html = buildChatHtml(webview, extensionUri);
+  let ready = false;
+  const port = {
+    post: (message: HostMessage): void => {
+      // Before `ready` the webview's listener may not exist yet; it asks for a snapshot when it does.
+      if (ready || message.type === 'snapshot') void webview.postMessage(message);
+    },
+  };
+  const attached = controller.attach(port);
+  const listener = webview.onDidReceiveMessage((raw: unknown) => {
+    const parsed = webviewMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      // zod/mini carries no message texts: the path and the issue code say what was wrong.
+      logger.warn('dropped an invalid message from the chat webview', { issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`) });
+      return;
+    }
+    if (parsed.data.type === 'ready') ready = true;
+    controller.handle(parsed.data).catch((error: unknown) => {
+      logger.error('chat action failed', { message: error instanceof Error ? error.message : String(error) });
+      void vscode.window.showErrorMessage(`Sprout: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
+  return vscode.Disposable.from(attached, listener);
+}
+
+export class ChatViewProvider implements vscode.WebviewViewProvider {
+  view: vscode.WebviewView | undefined;
+
+  constructor(
+    private readonly controller: ChatController,
+    private readonly logger: Logger,
+    private readonly extensionUri: vscode.Uri,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const connection = connectWebview(view.webview, this.controller, this.logger, this.extensionUri);
+    view.onDidDispose(() => {
+      connection.dispose();
+      this.view = undefined;
+    });
+  }
+}
+
+export function openChatInEditor(controller: ChatController, logger: Logger, extensionUri: vscode.Uri): vscode.WebviewPanel {
+  const panel = vscode.window.createWebviewPanel('sprout.chatEditor', 'Sprout Chat', vscode.ViewColumn.Beside, {
+    ...webviewOptions(extensionUri),
+    retainContextWhenHidden: true,
+  });
+  panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'sprout.svg');
+  const connection = connectWebview(panel.webview, controller, logger, extensionUri);
+  panel.onDidDispose(() => connection.dispose());
+  return panel;
+}

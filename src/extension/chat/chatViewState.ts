@@ -1,0 +1,217 @@
+/**
+ * The chat's display state, folded from the core's event stream (live, or replayed from a transcript).
+ * Each change is also reported as one incremental host message, so the webview re-renders only the entry
+ * that changed: streamed text becomes `delta` messages against the open assistant entry and finished
+ * entries are never sent again. vscode-free so it is unit-tested under node.
+ */
+import type { AgentEvent, Outcome } from '../../agent/events';
+import type { BudgetScope } from '../../agent/settings';
+import type { ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
+
+export function formatBudget(used: number, max: number, scope: BudgetScope, repeated: boolean): string {
+  if (max === 0) return '_Stop disabled';
+  return `_Stop budget ${used}/${max} (${scope}${repeated ? ', repeated end-turn stops' : ''})`;
+}
+
+type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
+
+export class ChatViewState {
+  readonly entries: ChatEntry[] = [];
+  running = false;
+  budget = '';
+  private openAssistant: EntryOf<'assistant'> | undefined;
+  private nextId = 0;
+
+  constructor(private readonly post: (message: HostMessage) => void = () => {}) {}
+
+  apply(event: AgentEvent): void {
+    switch (event.type) {
+      case 'prompt_started':
+        // In a replayed transcript, a prompt that never ended (the window closed) is followed by the next one.
+        this.endInterruptedPrompt();
+        this.closeAssistant();
+        this.running = true;
+        this.post({ type: 'running', running: true });
+        this.add({ kind: 'user', id: this.id(), text: event.text });
+        return;
+      case 'text_delta':
+        return this.appendText(event.delta);
+      case 'message':
+        if (event.message.role === 'assistant') this.finishAssistant(event.message.content);
+        return;
+      case 'tool_started':
+        this.closeAssistant();
+        this.add({ kind: 'tool', id: toolId(event.callId), name: event.name, args: event.arguments, status: 'running' });
+        return;
+      case 'tool_finished':
+        return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
+      case 'budget':
+        this.budget = formatBudget(event.used, event.max, event.scope, event.repeatedEndTurnStops);
+        this.post({ type: 'budget', budget: this.budget });
+        return;
+      case 'compaction':
+        this.closeAssistant();
+        this.add({
+          kind: 'compaction',
+          id: this.id(),
+          trigger: event.trigger,
+          summary: event.summary,
+          injected: event.injected,
+          fallback: event.fallback,
+          droppedMessages: event.droppedMessages,
+        });
+        return;
+      case 'outcome':
+        return this.finishOutcome(event.outcome);
+      default:
+        return this.applyHookEvent(event);
+    }
+  }
+
+  /**
+   * After replaying a transcript that ends mid-prompt (the window closed or the extension host died
+   * while it ran): nothing runs now, so what was streaming is finished as it stands, running tool
+   * cards read cancelled, and a note says why. Does nothing when the last prompt ended.
+   */
+  endInterruptedPrompt(): void {
+    if (!this.running) return;
+    this.closeAssistant();
+    this.cancelOpenTools();
+    this.note('warning', 'This prompt was interrupted (the window closed or the extension host stopped); what had streamed is kept. Send a message to go on.');
+    this.running = false;
+    this.post({ type: 'running', running: false });
+  }
+
+  private cancelOpenTools(): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'tool' && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, status: 'cancelled' });
+    }
+  }
+
+  private applyHookEvent(event: AgentEvent): void {
+    switch (event.type) {
+      case 'hook_objected':
+        this.closeAssistant();
+        this.add({ kind: 'objection', id: this.id(), server: event.server, text: event.text, used: event.rejectionsUsed, max: event.maxRejections });
+        return;
+      case 'hook_finished':
+        if (event.result === 'no_objection') this.note('info', `${event.server} ${event.hook}: no objection (${event.durationMs} ms)`);
+        if (event.result === 'error') this.note('warning', `${event.server} ${event.hook} failed, treated as no objection: ${firstLine(event.text)}`);
+        return;
+      case 'hook_timed_out':
+        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/2 in a row); treated as no objection.`);
+        return;
+      case 'server_killed':
+        this.note('error', `Server ${event.server} was killed (${event.reason}). It restarts on next use; its in-memory state (a todo list, say) is lost.`);
+        return;
+      case 'server_restarted':
+        this.note('info', `Server ${event.server} restarted (attempt ${event.attempt}).`);
+        return;
+      case 'server_error':
+        this.note('error', `Server ${event.server}: ${event.message}`);
+        return;
+      case 'hooks_not_enabled':
+        this.note('warning', `Server ${event.server} exposes hooks (${event.hooks.join(', ')}) but is not in sprout.hooks.servers, so they never run. Use "Sprout: Configure Hook Servers" to enable them.`);
+        return;
+      case 'objection_resolved':
+        this.note('info', resolutionText(event.servers, event.resolution));
+        return;
+      case 'retry':
+        this.note('info', `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms.`);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Marks the newest running card of `name` as waiting for the user; returns false when none is. */
+  requestApproval(name: string, approvalId: string): boolean {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      const entry = this.entries[i];
+      if (entry?.kind === 'tool' && entry.name === name && entry.status === 'running' && entry.approvalId === undefined) {
+        this.replace({ ...entry, status: 'awaiting_approval', approvalId });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  resolveApproval(approvalId: string, approved: boolean): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId);
+    if (entry && entry.status === 'awaiting_approval') this.replace({ ...entry, status: approved ? 'running' : 'denied' });
+  }
+
+  private appendText(delta: string): void {
+    if (delta === '') return;
+    if (!this.openAssistant) {
+      this.openAssistant = { kind: 'assistant', id: this.id(), text: delta, done: false };
+      this.add(this.openAssistant);
+      return;
+    }
+    this.openAssistant.text += delta;
+    this.post({ type: 'delta', id: this.openAssistant.id, text: delta });
+  }
+
+  private finishAssistant(content: string | null): void {
+    if (this.openAssistant) {
+      const text = content !== null && content.length >= this.openAssistant.text.length ? content : this.openAssistant.text;
+      this.replace({ ...this.openAssistant, text, done: true });
+      this.openAssistant = undefined;
+    } else if (content !== null && content.trim() !== '') {
+      this.add({ kind: 'assistant', id: this.id(), text: content, done: true });
+    }
+  }
+
+  private closeAssistant(): void {
+    if (this.openAssistant) this.finishAssistant(null);
+  }
+
+  private finishTool(callId: string, status: ToolStatus, result: string): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    if (!entry) return;
+    this.replace({ ...entry, status: entry.status === 'denied' ? 'denied' : status, result });
+  }
+
+  private finishOutcome(outcome: Outcome): void {
+    this.closeAssistant();
+    this.cancelOpenTools();
+    this.add({ kind: 'outcome', id: this.id(), reason: outcome.reason, message: outcome.message, unresolved: outcome.unresolved });
+    this.running = false;
+    this.post({ type: 'running', running: false });
+  }
+
+  private note(level: EntryOf<'hookEvent'>['level'], text: string): void {
+    this.add({ kind: 'hookEvent', id: this.id(), level, text });
+  }
+
+  private add(entry: ChatEntry): void {
+    this.entries.push(entry);
+    this.post({ type: 'entry', entry });
+  }
+
+  private replace(entry: ChatEntry): void {
+    const at = this.entries.findIndex((e) => e.id === entry.id);
+    if (at >= 0) this.entries[at] = entry;
+    this.post({ type: 'entry', entry });
+  }
+
+  private id(): string {
+    return `e${this.nextId++}`;
+  }
+}
+
+function toolId(callId: string): string {
+  return `t-${callId}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+function resolutionText(servers: string[], resolution: 'complied' | 'declined' | 'overridden'): string {
+  const who = servers.join(', ');
+  if (resolution === 'complied') return `The model acted on the objection of ${who}.`;
+  if (resolution === 'declined') return `The model ended its turn again after the objection of ${who} (declined).`;
+  return `The _Stop budget is spent: the objection of ${who} was overridden.`;
+}

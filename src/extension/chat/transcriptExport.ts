@@ -1,0 +1,47 @@
+/** Renders a chat's entries as Markdown for "Sprout: Export Transcript"; hook output is marked as such. */
+import type { ChatEntry } from '../../shared/protocol';
+
+/**
+ * A fenced block that `text` cannot close early: the fence is longer than any backtick run inside, so
+ * tool and hook output (untrusted) stays a code block whatever it contains.
+ */
+function fenced(text: string, lang = ''): string[] {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${lang}`, text, fence];
+}
+
+export function entriesToMarkdown(title: string, entries: readonly ChatEntry[]): string {
+  const out = [`# ${title}`, ''];
+  for (const e of entries) {
+    switch (e.kind) {
+      case 'user':
+        out.push('## You', '', e.text, '');
+        break;
+      case 'assistant':
+        out.push('## Sprout', '', e.text, '');
+        break;
+      case 'tool':
+        out.push(`**Tool** \`${e.name}\` (${e.status})`, '', ...fenced(e.args, 'json'), ...(e.result ? fenced(e.result) : []), '');
+        break;
+      case 'objection':
+        out.push(`**Hook objection** from \`${e.server}\` (budget ${e.used}/${e.max}, hook output):`, '', ...fenced(e.text), '');
+        break;
+      case 'hookEvent':
+        out.push(`> ${e.text}`, '');
+        break;
+      case 'compaction':
+        out.push(`**Compaction** (${e.trigger}${e.fallback ? ', fallback' : ''})`, '', e.summary ?? '', '');
+        for (const i of e.injected) out.push(`_PostCompact from \`${i.server}\` (hook output):`, '', ...fenced(i.text), '');
+        break;
+      case 'outcome':
+        out.push(`_Turn ended: ${e.reason}${e.message ? ` – ${e.message}` : ''}_`, '');
+        if (e.unresolved) {
+          out.push(`**Unresolved hook objection** (${e.unresolved.cause.replace('_', ' ')}, hook output):`, '');
+          for (const o of e.unresolved.objections) out.push(...fenced(`${o.server}: ${o.text}`), '');
+        }
+        break;
+    }
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,63 @@
+/**
+ * The `sprout` task type: `{"type": "sprout", "prompt": "..."}` in tasks.json runs an agent prompt from
+ * "Run Task" in a terminal, streaming the answer and hook activity; the task fails when the turn did
+ * not end normally. Closing the terminal cancels the run.
+ */
+import * as vscode from 'vscode';
+import type { AgentEvent, Outcome } from '../../agent/events';
+
+export const TASK_TYPE = 'sprout';
+
+export type PromptRunner = (prompt: string, onEvent: (event: AgentEvent) => void, signal: AbortSignal) => Promise<Outcome>;
+
+function describe(event: AgentEvent): string | undefined {
+  switch (event.type) {
+    case 'text_delta':
+      return event.delta;
+    case 'tool_started':
+      return `\n[tool] ${event.name} ${event.arguments}\n`;
+    case 'hook_objected':
+      return `\n[hook objection from ${event.server} ${event.rejectionsUsed}/${event.maxRejections}] ${event.text}\n`;
+    case 'outcome':
+      return `\n[turn ended: ${event.outcome.reason}${event.outcome.message ? ` – ${event.outcome.message}` : ''}]\n`;
+    default:
+      return undefined;
+  }
+}
+
+function terminalFor(prompt: string, run: PromptRunner): vscode.Pseudoterminal {
+  const write = new vscode.EventEmitter<string>();
+  const close = new vscode.EventEmitter<number>();
+  const abort = new AbortController();
+  return {
+    onDidWrite: write.event,
+    onDidClose: close.event,
+    open: () => {
+      write.fire(`Sprout: ${prompt}\r\n`);
+      run(prompt, (event) => {
+        const text = describe(event);
+        if (text) write.fire(text.replace(/\r?\n/g, '\r\n'));
+      }, abort.signal)
+        .then((outcome) => close.fire(outcome.reason === 'end_turn' && !outcome.unresolved ? 0 : 1))
+        .catch((error: unknown) => {
+          write.fire(`\r\nSprout failed: ${error instanceof Error ? error.message : String(error)}\r\n`);
+          close.fire(1);
+        });
+    },
+    close: () => abort.abort(),
+  };
+}
+
+export function sproutTask(definition: vscode.TaskDefinition & { prompt?: unknown }, run: PromptRunner, scope: vscode.WorkspaceFolder | vscode.TaskScope): vscode.Task | undefined {
+  if (typeof definition.prompt !== 'string' || definition.prompt.trim() === '') return undefined;
+  const prompt = definition.prompt;
+  const title = prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt;
+  return new vscode.Task(definition, scope, title, 'sprout', new vscode.CustomExecution(async () => terminalFor(prompt, run)));
+}
+
+export function registerTaskProvider(run: PromptRunner): vscode.Disposable {
+  return vscode.tasks.registerTaskProvider(TASK_TYPE, {
+    provideTasks: () => [],
+    resolveTask: (task) => sproutTask(task.definition, run, task.scope ?? vscode.TaskScope.Workspace),
+  });
+}

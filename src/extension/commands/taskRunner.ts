@@ -1,0 +1,58 @@
+/** Runs one `sprout` task prompt in a chat of its own (listed with the others), streaming its events. */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../agent/ports';
+import type { AgentEvent, Outcome } from '../../agent/events';
+import type { AgentHost } from '../agentHost';
+import { Chat } from '../chat/chat';
+import type { ChatController } from '../chat/chatController';
+import { type ChatIndex, chatTitle } from '../chat/chatIndex';
+import { writeSetting } from '../settings/configReader';
+import type { ExtensionSettings } from '../settings/settingsMapping';
+
+export interface TaskRunnerDeps {
+  host: AgentHost;
+  index: ChatIndex;
+  logger: Logger;
+  settings: () => ExtensionSettings;
+  controller: ChatController;
+}
+
+export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, onEvent: (event: AgentEvent) => void, signal: AbortSignal): Promise<Outcome> {
+  const id = randomUUID();
+  let outcome: Outcome = { reason: 'cancelled', rounds: 0 };
+  const chat = await Chat.open(
+    id,
+    deps.index.transcriptPath(id),
+    {
+      host: deps.host,
+      logger: deps.logger,
+      settings: deps.settings,
+      policy: {
+        autoApproved: (name) => deps.settings().autoApprove.includes(name),
+        ask: (request) => deps.controller.approvals.ask(chat.view, false, request),
+        allowInWorkspace: async (name) => {
+          const list = deps.settings().autoApprove;
+          if (!list.includes(name)) await writeSetting('sprout.tools.autoApprove', [...list, name]);
+        },
+      },
+      post: () => {},
+      onEvent: (event) => {
+        if (event.type === 'outcome') outcome = event.outcome;
+        onEvent(event);
+      },
+    },
+    () => {},
+  );
+  deps.index.touch(id, `Task: ${chatTitle(prompt)}`, Date.now());
+  const stop = (): void => chat.stop();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    await deps.host.ensureServers();
+    await chat.run(prompt);
+  } finally {
+    signal.removeEventListener('abort', stop);
+    chat.dispose();
+  }
+  return outcome;
+}
+

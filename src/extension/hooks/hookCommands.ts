@@ -1,0 +1,43 @@
+/**
+ * Commands about hooks: choose which servers may act as hooks (from the servers that expose `_` tools;
+ * writes the workspace's `sprout.hooks.servers`), enable the bundled test runner as a `_Stop` hook, and
+ * show one objection's full text.
+ */
+import * as vscode from 'vscode';
+import type { AgentHost } from '../agentHost';
+import { writeSetting } from '../settings/configReader';
+import type { ExtensionSettings } from '../settings/settingsMapping';
+
+export async function configureHookServers(host: AgentHost, settings: () => ExtensionSettings, preselect?: string): Promise<string[] | undefined> {
+  const hub = await host.ensureServers();
+  await hub.listTools().catch(() => []);
+  const withHooks = host.status().filter((s) => s.hooks.length > 0);
+  const allowlist = settings().agent.hooks.allowlist;
+  if (withHooks.length === 0) {
+    void vscode.window.showInformationMessage('Sprout: no running MCP server exposes hooks (tools named with a leading "_"). Try "Sprout: Enable Test-Runner Hook".');
+    return undefined;
+  }
+  const items = withHooks.map((s) => ({
+    label: s.name,
+    description: s.hooks.join(', '),
+    picked: s.name === preselect || allowlist.kind === 'all' || allowlist.names.includes(s.name),
+  }));
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Sprout: servers whose hooks may run' });
+  if (!picked) return undefined;
+  const names = picked.map((p) => p.label);
+  await writeSetting('sprout.hooks.servers', names);
+  return names;
+}
+
+export async function enableTestRunnerHook(settings: () => ExtensionSettings): Promise<void> {
+  const current = settings();
+  await writeSetting('sprout.mcp.builtinServers', { ...current.builtinServers, tests: true });
+  const allowlist = current.agent.hooks.allowlist;
+  if (allowlist.kind === 'names' && !allowlist.names.includes('tests')) await writeSetting('sprout.hooks.servers', [...allowlist.names, 'tests']);
+  void vscode.window.showInformationMessage('Sprout: the bundled test runner now runs as a _Stop hook: the agent cannot end its turn while tests fail (within the budget).');
+}
+
+export async function showObjection(server: string, text: string): Promise<void> {
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# Objection from ${server}\n\n(hook output, untrusted)\n\n${text}\n` });
+  await vscode.window.showTextDocument(doc, { preview: true });
+}

@@ -1,0 +1,114 @@
+/**
+ * The native "Hooks" tree: the current chat's `_Stop` budget, each MCP server (allowlisted or not,
+ * hooks, health, calls, p50/p95 latency) and the timeline of objections. It renders HooksViewState and
+ * refreshes whenever the model changes, so it moves live during a run. Selecting an objection opens its
+ * full text; a server with hooks that is not allowlisted offers a one-click fix.
+ */
+import * as vscode from 'vscode';
+import { percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
+
+export type HookNode =
+  | { kind: 'budget' }
+  | { kind: 'servers' }
+  | { kind: 'server'; server: ServerView }
+  | { kind: 'timeline' }
+  | { kind: 'objection'; objection: ObjectionView; index: number }
+  | { kind: 'notice'; text: string };
+
+export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
+  private readonly emitter = new vscode.EventEmitter<HookNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  notices: string[] = [];
+
+  constructor(private readonly hooks: HooksViewState) {
+    hooks.onDidChange(() => this.emitter.fire(undefined));
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getChildren(node?: HookNode): HookNode[] {
+    if (!node) {
+      return [{ kind: 'budget' }, { kind: 'servers' }, { kind: 'timeline' }, ...this.notices.map((text): HookNode => ({ kind: 'notice', text }))];
+    }
+    if (node.kind === 'servers') return [...this.hooks.servers.values()].map((server): HookNode => ({ kind: 'server', server }));
+    if (node.kind === 'timeline') return this.hooks.objections.map((objection, index): HookNode => ({ kind: 'objection', objection, index })).reverse();
+    return [];
+  }
+
+  getTreeItem(node: HookNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'budget':
+        return this.budgetItem();
+      case 'servers': {
+        const started = this.hooks.serversStarted;
+        const item = new vscode.TreeItem('MCP servers', started ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        // Two ids: VS Code keeps an item's collapsed state by id, and the not-started node has no children.
+        item.id = started ? 'servers' : 'servers:not-started';
+        item.description = started ? `${this.hooks.servers.size}` : 'not started yet';
+        if (!started) {
+          item.tooltip = 'Servers start with the first prompt (workspace-defined ones after your consent). Click to start them now and see their hooks.';
+          item.command = { command: 'sprout.restartMcpServers', title: 'Start MCP Servers' };
+          item.iconPath = new vscode.ThemeIcon('debug-start');
+        }
+        return item;
+      }
+      case 'server':
+        return serverItem(node.server);
+      case 'timeline': {
+        const item = new vscode.TreeItem('Objections', vscode.TreeItemCollapsibleState.Expanded);
+        item.description = this.hooks.objections.length === 0 ? 'none yet' : `${this.hooks.objections.length}`;
+        return item;
+      }
+      case 'objection':
+        return objectionItem(node.objection);
+      case 'notice': {
+        const item = new vscode.TreeItem(node.text);
+        item.iconPath = new vscode.ThemeIcon('warning');
+        item.tooltip = node.text;
+        return item;
+      }
+    }
+  }
+
+  private budgetItem(): vscode.TreeItem {
+    const b = this.hooks.budget;
+    const item = new vscode.TreeItem(b ? `_Stop budget ${b.used}/${b.max}` : '_Stop budget: no run yet');
+    item.id = 'budget';
+    if (b) {
+      item.description = `${b.scope} scope · repeated end-turn stops ${b.repeatedEndTurnStops ? 'on' : 'off'}`;
+      item.tooltip = b.max === 0 ? '_Stop is disabled (sprout.hooks.stopMaxRejections = 0).' : `${b.used} of ${b.max} objection rounds used (${b.scope} scope).`;
+    }
+    item.iconPath = new vscode.ThemeIcon(b && b.max > 0 && b.used >= b.max ? 'error' : 'shield');
+    return item;
+  }
+}
+
+function serverItem(server: ServerView): vscode.TreeItem {
+  const item = new vscode.TreeItem(server.name);
+  item.id = `server:${server.name}`;
+  const p50 = percentile(server.latencies, 50);
+  const p95 = percentile(server.latencies, 95);
+  const hooks = server.hooks.length > 0 ? server.hooks.join(' ') : 'no hooks';
+  const latency = p50 === undefined ? '' : ` · p50 ${Math.round(p50)} ms p95 ${Math.round(p95 ?? p50)} ms`;
+  item.description = `${server.health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latency}`;
+  item.tooltip = [server.detail, `health: ${server.health}`].filter(Boolean).join('\n');
+  item.iconPath = new vscode.ThemeIcon(server.health === 'ok' ? 'pass' : server.health === 'killed' || server.health === 'error' ? 'error' : 'circle-outline');
+  item.contextValue = server.hooks.length > 0 && !server.allowlisted ? 'serverHooksDisabled' : 'server';
+  if (item.contextValue === 'serverHooksDisabled') {
+    item.description = `hooks present but not enabled · ${item.description}`;
+    item.command = { command: 'sprout.configureHookServers', title: 'Enable hooks', arguments: [server.name] };
+  }
+  return item;
+}
+
+function objectionItem(o: ObjectionView): vscode.TreeItem {
+  const first = o.text.split('\n', 1)[0] ?? '';
+  const item = new vscode.TreeItem(`${new Date(o.at).toLocaleTimeString()} ${o.server}: ${first}`);
+  item.description = o.outcome === 'overridden' ? 'budget overrode it' : o.outcome;
+  item.tooltip = o.text;
+  item.iconPath = new vscode.ThemeIcon(o.outcome === 'complied' ? 'check' : o.outcome === 'pending' ? 'loading~spin' : 'circle-slash');
+  item.command = { command: 'sprout.showObjection', title: 'Show objection', arguments: [o.server, o.text] };
+  return item;
+}

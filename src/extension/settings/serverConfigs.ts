@@ -1,0 +1,68 @@
+/**
+ * Which MCP servers this window runs: user-level `sprout.mcp.servers`, then workspace-defined ones
+ * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers.
+ * Workspace-defined servers start only in a trusted workspace and with the user's consent for their
+ * exact command; every server left out is reported with the reason so the UI can say why.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadMcpConfigFile, parseMcpConfig, type McpConfigVars, type McpServerConfig } from '../../mcp/config';
+import { bundledServerConfigs, type BundledServerName } from '../../runtime/bundledServers';
+import type { ConsentStore } from './consentStore';
+import type { BuiltinServers } from './settingsMapping';
+
+export interface ServerSources {
+  workspaceFolder: string;
+  trusted: boolean;
+  userServers: Record<string, unknown>;
+  workspaceServers: Record<string, unknown>;
+  builtins: BuiltinServers;
+  distDir: string;
+  stateDir: string;
+}
+
+export interface ResolvedServers {
+  servers: McpServerConfig[];
+  /** Human-readable reasons for servers that were left out or broken. */
+  notices: string[];
+}
+
+function parseSafely(parse: () => McpServerConfig[], notices: string[]): McpServerConfig[] {
+  try {
+    return parse();
+  } catch (error) {
+    notices.push((error as Error).message);
+    return [];
+  }
+}
+
+export function workspaceDefinedServers(sources: ServerSources, notices: string[]): McpServerConfig[] {
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
+  const fromSettings = parseSafely(() => parseMcpConfig({ servers: sources.workspaceServers }, 'workspace setting sprout.mcp.servers', vars), notices);
+  const file = join(sources.workspaceFolder, '.vscode', 'mcp.json');
+  const fromFile = existsSync(file) ? parseSafely(() => loadMcpConfigFile(file, vars), notices) : [];
+  const names = new Set(fromSettings.map((s) => s.name));
+  return [...fromSettings, ...fromFile.filter((s) => !names.has(s.name))];
+}
+
+export async function resolveServers(sources: ServerSources, consent: ConsentStore): Promise<ResolvedServers> {
+  const notices: string[] = [];
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
+  const user = parseSafely(() => parseMcpConfig({ servers: sources.userServers }, 'user setting sprout.mcp.servers', vars), notices);
+  const workspace = workspaceDefinedServers(sources, notices);
+  const allowed: McpServerConfig[] = [];
+  if (!sources.trusted && workspace.length > 0) {
+    notices.push(`This workspace is not trusted, so its MCP servers (${workspace.map((s) => s.name).join(', ')}) and hooks do not start. Trust the workspace to use them.`);
+  } else {
+    for (const server of workspace) {
+      if (await consent.ensure(server)) allowed.push(server);
+      else notices.push(`MCP server "${server.name}" from this workspace did not start: you declined it. It asks again when its command changes.`);
+    }
+  }
+  const taken = new Set([...user, ...allowed].map((s) => s.name));
+  const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name] && !taken.has(name));
+  const safeNames = sources.trusted ? names : names.filter((name) => name !== 'tests');
+  if (safeNames.length < names.length) notices.push('The bundled test runner does not start in an untrusted workspace: it would run the workspace\'s test command.');
+  const bundled = bundledServerConfigs(safeNames, { distDir: sources.distDir, stateDir: sources.stateDir, workspaceFolder: sources.workspaceFolder });
+  return { servers: [...user, ...allowed, ...bundled], notices };
+}

@@ -1,0 +1,139 @@
+/**
+ * Turns raw `sprout.*` configuration values into the core's settings object and the extension's own
+ * options. Pure and vscode-free: the configuration reader passes a getter, this validates every value
+ * with the core's parsers and collects ConfigErrors (a `*` mixed with names, say) to show the user,
+ * falling back to the default for a bad value instead of refusing to run.
+ */
+import { z } from 'zod';
+import { ConfigError, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
+import type { AgentSettings, HookSettings } from '../../agent/settings';
+
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
+export type BuiltinServers = { workspace: boolean; todo: boolean; tests: boolean };
+
+/** Every contributed setting with its code default; package.json must agree (checked by a unit test). */
+export const SETTING_DEFAULTS = {
+  'sprout.model.baseUrl': DEFAULT_BASE_URL,
+  'sprout.model.name': DEFAULT_SETTINGS.model,
+  'sprout.model.contextWindowTokens': DEFAULT_SETTINGS.contextWindowTokens,
+  'sprout.agent.maxRounds': DEFAULT_SETTINGS.maxRounds,
+  'sprout.hooks.servers': [] as string[],
+  'sprout.hooks.timeoutMs': DEFAULT_SETTINGS.hooks.timeoutMs,
+  'sprout.hooks.stopMaxRejections': DEFAULT_SETTINGS.hooks.stopMaxRejections,
+  'sprout.hooks.stopBudgetScope': DEFAULT_SETTINGS.hooks.stopBudgetScope,
+  'sprout.hooks.repeatedEndTurnStops': DEFAULT_SETTINGS.hooks.repeatedEndTurnStops,
+  'sprout.mcp.servers': {} as Record<string, unknown>,
+  'sprout.mcp.builtinServers': { ...DEFAULT_BUILTIN_SERVERS } as BuiltinServers,
+  'sprout.tools.autoApprove': [] as string[],
+} as const;
+
+export type SettingKey = keyof typeof SETTING_DEFAULTS;
+export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
+
+export interface ExtensionSettings {
+  agent: AgentSettings;
+  baseUrl: string;
+  mcpServers: Record<string, unknown>;
+  builtinServers: BuiltinServers;
+  autoApprove: string[];
+  errors: ConfigError[];
+}
+
+export type SettingGetter = (key: SettingKey) => unknown;
+
+const builtinSchema = z.object({ workspace: z.boolean().optional(), todo: z.boolean().optional(), tests: z.boolean().optional() }).strict();
+
+function attempt<T>(errors: ConfigError[], fallback: T, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    if (error instanceof ConfigError) errors.push(error);
+    else throw error;
+    return fallback;
+  }
+}
+
+function asString(value: unknown, key: string): string {
+  if (typeof value === 'string') return value;
+  throw new ConfigError(key, `${key}: expected a string, got ${JSON.stringify(value)}.`);
+}
+
+function asStringArray(value: unknown, key: string): string[] {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+  throw new ConfigError(key, `${key}: expected an array of strings, got ${JSON.stringify(value)}.`);
+}
+
+function asNumberOrString(value: unknown, key: string): number | string {
+  if (typeof value === 'number' || typeof value === 'string') return value;
+  throw new ConfigError(key, `${key}: expected a whole number, got ${JSON.stringify(value)}.`);
+}
+
+function asBoolOrString(value: unknown, key: string): boolean | string {
+  if (typeof value === 'boolean' || typeof value === 'string') return value;
+  throw new ConfigError(key, `${key}: expected true or false, got ${JSON.stringify(value)}.`);
+}
+
+function readHooks(get: SettingGetter, errors: ConfigError[]): HookSettings {
+  const d = DEFAULT_SETTINGS.hooks;
+  return {
+    allowlist: attempt(errors, d.allowlist, () => parseHookAllowlist(asStringArray(get('sprout.hooks.servers'), 'sprout.hooks.servers'))),
+    timeoutMs: attempt(errors, d.timeoutMs, () => parseInteger(asNumberOrString(get('sprout.hooks.timeoutMs'), 'sprout.hooks.timeoutMs'), 'sprout.hooks.timeoutMs', 1)),
+    stopMaxRejections: attempt(errors, d.stopMaxRejections, () =>
+      parseInteger(asNumberOrString(get('sprout.hooks.stopMaxRejections'), 'sprout.hooks.stopMaxRejections'), 'sprout.hooks.stopMaxRejections', 0),
+    ),
+    stopBudgetScope: attempt(errors, d.stopBudgetScope, () => parseBudgetScope(asString(get('sprout.hooks.stopBudgetScope'), 'sprout.hooks.stopBudgetScope'))),
+    repeatedEndTurnStops: attempt(errors, d.repeatedEndTurnStops, () =>
+      parseBoolean(asBoolOrString(get('sprout.hooks.repeatedEndTurnStops'), 'sprout.hooks.repeatedEndTurnStops'), 'sprout.hooks.repeatedEndTurnStops'),
+    ),
+  };
+}
+
+function readBaseUrl(value: unknown): string {
+  const url = asString(value, 'sprout.model.baseUrl').trim();
+  if (url === '') return DEFAULT_BASE_URL;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new ConfigError('sprout.model.baseUrl', `sprout.model.baseUrl: "${url}" is not an http(s) URL.`);
+  }
+  return url;
+}
+
+function readObject(value: unknown, key: string): Record<string, unknown> {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  throw new ConfigError(key, `${key}: expected an object, got ${JSON.stringify(value)}.`);
+}
+
+function readBuiltins(value: unknown): BuiltinServers {
+  const parsed = builtinSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new ConfigError('sprout.mcp.builtinServers', 'sprout.mcp.builtinServers: expected {"workspace": bool, "todo": bool, "tests": bool}.');
+  }
+  return { ...DEFAULT_BUILTIN_SERVERS, ...parsed.data };
+}
+
+/** Reads every setting; a missing value (undefined) means the default. */
+export function mapSettings(rawGet: SettingGetter): ExtensionSettings {
+  const get: SettingGetter = (key) => rawGet(key) ?? SETTING_DEFAULTS[key];
+  const errors: ConfigError[] = [];
+  const d = DEFAULT_SETTINGS;
+  const agent: AgentSettings = {
+    ...d,
+    model: attempt(errors, d.model, () => asString(get('sprout.model.name'), 'sprout.model.name').trim()),
+    contextWindowTokens: attempt(errors, d.contextWindowTokens, () =>
+      parseInteger(asNumberOrString(get('sprout.model.contextWindowTokens'), 'sprout.model.contextWindowTokens'), 'sprout.model.contextWindowTokens', 1024),
+    ),
+    maxRounds: attempt(errors, d.maxRounds, () => parseInteger(asNumberOrString(get('sprout.agent.maxRounds'), 'sprout.agent.maxRounds'), 'sprout.agent.maxRounds', 0)),
+    hooks: readHooks(get, errors),
+  };
+  return {
+    agent,
+    baseUrl: attempt(errors, DEFAULT_BASE_URL, () => readBaseUrl(get('sprout.model.baseUrl'))),
+    mcpServers: attempt(errors, {}, () => readObject(get('sprout.mcp.servers'), 'sprout.mcp.servers')),
+    builtinServers: attempt(errors, { ...DEFAULT_BUILTIN_SERVERS }, () => readBuiltins(get('sprout.mcp.builtinServers'))),
+    autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
+    errors,
+  };
+}

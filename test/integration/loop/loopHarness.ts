@@ -1,0 +1,141 @@
+/**
+ * The rig for end-to-end loop tests: the real composition (createAgentRuntime: AgentSession +
+ * OpenAiModelClient + McpHub) against the fake OpenAI server over real HTTP and FakeHookServer child
+ * processes. `close()` checks that every request the fake server received was valid for the real API,
+ * then stops the servers and removes the temp folder, whatever happened in the test.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
+import type { TranscriptStore } from '../../../src/agent/ports';
+import type { AgentEvent } from '../../../src/agent/events';
+import type { AgentSettings, HookSettings } from '../../../src/agent/settings';
+import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../../../src/runtime/createAgentRuntime';
+import { startFakeOpenAi, type FakeOpenAi, type FakeRequestRecord, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig, type HookServerLogEntry } from '../../fakes/hookServer';
+
+export interface RigServer {
+  name: string;
+  config?: HookServerConfig;
+}
+
+export interface RigOptions {
+  servers: RigServer[];
+  responses?: FakeResponse[];
+  hooks?: Partial<HookSettings>;
+  settings?: Partial<AgentSettings>;
+  transcript?: TranscriptStore;
+  sessionId?: string;
+  /** Hub tuning; defaults to fast restarts (50 ms backoff) and a 500 ms close grace. */
+  hub?: AgentRuntimeOptions['hub'];
+}
+
+/** A Chat Completions message as it went over the wire. */
+export interface WireMessage {
+  role: string;
+  content?: string | null;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
+}
+
+export interface ChatBody {
+  model: string;
+  messages: WireMessage[];
+  tools?: Array<{ type: string; function: { name: string } }>;
+  stream?: boolean;
+}
+
+export interface Rig {
+  runtime: AgentRuntime;
+  fake: FakeOpenAi;
+  events: AgentEvent[];
+  dir: string;
+  of<T extends AgentEvent['type']>(type: T): Extract<AgentEvent, { type: T }>[];
+  /** The FakeHookServer log of one server. */
+  log(server: string): HookServerLogEntry[];
+  /** Calls of one tool on one server, from its log. */
+  calls(server: string, tool: string): HookServerLogEntry[];
+  /** The messages of the n-th chat request (0-based), without the system prompt. */
+  messages(n: number): WireMessage[];
+  chatBodies(): ChatBody[];
+  close(): Promise<void>;
+}
+
+export function rigSettings(overrides: Partial<AgentSettings> = {}, hooks: Partial<HookSettings> = {}): AgentSettings {
+  return {
+    ...DEFAULT_SETTINGS,
+    model: 'fake-model',
+    systemPrompt: 'You are a test agent.',
+    ...overrides,
+    hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'all' }, ...hooks },
+  };
+}
+
+export function assertAllRequestsValid(requests: readonly FakeRequestRecord[]): void {
+  const invalid = requests.filter((r) => !r.valid);
+  assert.deepEqual(
+    invalid.map((r) => `#${r.seq} ${r.path}: ${r.error ?? ''}`),
+    [],
+    'every request the fake OpenAI server received must be valid for the real API',
+  );
+}
+
+export async function openRig(options: RigOptions): Promise<Rig> {
+  const dir = mkdtempSync(join(tmpdir(), 'sprout-loop-'));
+  const fake = await startFakeOpenAi({ responses: options.responses ?? [] });
+  const files = (name: string) => ({ logFile: join(dir, `${name}.log`), stateFile: join(dir, `${name}.state.json`) });
+  const servers = options.servers.map((s) => hookServerMcpConfig(s.name, hookServerConfig({ ...files(s.name), ...s.config })));
+  let runtime: AgentRuntime;
+  try {
+    runtime = await createAgentRuntime({
+      workspaceFolder: dir,
+      servers,
+      settings: rigSettings(options.settings, options.hooks),
+      model: { baseUrl: fake.url, apiKey: 'test-key', maxRetries: 2, retryBaseDelayMs: 10 },
+      sessionId: options.sessionId ?? 'loop-test',
+      transcript: options.transcript,
+      hub: options.hub ?? { restart: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 5 }, closeGraceMs: 500 },
+    });
+  } catch (error) {
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const events: AgentEvent[] = [...runtime.startupEvents];
+  runtime.session.subscribe((event) => events.push(event));
+  const chatBodies = (): ChatBody[] => fake.chatRequests().map((r) => r.body as ChatBody);
+  let closed = false;
+  return {
+    runtime,
+    fake,
+    events,
+    dir,
+    of: <T extends AgentEvent['type']>(type: T) => events.filter((e): e is Extract<AgentEvent, { type: T }> => e.type === type),
+    log: (server) => readHookServerLog(files(server).logFile),
+    calls: (server, tool) => readHookServerLog(files(server).logFile).filter((e) => e.type === 'call' && e.tool === tool),
+    messages: (n) => (chatBodies()[n]?.messages ?? []).filter((m) => m.role !== 'system'),
+    chatBodies,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        assertAllRequestsValid(fake.requests);
+      } finally {
+        await runtime.dispose();
+        await fake.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** Waits until `probe` holds, polling; fails with `what` after `timeoutMs`. */
+export async function waitUntil(probe: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

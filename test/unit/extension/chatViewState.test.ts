@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChatViewState } from '../../../src/extension/chat/chatViewState';
+import { hostMessageSchema, type HostMessage } from '../../../src/shared/protocol';
+import type { AgentEvent } from '../../../src/agent/events';
+
+function recorder(): { model: ChatViewState; sent: HostMessage[] } {
+  const sent: HostMessage[] = [];
+  return { model: new ChatViewState((m) => sent.push(m)), sent };
+}
+
+test('streamed text is sent as deltas to one entry, never as whole re-sends', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'hi' });
+  for (let i = 0; i < 100; i++) model.apply({ type: 'text_delta', delta: 'x' });
+  model.apply({ type: 'message', message: { role: 'assistant', content: 'x'.repeat(100) } });
+  const entries = sent.filter((m) => m.type === 'entry');
+  const deltas = sent.filter((m) => m.type === 'delta');
+  assert.equal(deltas.length, 99);
+  // user entry, assistant opened, assistant finished: three entry messages for a 100-token answer
+  assert.equal(entries.length, 3);
+  assert.deepEqual(model.entries.map((e) => e.kind), ['user', 'assistant']);
+  const last = model.entries[1];
+  assert.ok(last?.kind === 'assistant' && last.done && last.text.length === 100);
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('tool cards, approval, objections, compaction and outcome fold into entries', () => {
+  const { model } = recorder();
+  const events: AgentEvent[] = [
+    { type: 'prompt_started', text: 'fix it' },
+    { type: 'tool_started', callId: 'c1', name: 'workspace__write_file', arguments: '{"path":"a"}' },
+    { type: 'tool_started', callId: 'c2', name: 'workspace__run', arguments: '{}' },
+    { type: 'tool_finished', callId: 'c1', name: 'workspace__write_file', isError: false, text: 'ok', durationMs: 3 },
+    { type: 'hook_objected', server: 'tests', text: '2 tests fail', rejectionsUsed: 1, maxRejections: 3 },
+    { type: 'budget', used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true },
+    { type: 'compaction', trigger: 'manual', summary: 's', injected: [{ server: 'todo', text: 'todo: 1' }], fallback: false, droppedMessages: 4, history: [] },
+    { type: 'outcome', outcome: { reason: 'end_turn', rounds: 3, unresolved: { cause: 'budget_exhausted', objections: [{ server: 'tests', text: '2 tests fail' }] } } },
+  ];
+  model.apply(events[0]!);
+  model.apply(events[1]!);
+  model.apply(events[2]!);
+  assert.equal(model.requestApproval('workspace__run', 'a1'), true);
+  for (const e of events.slice(3)) model.apply(e);
+  const kinds = model.entries.map((e) => e.kind);
+  assert.deepEqual(kinds, ['user', 'tool', 'tool', 'objection', 'compaction', 'outcome']);
+  const [, t1, t2] = model.entries;
+  assert.ok(t1?.kind === 'tool' && t1.status === 'ok' && t1.result === 'ok');
+  // the awaiting call never finished before the outcome: it is shown as cancelled, not left spinning
+  assert.ok(t2?.kind === 'tool' && t2.status === 'cancelled');
+  assert.equal(model.budget, '_Stop budget 1/3 (session, repeated end-turn stops)');
+  assert.equal(model.running, false);
+  const outcome = model.entries.at(-1);
+  assert.ok(outcome?.kind === 'outcome' && outcome.unresolved?.cause === 'budget_exhausted');
+});
+
+test('a denied call stays denied when its error result arrives', () => {
+  const { model } = recorder();
+  model.apply({ type: 'tool_started', callId: 'c', name: 's__t', arguments: '{}' });
+  assert.equal(model.requestApproval('s__t', 'a'), true);
+  model.resolveApproval('a', false);
+  model.apply({ type: 'tool_finished', callId: 'c', name: 's__t', isError: true, text: 'denied', durationMs: 1 });
+  const e = model.entries[0];
+  assert.ok(e?.kind === 'tool' && e.status === 'denied');
+  assert.equal(model.requestApproval('s__t', 'b'), false);
+});
+
+test('replayed prompts that never ended are closed as interrupted: text kept, running tools cancelled, a note each', () => {
+  const { model } = recorder();
+  const replayed: AgentEvent[] = [
+    { type: 'prompt_started', text: 'go' },
+    { type: 'tool_started', callId: 'c1', name: 'workspace__run', arguments: '{}' },
+    { type: 'prompt_started', text: 'again' },
+    { type: 'text_delta', delta: 'Half an ' },
+    { type: 'text_delta', delta: 'answer' },
+  ];
+  for (const event of replayed) model.apply(event);
+  model.endInterruptedPrompt();
+  assert.equal(model.running, false);
+  assert.deepEqual(model.entries.map((e) => (e.kind === 'tool' ? `tool:${e.status}` : e.kind === 'assistant' ? `assistant:${e.done}:${e.text}` : e.kind)), [
+    'user',
+    'tool:cancelled',
+    'hookEvent',
+    'user',
+    'assistant:true:Half an answer',
+    'hookEvent',
+  ]);
+  const note = model.entries.at(-1);
+  assert.ok(note?.kind === 'hookEvent' && note.level === 'warning' && /interrupted/.test(note.text));
+  const count = model.entries.length;
+  model.endInterruptedPrompt();
+  assert.equal(model.entries.length, count, 'a chat whose last prompt ended is left alone');
+});
