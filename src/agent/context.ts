@@ -10,6 +10,7 @@ import type { ReplayState } from './sessionState';
 import type { AgentEvent } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
+import { errorMessage } from './errorMessage';
 
 export interface CoreContext {
   readonly sessionId: string;
@@ -114,7 +115,7 @@ export async function runWithTimeout<T>(
       .then(() => work(call.signal))
       .then(
         (value) => ({ kind: 'done' as const, value }),
-        (error: unknown) => ({ kind: 'failed' as const, message: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) => ({ kind: 'failed' as const, message: errorMessage(error) }),
       );
     const timer: Promise<TimedResult<T>> = clock.sleep(timeoutMs, wait.signal).then(() => ({ kind: 'timeout' as const }));
     const first = await Promise.race([done, timer]);

@@ -8,6 +8,7 @@
 import { normaliseHookText } from './hookEnvelope';
 import type { Clock, Logger, ToolHost } from './ports';
 import type { AgentEvent, HookCallResult, HookName } from './events';
+import { errorMessage } from './errorMessage';
 
 export const HOOK_META_KEY = 'sprout/hook';
 /** Consecutive timeouts of one server that get it killed. */
@@ -84,7 +85,7 @@ export class HookCaller {
         .callTool(server, hook, {}, { signal: call.signal, meta: hookMeta(hook, context) })
         .then(
           (result) => ({ kind: 'reply' as const, isError: result.isError, text: result.text }),
-          (error: unknown) => ({ kind: 'failed' as const, message: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) => ({ kind: 'failed' as const, message: errorMessage(error) }),
         );
       const timer: Promise<Race> = this.deps.clock.sleep(timeoutMs, wait.signal).then(() => ({ kind: 'timeout' as const }));
       const first = await Promise.race([reply, timer]);
@@ -120,7 +121,7 @@ export class HookCaller {
     // The kill is ours, but it is still bounded so nothing on a server's side can hold the turn.
     const stop = new AbortController();
     const kill = this.deps.tools.killServer(server, reason).catch((error: unknown) => {
-      this.deps.logger?.warn('killing hook server failed', { server, message: error instanceof Error ? error.message : String(error) });
+      this.deps.logger?.warn('killing hook server failed', { server, message: errorMessage(error) });
     });
     await Promise.race([kill, this.deps.clock.sleep(Math.max(timeoutMs, 1000), stop.signal)]);
     stop.abort();

@@ -5,6 +5,7 @@
  */
 import { type CoreContext, CancelledError, raceAbort } from './context';
 import { ModelError, type ModelReply, type ModelRequest } from './ports';
+import { errorMessage } from './errorMessage';
 
 export type ModelTurn =
   | { kind: 'reply'; reply: ModelReply }
@@ -34,6 +35,6 @@ export async function callModel(ctx: CoreContext, request: ModelRequest, signal:
       return { kind: 'cancelled', partialText: partial };
     }
     if (error instanceof ModelError) return { kind: 'error', message: error.message, errorKind: error.kind };
-    return { kind: 'error', message: `the model call failed: ${error instanceof Error ? error.message : String(error)}` };
+    return { kind: 'error', message: `the model call failed: ${errorMessage(error)}` };
   }
 }

@@ -15,6 +15,7 @@ import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
 import { answerUnrun, runToolCalls } from './toolRunner';
 import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
+import { errorMessage } from './errorMessage';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -64,7 +65,7 @@ export class PromptRunner {
       return this.hintIgnoredHooks(await raceAbort(this.ctx.tools.listTools(this.signal), this.signal));
     } catch (error) {
       if (error instanceof CancelledError) return finish('cancelled');
-      return finish('error', { message: `Listing the MCP tools failed: ${error instanceof Error ? error.message : String(error)}` });
+      return finish('error', { message: `Listing the MCP tools failed: ${errorMessage(error)}` });
     }
   }
 

@@ -19,6 +19,7 @@ import { emitBudget } from './stopGate';
 import type { AgentEvent, Outcome } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage, Usage } from './messages';
+import { errorMessage } from './errorMessage';
 
 export interface AgentSessionOptions {
   sessionId: string;
@@ -129,8 +130,8 @@ export class AgentSession {
     try {
       outcome = await new PromptRunner(this.ctx, prompt, signal ?? NOT_CANCELLABLE).run();
     } catch (error) {
-      this.options.logger?.error('prompt failed unexpectedly', { message: error instanceof Error ? error.message : String(error) });
-      outcome = { reason: 'error', message: `Internal error: ${error instanceof Error ? error.message : String(error)}`, rounds: 0 };
+      this.options.logger?.error('prompt failed unexpectedly', { message: errorMessage(error) });
+      outcome = { reason: 'error', message: `Internal error: ${errorMessage(error)}`, rounds: 0 };
     } finally {
       this.running = false;
     }
@@ -198,7 +199,7 @@ export class AgentSession {
       try {
         listener(event);
       } catch (error) {
-        this.options.logger?.error('event listener threw', { type: event.type, message: error instanceof Error ? error.message : String(error) });
+        this.options.logger?.error('event listener threw', { type: event.type, message: errorMessage(error) });
       }
     }
   }
@@ -229,7 +230,7 @@ export class AgentSession {
     try {
       this.options.transcript?.append({ at: this.options.clock.now(), event });
     } catch (error) {
-      this.options.logger?.error('transcript append failed', { message: error instanceof Error ? error.message : String(error) });
+      this.options.logger?.error('transcript append failed', { message: errorMessage(error) });
     }
   }
 
@@ -237,7 +238,7 @@ export class AgentSession {
     try {
       await this.options.transcript?.flush();
     } catch (error) {
-      this.options.logger?.error('transcript flush failed', { message: error instanceof Error ? error.message : String(error) });
+      this.options.logger?.error('transcript flush failed', { message: errorMessage(error) });
     }
   }
 }

@@ -47,6 +47,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Where requests go when no base URL is configured. */
+export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
 export const DEFAULT_SYSTEM_PROMPT =
   'You are Sprout, a careful coding agent working in the user\'s workspace. Use the tools you are given ' +
   'to inspect and change files and run commands. Work until the task is done, then reply with a short ' +

@@ -8,6 +8,7 @@
 import { type CoreContext, CancelledError, appendMessage, raceAbort, runWithTimeout } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
+import { errorMessage } from './errorMessage';
 
 export function truncateToolResult(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -24,7 +25,7 @@ export function parseToolArguments(raw: string): { ok: true; value: Record<strin
   try {
     value = JSON.parse(raw);
   } catch (error) {
-    return { ok: false, error: `the arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, error: `the arguments are not valid JSON (${errorMessage(error)})` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, error: 'the arguments must be a JSON object' };
@@ -41,7 +42,7 @@ async function authorize(ctx: CoreContext, tool: ToolInfo, args: Record<string, 
     return signal.aborted ? { isError: true, text: CANCELLED_TOOL_RESULT } : refusal;
   } catch (error) {
     if (error instanceof CancelledError) return { isError: true, text: CANCELLED_TOOL_RESULT };
-    return { isError: true, text: `tool ${tool.qualifiedName} was not run: ${error instanceof Error ? error.message : String(error)}` };
+    return { isError: true, text: `tool ${tool.qualifiedName} was not run: ${errorMessage(error)}` };
   }
 }
 

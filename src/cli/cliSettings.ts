@@ -3,11 +3,10 @@
  * using the core's own parsers so the CLI and the extension accept exactly the same values. A bad
  * value is a ConfigError naming the variable; the caller exits 2 with it.
  */
-import { ConfigError, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
+import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
 import type { AgentSettings } from '../agent/settings';
 import type { CliArgs } from './cliArgs';
 
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

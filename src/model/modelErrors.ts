@@ -6,6 +6,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelError, type ModelErrorKind } from '../agent/ports';
 import { serverRetryDelayMs } from './retryPolicy';
+import { errorMessage } from '../agent/errorMessage';
 
 export interface ErrorContext {
   baseUrl: string;
@@ -127,7 +128,7 @@ function classifyRaw(error: unknown, ctx: ErrorContext): ClassifiedError {
     const said = providerMessage(error);
     return { error: new ModelError('server', `The model endpoint ${ctx.baseUrl} reported an error while streaming: ${sentence(said)}`), retryable: true, reason: said };
   }
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   // Anything else thrown while reading the body (undici's "terminated", a half-written JSON line) is a broken stream.
   return transport(`The connection to the model endpoint ${ctx.baseUrl} broke: ${text}.`, text);
 }

@@ -6,6 +6,7 @@
  */
 import OpenAI from 'openai';
 import { onAbort } from '../agent/context';
+import { DEFAULT_BASE_URL } from '../agent/settings';
 import { ModelError, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
 import { classifyError, redact, StreamCutError, type ClassifiedError } from './modelErrors';
 import { backoffDelayMs, sleep } from './retryPolicy';
@@ -14,7 +15,6 @@ import { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
 import { WireHistory } from './wireHistory';
 
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_STREAM_IDLE_MS = 300_000;
 
 export interface OpenAiModelClientOptions {

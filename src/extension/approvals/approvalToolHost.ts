@@ -7,7 +7,7 @@
  * configured servers change, and subscriptions follow the swap.
  */
 import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
-import { isHookName } from '../../agent/toolNames';
+import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
 import type { ApprovalScope } from '../../shared/protocol';
 
@@ -51,7 +51,7 @@ export class ApprovalToolHost implements ToolHost {
 
   /** The core asks this before the timed call, so the user's time to decide is not tool time. */
   async authorize(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult | undefined> {
-    if (!(await this.mayRun(`${server}__${bareName}`, bareName, args, signal))) return { isError: true, text: DENIED_RESULT };
+    if (!(await this.mayRun(qualifyToolName(server, bareName), bareName, args, signal))) return { isError: true, text: DENIED_RESULT };
     this.authorized.add(args);
     return undefined;
   }
@@ -59,7 +59,7 @@ export class ApprovalToolHost implements ToolHost {
   /** Runs a call `authorize` let through (once); any other call is asked about here. */
   async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
     const pass = this.authorized.delete(args);
-    if (!pass && !(await this.mayRun(`${server}__${bareName}`, bareName, args, options.signal))) return { isError: true, text: DENIED_RESULT };
+    if (!pass && !(await this.mayRun(qualifyToolName(server, bareName), bareName, args, options.signal))) return { isError: true, text: DENIED_RESULT };
     return this.inner().callTool(server, bareName, args, options);
   }
 

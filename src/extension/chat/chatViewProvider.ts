@@ -8,6 +8,7 @@ import type { Logger } from '../../agent/ports';
 import { webviewMessageSchema, type HostMessage } from '../../shared/protocol';
 import type { ChatController } from './chatController';
 import { buildChatHtml, webviewOptions } from './webviewHtml';
+import { errorMessage } from '../../agent/errorMessage';
 
 export const CHAT_VIEW_ID = 'sprout.chat';
 
@@ -31,8 +32,8 @@ export function connectWebview(webview: vscode.Webview, controller: ChatControll
     }
     if (parsed.data.type === 'ready') ready = true;
     controller.handle(parsed.data).catch((error: unknown) => {
-      logger.error('chat action failed', { message: error instanceof Error ? error.message : String(error) });
-      void vscode.window.showErrorMessage(`Sprout: ${error instanceof Error ? error.message : String(error)}`);
+      logger.error('chat action failed', { message: errorMessage(error) });
+      void vscode.window.showErrorMessage(`Sprout: ${errorMessage(error)}`);
     });
   });
   return vscode.Disposable.from(attached, listener);

@@ -11,6 +11,7 @@ import { configureHookServers, enableTestRunnerHook, showObjection } from '../ho
 import { clearApiKey, selectModel, setApiKey } from './modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
+import { errorMessage } from '../../agent/errorMessage';
 
 export interface CommandDeps {
   controller: ChatController;
@@ -86,7 +87,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         return await run(...args);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         deps.channel.error(`${id} failed: ${message}`);
         void vscode.window.showErrorMessage(`Sprout: ${message}`);
         return undefined;

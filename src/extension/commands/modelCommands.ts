@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
+import { errorMessage } from '../../agent/errorMessage';
 
 export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: string): Promise<boolean> {
   const key =
@@ -46,7 +47,7 @@ export async function selectModel(host: AgentHost, pick?: string): Promise<strin
       const client = host.currentModel() as unknown as { listModels(signal?: AbortSignal): Promise<unknown> };
       ids = modelIds(await client.listModels());
     } catch (error) {
-      void vscode.window.showWarningMessage(`Sprout: could not list the endpoint's models (${error instanceof Error ? error.message : String(error)}). Type a name instead.`);
+      void vscode.window.showWarningMessage(`Sprout: could not list the endpoint's models (${errorMessage(error)}). Type a name instead.`);
     }
     chosen = ids.length > 0
       ? (await vscode.window.showQuickPick(ids, { title: 'Sprout: Select Model', placeHolder: 'Models offered by the endpoint' }))

@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { AgentEvent, Outcome } from '../../agent/events';
+import { errorMessage } from '../../agent/errorMessage';
 
 export const TASK_TYPE = 'sprout';
 
@@ -40,7 +41,7 @@ function terminalFor(prompt: string, run: PromptRunner): vscode.Pseudoterminal {
       }, abort.signal)
         .then((outcome) => close.fire(outcome.reason === 'end_turn' && !outcome.unresolved ? 0 : 1))
         .catch((error: unknown) => {
-          write.fire(`\r\nSprout failed: ${error instanceof Error ? error.message : String(error)}\r\n`);
+          write.fire(`\r\nSprout failed: ${errorMessage(error)}\r\n`);
           close.fire(1);
         });
     },

@@ -5,10 +5,9 @@
  * falling back to the default for a bad value instead of refusing to run.
  */
 import { z } from 'zod';
-import { ConfigError, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
+import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
 import type { AgentSettings, HookSettings } from '../../agent/settings';
 
-export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
 export type BuiltinServers = { workspace: boolean; todo: boolean; tests: boolean };
 

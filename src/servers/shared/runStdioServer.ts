@@ -5,13 +5,14 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { errorMessage } from '../../agent/errorMessage';
 
 export function runStdioServer(name: string, build: () => { server: McpServer; onShutdown?: () => void }): void {
   let built: { server: McpServer; onShutdown?: () => void };
   try {
     built = build();
   } catch (error) {
-    process.stderr.write(`sprout-mcp-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
     process.exit(2);
   }
   let stopping = false;
@@ -29,7 +30,7 @@ export function runStdioServer(name: string, build: () => { server: McpServer; o
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   built.server.connect(new StdioServerTransport()).catch((error: unknown) => {
-    process.stderr.write(`sprout-mcp-${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
     process.exit(1);
   });
 }

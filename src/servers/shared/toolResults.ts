@@ -3,6 +3,7 @@
  * Errors are results (isError), not thrown protocol errors, so the model sees why a call failed.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../../agent/errorMessage';
 
 export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
@@ -17,6 +18,6 @@ export async function guarded(body: () => Promise<CallToolResult> | CallToolResu
   try {
     return await body();
   } catch (error) {
-    return errorResult(error instanceof Error ? error.message : String(error));
+    return errorResult(errorMessage(error));
   }
 }

@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { walkFiles } from '../shared/fileWalker';
 import { globMatcher } from '../shared/glob';
 import { resolveInWorkspace } from '../shared/safePath';
+import { errorMessage } from '../../agent/errorMessage';
 
 export const SEARCH_DEFAULT_MAX = 200;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -24,7 +25,7 @@ function compile(pattern: string, caseSensitive: boolean): RegExp {
   try {
     return new RegExp(pattern, caseSensitive ? '' : 'i');
   } catch (error) {
-    throw new Error(`invalid regular expression "${pattern}": ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`invalid regular expression "${pattern}": ${errorMessage(error)}`, { cause: error });
   }
 }
 
