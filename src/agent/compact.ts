@@ -18,7 +18,7 @@ import {
   summaryInputBudget,
 } from './compactionRules';
 import type { ToolSpec } from './ports';
-import { collectObjections, serversWithHook } from './stopGateRules';
+import { askHook, hookServers } from './lifecycleHooks';
 import type { ChatMessage, ToolInfo } from './messages';
 import type { HookObjection } from './events';
 
@@ -60,17 +60,8 @@ async function summarise(ctx: CoreContext, history: readonly ChatMessage[], sign
 
 async function postCompact(ctx: CoreContext, tools: readonly ToolInfo[], signal: AbortSignal): Promise<HookObjection[]> {
   const settings = ctx.settings();
-  const order = ctx.tools.serverNames();
-  const servers = serversWithHook(tools, settings.hooks.allowlist, '_PostCompact', order);
-  const state = ctx.state();
-  const context = {
-    sessionId: ctx.sessionId,
-    rejectionsUsed: state.rejectionsUsed,
-    rejectionBudget: settings.hooks.stopMaxRejections,
-    afterObjection: false,
-  };
-  const outcomes = await Promise.all(servers.map((server) => ctx.hookCaller.call(server, '_PostCompact', context, signal)));
-  return collectObjections(outcomes, order);
+  const fields = { rejectionsUsed: ctx.state().rejectionsUsed, rejectionBudget: settings.hooks.stopMaxRejections, afterObjection: false };
+  return askHook(ctx, hookServers(ctx, tools, '_PostCompact'), '_PostCompact', fields, signal);
 }
 
 function fallback(ctx: CoreContext, request: CompactionRequest): CompactionResult {

@@ -7,7 +7,7 @@ import type { HookCaller } from './hookCaller';
 import type { HistoryLedger } from './historyLedger';
 import type { Clock, Logger, ModelClient, ToolHost } from './ports';
 import type { ReplayState } from './sessionState';
-import type { AgentEvent } from './events';
+import type { AgentEvent, SessionStartSource } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
 import { errorMessage } from './errorMessage';
@@ -27,6 +27,17 @@ export interface CoreContext {
   readonly hintedServers: Set<string>;
   /** Running size and validity of the history, so a round does not re-walk all of it. */
   readonly historyLedger?: HistoryLedger;
+  /** Where the session stands between `_SessionStart` and `_SessionEnd`. */
+  readonly lifecycle: SessionLifecycle;
+}
+
+export interface SessionLifecycle {
+  /** `_SessionStart` is due before the next prompt's first model call, with this source; null once made. */
+  sessionStart: SessionStartSource | null;
+  /** A prompt ran in this process, so `_SessionEnd` is owed to the servers that saw it. */
+  promptRan: boolean;
+  /** `_SessionEnd` was made (once per session). */
+  ended: boolean;
 }
 
 export function appendMessage(ctx: CoreContext, message: ChatMessage): void {

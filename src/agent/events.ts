@@ -5,7 +5,16 @@
 import type { ChatMessage, Usage } from './messages';
 import type { BudgetScope } from './settings';
 
-export type HookName = '_Stop' | '_PostCompact';
+/** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
+export const HOOK_NAMES = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
+
+export type HookName = (typeof HOOK_NAMES)[number];
+
+/** `_SessionStart`'s `source`: a fresh session, or the first prompt after one was reopened from its transcript. */
+export type SessionStartSource = 'new' | 'resume';
+
+/** `_SessionEnd`'s `reason`: the host finished normally, was interrupted (a signal), a new chat replaced it, or the window closed. */
+export type SessionEndReason = 'exit' | 'interrupted' | 'new_chat' | 'closed';
 
 /** Why a prompt ended; the UI never guesses. */
 export type OutcomeReason = 'end_turn' | 'max_rounds' | 'cancelled' | 'error' | 'length' | 'content_filter';
@@ -27,6 +36,10 @@ export interface Outcome {
   rounds: number;
 }
 
+/**
+ * How one hook call ended. `objection` is a completed reply with non-empty text (for `_Stop` an
+ * objection, for the other hooks the text that takes effect), `no_objection` an empty one.
+ */
 export type HookCallResult = 'objection' | 'no_objection' | 'error' | 'timeout' | 'cancelled';
 
 /**
@@ -66,7 +79,11 @@ export type AgentEvent =
       /** The whole fresh history after the reset. */
       history: ChatMessage[];
     }
-  | { type: 'outcome'; outcome: Outcome };
+  | { type: 'outcome'; outcome: Outcome }
+  /** A `_PreToolUse` hook denied a call: it did not run, nobody was asked, its answer is the denier's envelope. */
+  | { type: 'tool_denied'; callId: string; name: string; server: string; text: string; denialsUsed: number; denialBudget: number }
+  /** Hook text put into the history as a synthetic pair (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`). */
+  | { type: 'hook_injected'; hook: HookName; server: string; text: string };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

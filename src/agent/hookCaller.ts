@@ -14,12 +14,11 @@ export const HOOK_META_KEY = 'sprout/hook';
 /** Consecutive timeouts of one server that get it killed. */
 export const KILL_AFTER_TIMEOUTS = 2;
 
-export interface HookCallContext {
-  sessionId: string;
-  rejectionsUsed: number;
-  rejectionBudget: number;
-  afterObjection: boolean;
-}
+/**
+ * What a hook is told besides its own name: the session, then the fields of that hook (the `_Stop`
+ * budget, the tool call, the prompt...; docs/hooks.md lists them per hook). Plain JSON data.
+ */
+export type HookCallContext = { sessionId: string } & Record<string, unknown>;
 
 export interface HookCallOutcome {
   server: string;

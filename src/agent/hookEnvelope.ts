@@ -38,8 +38,12 @@ export function capUtf8(text: string, maxBytes: number): { text: string; truncat
  */
 export function normaliseHookText(text: string): string {
   const trimmed = text.trim();
-  if (trimmed === '') return '';
-  const capped = capUtf8(trimmed, HOOK_TEXT_MAX_BYTES);
+  return trimmed === '' ? '' : capHookField(trimmed);
+}
+
+/** A text the agent hands to a hook (a prompt, a tool result), cut to `maxBytes` UTF-8 bytes with the same marker. */
+export function capHookField(text: string, maxBytes: number = HOOK_TEXT_MAX_BYTES): string {
+  const capped = capUtf8(text, maxBytes);
   return capped.truncated ? capped.text + HOOK_TRUNCATION_MARKER : capped.text;
 }
 

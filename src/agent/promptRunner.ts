@@ -1,8 +1,10 @@
 /**
- * The prompt runner: one user prompt, round after round, until a typed outcome. Each round first
+ * The prompt runner: one user prompt, round after round, until a typed outcome. Before the first model
+ * call the prompt-start hooks run (`_SessionStart` when due, `_UserPromptSubmit`). Each round first
  * decides (a value: finish, compact, or call the model), then handles the reply: tool calls run and
- * loop, `length`/`content_filter` end the turn without hooks, anything else goes to the `_Stop` gate.
- * Cancel at any point leaves a valid history: calls are answered, a partial reply is kept as text.
+ * loop, `length`/`content_filter` end the turn without hooks, anything else goes to the `_Stop` gate
+ * with the prompt's evidence. Cancel at any point leaves a valid history: calls are answered, a
+ * partial reply is kept as text.
  */
 import { compact } from './compact';
 import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
@@ -10,9 +12,11 @@ import { type CoreContext, CancelledError, appendMessage, raceAbort } from './co
 import { validateHistory } from './historyValidity';
 import { callModel } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';
-import { type PromptGate, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
+import { type PromptGate, STOP_EVIDENCE_MAX_CALLS, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
 import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
-import { answerUnrun, runToolCalls } from './toolRunner';
+import { runPromptStartHooks } from './lifecycleHooks';
+import type { DenialCount } from './toolHooks';
+import { type ToolCallRecord, answerUnrun, runToolCalls } from './toolRunner';
 import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
@@ -40,6 +44,10 @@ export function planRound(input: { rounds: number; maxRounds: number; estimate: 
 export class PromptRunner {
   private rounds = 0;
   private readonly gate: PromptGate = newPromptGate();
+  private startHooksDone = false;
+  private readonly denials: DenialCount = { used: 0 };
+  /** `_Stop`'s evidence: every call of this prompt, as it ended. */
+  private readonly toolCalls: ToolCallRecord[] = [];
 
   constructor(
     private readonly ctx: CoreContext,
@@ -53,6 +61,7 @@ export class PromptRunner {
     const hooks = ctx.settings().hooks;
     if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));
     appendMessage(ctx, { role: 'user', content: this.prompt });
+    ctx.lifecycle.promptRan = true;
     for (;;) {
       const step = this.signal.aborted ? finish('cancelled') : await this.round();
       if (step.kind === 'finish') return { ...step.outcome, rounds: this.rounds };
@@ -84,6 +93,10 @@ export class PromptRunner {
     const cached = ctx.tools.cachedTools?.();
     const tools = cached !== undefined ? this.hintIgnoredHooks(cached) : await this.listTools();
     if (!Array.isArray(tools)) return tools;
+    if (!this.startHooksDone) {
+      if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal))) return finish('cancelled');
+      this.startHooksDone = true;
+    }
     const specs = toolSpecs(tools);
     const settings = ctx.settings();
     const fixed = fixedChars(settings.systemPrompt, specs);
@@ -149,13 +162,14 @@ export class PromptRunner {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
         return finish(reply.finishReason as OutcomeReason);
       }
-      await runToolCalls(ctx, calls, tools, this.signal);
+      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials)) this.toolCalls.push(record);
+      if (this.toolCalls.length > 2 * STOP_EVIDENCE_MAX_CALLS) this.toolCalls.splice(0, this.toolCalls.length - STOP_EVIDENCE_MAX_CALLS);
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }
     // An empty reply is not appended (OpenAI rejects it) and counts as the end of the turn.
     if (content.trim() !== '') appendMessage(ctx, { role: 'assistant', content });
     if (cutOff) return finish(reply.finishReason as OutcomeReason);
-    const decided = runStopGate(ctx, this.gate, tools, this.signal);
+    const decided = runStopGate(ctx, this.gate, tools, this.signal, { toolCalls: this.toolCalls, lastAssistantText: content });
     const gate = decided instanceof Promise ? await decided : decided;
     if (gate.kind === 'cancelled') return finish('cancelled');
     if (gate.kind === 'continue') return { kind: 'next' };

@@ -7,8 +7,9 @@
  */
 import { compact } from './compact';
 import { fixedChars } from './compactionRules';
-import type { CoreContext } from './context';
+import { type CoreContext, runWithTimeout } from './context';
 import { HookCaller } from './hookCaller';
+import { runSessionEndHook } from './lifecycleHooks';
 import { HistoryLedger } from './historyLedger';
 import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
@@ -16,7 +17,7 @@ import { PromptRunner, toolSpecs } from './promptRunner';
 import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from './ports';
 import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './sessionState';
 import { emitBudget } from './stopGate';
-import type { AgentEvent, Outcome } from './events';
+import type { AgentEvent, Outcome, SessionEndReason } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage, Usage } from './messages';
 import { errorMessage } from './errorMessage';
@@ -80,6 +81,7 @@ export class AgentSession {
   private constructor(
     private readonly options: AgentSessionOptions,
     replay: ReplayState,
+    resumed: boolean,
   ) {
     this.replay = replay;
     this.settings = options.settings;
@@ -96,6 +98,7 @@ export class AgentSession {
       state: () => this.replay,
       hintedServers: new Set(),
       historyLedger: this.ledger,
+      lifecycle: { sessionStart: resumed ? 'resume' : 'new', promptRan: false, ended: false },
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }
@@ -110,7 +113,7 @@ export class AgentSession {
     if (repaired.changes > 0) options.logger?.warn('repaired the resumed chat history', { sessionId: options.sessionId, changes: repaired.changes });
     reserveHookCallIds(repaired.history);
     const usageMessageCount = Math.min(replayed.usageMessageCount, repaired.history.length);
-    const session = new AgentSession(options, { ...replayed, history: repaired.history, usageMessageCount });
+    const session = new AgentSession(options, { ...replayed, history: repaired.history, usageMessageCount }, records.length > 0);
     // Measured and checked once here, so the first round only looks at what it adds.
     session.ledger.validate(repaired.history);
     session.emit({ type: 'session_started', sessionId: options.sessionId, resumed: records.length > 0 });
@@ -152,6 +155,24 @@ export class AgentSession {
     } finally {
       this.running = false;
     }
+    await this.flush();
+  }
+
+  /**
+   * `_SessionEnd` (once per session): the host is done with it. Made only when a prompt ran in this
+   * process, so its servers saw the session start; bounded by the hook timeout, and so is the tool
+   * listing it may need first. What the hooks answer reaches no model.
+   */
+  async end(reason: SessionEndReason, signal?: AbortSignal): Promise<void> {
+    const lifecycle = this.ctx.lifecycle;
+    if (lifecycle.ended || !lifecycle.promptRan) return;
+    lifecycle.ended = true;
+    const abort = signal ?? NOT_CANCELLABLE;
+    const timeoutMs = this.settings.hooks.timeoutMs;
+    const cached = this.options.tools.cachedTools?.();
+    const listed = cached === undefined ? await runWithTimeout(this.options.clock, timeoutMs, (s) => this.options.tools.listTools(s), abort) : undefined;
+    const tools = cached ?? (listed?.kind === 'done' ? listed.value : []);
+    await runSessionEndHook(this.ctx, tools, reason, abort);
     await this.flush();
   }
 

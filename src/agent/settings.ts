@@ -17,6 +17,8 @@ export interface HookSettings {
   stopMaxRejections: number;
   stopBudgetScope: BudgetScope;
   repeatedEndTurnStops: boolean;
+  /** `_PreToolUse` denials honoured per prompt; 0 = `_PreToolUse` is never called. */
+  preToolUseMaxDenials: number;
 }
 
 export interface AgentSettings {
@@ -71,6 +73,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
     stopMaxRejections: 3,
     stopBudgetScope: 'session',
     repeatedEndTurnStops: true,
+    preToolUseMaxDenials: 10,
   },
 };
 

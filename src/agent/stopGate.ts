@@ -1,14 +1,29 @@
 /**
  * The `_Stop` gate run when the model ends its turn (SPEC 3): finish when the model declined an
- * objection or the budget is spent, otherwise ask every allowlisted `_Stop` hook in parallel and turn
- * the objections into synthetic pairs plus one budget unit. It also says what became of the previous
- * round's objections (`objection_resolved`), and what still stands when the turn ends.
+ * objection, otherwise ask every allowlisted `_Stop` hook in parallel and turn the objections into
+ * synthetic pairs plus one budget unit. Once the budget is spent the hooks are asked once more, as a
+ * final verdict that never continues the turn, so the outcome can say what still objects. Every call
+ * carries the evidence of the prompt (the tool calls made, the model's closing text). It also says what
+ * became of the previous round's objections (`objection_resolved`), and what stands when the turn ends.
  */
 import { type CoreContext, appendMessage } from './context';
-import { buildHookPair } from './hookEnvelope';
-import { collectObjections, decideGate, serversWithHook } from './stopGateRules';
+import { buildHookPair, capHookField } from './hookEnvelope';
+import { askHook } from './lifecycleHooks';
+import { decideGate, serversWithHook } from './stopGateRules';
 import type { AgentEvent, HookObjection, Outcome, UnresolvedCause } from './events';
 import type { ToolInfo } from './messages';
+
+/** `_Stop`'s evidence: at most this many of the prompt's latest tool calls, and this much closing text. */
+export const STOP_EVIDENCE_MAX_CALLS = 100;
+export const STOP_EVIDENCE_TEXT_BYTES = 4096;
+
+/** What the prompt did, for `_Stop` to judge rather than take the model's word. */
+export interface StopEvidence {
+  /** The calls made since the prompt started (the last 100), as the model saw them end. */
+  toolCalls: readonly { tool: string; isError: boolean }[];
+  /** The model's end-of-turn text. */
+  lastAssistantText: string;
+}
 
 type ObjectionResolution = Extract<AgentEvent, { type: 'objection_resolved' }>['resolution'];
 
@@ -61,38 +76,67 @@ function finishWithoutObjection(ctx: CoreContext, gate: PromptGate): GateResult 
 }
 
 /**
- * The gate for one end of turn. Decided at once, without waiting, when no hook has to be asked (budget
- * spent, an objection declined, or no allowlisted server has `_Stop`); otherwise a promise.
+ * The gate for one end of turn. Decided at once, without waiting, when no hook has to be asked (an
+ * objection declined, `_Stop` disabled, or no allowlisted server has `_Stop`); otherwise a promise.
  */
-export function runStopGate(ctx: CoreContext, gate: PromptGate, tools: readonly ToolInfo[], signal: AbortSignal): GateResult | Promise<GateResult> {
+export function runStopGate(
+  ctx: CoreContext,
+  gate: PromptGate,
+  tools: readonly ToolInfo[],
+  signal: AbortSignal,
+  evidence: StopEvidence,
+): GateResult | Promise<GateResult> {
   const hooks = ctx.settings().hooks;
   const used = ctx.state().rejectionsUsed;
   const decision = decideGate({ rejectionsUsed: used, afterObjection: gate.afterObjection }, hooks);
-  if (decision.kind === 'finish') {
-    const unresolved = endWithObjectionsStanding(ctx, gate, decision.cause);
-    return unresolved === undefined ? { kind: 'finish' } : { kind: 'finish', unresolved };
-  }
-  const order = ctx.tools.serverNames();
-  const servers = serversWithHook(tools, hooks.allowlist, '_Stop', order);
-  if (servers.length === 0) return signal.aborted ? { kind: 'cancelled' } : finishWithoutObjection(ctx, gate);
-  return askStopHooks(ctx, gate, servers, order, signal);
+  if (decision.kind === 'finish') return finishStanding(ctx, gate, decision.cause);
+  const servers = serversWithHook(tools, hooks.allowlist, '_Stop', ctx.tools.serverNames());
+  if (servers.length === 0 && signal.aborted) return { kind: 'cancelled' };
+  // Nobody left to ask for a verdict: what stood when the budget ran out still stands.
+  if (decision.kind === 'verdict') return servers.length === 0 ? finishStanding(ctx, gate, 'budget_exhausted') : finalVerdict(ctx, gate, servers, evidence, signal);
+  if (servers.length === 0) return finishWithoutObjection(ctx, gate);
+  return askStopHooks(ctx, gate, servers, evidence, signal);
 }
 
-async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[], order: string[], signal: AbortSignal): Promise<GateResult> {
-  const hooks = ctx.settings().hooks;
-  const used = ctx.state().rejectionsUsed;
-  const context = { sessionId: ctx.sessionId, rejectionsUsed: used, rejectionBudget: hooks.stopMaxRejections, afterObjection: gate.afterObjection };
-  const outcomes = await Promise.all(servers.map((server) => ctx.hookCaller.call(server, '_Stop', context, signal)));
+function finishStanding(ctx: CoreContext, gate: PromptGate, cause: UnresolvedCause): GateResult {
+  const unresolved = endWithObjectionsStanding(ctx, gate, cause);
+  return unresolved === undefined ? { kind: 'finish' } : { kind: 'finish', unresolved };
+}
+
+function stopFields(ctx: CoreContext, gate: PromptGate, evidence: StopEvidence): Record<string, unknown> {
+  return {
+    rejectionsUsed: ctx.state().rejectionsUsed,
+    rejectionBudget: ctx.settings().hooks.stopMaxRejections,
+    afterObjection: gate.afterObjection,
+    toolCalls: evidence.toolCalls.slice(-STOP_EVIDENCE_MAX_CALLS).map(({ tool, isError }) => ({ tool, isError })),
+    lastAssistantText: capHookField(evidence.lastAssistantText, STOP_EVIDENCE_TEXT_BYTES),
+  };
+}
+
+async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[], evidence: StopEvidence, signal: AbortSignal): Promise<GateResult> {
+  const max = ctx.settings().hooks.stopMaxRejections;
+  const objections = await askHook(ctx, servers, '_Stop', stopFields(ctx, gate, evidence), signal);
   if (signal.aborted) return { kind: 'cancelled' };
-  const objections = collectObjections(outcomes, order);
   if (objections.length === 0) return finishWithoutObjection(ctx, gate);
-  const nowUsed = used + 1;
+  const nowUsed = ctx.state().rejectionsUsed + 1;
   emitBudget(ctx, nowUsed);
   for (const objection of objections) {
-    ctx.emit({ type: 'hook_objected', server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: hooks.stopMaxRejections });
+    ctx.emit({ type: 'hook_objected', server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max });
     for (const message of buildHookPair('_Stop', objection.server, objection.text)) appendMessage(ctx, message);
   }
   gate.afterObjection = true;
   gate.pending = objections;
   return { kind: 'continue' };
+}
+
+/**
+ * The budget is spent: `_Stop` once more with `final: true`. Whatever objects now is the turn's
+ * unresolved objection (cause `budget_exhausted`); nothing is appended and the turn ends either way.
+ */
+async function finalVerdict(ctx: CoreContext, gate: PromptGate, servers: string[], evidence: StopEvidence, signal: AbortSignal): Promise<GateResult> {
+  const objections: HookObjection[] = await askHook(ctx, servers, '_Stop', { ...stopFields(ctx, gate, evidence), final: true }, signal);
+  if (signal.aborted) return { kind: 'cancelled' };
+  if (objections.length === 0) return finishWithoutObjection(ctx, gate);
+  settlePending(ctx, gate, 'overridden');
+  return { kind: 'finish', unresolved: { cause: 'budget_exhausted', objections } };
 }

@@ -13,12 +13,18 @@ export interface GateState {
   afterObjection: boolean;
 }
 
-export type GateDecision = { kind: 'finish'; cause: 'declined' | 'budget_exhausted' } | { kind: 'call_hooks' };
+/**
+ * `call_hooks`: an ordinary gate round that may continue the turn. `verdict`: the budget is spent, so
+ * `_Stop` is asked once more (`final: true`) only to say what still objects; the turn ends either way.
+ */
+export type GateDecision = { kind: 'finish'; cause: 'declined' | 'budget_exhausted' } | { kind: 'verdict' } | { kind: 'call_hooks' };
 
 /** What happens when the model ends its turn, before any hook is called. */
 export function decideGate(state: GateState, hooks: HookSettings): GateDecision {
   if (state.afterObjection && hooks.repeatedEndTurnStops) return { kind: 'finish', cause: 'declined' };
-  if (state.rejectionsUsed >= hooks.stopMaxRejections) return { kind: 'finish', cause: 'budget_exhausted' };
+  // 0 disables `_Stop` altogether: no gate round and no verdict.
+  if (hooks.stopMaxRejections === 0) return { kind: 'finish', cause: 'budget_exhausted' };
+  if (state.rejectionsUsed >= hooks.stopMaxRejections) return { kind: 'verdict' };
   return { kind: 'call_hooks' };
 }
 
@@ -46,7 +52,10 @@ export function sortByOrder(servers: readonly string[], order: readonly string[]
   return [...servers].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
-/** Objections only (non-empty, not isError, not timed out), in server configuration order. */
+/**
+ * Objections only (non-empty, not isError, not timed out), in server configuration order. The same
+ * rule picks the texts that take effect for every other hook (injected, or a `_PreToolUse` denial).
+ */
 export function collectObjections(outcomes: readonly HookCallOutcome[], order: readonly string[]): HookObjection[] {
   const byServer = new Map(outcomes.filter((o) => o.result === 'objection' && o.text.trim() !== '').map((o) => [o.server, o.text]));
   return sortByOrder([...byServer.keys()], order).map((server) => ({ server, text: byServer.get(server) ?? '' }));

@@ -1,12 +1,16 @@
 /**
  * Runs one round's tool calls: in parallel up to `maxParallelTools`, each with the tool timeout (which
  * starts once the host has authorized the call, so a pending approval is not tool time), and
- * appends the results in call order so the history stays valid whatever happens. Hooks and unknown
+ * appends the results in call order so the history stays valid whatever happens. Each call passes
+ * `_PreToolUse` before approval and `_PostToolUse` after it ran (toolHooks.ts). Hooks and unknown
  * tools never reach a server; bad arguments, failures, timeouts and cancels become error results the
  * model can read. Results are capped with a marker saying how much was cut.
  */
 import { type CoreContext, CancelledError, appendMessage, raceAbort, runWithTimeout } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
+import { hookServers, injectHookTexts } from './lifecycleHooks';
+import { type DenialCount, postToolUse, preToolUse } from './toolHooks';
+import type { HookObjection } from './events';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
 
@@ -46,52 +50,103 @@ async function authorize(ctx: CoreContext, tool: ToolInfo, args: Record<string, 
   }
 }
 
-async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, signal: AbortSignal): Promise<ToolCallResult> {
-  if (tool === undefined) return { isError: true, text: `unknown tool: ${call.name}` };
+/** The tool hooks' view of one round: who has `_PreToolUse` / `_PostToolUse`, and the prompt's denials. */
+interface ToolRound {
+  preServers: string[];
+  postServers: string[];
+  denials: DenialCount;
+}
+
+/** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
+type Executed = { result: ToolCallResult; ran?: { tool: ToolInfo; args: Record<string, unknown>; durationMs: number } };
+
+interface CallResult {
+  text: string;
+  isError: boolean;
+  /** The `_PostToolUse` texts of a call that ran. */
+  post?: Promise<HookObjection[]>;
+}
+
+/** One call of the prompt as `_Stop`'s evidence lists it. */
+export interface ToolCallRecord {
+  tool: string;
+  isError: boolean;
+}
+
+async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, round: ToolRound, signal: AbortSignal): Promise<Executed> {
+  if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
   const args = parseToolArguments(call.arguments);
-  if (!args.ok) return { isError: true, text: `invalid arguments for ${call.name}: ${args.error}. Call it again with a JSON object.` };
+  if (!args.ok) return { result: { isError: true, text: `invalid arguments for ${call.name}: ${args.error}. Call it again with a JSON object.` } };
+  // Policy first: a denied call is never put to the user for approval.
+  const denial = await preToolUse(ctx, round.preServers, call, tool, args.value, round.denials, signal);
+  if (denial !== undefined) return { result: denial };
   const refusal = await authorize(ctx, tool, args.value, signal);
-  if (refusal !== undefined) return refusal;
+  if (refusal !== undefined) return { result: refusal };
   const timeoutMs = ctx.settings().toolTimeoutMs;
+  const started = ctx.clock.now();
   const result = await runWithTimeout(ctx.clock, timeoutMs, (s) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s }), signal);
+  const ran = { tool, args: args.value, durationMs: ctx.clock.now() - started };
   switch (result.kind) {
     case 'done':
-      return result.value;
+      return { result: result.value, ran };
     case 'failed':
-      return { isError: true, text: `tool ${call.name} failed: ${result.message}` };
+      return { result: { isError: true, text: `tool ${call.name} failed: ${result.message}` }, ran };
     case 'timeout':
-      return { isError: true, text: `tool ${call.name} timed out after ${timeoutMs} ms and was cancelled` };
+      return { result: { isError: true, text: `tool ${call.name} timed out after ${timeoutMs} ms and was cancelled` }, ran };
     case 'cancelled':
-      return { isError: true, text: CANCELLED_TOOL_RESULT };
+      return { result: { isError: true, text: CANCELLED_TOOL_RESULT } };
   }
 }
 
-async function runOne(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, signal: AbortSignal): Promise<string> {
+async function runOne(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, round: ToolRound, signal: AbortSignal): Promise<CallResult> {
   const started = ctx.clock.now();
   ctx.emit({ type: 'tool_started', callId: call.id, name: call.name, arguments: call.arguments });
-  const result = signal.aborted ? { isError: true, text: CANCELLED_TOOL_RESULT } : await executeCall(ctx, call, tool, signal);
-  const text = truncateToolResult(result.text, ctx.settings().toolResultMaxChars);
-  ctx.emit({ type: 'tool_finished', callId: call.id, name: call.name, isError: result.isError, text, durationMs: ctx.clock.now() - started });
-  return text;
+  const executed: Executed = signal.aborted ? { result: { isError: true, text: CANCELLED_TOOL_RESULT } } : await executeCall(ctx, call, tool, round, signal);
+  const { isError } = executed.result;
+  const text = truncateToolResult(executed.result.text, ctx.settings().toolResultMaxChars);
+  ctx.emit({ type: 'tool_finished', callId: call.id, name: call.name, isError, text, durationMs: ctx.clock.now() - started });
+  const ran = executed.ran;
+  if (ran === undefined || round.postServers.length === 0 || signal.aborted) return { text, isError };
+  // Not awaited here: the round's other calls go on while the hooks answer.
+  return { text, isError, post: postToolUse(ctx, round.postServers, { call, ...ran, isError, result: text }, signal) };
 }
 
-/** Runs `calls` and appends one tool message per call, in call order (also when cancelled). */
-export async function runToolCalls(ctx: CoreContext, calls: readonly ToolCall[], tools: readonly ToolInfo[], signal: AbortSignal): Promise<void> {
+/**
+ * Runs `calls` and appends one tool message per call, in call order (also when cancelled), then the
+ * `_PostToolUse` texts in call order, each call's in configuration order. Returns each call's record.
+ */
+export async function runToolCalls(
+  ctx: CoreContext,
+  calls: readonly ToolCall[],
+  tools: readonly ToolInfo[],
+  signal: AbortSignal,
+  denials: DenialCount = { used: 0 },
+): Promise<ToolCallRecord[]> {
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const results: string[] = calls.map(() => CANCELLED_TOOL_RESULT);
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials };
+  const results: CallResult[] = calls.map(() => ({ text: CANCELLED_TOOL_RESULT, isError: true }));
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < calls.length) {
       const index = next;
       next += 1;
       const call = calls[index];
-      if (call !== undefined) results[index] = await runOne(ctx, call, byName.get(call.name), signal);
+      if (call !== undefined) results[index] = await runOne(ctx, call, byName.get(call.name), round, signal);
     }
   };
   const width = Math.max(1, Math.min(ctx.settings().maxParallelTools, calls.length));
   await Promise.all(Array.from({ length: width }, worker));
-  calls.forEach((call, index) => appendMessage(ctx, { role: 'tool', toolCallId: call.id, content: results[index] ?? CANCELLED_TOOL_RESULT }));
+  calls.forEach((call, index) => appendMessage(ctx, { role: 'tool', toolCallId: call.id, content: results[index]?.text ?? CANCELLED_TOOL_RESULT }));
+  await injectPostToolUse(ctx, results, signal);
+  return calls.map((call, index) => ({ tool: call.name, isError: results[index]?.isError ?? true }));
+}
+
+async function injectPostToolUse(ctx: CoreContext, results: readonly CallResult[], signal: AbortSignal): Promise<void> {
+  if (results.every((r) => r.post === undefined)) return;
+  const texts = await Promise.all(results.map((r) => r.post ?? []));
+  if (signal.aborted) return;
+  for (const each of texts) injectHookTexts(ctx, '_PostToolUse', each);
 }
 
 /** Answers calls that will not run (the reply was cut off or filtered) so the history stays valid. */

@@ -28,12 +28,14 @@ function hookSettings(env: Env): AgentSettings['hooks'] {
   const maxRejections = envValue(env, 'SPROUT_AGENT_STOP_MAX_REJECTIONS');
   const scope = envValue(env, 'SPROUT_AGENT_STOP_BUDGET_SCOPE');
   const repeated = envValue(env, 'SPROUT_AGENT_REPEATED_END_TURN_STOPS');
+  const maxDenials = envValue(env, 'SPROUT_AGENT_PRE_TOOL_USE_MAX_DENIALS');
   return {
     allowlist: servers === undefined ? d.allowlist : parseHookAllowlist(servers, 'MCP_HOOK_SERVERS'),
     timeoutMs: timeout === undefined ? d.timeoutMs : parseInteger(timeout, 'SPROUT_AGENT_HOOK_TIMEOUT_MS', 1),
     stopMaxRejections: maxRejections === undefined ? d.stopMaxRejections : parseInteger(maxRejections, 'SPROUT_AGENT_STOP_MAX_REJECTIONS', 0),
     stopBudgetScope: scope === undefined ? d.stopBudgetScope : parseBudgetScope(scope.trim(), 'SPROUT_AGENT_STOP_BUDGET_SCOPE'),
     repeatedEndTurnStops: repeated === undefined ? d.repeatedEndTurnStops : parseBoolean(repeated, 'SPROUT_AGENT_REPEATED_END_TURN_STOPS'),
+    preToolUseMaxDenials: maxDenials === undefined ? d.preToolUseMaxDenials : parseInteger(maxDenials, 'SPROUT_AGENT_PRE_TOOL_USE_MAX_DENIALS', 0),
   };
 }
 

@@ -22,6 +22,7 @@ export const SETTING_DEFAULTS = {
   'sprout.hooks.stopMaxRejections': DEFAULT_SETTINGS.hooks.stopMaxRejections,
   'sprout.hooks.stopBudgetScope': DEFAULT_SETTINGS.hooks.stopBudgetScope,
   'sprout.hooks.repeatedEndTurnStops': DEFAULT_SETTINGS.hooks.repeatedEndTurnStops,
+  'sprout.hooks.preToolUseMaxDenials': DEFAULT_SETTINGS.hooks.preToolUseMaxDenials,
   'sprout.mcp.servers': {} as Record<string, unknown>,
   'sprout.mcp.builtinServers': { ...DEFAULT_BUILTIN_SERVERS } as BuiltinServers,
   'sprout.tools.autoApprove': [] as string[],
@@ -84,6 +85,9 @@ function readHooks(get: SettingGetter, errors: ConfigError[]): HookSettings {
     stopBudgetScope: attempt(errors, d.stopBudgetScope, () => parseBudgetScope(asString(get('sprout.hooks.stopBudgetScope'), 'sprout.hooks.stopBudgetScope'))),
     repeatedEndTurnStops: attempt(errors, d.repeatedEndTurnStops, () =>
       parseBoolean(asBoolOrString(get('sprout.hooks.repeatedEndTurnStops'), 'sprout.hooks.repeatedEndTurnStops'), 'sprout.hooks.repeatedEndTurnStops'),
+    ),
+    preToolUseMaxDenials: attempt(errors, d.preToolUseMaxDenials, () =>
+      parseInteger(asNumberOrString(get('sprout.hooks.preToolUseMaxDenials'), 'sprout.hooks.preToolUseMaxDenials'), 'sprout.hooks.preToolUseMaxDenials', 0),
     ),
   };
 }

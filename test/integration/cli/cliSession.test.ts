@@ -26,7 +26,7 @@ after(async () => {
 test('a second run resumes the session: history in the request, session budget carried, same session id', async () => {
   fake = await startFakeOpenAi({ responses: [fakeReply.text('first answer'), fakeReply.text('first answer, again'), fakeReply.text('second answer')] });
   const log = join(dir, 'nag.log');
-  const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('nag', hookServerConfig({ logFile: log, hooks: { _Stop: objectTimes('not yet') } }))]);
+  const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('nag', hookServerConfig({ logFile: log, hooks: { _Stop: objectTimes('not yet', 1) } }))]);
   const session = join(dir, 'sessions', 'chat.jsonl');
   const env: Record<string, string> = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1' };
 
@@ -36,7 +36,9 @@ test('a second run resumes the session: history in the request, session budget c
 
   const second = await runCli(['--json', '--session', session, '--mcp-config', config, 'second prompt'], { env });
   assert.equal(second.code, 0, second.stderr);
-  assert.equal(readHookServerLog(log).filter((e) => e.tool === '_Stop').length, 1, 'the budget of 1 was spent in the first run');
+  const stops = readHookServerLog(log).filter((e) => e.tool === '_Stop');
+  assert.equal(stops.length, 2, 'the budget of 1 was spent in the first run: the second run only asks for the final verdict');
+  assert.equal((stops[1]?.meta as Record<string, { final?: boolean }>)['sprout/hook']?.final, true);
   const started = parseEvents(second.stdout)[0];
   assert.ok(started?.type === 'session_started' && started.resumed, 'the second run says it resumed');
   assert.equal(outcomeOf(parseEvents(second.stdout))?.reason, 'end_turn');

@@ -96,5 +96,7 @@ test('an objection becomes the exact synthetic pair; hostile text stays inside t
     rejectionsUsed: 0,
     rejectionBudget: 1,
     afterObjection: false,
+    toolCalls: [],
+    lastAssistantText: 'first try',
   });
 });

@@ -52,7 +52,7 @@ test('the allowlist excludes a server: its _Stop is never called and the user ge
   assert.deepEqual(rig.of('hook_objected').map((e) => e.server), ['allowed']);
 });
 
-test('an exhausted budget ends the turn with the objection unresolved', async () => {
+test('an exhausted budget ends the turn after one final verdict; what still objects is unresolved', async () => {
   rig = await openRig({
     servers: [{ name: 'nag', config: always('not done') }],
     hooks: { stopMaxRejections: 2, repeatedEndTurnStops: false },
@@ -61,9 +61,22 @@ test('an exhausted budget ends the turn with the objection unresolved', async ()
   const outcome = await rig.runtime.session.run('go');
   assert.equal(outcome.reason, 'end_turn');
   assert.deepEqual(outcome.unresolved, { cause: 'budget_exhausted', objections: [{ server: 'nag', text: 'not done' }] });
-  assert.equal(rig.calls('nag', '_Stop').length, 2);
-  assert.equal(rig.fake.chatRequests().length, 3);
+  const metas = rig.calls('nag', '_Stop').map((c) => (c.meta as Record<string, { final?: boolean }>)['sprout/hook']?.final);
+  assert.deepEqual(metas, [undefined, undefined, true], 'two gate rounds, then the verdict');
+  assert.equal(rig.fake.chatRequests().length, 3, 'the verdict never continues the turn');
   assert.equal(rig.fake.pending(), 0);
+});
+
+test('a final verdict that no longer objects ends the turn clean', async () => {
+  rig = await openRig({
+    servers: [{ name: 'nag', config: { hooks: { _Stop: objectTimes('not done', 1) } } }],
+    hooks: { stopMaxRejections: 1, repeatedEndTurnStops: false },
+    responses: [fakeReply.text('one'), fakeReply.text('fixed')],
+  });
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.unresolved, undefined);
+  assert.equal(rig.calls('nag', '_Stop').length, 2);
+  assert.deepEqual(rig.of('objection_resolved').map((e) => e.resolution), ['complied']);
 });
 
 test('stopMaxRejections = 0 never calls _Stop', async () => {
@@ -79,19 +92,22 @@ test('stopMaxRejections = 0 never calls _Stop', async () => {
 });
 
 for (const scope of ['session', 'prompt'] as const) {
-  test(`budget scope ${scope}: ${scope === 'session' ? 'carries across prompts' : 'resets at each prompt'}`, async () => {
+  test(`budget scope ${scope}: ${scope === 'session' ? 'carries across prompts (a spent budget gets its verdict)' : 'resets at each prompt'}`, async () => {
     rig = await openRig({
       servers: [{ name: 'nag', config: always('more') }],
       hooks: { stopMaxRejections: 1, stopBudgetScope: scope },
       responses: [fakeReply.text('p1 a'), fakeReply.text('p1 b'), fakeReply.text('p2 a'), ...(scope === 'prompt' ? [fakeReply.text('p2 b')] : [])],
     });
     await rig.runtime.session.run('first');
-    assert.equal(rig.calls('nag', '_Stop').length, 1);
+    assert.equal(rig.calls('nag', '_Stop').length, 1, 'declined: no verdict');
     const second = await rig.runtime.session.run('second');
     assert.equal(second.reason, 'end_turn');
-    assert.equal(rig.calls('nag', '_Stop').length, scope === 'session' ? 1 : 2);
-    const meta = rig.calls('nag', '_Stop').map((c) => (c.meta as Record<string, { rejectionsUsed: number }>)['sprout/hook']?.rejectionsUsed);
-    assert.deepEqual(meta, scope === 'session' ? [0] : [0, 0]);
+    const meta = rig.calls('nag', '_Stop').map((c) => (c.meta as Record<string, { rejectionsUsed: number; final?: boolean }>)['sprout/hook']);
+    assert.deepEqual(
+      meta.map((m) => [m?.rejectionsUsed, m?.final ?? false]),
+      scope === 'session' ? [[0, false], [1, true]] : [[0, false], [0, false]],
+    );
+    assert.equal(second.unresolved?.cause, scope === 'session' ? 'budget_exhausted' : 'declined');
     assert.equal(rig.fake.pending(), 0);
   });
 }
@@ -105,7 +121,7 @@ for (const repeated of [true, false]) {
     });
     const outcome = await rig.runtime.session.run('go');
     assert.equal(outcome.reason, 'end_turn');
-    assert.equal(rig.calls('nag', '_Stop').length, repeated ? 1 : 3);
+    assert.equal(rig.calls('nag', '_Stop').length, repeated ? 1 : 4, repeated ? 'declined: no verdict' : 'three rounds and the verdict');
     assert.equal(outcome.unresolved?.cause, repeated ? 'declined' : 'budget_exhausted');
     assert.equal(rig.fake.pending(), 0);
   });

@@ -2,13 +2,17 @@
 // slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB, or
 // hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill) a
 // prompt with the repeated end-turn rule off still ends within maxRejections x (timeout + one model
-// round) plus the final model round, under the product's default restart backoff.
+// round) plus the final model round and one more timeout for the final verdict, under the product's
+// default restart backoff. The same pack exposing every lifecycle hook costs at most one hook timeout
+// per hook point the prompt passes (start, prompt submit, before and after each tool round, each gate
+// round, the verdict, the session's end).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, test } from 'node:test';
+import { after, afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import type { HookBehaviour } from '../../fakes/hookServer';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { openRig, type Rig } from './loopHarness';
 
@@ -23,16 +27,17 @@ afterEach(async () => {
     rig = undefined;
     if (existsSync(grandchildFile)) leftovers.push(Number(readFileSync(grandchildFile, 'utf8')));
     killPids(leftovers.splice(0));
-    rmSync(pidDir, { recursive: true, force: true });
+    rmSync(grandchildFile, { force: true });
   }
 });
+after(() => rmSync(pidDir, { recursive: true, force: true }));
 
 const TIMEOUT_MS = 700;
 const MAX_REJECTIONS = 3;
 /** Far longer than the whole bound: waiting for this restart anywhere in the loop would show. */
 const SLOW_RESTART_MS = 12_000;
 
-test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout + one model round)', async () => {
+test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout + one model round) plus the verdict', async () => {
   rig = await openRig({
     servers: [
       { name: 'objector', config: { hooks: { _Stop: { kind: 'delay', ms: TIMEOUT_MS - 250, text: 'still not done' } } } },
@@ -68,7 +73,8 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   assert.equal(rig.runtime.session.state.rejectionsUsed, MAX_REJECTIONS);
   assert.equal(rig.fake.chatRequests().length, MAX_REJECTIONS + 1);
   const modelRound = Math.max(...modelRounds);
-  const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound;
+  // The final verdict (budget spent) is one more parallel round of _Stop calls, one more timeout at most.
+  const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound + TIMEOUT_MS;
   // Generous slack for a noisy 2-core box (kills, JSON of 1 MB); still far below one slow restart.
   assert.ok(took < bound + 5000, `the prompt took ${took} ms; the SPEC bound is ${bound} ms`);
 
@@ -77,8 +83,75 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   assert.deepEqual([...objectors].sort(), ['huge', 'objector']);
   const huge = rig.of('hook_objected').find((e) => e.server === 'huge');
   assert.ok(Buffer.byteLength(huge?.text ?? '') <= 16 * 1024 + 20 && huge?.text.endsWith('\n[content truncated]'));
-  assert.equal(rig.of('server_killed').filter((e) => e.server === 'stubborn').length, 1, 'killed on its second consecutive timeout');
+  // Four _Stop rounds (three gate rounds and the verdict), all timing out: killed on the second and the fourth.
+  assert.equal(rig.of('server_killed').filter((e) => e.server === 'stubborn').length, 2, 'killed on every second consecutive timeout');
   assert.ok(rig.of('server_killed').some((e) => e.server === 'flooder'), 'the flooding hang was killed too');
+
+  const stubbornPids = rig.log('stubborn').flatMap((e) => (e.type === 'started' ? [e.pid] : []));
+  leftovers.push(...stubbornPids);
+  const grandchild = Number(readFileSync(grandchildFile, 'utf8'));
+  leftovers.push(grandchild);
+  await waitFor(() => !isAlive(stubbornPids[0] ?? NaN) && !isAlive(grandchild), 'the killed server and its grandchild to be gone', 10_000);
+});
+
+const EVERY_HOOK = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
+const everyHook = (behaviour: HookBehaviour, overrides: Partial<Record<(typeof EVERY_HOOK)[number], HookBehaviour>> = {}) => ({
+  hooks: { ...Object.fromEntries(EVERY_HOOK.map((hook) => [hook, behaviour])), ...overrides },
+});
+
+test('the same pack on every lifecycle hook costs at most one hook timeout per hook point', async () => {
+  rig = await openRig({
+    servers: [
+      { name: 'work', config: {} },
+      { name: 'objector', config: everyHook({ kind: 'delay', ms: TIMEOUT_MS - 250, text: 'no' }) },
+      { name: 'crasher', config: everyHook({ kind: 'crash', exitCode: 4 }) },
+      { name: 'flooder', config: everyHook({ kind: 'flood', bytes: 2 * 1024 * 1024, then: 'hang' }) },
+      { name: 'quitter', config: everyHook({ kind: 'exitMidCall' }) },
+      { name: 'huge', config: everyHook({ kind: 'bigText', bytes: 1024 * 1024 }) },
+      {
+        name: 'stubborn',
+        config: { ignoreSigterm: true, restartDelayMs: SLOW_RESTART_MS, ...everyHook({ kind: 'hang' }, { _SessionStart: { kind: 'spawnGrandchild', pidFile: grandchildFile } }) },
+      },
+    ],
+    // One denial: the first round's call is denied, the second runs (so _PostToolUse is reached).
+    hooks: { timeoutMs: TIMEOUT_MS, stopMaxRejections: 1, repeatedEndTurnStops: false, preToolUseMaxDenials: 1 },
+    hub: { closeGraceMs: 500 },
+    responses: [
+      fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'one' } }]),
+      fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'two' } }]),
+      fakeReply.text('done?'),
+      fakeReply.text('done.'),
+    ],
+  });
+  await rig.runtime.hub.listTools();
+  const roundStarts: number[] = [];
+  const modelRounds: number[] = [];
+  rig.runtime.session.subscribe((event) => {
+    if (event.type === 'round_started') roundStarts.push(Date.now());
+    if (event.type === 'usage') modelRounds.push(Date.now() - (roundStarts.at(-1) ?? Date.now()));
+  });
+
+  const started = Date.now();
+  const outcome = await rig.runtime.session.run('finish the job');
+  await rig.runtime.session.end('exit');
+  const took = Date.now() - started;
+
+  assert.equal(outcome.reason, 'end_turn');
+  assert.equal(outcome.unresolved?.cause, 'budget_exhausted');
+  assert.equal(rig.fake.chatRequests().length, 4);
+  assert.deepEqual(rig.of('tool_denied').map((e) => e.callId), [rig.of('tool_started')[0]?.callId], 'only the first call was denied');
+  // Hook points: start, prompt submit, before each of two calls, after the one that ran, one gate round, the verdict, the end.
+  const hookPoints = 8;
+  const modelRound = Math.max(...modelRounds);
+  const bound = hookPoints * TIMEOUT_MS + modelRounds.length * modelRound;
+  assert.ok(took < bound + 5000, `the prompt and its end took ${took} ms; the bound is ${bound} ms`);
+  for (const hook of EVERY_HOOK.filter((h) => h !== '_PostCompact')) {
+    assert.ok(rig.of('hook_called').some((e) => e.hook === hook), `${hook} was called`);
+  }
+  const injected = rig.of('hook_injected');
+  assert.ok(injected.every((e) => ['objector', 'huge'].includes(e.server)), 'only the answering servers injected anything');
+  assert.ok(injected.every((e) => Buffer.byteLength(e.text) <= 16 * 1024 + 20), 'injected text is capped');
+  assert.equal(rig.of('server_killed').filter((e) => e.server === 'stubborn').length >= 1, true);
 
   const stubbornPids = rig.log('stubborn').flatMap((e) => (e.type === 'started' ? [e.pid] : []));
   leftovers.push(...stubbornPids);

@@ -8,7 +8,7 @@ import { harness, settings } from './harness';
 
 const stopCalls = (h: Awaited<ReturnType<typeof harness>>) => h.tools.callsTo('_Stop').length;
 
-test('session scope: the budget carries across prompts and runs out with an unresolved objection', async () => {
+test('session scope: the budget carries across prompts; once spent, each end of turn gets one final verdict', async () => {
   const h = await harness({
     servers: [{ name: 'tests', tools: { _Stop: objects('tests fail', 'still failing', 'again') } }],
     settings: settings({}, { stopMaxRejections: 2, repeatedEndTurnStops: false }),
@@ -16,21 +16,26 @@ test('session scope: the budget carries across prompts and runs out with an unre
   });
   const first = await h.session.run('fix it');
   assert.equal(first.reason, 'end_turn');
-  assert.equal(first.rounds, 3, 'objection rounds count as rounds');
-  assert.deepEqual(first.unresolved, { cause: 'budget_exhausted', objections: [{ server: 'tests', text: 'still failing' }] });
-  assert.equal(stopCalls(h), 2);
+  assert.equal(first.rounds, 3, 'objection rounds count as rounds; the verdict adds none');
+  assert.deepEqual(first.unresolved, { cause: 'budget_exhausted', objections: [{ server: 'tests', text: 'again' }] }, 'what the verdict still objects');
+  assert.equal(stopCalls(h), 3, 'two gate rounds and one verdict');
   assert.equal(h.session.state.rejectionsUsed, 2);
   assert.deepEqual(h.of('budget').map((e) => e.used), [1, 2]);
   assert.deepEqual(h.of('objection_resolved').map((e) => e.resolution), ['overridden']);
-  const call0 = h.tools.callsTo('_Stop')[0];
+  assert.equal(h.of('hook_objected').length, 2, 'the verdict continues nothing, so it is no objection round');
+  const [call0, call1, verdict] = h.tools.callsTo('_Stop');
   assert.deepEqual(call0?.args, {});
-  assert.deepEqual(call0?.meta, { 'sprout/hook': { event: '_Stop', sessionId: 'test-session', rejectionsUsed: 0, rejectionBudget: 2, afterObjection: false } });
-  assert.deepEqual((h.tools.callsTo('_Stop')[1]?.meta?.['sprout/hook'] as { afterObjection: boolean }).afterObjection, true);
+  const stopMeta = { event: '_Stop', sessionId: 'test-session', rejectionsUsed: 0, rejectionBudget: 2, afterObjection: false, toolCalls: [], lastAssistantText: 'done' };
+  assert.deepEqual(call0?.meta, { 'sprout/hook': stopMeta });
+  assert.equal((call1?.meta?.['sprout/hook'] as { afterObjection: boolean }).afterObjection, true);
+  assert.deepEqual(verdict?.meta, { 'sprout/hook': { ...stopMeta, rejectionsUsed: 2, afterObjection: true, lastAssistantText: 'really done', final: true } });
 
   const second = await h.session.run('next');
   assert.equal(second.reason, 'end_turn');
-  assert.equal(second.unresolved, undefined);
-  assert.equal(stopCalls(h), 2, 'the spent session budget means no more _Stop calls');
+  assert.equal(second.unresolved, undefined, 'the verdict no longer objects');
+  assert.equal(stopCalls(h), 4, 'the spent session budget still gets its one verdict call in a later prompt');
+  assert.equal((h.tools.callsTo('_Stop')[3]?.meta?.['sprout/hook'] as { final?: boolean }).final, true);
+  assert.equal(h.model.requests.length, 4, 'no model round after a verdict');
   assert.ok(isValidHistory(h.session.state.history));
 });
 

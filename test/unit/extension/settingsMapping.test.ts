@@ -15,6 +15,7 @@ test('every setting reaches the core settings', () => {
     'sprout.hooks.stopMaxRejections': 0,
     'sprout.hooks.stopBudgetScope': 'prompt',
     'sprout.hooks.repeatedEndTurnStops': false,
+    'sprout.hooks.preToolUseMaxDenials': 0,
     'sprout.mcp.servers': { x: { command: 'node' } },
     'sprout.mcp.builtinServers': { tests: true },
     'sprout.tools.autoApprove': ['workspace__write_file'],
@@ -30,6 +31,7 @@ test('every setting reaches the core settings', () => {
     stopMaxRejections: 0,
     stopBudgetScope: 'prompt',
     repeatedEndTurnStops: false,
+    preToolUseMaxDenials: 0,
   });
   assert.deepEqual(s.mcpServers, { x: { command: 'node' } });
   assert.deepEqual(s.builtinServers, { workspace: true, todo: true, tests: true });
