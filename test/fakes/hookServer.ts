@@ -1,7 +1,7 @@
 /**
  * FakeHookServer: a configurable MCP server over stdio, run as a real child process in tests. It
- * exposes `echo`, hook tools (`_Stop`, `_PostCompact`, ...) with scripted behaviours (object N times,
- * hang, crash, flood, hostile text, spawn a grandchild, ignore SIGTERM...), paginates tools/list, can
+ * exposes `echo`, hook tools (`_Stop`, `_PreToolUse`, ...) with scripted behaviours (object N times,
+ * hang, crash, flood, hostile text, spawn a grandchild, ignore SIGTERM, answer by `_meta`...), paginates tools/list, can
  * announce list changes, and logs every call and cancellation it receives to a JSON-lines file.
  * Importing this file gives the typed helpers; running it starts the server.
  */
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     const tool = tools.find((t) => t.name === name);
     if (!tool) return { isError: true, content: [{ type: 'text', text: `no tool ${name}` }] };
     if (name === 'echo') return { content: [{ type: 'text', text: String((args as { text?: unknown } | undefined)?.text ?? '') }] };
-    return runBehaviour(name, tool.behaviour ?? { kind: 'text', text: `${name} ok` }, config.stateFile);
+    return runBehaviour(name, tool.behaviour ?? { kind: 'text', text: `${name} ok` }, config.stateFile, meta as Record<string, unknown> | undefined);
   });
 
   // A server slow to come back after a kill or crash: the agent must not wait for it.

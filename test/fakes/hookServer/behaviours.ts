@@ -34,8 +34,17 @@ async function flood(bytes: number): Promise<void> {
   }
 }
 
-export async function runBehaviour(tool: string, behaviour: HookBehaviour, stateFile: string | undefined): Promise<CallToolResult> {
+function hookField(meta: Record<string, unknown> | undefined, key: string): unknown {
+  const hook = meta?.['sprout/hook'];
+  return hook !== null && typeof hook === 'object' ? (hook as Record<string, unknown>)[key] : undefined;
+}
+
+export async function runBehaviour(tool: string, behaviour: HookBehaviour, stateFile: string | undefined, meta?: Record<string, unknown>): Promise<CallToolResult> {
   switch (behaviour.kind) {
+    case 'ifMeta': {
+      const matches = JSON.stringify(hookField(meta, behaviour.key)) === JSON.stringify(behaviour.value);
+      return runBehaviour(tool, matches ? behaviour.then : (behaviour.else ?? { kind: 'empty' }), stateFile, meta);
+    }
     case 'object': {
       const key = `objections:${tool}`;
       if (behaviour.times !== undefined && getCounter(stateFile, key) >= behaviour.times) return text('');

@@ -31,7 +31,9 @@ export type HookBehaviour =
   /** Answer the server's environment as JSON (to prove what reached it). */
   | { kind: 'env' }
   /** Flood: `bytes` of junk to stderr and non-JSON-RPC lines to stdout, then answer `text` (default empty) or hang. */
-  | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' };
+  | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' }
+  /** Behave as `then` when `_meta["sprout/hook"][key]` equals `value` (JSON equality), else as `else` (default: empty). */
+  | { kind: 'ifMeta'; key: string; value: unknown; then: HookBehaviour; else?: HookBehaviour };
 
 export interface FakeToolSpec {
   name: string;
@@ -50,7 +52,7 @@ export interface HookServerConfig {
   stateFile?: string;
   /** Expose the visible `echo` tool (default true). */
   echo?: boolean;
-  /** Hook tools by bare name (`_Stop`, `_PostCompact`, or any `_X`) and their behaviour. */
+  /** Hook tools by bare name (`_Stop`, `_PreToolUse`, ..., or any `_X`) and their behaviour. */
   hooks?: Record<string, HookBehaviour>;
   extraTools?: FakeToolSpec[];
   /** Listed as given, to prove bad names are reported, not dropped silently. */

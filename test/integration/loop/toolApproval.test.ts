@@ -1,7 +1,8 @@
 // Tool approval (the extension's ApprovalToolHost) through the real loop, a real MCP child process and
 // the fake OpenAI server: the time a user takes to decide is not tool time (the tool timeout starts
 // once the call is approved), the timeout still holds after approval, a denial never reaches the
-// server, and cancelling while a question is open answers the call and leaves a valid history.
+// server, a _PreToolUse denial is never put to the user, and cancelling while a question is open
+// answers the call and leaves a valid history.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { AgentSession } from '../../../src/agent/session';
@@ -10,6 +11,7 @@ import type { AgentSettings } from '../../../src/agent/settings';
 import { nodeClock } from '../../../src/runtime/nodeClock';
 import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import type { HookBehaviour } from '../../fakes/hookServer';
 import { openRig, rigSettings, waitUntil, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
@@ -99,5 +101,26 @@ test('cancel while a question is open: the call is answered as cancelled and the
   assert.deepEqual(finished.map((e) => e.type === 'tool_finished' && e.text), ['cancelled']);
   assert.equal((await session.run('again')).reason, 'end_turn');
   assert.equal(rig.calls('work', 'echo').length, 0);
+  session.dispose();
+});
+
+test('a _PreToolUse denial comes before approval: the user is never asked and the tool never runs; an allowed call is asked', async () => {
+  const denyRm: HookBehaviour = { kind: 'ifMeta', key: 'arguments', value: { text: 'rm -rf /' }, then: { kind: 'text', text: 'guard: destructive command' } };
+  rig = await openRig({
+    servers: [{ name: 'work' }, { name: 'guard', config: { hooks: { _PreToolUse: denyRm } } }],
+    responses: [
+      fakeReply.toolCalls([{ id: 'bad', name: 'work__echo', arguments: { text: 'rm -rf /' } }, { id: 'good', name: 'work__echo', arguments: { text: 'ls' } }]),
+      fakeReply.text('done'),
+    ],
+  });
+  const { session, approver, events } = await approvingSession(rig, { maxParallelTools: 1 });
+  const run = session.run('go');
+  await waitUntil(() => approver.asked.length === 1, 'the question for the allowed call');
+  approver.answer('once');
+  assert.equal((await run).reason, 'end_turn');
+  assert.equal(approver.asked.length, 1, 'only the allowed call was put to the user');
+  assert.deepEqual(rig.calls('work', 'echo').map((c) => c.arguments), [{ text: 'ls' }]);
+  assert.deepEqual(toolResults(rig, 1), [JSON.stringify({ hook: '_PreToolUse', server: 'guard', text: 'guard: destructive command' }), 'ls']);
+  assert.deepEqual(events.flatMap((e) => (e.type === 'tool_denied' ? [e.callId] : [])), ['bad']);
   session.dispose();
 });
