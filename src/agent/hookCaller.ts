@@ -26,6 +26,8 @@ export interface HookCallOutcome {
   result: HookCallResult;
   /** The normalised text for an objection; whatever came back (for display) otherwise. */
   text: string;
+  /** The server answered (an `isError` result included), rather than timing out or failing in transport. */
+  replied: boolean;
 }
 
 export interface HookCallerDeps {
@@ -98,16 +100,16 @@ export class HookCaller {
   }
 
   private classify(server: string, hook: HookName, race: Race, signal?: AbortSignal): HookCallOutcome {
-    if (signal?.aborted) return { server, hook, result: 'cancelled', text: '' };
-    if (race.kind === 'timeout') return { server, hook, result: 'timeout', text: '' };
+    if (signal?.aborted) return { server, hook, result: 'cancelled', text: '', replied: false };
+    if (race.kind === 'timeout') return { server, hook, result: 'timeout', text: '', replied: false };
     if (race.kind === 'failed') {
       this.deps.logger?.warn('hook call failed', { server, hook, message: race.message });
-      return { server, hook, result: 'error', text: race.message };
+      return { server, hook, result: 'error', text: race.message, replied: false };
     }
     this.timeouts.set(server, 0);
-    if (race.isError) return { server, hook, result: 'error', text: race.text };
+    if (race.isError) return { server, hook, result: 'error', text: race.text, replied: true };
     const text = normaliseHookText(race.text);
-    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text };
+    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text, replied: true };
   }
 
   private async countTimeout(server: string, hook: HookName, timeoutMs: number): Promise<void> {

@@ -20,6 +20,7 @@ export interface CliArgs {
 }
 
 export const USAGE = `Usage: sprout-agent [options] [prompt]
+       sprout-agent hooks check [options]   (check hook servers; see sprout-agent hooks --help)
 
 Runs one prompt through the Sprout agent and exits. The prompt is read from stdin when omitted or "-".
 
@@ -45,6 +46,7 @@ Environment:
   SPROUT_AGENT_STOP_MAX_REJECTIONS      _Stop objections honoured, 0 disables _Stop (default: 3)
   SPROUT_AGENT_STOP_BUDGET_SCOPE        "session" or "prompt" (default: session)
   SPROUT_AGENT_REPEATED_END_TURN_STOPS  end the turn when the model ends it again after an objection (default: true)
+  SPROUT_AGENT_PRE_TOOL_USE_MAX_DENIALS _PreToolUse denials per prompt, 0 = never call _PreToolUse (default: 10)
   SPROUT_AGENT_MAX_ROUNDS               model rounds per prompt, 0 = no cap (default: 50)
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers

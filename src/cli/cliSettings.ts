@@ -21,7 +21,7 @@ function envValue(env: Env, name: string): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-function hookSettings(env: Env): AgentSettings['hooks'] {
+export function hookSettings(env: Env): AgentSettings['hooks'] {
   const d = DEFAULT_SETTINGS.hooks;
   const servers = envValue(env, 'MCP_HOOK_SERVERS');
   const timeout = envValue(env, 'SPROUT_AGENT_HOOK_TIMEOUT_MS');

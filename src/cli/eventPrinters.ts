@@ -38,7 +38,7 @@ interface TextState {
 }
 
 const UNRESOLVED_CAUSE: Record<UnresolvedCause, string> = {
-  budget_exhausted: 'budget spent',
+  budget_exhausted: 'budget spent, and the final verdict still objects',
   declined: 'the model declined',
   max_rounds: 'max rounds reached',
 };
@@ -52,6 +52,10 @@ function narrative(event: AgentEvent): string | undefined {
       return `<- ${event.name}${event.isError ? ' (error)' : ''}: ${oneLine(event.text)}`;
     case 'hook_objected':
       return `!! HOOK OBJECTION from ${event.server} (_Stop ${event.rejectionsUsed}/${event.maxRejections}):\n${indent(event.text)}`;
+    case 'tool_denied':
+      return `xx ${event.name} blocked by ${event.server} (_PreToolUse ${event.denialsUsed}/${event.denialBudget}):\n${indent(event.text)}`;
+    case 'hook_injected':
+      return `++ ${event.hook} from ${event.server}: ${oneLine(event.text)}`;
     case 'objection_resolved':
       return `-- objection from ${event.servers.join(', ')}: ${event.resolution}`;
     case 'compaction':

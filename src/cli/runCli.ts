@@ -1,7 +1,7 @@
 /**
  * One CLI run, start to finish: parse arguments and environment, pick the servers, compose the runtime,
- * run the prompt, print events, and always dispose the runtime (which kills every server's process
- * group) before returning the exit code. Signals arrive as `interrupt`: the run is cancelled, the
+ * run the prompt, print events, end the session (`_SessionEnd`) and always dispose the runtime (which
+ * kills every server's process group) before returning the exit code. Signals arrive as `interrupt`: the run is cancelled, the
  * session file flushed and the servers closed, then 130.
  */
 import { existsSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { selectServers, unknownHookServers } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
+import { runHooksCommand } from './hooksCheck';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 export interface CliIo {
@@ -114,13 +115,19 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
     return exitCodeForOutcome(outcome.reason);
   } finally {
-    unsubscribe();
-    await runtime.dispose();
+    try {
+      // Every way out, within the hook timeout, while the printer still shows the calls.
+      await runtime.session.end(io.interrupt.aborted ? 'interrupted' : 'exit');
+    } finally {
+      unsubscribe();
+      await runtime.dispose();
+    }
   }
 }
 
 export async function runCli(io: CliIo): Promise<number> {
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
+  if (io.argv[0] === 'hooks') return withExitCodes(io, () => runHooksCommand(io.argv.slice(1), io, logger));
   let args: CliArgs;
   try {
     args = parseCliArgs(io.argv);
@@ -136,8 +143,13 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stdout.write(`${io.version}\n`);
     return EXIT_OK;
   }
+  return withExitCodes(io, () => execute(args, io, logger));
+}
+
+/** Bad usage or configuration exits 2 with its message; an interrupt 130; anything else 1. */
+async function withExitCodes(io: CliIo, work: () => Promise<number>): Promise<number> {
   try {
-    return await execute(args, io, logger);
+    return await work();
   } catch (error) {
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
     if (error instanceof UsageError || error instanceof ConfigError || error instanceof McpConfigError) {

@@ -42,7 +42,8 @@ test('any completed reply, even isError, resets the counter', async () => {
   const { tools, hooks } = caller({ _Stop: (args, options) => (mode === 'hang' ? hangs(args, options) : { isError: true, text: 'boom' }) });
   assert.equal((await hooks.call('slow', '_Stop', context)).result, 'timeout');
   mode = 'error';
-  assert.equal((await hooks.call('slow', '_Stop', context)).result, 'error');
+  const isError = await hooks.call('slow', '_Stop', context);
+  assert.deepEqual([isError.result, isError.replied], ['error', true], 'an isError result is a reply');
   assert.equal(hooks.consecutiveTimeouts('slow'), 0);
   mode = 'hang';
   assert.equal((await hooks.call('slow', '_Stop', context)).result, 'timeout');
@@ -56,7 +57,7 @@ test('transport errors and timeouts are no objection; huge text is capped', asyn
     },
     _PostCompact: () => 'y'.repeat(100_000),
   });
-  assert.deepEqual(await hooks.call('slow', '_Stop', context), { server: 'slow', hook: '_Stop', result: 'error', text: 'connection closed' });
+  assert.deepEqual(await hooks.call('slow', '_Stop', context), { server: 'slow', hook: '_Stop', result: 'error', text: 'connection closed', replied: false });
   const big = await hooks.call('slow', '_PostCompact', context);
   assert.equal(big.result, 'objection');
   assert.ok(big.text.length < 17_000 && big.text.endsWith('[content truncated]'));

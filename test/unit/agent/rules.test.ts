@@ -35,10 +35,10 @@ test('allowlist use and objection ordering follow server configuration order', (
   assert.deepEqual([...ignoredHookServers(tools, { kind: 'names', names: ['a'] })], [['b', ['_Stop']], ['c', ['_Stop', '_PostCompact']]]);
   const objections = collectObjections(
     [
-      { server: 'c', hook: '_Stop', result: 'objection', text: 'C' },
-      { server: 'a', hook: '_Stop', result: 'objection', text: 'A' },
-      { server: 'b', hook: '_Stop', result: 'error', text: 'isError text is not an objection' },
-      { server: 'd', hook: '_Stop', result: 'timeout', text: '' },
+      { server: 'c', hook: '_Stop', result: 'objection', text: 'C', replied: true },
+      { server: 'a', hook: '_Stop', result: 'objection', text: 'A', replied: true },
+      { server: 'b', hook: '_Stop', result: 'error', text: 'isError text is not an objection', replied: true },
+      { server: 'd', hook: '_Stop', result: 'timeout', text: '', replied: false },
     ],
     order,
   );

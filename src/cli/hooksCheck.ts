@@ -1,0 +1,194 @@
+/**
+ * `sprout-agent hooks check`: a hook author's one command. It starts the servers a run would start,
+ * lists each server's hooks and whether the allowlist enables them, calls the chosen hooks once with
+ * sample `_meta` (`dryRun: true`) through the same HookCaller a run uses (timeout, fail open, kill on
+ * the second consecutive timeout), and reports each answer, its latency and the timeout verdict.
+ * Exit 0 when every call answered within the timeout, 1 when one did not (or nothing could be
+ * called, or a server failed to start), 2 on bad usage, 130 when interrupted.
+ */
+import { parseArgs } from 'node:util';
+import { HOOK_NAMES, type AgentEvent, type HookName } from '../agent/events';
+import { HookCaller } from '../agent/hookCaller';
+import { isHookServerAllowed, type HookSettings } from '../agent/settings';
+import type { ToolInfo } from '../agent/messages';
+import { splitQualifiedName } from '../agent/toolNames';
+import { errorMessage } from '../agent/errorMessage';
+import { McpHub } from '../mcp/mcpHub';
+import { bundledServerConfigs } from '../runtime/bundledServers';
+import { nodeClock } from '../runtime/nodeClock';
+import type { StreamLogger } from '../runtime/streamLogger';
+import { selectServers } from './cliServers';
+import { resolveWorkspace, stateDirFor } from './cliSession';
+import { hookSettings } from './cliSettings';
+import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
+import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
+import type { CliIo } from './runCli';
+
+export const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
+
+Starts the MCP servers a run would start, lists each server's hooks and whether MCP_HOOK_SERVERS
+enables them, calls each hook once with sample _meta (marked "dryRun": true) and prints what it
+answered, how long it took and whether that was within the hook timeout.
+
+Options:
+  --cwd DIR                workspace folder (default: the current directory)
+  --mcp-config FILE        MCP servers in the .vscode/mcp.json format (as for a run)
+  --builtin-servers LIST   bundled servers to start (as for a run)
+  --event NAME             call only this hook (${HOOK_NAMES.join(', ')})
+  --tool NAME              the qualified tool name _PreToolUse/_PostToolUse are told about
+                           (default: ${DEFAULT_SAMPLE_CALL.tool})
+  --args JSON              that call's arguments, a JSON object (default: ${JSON.stringify(DEFAULT_SAMPLE_CALL.arguments)})
+  --json                   print the report as one JSON object
+  -h, --help               show this help
+
+Exit status: 0 every call answered within the timeout, 1 a call did not (or no hook was found, or a
+             server failed to start), 2 bad usage or configuration, 130 interrupted.
+`;
+
+export interface HooksCheckArgs {
+  help: boolean;
+  cwd?: string;
+  mcpConfig?: string;
+  builtinServers?: string;
+  event?: HookName;
+  call: SampleCall;
+  json: boolean;
+}
+
+function parseEvent(value: string | undefined): HookName | undefined {
+  if (value === undefined) return undefined;
+  const name = value.startsWith('_') ? value : `_${value}`;
+  const hook = HOOK_NAMES.find((h) => h === name);
+  if (hook === undefined) throw new UsageError(`--event: "${value}" is no hook; use one of ${HOOK_NAMES.join(', ')}.`);
+  return hook;
+}
+
+function parseSampleCall(tool: string | undefined, args: string | undefined): SampleCall {
+  const parts = splitQualifiedName(tool ?? DEFAULT_SAMPLE_CALL.tool);
+  if (parts === undefined) throw new UsageError(`--tool: "${tool}" is not a qualified tool name; use <server>__<tool>, e.g. ${DEFAULT_SAMPLE_CALL.tool}.`);
+  let value: unknown = DEFAULT_SAMPLE_CALL.arguments;
+  if (args !== undefined) {
+    try {
+      value = JSON.parse(args);
+    } catch (error) {
+      throw new UsageError(`--args: not valid JSON (${errorMessage(error)}); pass a JSON object such as '{"command":"ls"}'.`);
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new UsageError('--args: expected a JSON object, such as \'{"command":"ls"}\'.');
+  return { tool: `${parts.server}__${parts.bareName}`, server: parts.server, toolName: parts.bareName, arguments: value as Record<string, unknown> };
+}
+
+export function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
+  const [command, ...rest] = argv;
+  if (command === '-h' || command === '--help' || command === undefined) return { help: true, call: DEFAULT_SAMPLE_CALL, json: false };
+  if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the one command is "hooks check".\n\n${HOOKS_USAGE}`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        cwd: { type: 'string' },
+        'mcp-config': { type: 'string' },
+        'builtin-servers': { type: 'string' },
+        event: { type: 'string' },
+        tool: { type: 'string' },
+        args: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(`${errorMessage(error)}\n\n${HOOKS_USAGE}`);
+  }
+  const v = parsed.values;
+  return {
+    help: v.help === true,
+    cwd: v.cwd,
+    mcpConfig: v['mcp-config'],
+    builtinServers: v['builtin-servers'],
+    event: parseEvent(v.event),
+    call: parseSampleCall(v.tool, v.args),
+    json: v.json === true,
+  };
+}
+
+interface CheckDeps {
+  hub: McpHub;
+  tools: readonly ToolInfo[];
+  hooks: HookSettings;
+  args: HooksCheckArgs;
+  signal: AbortSignal;
+}
+
+/** Calls the chosen hooks of every server once, one call at a time, in configuration and lifecycle order. */
+async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Promise<CheckReport> {
+  let lastFinished: Extract<AgentEvent, { type: 'hook_finished' }> | undefined;
+  const killed = new Set<string>();
+  const emit = (event: AgentEvent): void => {
+    if (event.type === 'hook_finished') lastFinished = event;
+    if (event.type === 'server_killed') killed.add(event.server);
+  };
+  const caller = new HookCaller({ tools: hub, clock: nodeClock, emit, timeoutMs: () => hooks.timeoutMs });
+  const sessionId = `hooks-check-${Date.now()}`;
+  const servers: ServerReport[] = [];
+  for (const status of hub.status()) {
+    const own = tools.filter((t) => t.server === status.name && t.isHook).map((t) => t.bareName);
+    const known = HOOK_NAMES.filter((h) => own.includes(h));
+    const report: ServerReport = {
+      name: status.name,
+      allowlisted: isHookServerAllowed(hooks.allowlist, status.name),
+      hooks: known,
+      otherHookTools: own.filter((name) => !(HOOK_NAMES as readonly string[]).includes(name)),
+      ...(status.state === 'failed' && status.error !== undefined ? { error: status.error } : {}),
+      killed: false,
+      calls: [],
+    };
+    for (const hook of known.filter((h) => args.event === undefined || h === args.event)) {
+      if (signal.aborted) break;
+      const context = { sessionId, dryRun: true, ...sampleFields(hook, args.call, hooks) };
+      const outcome = await caller.call(status.name, hook, context, signal);
+      const call: CheckedCall = { hook, result: outcome.result, text: outcome.text, durationMs: lastFinished?.durationMs ?? 0, answered: outcome.replied };
+      report.calls.push(call);
+    }
+    report.killed = killed.has(status.name);
+    servers.push(report);
+  }
+  const calls = servers.flatMap((s) => s.calls);
+  const ok = calls.length > 0 && calls.every((c) => c.answered) && servers.every((s) => s.error === undefined);
+  return { timeoutMs: hooks.timeoutMs, servers, ok };
+}
+
+function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
+  const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
+  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
+  const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir: stateDirFor('hooks-check'), workspaceFolder });
+  return new McpHub([...selection.configured, ...bundled], {
+    clientVersion: io.version,
+    logger,
+    parentEnv: { ...io.env },
+    onStderr: (server, text) => logger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
+  });
+}
+
+/** `sprout-agent hooks ...`; throws UsageError / ConfigError / McpConfigError for the caller to map to exit 2. */
+export async function runHooksCommand(argv: readonly string[], io: CliIo, logger: StreamLogger): Promise<number> {
+  const args = parseHooksCheckArgs(argv);
+  if (args.help) {
+    io.stdout.write(HOOKS_USAGE);
+    return EXIT_OK;
+  }
+  const hooks = hookSettings(io.env);
+  const hub = hubFor(args, io, logger);
+  try {
+    const tools = await hub.listTools(io.interrupt).catch(() => [] as ToolInfo[]);
+    const report = await checkServers({ hub, tools, hooks, args, signal: io.interrupt });
+    if (io.interrupt.aborted) return EXIT_INTERRUPTED;
+    const allowlist = io.env.MCP_HOOK_SERVERS?.trim() || '(unset: hooks off)';
+    io.stdout.write(args.json ? `${JSON.stringify(report)}\n` : formatReport(report, allowlist));
+    return report.ok ? EXIT_OK : EXIT_ERROR;
+  } finally {
+    await hub.close();
+  }
+}

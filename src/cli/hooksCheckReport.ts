@@ -1,0 +1,128 @@
+/**
+ * What `sprout-agent hooks check` sends and what it says: sample `_meta` for each hook, shaped like a
+ * real run's and marked `dryRun: true`, and the report of what each server answered, how long it took
+ * against the hook timeout, and what that answer would do in a real run. Pure: the runner (hooksCheck.ts)
+ * does the I/O.
+ */
+import type { HookCallResult, HookName } from '../agent/events';
+import type { HookSettings } from '../agent/settings';
+import { sanitizeForTerminal } from './eventPrinters';
+
+/** The tool call `_PreToolUse` and `_PostToolUse` are told about (`--tool`, `--args`). */
+export interface SampleCall {
+  tool: string;
+  server: string;
+  toolName: string;
+  arguments: Record<string, unknown>;
+}
+
+export const DEFAULT_SAMPLE_CALL: SampleCall = { tool: 'workspace__run_command', server: 'workspace', toolName: 'run_command', arguments: { command: 'npm test' } };
+
+/** The fields a real run would put in `_meta["sprout/hook"]` for `hook` (besides event and sessionId). */
+export function sampleFields(hook: HookName, call: SampleCall, hooks: HookSettings): Record<string, unknown> {
+  const callFields = { tool: call.tool, server: call.server, toolName: call.toolName, arguments: call.arguments, callId: 'call_hooks_check_1' };
+  const budget = { rejectionsUsed: 0, rejectionBudget: hooks.stopMaxRejections, afterObjection: false };
+  switch (hook) {
+    case '_SessionStart':
+      return { source: 'new' };
+    case '_UserPromptSubmit':
+      return { prompt: 'Fix the failing test. (A sample prompt from sprout-agent hooks check.)' };
+    case '_PreToolUse':
+      return { ...callFields, denialsUsed: 0, denialBudget: hooks.preToolUseMaxDenials };
+    case '_PostToolUse':
+      return { ...callFields, isError: false, durationMs: 42, result: 'sample tool result' };
+    case '_Stop':
+      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.' };
+    case '_PostCompact':
+      return budget;
+    case '_SessionEnd':
+      return { reason: 'exit' };
+  }
+}
+
+/** What non-empty text from each hook does in a real run. */
+const EFFECT: Record<HookName, string> = {
+  _SessionStart: 'injected after the first prompt',
+  _UserPromptSubmit: 'injected after the prompt',
+  _PreToolUse: 'the call would be denied',
+  _PostToolUse: 'injected after the round\'s tool results',
+  _Stop: 'an objection: the agent would keep working',
+  _PostCompact: 'injected into the fresh context',
+  _SessionEnd: 'ignored: nothing reaches a model',
+};
+
+export interface CheckedCall {
+  hook: HookName;
+  result: HookCallResult;
+  text: string;
+  durationMs: number;
+  /** A reply (even `isError`) came back within the hook timeout. */
+  answered: boolean;
+}
+
+export interface ServerReport {
+  name: string;
+  allowlisted: boolean;
+  /** The lifecycle hooks it exposes, in lifecycle order. */
+  hooks: HookName[];
+  /** `_` tools that are no hook Sprout calls (a typo, say). */
+  otherHookTools: string[];
+  error?: string;
+  killed: boolean;
+  calls: CheckedCall[];
+}
+
+export interface CheckReport {
+  timeoutMs: number;
+  servers: ServerReport[];
+  /** Every chosen hook was called at least once and every call answered within the timeout. */
+  ok: boolean;
+}
+
+function quote(text: string): string {
+  const flat = sanitizeForTerminal(text).replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > 160 ? `${flat.slice(0, 160)}...` : flat);
+}
+
+export function describeCall(call: CheckedCall, timeoutMs: number): string {
+  const head = `${call.hook}  ${call.durationMs} ms`;
+  switch (call.result) {
+    case 'timeout':
+      return `${head}  TIMED OUT (limit ${timeoutMs} ms): no effect in a real run; a second timeout in a row kills the server`;
+    case 'cancelled':
+      return `${head}  cancelled`;
+    case 'error':
+      return call.answered
+        ? `${head}  answered isError within ${timeoutMs} ms: no effect (fail open): ${quote(call.text)}`
+        : `${head}  FAILED (no reply): ${quote(call.text)}`;
+    case 'no_objection':
+      return `${head}  answered empty within ${timeoutMs} ms: no effect`;
+    case 'objection':
+      return `${head}  answered within ${timeoutMs} ms: ${EFFECT[call.hook]}: ${quote(call.text)}`;
+  }
+}
+
+function describeServer(server: ServerReport, timeoutMs: number): string[] {
+  const allowed = server.allowlisted ? 'allowlisted' : 'NOT allowlisted, so a real run ignores its hooks; add it to MCP_HOOK_SERVERS';
+  const lines = [`${server.name}: ${allowed}`];
+  if (server.error !== undefined) lines.push(`  failed to start: ${sanitizeForTerminal(server.error)}`);
+  lines.push(server.hooks.length > 0 ? `  hooks: ${server.hooks.join(', ')}` : '  no lifecycle hooks');
+  if (server.otherHookTools.length > 0) lines.push(`  ignored "_" tools (no hook of that name): ${server.otherHookTools.join(', ')}`);
+  for (const call of server.calls) lines.push(`  ${describeCall(call, timeoutMs)}`);
+  if (server.killed) lines.push('  killed after two timeouts in a row, as a real run would; it restarts on next use');
+  return lines;
+}
+
+export function formatReport(report: CheckReport, allowlist: string): string {
+  const lines = [`Hook timeout ${report.timeoutMs} ms (SPROUT_AGENT_HOOK_TIMEOUT_MS); MCP_HOOK_SERVERS=${allowlist}`, ''];
+  for (const server of report.servers) lines.push(...describeServer(server, report.timeoutMs), '');
+  const calls = report.servers.flatMap((s) => s.calls);
+  const answered = calls.filter((c) => c.answered).length;
+  lines.push(
+    calls.length === 0
+      ? 'No hook was called: no server exposes the chosen hooks.'
+      : `${calls.length} call${calls.length === 1 ? '' : 's'}: ${answered} answered within the timeout, ${calls.length - answered} did not.`,
+  );
+  lines.push(report.ok ? 'OK' : 'NOT OK');
+  return `${lines.join('\n')}\n`;
+}
