@@ -84,3 +84,9 @@ export function renderPostCompact(items: readonly TodoItem[]): string {
   if (items.length === 0) return '';
   return `# Todo List\n\n${renderItems(items)}`;
 }
+
+/** `_SessionStart` on a resumed session: the open list again, so the model picks up the plan. */
+export function renderResumed(items: readonly TodoItem[]): string {
+  if (openCount(items) === 0) return '';
+  return `# Todo List (resumed session)\n\n${renderItems(items)}`;
+}

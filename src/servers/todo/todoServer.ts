@@ -1,12 +1,13 @@
 /**
- * The `todo` MCP server: the model keeps its plan with the `todo` tool, and two lifecycle hooks hold it
- * to the plan. `_Stop` objects while items are open; `_PostCompact` re-injects the list after the
- * history was compacted. Hooks take exactly `{}` and are hidden from the model by the agent.
+ * The `todo` MCP server: the model keeps its plan with the `todo` tool, and three lifecycle hooks hold
+ * it to the plan. `_Stop` objects while items are open; `_PostCompact` re-injects the list after the
+ * history was compacted; `_SessionStart` re-injects the open list when a session is resumed. Hooks
+ * take exactly `{}` (context comes in `_meta`) and are hidden from the model by the agent.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { errorResult, guarded, textResult } from '../shared/toolResults';
-import { MAX_ITEM_CHARS, MAX_ITEMS, renderPostCompact, renderStopObjection, renderUpdate, validateTodoList, vanishedOpenItems } from './todoList';
+import { MAX_ITEM_CHARS, MAX_ITEMS, renderPostCompact, renderResumed, renderStopObjection, renderUpdate, validateTodoList, vanishedOpenItems } from './todoList';
 import { TodoStore } from './todoStore';
 
 export interface TodoServerOptions {
@@ -14,6 +15,12 @@ export interface TodoServerOptions {
 }
 
 const hookAnnotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+
+/** A field of the hook context the agent sends in `_meta["sprout/hook"]` (untrusted: check its type). */
+function hookField(meta: Record<string, unknown> | undefined, key: string): unknown {
+  const context = meta?.['sprout/hook'];
+  return context !== null && typeof context === 'object' ? (context as Record<string, unknown>)[key] : undefined;
+}
 
 export function createTodoServer(options: TodoServerOptions): McpServer {
   const store = new TodoStore(options.stateDir);
@@ -48,6 +55,11 @@ export function createTodoServer(options: TodoServerOptions): McpServer {
     '_PostCompact',
     { description: 'Lifecycle hook: returns the todo list for the fresh context after compaction.', inputSchema: {}, annotations: hookAnnotations },
     () => guarded(() => textResult(renderPostCompact(store.load()))),
+  );
+  server.registerTool(
+    '_SessionStart',
+    { description: 'Lifecycle hook: on a resumed session, returns the open todo list.', inputSchema: {}, annotations: hookAnnotations },
+    (_args, extra) => guarded(() => textResult(hookField(extra._meta, 'source') === 'resume' ? renderResumed(store.load()) : '')),
   );
   return server;
 }

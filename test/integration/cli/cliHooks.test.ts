@@ -134,3 +134,18 @@ test('a spent budget: the final verdict (final: true) is reported unresolved in 
   assert.match(text.stdout, /unresolved hook objection \(budget spent, and the final verdict still objects\)/);
   assert.match(text.stdout, /nag:\n {2}\| tests still fail/);
 });
+
+test('the bundled todo server re-injects its open list when a --session is resumed', async () => {
+  fake = await startFakeOpenAi({
+    responses: [fakeReply.toolCalls([{ name: 'todo__todo', arguments: { items: [{ text: 'write the fix', done: false }] } }]), fakeReply.text('later'), fakeReply.text('back at it')],
+  });
+  const session = join(dir, 'todo.jsonl');
+  const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'todo', SPROUT_AGENT_STOP_MAX_REJECTIONS: '0' };
+  const first = await runCli(['--json', '--builtin-servers', 'todo', '--session', session, 'plan it'], { env });
+  assert.equal(first.code, 0, first.stderr);
+  assert.equal(parseEvents(first.stdout).filter((e) => e.type === 'hook_injected').length, 0, 'a new session has nothing to pick up');
+  const second = await runCli(['--json', '--builtin-servers', 'todo', '--session', session, 'go on'], { env });
+  assert.equal(second.code, 0, second.stderr);
+  const injected = parseEvents(second.stdout).filter((e) => e.type === 'hook_injected');
+  assert.deepEqual(injected, [{ type: 'hook_injected', hook: '_SessionStart', server: 'todo', text: '# Todo List (resumed session)\n\n1. [ ] write the fix  <- next' }]);
+});

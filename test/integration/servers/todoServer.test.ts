@@ -24,12 +24,24 @@ describe('todo server (child process over stdio)', () => {
     rmSync(base, { recursive: true, force: true });
   });
 
-  it('lists the todo tool and both hooks, hooks taking an empty object', async () => {
+  it('lists the todo tool and its hooks, hooks taking an empty object', async () => {
     const server = await start(join(base, 'list'));
     const { tools } = await server.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['_PostCompact', '_Stop', 'todo']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['_PostCompact', '_SessionStart', '_Stop', 'todo']);
     const stop = tools.find((t) => t.name === '_Stop');
     assert.deepEqual(stop?.inputSchema.properties ?? {}, {});
+  });
+
+  it('_SessionStart re-injects the open list only when the session is resumed', async () => {
+    const server = await start(join(base, 'resume'));
+    const start_ = (source: unknown) => server.call('_SessionStart', {}, { 'sprout/hook': { event: '_SessionStart', sessionId: 's1', source } });
+    assert.equal((await start_('resume')).text, '', 'nothing to re-inject yet');
+    await server.call('todo', { items: [{ text: 'ship it', done: false }, { text: 'plan', done: true }] });
+    assert.equal((await start_('new')).text, '', 'a new session has no list to pick up');
+    assert.equal((await start_(42)).text, '', 'a malformed source is ignored');
+    assert.equal((await start_('resume')).text, '# Todo List (resumed session)\n\n1. [ ] ship it  <- next\n2. [x] plan');
+    await server.call('todo', { items: [{ text: 'ship it', done: true }] });
+    assert.equal((await start_('resume')).text, '', 'nothing open, nothing to say');
   });
 
   it('objects on _Stop while items are open and not once they are done', async () => {
