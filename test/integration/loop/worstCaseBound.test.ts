@@ -37,6 +37,27 @@ const MAX_REJECTIONS = 3;
 /** Far longer than the whole bound: waiting for this restart anywhere in the loop would show. */
 const SLOW_RESTART_MS = 12_000;
 
+/** Starts every server (their first start is set-up, not part of the bound); returns each model round's duration as it happens. */
+async function startAndTimeRounds(r: Rig): Promise<number[]> {
+  await r.runtime.hub.listTools();
+  const roundStarts: number[] = [];
+  const modelRounds: number[] = [];
+  r.runtime.session.subscribe((event) => {
+    if (event.type === 'round_started') roundStarts.push(Date.now());
+    if (event.type === 'usage') modelRounds.push(Date.now() - (roundStarts.at(-1) ?? Date.now()));
+  });
+  return modelRounds;
+}
+
+/** The SIGTERM-ignoring server and the grandchild it spawned were really killed. */
+async function assertStubbornGone(r: Rig): Promise<void> {
+  const stubbornPids = r.log('stubborn').flatMap((e) => (e.type === 'started' ? [e.pid] : []));
+  leftovers.push(...stubbornPids);
+  const grandchild = Number(readFileSync(grandchildFile, 'utf8'));
+  leftovers.push(grandchild);
+  await waitFor(() => !isAlive(stubbornPids[0] ?? NaN) && !isAlive(grandchild), 'the killed server and its grandchild to be gone', 10_000);
+}
+
 test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout + one model round) plus the verdict', async () => {
   rig = await openRig({
     servers: [
@@ -55,14 +76,7 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
     hub: { closeGraceMs: 500 },
     responses: Array.from({ length: MAX_REJECTIONS + 1 }, (_, i) => fakeReply.text(`attempt ${i + 1}`)),
   });
-  // The first start of every server is set-up, not part of the prompt's bound.
-  await rig.runtime.hub.listTools();
-  const roundStarts: number[] = [];
-  const modelRounds: number[] = [];
-  rig.runtime.session.subscribe((event) => {
-    if (event.type === 'round_started') roundStarts.push(Date.now());
-    if (event.type === 'usage') modelRounds.push(Date.now() - (roundStarts.at(-1) ?? Date.now()));
-  });
+  const modelRounds = await startAndTimeRounds(rig);
 
   const started = Date.now();
   const outcome = await rig.runtime.session.run('finish the job');
@@ -87,11 +101,7 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   assert.equal(rig.of('server_killed').filter((e) => e.server === 'stubborn').length, 2, 'killed on every second consecutive timeout');
   assert.ok(rig.of('server_killed').some((e) => e.server === 'flooder'), 'the flooding hang was killed too');
 
-  const stubbornPids = rig.log('stubborn').flatMap((e) => (e.type === 'started' ? [e.pid] : []));
-  leftovers.push(...stubbornPids);
-  const grandchild = Number(readFileSync(grandchildFile, 'utf8'));
-  leftovers.push(grandchild);
-  await waitFor(() => !isAlive(stubbornPids[0] ?? NaN) && !isAlive(grandchild), 'the killed server and its grandchild to be gone', 10_000);
+  await assertStubbornGone(rig);
 });
 
 const EVERY_HOOK = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
@@ -123,13 +133,7 @@ test('the same pack on every lifecycle hook costs at most one hook timeout per h
       fakeReply.text('done.'),
     ],
   });
-  await rig.runtime.hub.listTools();
-  const roundStarts: number[] = [];
-  const modelRounds: number[] = [];
-  rig.runtime.session.subscribe((event) => {
-    if (event.type === 'round_started') roundStarts.push(Date.now());
-    if (event.type === 'usage') modelRounds.push(Date.now() - (roundStarts.at(-1) ?? Date.now()));
-  });
+  const modelRounds = await startAndTimeRounds(rig);
 
   const started = Date.now();
   const outcome = await rig.runtime.session.run('finish the job');
@@ -153,9 +157,5 @@ test('the same pack on every lifecycle hook costs at most one hook timeout per h
   assert.ok(injected.every((e) => Buffer.byteLength(e.text) <= 16 * 1024 + 20), 'injected text is capped');
   assert.equal(rig.of('server_killed').filter((e) => e.server === 'stubborn').length >= 1, true);
 
-  const stubbornPids = rig.log('stubborn').flatMap((e) => (e.type === 'started' ? [e.pid] : []));
-  leftovers.push(...stubbornPids);
-  const grandchild = Number(readFileSync(grandchildFile, 'utf8'));
-  leftovers.push(grandchild);
-  await waitFor(() => !isAlive(stubbornPids[0] ?? NaN) && !isAlive(grandchild), 'the killed server and its grandchild to be gone', 10_000);
+  await assertStubbornGone(rig);
 });
