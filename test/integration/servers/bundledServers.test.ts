@@ -32,7 +32,7 @@ describe('bundled servers (esbuild output, run as `node <bundle>`)', () => {
 
   for (const [name, expected] of [
     ['workspace', ['edit_file', 'list_files', 'read_file', 'run_command', 'search_text', 'write_file']],
-    ['todo', ['_PostCompact', '_Stop', 'todo']],
+    ['todo', ['_PostCompact', '_SessionStart', '_Stop', 'todo']],
     ['tests', ['_Stop', 'run_tests']],
   ] as const) {
     it(`${name}: the bundle starts standalone and lists its tools`, async () => {
