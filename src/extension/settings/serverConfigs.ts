@@ -19,10 +19,14 @@ export interface ServerSources {
   builtins: BuiltinServers;
   distDir: string;
   stateDir: string;
+  /** Protected-path patterns added by the settings, for the bundled workspace server. */
+  protectedPaths?: readonly string[];
 }
 
 export interface ResolvedServers {
   servers: McpServerConfig[];
+  /** Names of the bundled servers among them. */
+  bundled: BundledServerName[];
   /** Human-readable reasons for servers that were left out or broken. */
   notices: string[];
 }
@@ -63,6 +67,11 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name] && !taken.has(name));
   const safeNames = sources.trusted ? names : names.filter((name) => name !== 'tests');
   if (safeNames.length < names.length) notices.push('The bundled test runner does not start in an untrusted workspace: it would run the workspace\'s test command.');
-  const bundled = bundledServerConfigs(safeNames, { distDir: sources.distDir, stateDir: sources.stateDir, workspaceFolder: sources.workspaceFolder });
-  return { servers: [...user, ...allowed, ...bundled], notices };
+  const bundled = bundledServerConfigs(safeNames, {
+    distDir: sources.distDir,
+    stateDir: sources.stateDir,
+    workspaceFolder: sources.workspaceFolder,
+    protectedPaths: sources.protectedPaths,
+  });
+  return { servers: [...user, ...allowed, ...bundled], bundled: safeNames, notices };
 }

@@ -67,12 +67,13 @@ interface CompiledPattern {
   matchers: PathMatcher[];
 }
 
-/** Checks one added pattern: additions only (no `!`), relative, no `..`. Returns it trimmed. */
+/** Checks one added pattern: additions only (no `!`), relative, no `..`, a valid glob. Returns it trimmed. */
 export function validateProtectedPattern(raw: string): string {
   const pattern = raw.trim();
   if (pattern === '') throw new ProtectedPatternError(raw, 'is empty');
   if (pattern.startsWith('!')) throw new ProtectedPatternError(raw, 'starts with "!": patterns can only add protection, never remove it');
   if (pattern.split(/[\\/]/).includes('..')) throw new ProtectedPatternError(raw, 'contains "..": patterns are relative to the workspace root');
+  compile(pattern);
   return pattern;
 }
 
