@@ -7,30 +7,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../../src/extension/extension';
-import type { ChatEntry } from '../../../src/shared/protocol';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { sproutApi, toolCards, until, waitingCard } from '../sproutHarness';
 
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const phaseFile = join(workspaceFolder, 'reload-phase.txt');
 const settingsFile = join(workspaceFolder, '.vscode', 'settings.json');
-type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** A model that asks for one run_command, then answers; and the settings that point the extension at it. */
 async function scriptedRun(sprout: SproutApi, marker: string): Promise<FakeOpenAi> {
   const fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'workspace__run_command', arguments: { command: `echo ok > ${marker}` } }]), fakeReply.text('done')] });
@@ -44,20 +26,18 @@ async function scriptedRun(sprout: SproutApi, marker: string): Promise<FakeOpenA
   return fake;
 }
 
-const cards = (entries: readonly ChatEntry[]): ToolEntry[] => entries.filter((e): e is ToolEntry => e.kind === 'tool');
-
 describe('"always allow in this workspace" survives a window reload', function () {
   this.timeout(60_000);
 
   it('is kept in extension state, never in .vscode/settings.json, and still applies after the reload', async () => {
     assert.ok(workspaceFolder, 'the runner passes SPROUT_TEST_WORKSPACE');
-    const sprout = await api();
+    const sprout = await sproutApi();
     const settingsBefore = existsSync(settingsFile) ? readFileSync(settingsFile, 'utf8') : undefined;
     if (!existsSync(phaseFile)) {
       const fake = await scriptedRun(sprout, 'first.txt');
       const chat = await sprout.controller.current();
       const run = sprout.controller.send('run it');
-      const card = await until(() => cards(chat.view.entries).find((e) => e.status === 'awaiting_approval'), 'the question');
+      const card = await until(() => waitingCard(chat.view.entries), 'the question');
       await sprout.controller.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'workspace' });
       await run;
       await fake.close();
@@ -75,7 +55,7 @@ describe('"always allow in this workspace" survives a window reload', function (
     const chat = await sprout.controller.current();
     await sprout.controller.send('run it again');
     await fake.close();
-    const tool = cards(chat.view.entries)[0];
+    const tool = toolCards(chat.view.entries)[0];
     assert.equal(tool?.status, 'ok', 'ran without a question');
     assert.equal(tool?.approvalId, undefined, 'never waited for approval');
     assert.ok(existsSync(join(workspaceFolder, 'second.txt')));

@@ -8,30 +8,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../../src/extension/extension';
-import type { ChatEntry } from '../../../src/shared/protocol';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { sproutApi as api, toolCards, until, waitingCard } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const settingsFile = join(workspaceFolder, '.vscode', 'settings.json');
-type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-async function until<T>(probe: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** The workspace settings file as a cloned repository ships it: written to disk, not through the API. */
 function editWorkspaceSettings(change: (settings: Record<string, unknown>) => void): void {
   mkdirSync(join(workspaceFolder, '.vscode'), { recursive: true });
@@ -44,13 +26,6 @@ async function useModel(sprout: SproutApi, fake: FakeOpenAi, target = vscode.Con
   await config().update('model.baseUrl', fake.url, target);
   await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Workspace);
   await until(() => sprout.settings().baseUrl === fake.url && sprout.settings().agent.model === 'fake-model', 'the model settings');
-}
-
-const toolCards = (chat: { view: { entries: readonly ChatEntry[] } }): ToolEntry[] => chat.view.entries.filter((e): e is ToolEntry => e.kind === 'tool');
-
-/** The card waiting for the user's answer, other than those already answered. */
-function waiting(chat: { view: { entries: readonly ChatEntry[] } }, answered: ReadonlySet<string>): ToolEntry | undefined {
-  return toolCards(chat).find((e) => e.status === 'awaiting_approval' && e.approvalId !== undefined && !answered.has(e.approvalId));
 }
 
 const KEY = 'sk-editor-consent-test-0123456789';
@@ -91,11 +66,11 @@ describe('a repository cannot turn the agent against its user', function () {
     await vscode.commands.executeCommand('sprout.newChat');
     const chat = await sprout.controller.current();
     const run = sprout.controller.send('run the setup script');
-    const card = await until(() => waiting(chat, new Set()), 'run_command to ask for approval');
+    const card = await until(() => waitingCard(chat.view.entries), 'run_command to ask for approval');
     assert.equal(card.name, 'workspace__run_command');
     await sprout.controller.handle({ type: 'deny', approvalId: card.approvalId ?? '' });
     await run;
-    assert.equal(toolCards(chat)[0]?.status, 'denied');
+    assert.equal(toolCards(chat.view.entries)[0]?.status, 'denied');
     assert.ok(!existsSync(join(workspaceFolder, 'pwned.txt')), 'the command never ran');
   });
 
@@ -110,13 +85,13 @@ describe('a repository cannot turn the agent against its user', function () {
     const chat = await sprout.controller.current();
     const run = sprout.controller.send('set up CI');
     const answered = new Set<string>();
-    const workflow = await until(() => waiting(chat, answered), 'the protected write to ask');
+    const workflow = await until(() => waitingCard(chat.view.entries, answered), 'the protected write to ask');
     assert.match(workflow.args, /\.github\/workflows\/ci\.yml/, 'the auto-approved ordinary write went first, unasked');
     assert.match(workflow.approvalWarning ?? '', /Protected file: \.github\/workflows\/ci\.yml \(matches \.github\/workflows\/\*\*\)/);
     assert.deepEqual(workflow.approvalScopes, ['once']);
     answered.add(workflow.approvalId ?? '');
     await sprout.controller.handle({ type: 'deny', approvalId: workflow.approvalId ?? '' });
-    const hook = await until(() => waiting(chat, answered), 'the second protected write to ask');
+    const hook = await until(() => waitingCard(chat.view.entries, answered), 'the second protected write to ask');
     assert.match(hook.approvalWarning ?? '', /\.devcontainer\/devcontainer\.json/);
     // A stale or forged "always allow" answer counts as allow-once.
     await sprout.controller.handle({ type: 'approve', approvalId: hook.approvalId ?? '', scope: 'workspace' });

@@ -10,6 +10,9 @@ import { KeyConsent, originNeedingConsent } from '../../../src/extension/setting
 import { findIgnoredSettings, ignoredSettingsNotice } from '../../../src/extension/settings/ignoredSettings';
 import { mapSettings, SETTING_DEFAULTS, type SettingKey } from '../../../src/extension/settings/settingsMapping';
 import type { MementoLike } from '../../../src/extension/approvals/workspaceApprovals';
+import { ConsentStore } from '../../../src/extension/settings/consentStore';
+import { resolveServers, type ServerSources } from '../../../src/extension/settings/serverConfigs';
+import type { McpServerConfig } from '../../../src/mcp/config';
 
 class InMemoryMemento implements MementoLike {
   readonly values = new Map<string, unknown>();
@@ -91,5 +94,43 @@ describe('sprout.tools.protectedPaths', () => {
 
   it('defaults to no additions', () => {
     assert.deepEqual(read(undefined).protectedPaths, []);
+  });
+});
+
+describe('headers of a workspace-defined HTTP MCP server', () => {
+  it('are behind the consent: nothing connects before it, and new headers (or a new URL) ask again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sprout-http-consent-'));
+    try {
+      const asked: McpServerConfig[] = [];
+      let allow = false;
+      const consent = new ConsentStore(new InMemoryMemento() as never, async (server) => {
+        asked.push(server);
+        return allow;
+      });
+      const sources = (headers: Record<string, string>, url = 'https://mcp.example.com/mcp'): ServerSources => ({
+        workspaceFolder: dir,
+        trusted: true,
+        userServers: {},
+        workspaceServers: { remote: { type: 'http', url, headers } },
+        builtins: { workspace: false, todo: false, tests: false },
+        distDir: join(dir, 'dist'),
+        stateDir: join(dir, 'state'),
+      });
+      const declined = await resolveServers(sources({ Authorization: 'Bearer ${env:SPROUT_TEST_SECRET}' }), consent);
+      assert.deepEqual(declined.servers, [], 'declined: the server (and its headers) is not used');
+      assert.equal(asked.length, 1);
+      const seen = asked[0]?.transport;
+      assert.ok(seen?.type === 'http' && 'Authorization' in seen.headers, 'the question is about the server with its headers');
+      allow = true;
+      assert.deepEqual((await resolveServers(sources({ Authorization: 'Bearer ${env:SPROUT_TEST_SECRET}' }), consent)).servers, [], 'a refusal is remembered for that exact definition');
+      assert.equal(asked.length, 1);
+      const changed = await resolveServers(sources({ Authorization: 'Bearer other', 'X-Extra': '1' }), consent);
+      assert.equal(asked.length, 2, 'changed headers ask again');
+      assert.deepEqual(changed.servers.map((s) => s.name), ['remote']);
+      await resolveServers(sources({ Authorization: 'Bearer other', 'X-Extra': '1' }, 'https://elsewhere.example/mcp'), consent);
+      assert.equal(asked.length, 3, 'a changed URL asks again');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
