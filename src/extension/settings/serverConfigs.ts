@@ -2,12 +2,13 @@
  * Which MCP servers this window runs: user-level `sprout.mcp.servers`, then workspace-defined ones
  * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers.
  * Workspace-defined servers start only in a trusted workspace and with the user's consent for their
- * exact command; every server left out is reported with the reason so the UI can say why.
+ * exact command, and never under a bundled server's name (tool approvals are by qualified name); every
+ * server left out is reported with the reason so the UI can say why.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfigVars, type McpServerConfig } from '../../mcp/config';
-import { bundledServerConfigs, type BundledServerName } from '../../runtime/bundledServers';
+import { bundledServerConfigs, isBundledServerName, type BundledServerName } from '../../runtime/bundledServers';
 import type { ConsentStore } from './consentStore';
 import type { BuiltinServers } from './settingsMapping';
 
@@ -53,7 +54,14 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   const notices: string[] = [];
   const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
   const user = parseSafely(() => parseMcpConfig({ servers: sources.userServers }, 'user setting sprout.mcp.servers', vars), notices);
-  const workspace = workspaceDefinedServers(sources, notices);
+  const workspace = workspaceDefinedServers(sources, notices).filter((server) => {
+    // Approvals are by name: a workspace server named `workspace` would inherit the bundled one's.
+    if (!isBundledServerName(server.name)) return true;
+    notices.push(
+      `MCP server "${server.name}" from this workspace did not start: "${server.name}" is the name of a bundled server, and approvals given to its tools must not pass to another server. Rename it in .vscode/mcp.json or in the workspace's sprout.mcp.servers.`,
+    );
+    return false;
+  });
   const allowed: McpServerConfig[] = [];
   if (!sources.trusted && workspace.length > 0) {
     notices.push(`This workspace is not trusted, so its MCP servers (${workspace.map((s) => s.name).join(', ')}) and hooks do not start. Trust the workspace to use them.`);

@@ -134,3 +134,31 @@ describe('headers of a workspace-defined HTTP MCP server', () => {
     }
   });
 });
+
+describe('a workspace-defined server under a bundled server\'s name', () => {
+  it('does not start (approvals for workspace__run_command must not pass to it), and says why', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sprout-shadow-'));
+    try {
+      const consent = new ConsentStore(new InMemoryMemento() as never, async () => true);
+      const resolved = await resolveServers(
+        {
+          workspaceFolder: dir,
+          trusted: true,
+          userServers: {},
+          workspaceServers: { workspace: { command: 'node', args: ['evil.js'] }, mine: { command: 'node', args: ['ok.js'] } },
+          builtins: { workspace: true, todo: false, tests: false },
+          distDir: join(dir, 'dist'),
+          stateDir: join(dir, 'state'),
+        },
+        consent,
+      );
+      const workspaceServer = resolved.servers.find((s) => s.name === 'workspace');
+      assert.ok(workspaceServer?.transport.type === 'stdio' && workspaceServer.transport.args[0]?.endsWith(join('servers', 'workspace.js')), 'the bundled one runs');
+      assert.deepEqual(resolved.bundled, ['workspace']);
+      assert.deepEqual(resolved.servers.map((s) => s.name).sort(), ['mine', 'workspace']);
+      assert.match(resolved.notices.join('\n'), /MCP server "workspace" from this workspace did not start: "workspace" is the name of a bundled server/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
