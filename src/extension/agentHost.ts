@@ -1,14 +1,16 @@
 /**
  * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and one model
  * client over the current endpoint and key. Both are rebuilt when their inputs change (settings,
- * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates, so a rebuild never
- * strands a session. The hub starts servers lazily, on first use.
+ * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates (`model`, and `tools`,
+ * a relay that forwards the current hub's events to every session subscribed to it), so a rebuild
+ * never strands a session. The hub starts servers lazily, on first use.
  */
 import { join } from 'node:path';
-import type { Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type ServerStatus } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
+import { ToolHostRelay } from '../runtime/toolHostRelay';
 import type { ConsentStore } from './settings/consentStore';
 import { resolveServers } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
@@ -26,22 +28,15 @@ export interface AgentHostDeps {
   onServerStderr?: (server: string, line: string) => void;
 }
 
-const EMPTY_HOST: ToolHost = {
-  serverNames: () => [],
-  listTools: async () => [],
-  callTool: async () => ({ isError: true, text: 'MCP servers are not started yet.' }),
-  killServer: async () => {},
-  subscribe: () => () => {},
-};
-
 export class AgentHost {
-  private hub: McpHub | undefined;
   private building: Promise<McpHub> | undefined;
   private modelClient: OpenAiModelClient | undefined;
   servers: McpServerConfig[] = [];
   notices: string[] = [];
   private readonly hubListeners = new Set<() => void>();
 
+  /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
+  readonly tools = new ToolHostRelay<McpHub>();
   /** Every chat's model calls go through here, so a new key or URL applies to the next call. */
   readonly model: ModelClient = { complete: (request, options) => this.currentModel().complete(request, options) };
 
@@ -52,14 +47,13 @@ export class AgentHost {
     return this.modelClient;
   }
 
-  /** The live hub or, before the first start, a host that offers nothing. */
-  currentTools(): ToolHost {
-    return this.hub ?? EMPTY_HOST;
-  }
-
   onHubChanged(listener: () => void): () => void {
     this.hubListeners.add(listener);
     return () => this.hubListeners.delete(listener);
+  }
+
+  private get hub(): McpHub | undefined {
+    return this.tools.current;
   }
 
   async ensureServers(): Promise<McpHub> {
@@ -80,7 +74,7 @@ export class AgentHost {
   /** Settings, trust or the mcp.json changed: the next use starts the servers afresh. */
   async invalidateServers(): Promise<void> {
     const old = this.hub;
-    this.hub = undefined;
+    this.tools.use(undefined);
     for (const listener of this.hubListeners) listener();
     await old?.close();
   }
@@ -96,8 +90,9 @@ export class AgentHost {
   }
 
   async dispose(): Promise<void> {
-    await this.hub?.close();
-    this.hub = undefined;
+    const hub = this.hub;
+    this.tools.use(undefined);
+    await hub?.close();
   }
 
   private async build(): Promise<McpHub> {
@@ -120,7 +115,7 @@ export class AgentHost {
     this.notices = resolved.notices;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
     const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
-    this.hub = hub;
+    this.tools.use(hub);
     for (const listener of this.hubListeners) listener();
     return hub;
   }

@@ -3,8 +3,9 @@
  * is a hook, a tool marked `readOnlyHint`, listed in `sprout.tools.autoApprove`, or allowed earlier in
  * this chat; otherwise the approver (the chat's approve/deny card) is asked and a denial becomes an
  * error result the model reads. The question is put in `authorize`, before the core starts the tool
- * timeout. One instance per chat; the inner host can be swapped when the
- * configured servers change, and subscriptions follow the swap.
+ * timeout. One instance per chat, over the window's stable tool host (which follows the configured
+ * servers as they change). Whether a tool is read-only is read from that host's current listing at
+ * each call, never from a copy of its own, so a changed server is judged by what it says now.
  */
 import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
 import { isHookName, qualifyToolName } from '../../agent/toolNames';
@@ -30,23 +31,24 @@ export const DENIED_RESULT = 'The user denied this tool call. Do not retry it; a
 
 export class ApprovalToolHost implements ToolHost {
   private readonly allowedInChat = new Set<string>();
-  private readonly annotations = new Map<string, ToolInfo>();
   /** Argument objects of calls `authorize` let through; the core passes the same object to `callTool`. */
   private readonly authorized = new WeakSet<Record<string, unknown>>();
 
   constructor(
-    private readonly inner: () => ToolHost,
+    private readonly inner: ToolHost,
     private readonly policy: ApprovalPolicy,
   ) {}
 
   serverNames(): string[] {
-    return this.inner().serverNames();
+    return this.inner.serverNames();
   }
 
-  async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
-    const tools = await this.inner().listTools(signal);
-    for (const tool of tools) this.annotations.set(tool.qualifiedName, tool);
-    return tools;
+  listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
+    return this.inner.listTools(signal);
+  }
+
+  cachedTools(): ToolInfo[] | undefined {
+    return this.inner.cachedTools?.();
   }
 
   /** The core asks this before the timed call, so the user's time to decide is not tool time. */
@@ -60,44 +62,26 @@ export class ApprovalToolHost implements ToolHost {
   async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
     const pass = this.authorized.delete(args);
     if (!pass && !(await this.mayRun(qualifyToolName(server, bareName), bareName, args, options.signal))) return { isError: true, text: DENIED_RESULT };
-    return this.inner().callTool(server, bareName, args, options);
+    return this.inner.callTool(server, bareName, args, options);
   }
 
   killServer(server: string, reason: string): Promise<void> {
-    return this.inner().killServer(server, reason);
+    return this.inner.killServer(server, reason);
   }
 
   subscribe(listener: (event: ToolHostEvent) => void): () => void {
-    let current = this.inner();
-    let unsubscribe = current.subscribe(listener);
-    // The inner host is swapped on configuration changes; poll cheaply at each use instead of a second event system.
-    const follow = (): void => {
-      const next = this.inner();
-      if (next !== current) {
-        unsubscribe();
-        current = next;
-        unsubscribe = current.subscribe(listener);
-      }
-    };
-    this.followers.add(follow);
-    return () => {
-      this.followers.delete(follow);
-      unsubscribe();
-    };
+    return this.inner.subscribe(listener);
   }
 
-  /** Called by the owner after it swapped the inner host. */
-  innerChanged(): void {
-    this.annotations.clear();
-    for (const follow of this.followers) follow();
+  /** The tool as its server lists it now: from the host's cache when current, else from a listing. */
+  private async currentInfo(qualifiedName: string, signal: AbortSignal): Promise<ToolInfo | undefined> {
+    const tools = this.inner.cachedTools?.() ?? (await this.inner.listTools(signal).catch(() => []));
+    return tools.find((tool) => tool.qualifiedName === qualifiedName);
   }
-
-  private readonly followers = new Set<() => void>();
 
   private async mayRun(qualifiedName: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<boolean> {
     if (isHookName(bareName)) return true;
-    if (this.annotations.size === 0) await this.listTools(signal).catch(() => []);
-    if (this.annotations.get(qualifiedName)?.annotations.readOnlyHint === true) return true;
+    if ((await this.currentInfo(qualifiedName, signal))?.annotations.readOnlyHint === true) return true;
     if (this.allowedInChat.has(qualifiedName) || this.policy.autoApproved(qualifiedName)) return true;
     const answer = await this.policy.ask({ qualifiedName, args, signal });
     if (answer === 'deny') return false;

@@ -45,7 +45,7 @@ export class Chat {
     }
     // A crash or reload mid-prompt leaves the stored chat "running"; nothing runs now.
     view.endInterruptedPrompt();
-    const tools = new ApprovalToolHost(() => deps.host.currentTools(), deps.policy);
+    const tools = new ApprovalToolHost(deps.host.tools, deps.policy);
     const session = await AgentSession.open({
       sessionId: id,
       settings: deps.settings().agent,

@@ -28,7 +28,7 @@ interface Approver {
 async function approvingSession(r: Rig, settings: Partial<AgentSettings>): Promise<{ session: AgentSession; approver: Approver; events: AgentEvent[] }> {
   const asked: ApprovalRequest[] = [];
   const open: Array<(answer: ApprovalAnswer) => void> = [];
-  const tools = new ApprovalToolHost(() => r.runtime.hub, {
+  const tools = new ApprovalToolHost(r.runtime.hub, {
     autoApproved: () => false,
     ask: (request) => {
       asked.push(request);

@@ -23,7 +23,7 @@ function setup(answers: ApprovalAnswer[], auto: string[] = []) {
   const inner = new RecordingToolHost([tool('ws', 'read', true), tool('ws', 'write'), tool('ws', 'run', false), tool('tests', '_Stop')]);
   const asked: ApprovalRequest[] = [];
   const allowed: string[] = [];
-  const host = new ApprovalToolHost(() => inner, {
+  const host = new ApprovalToolHost(inner, {
     autoApproved: (name) => auto.includes(name) || allowed.includes(name),
     ask: async (r) => { asked.push(r); return answers.shift() ?? 'deny'; },
     allowInWorkspace: async (name) => { allowed.push(name); },
@@ -61,19 +61,20 @@ test('allow once asks again; allow for this chat does not; workspace is persiste
   assert.deepEqual(allowed, ['ws__run']);
 });
 
-test('autoApprove setting skips the question; subscriptions follow a swapped inner host', async () => {
+test('autoApprove setting skips the question', async () => {
   const { host, asked, opts } = setup([], ['ws__write']);
   await host.callTool('ws', 'write', {}, opts);
   assert.equal(asked.length, 0);
-  let current = new RecordingToolHost([]);
-  const swapping = new ApprovalToolHost(() => current, { autoApproved: () => true, ask: async () => 'deny', allowInWorkspace: async () => {} });
-  const seen: string[] = [];
-  swapping.subscribe((e) => seen.push(e.type));
-  const next = new RecordingToolHost([]);
-  current = next;
-  swapping.innerChanged();
-  for (const l of next.listeners) l({ type: 'tools_changed', server: 'x' });
-  assert.deepEqual(seen, ['tools_changed']);
+});
+
+test('read-only is judged by the listing the inner host has now, not by an earlier one', async () => {
+  const { host, inner, asked, opts } = setup(['deny']);
+  await host.callTool('ws', 'read', {}, opts);
+  assert.equal(asked.length, 0);
+  // The server changed (a new configuration): `read` now writes.
+  inner.tools.splice(0, 1, tool('ws', 'read', false));
+  assert.deepEqual(await host.callTool('ws', 'read', {}, opts), { isError: true, text: DENIED_RESULT });
+  assert.deepEqual(asked.map((a) => a.qualifiedName), ['ws__read']);
 });
 
 test('authorize asks before the timed call; callTool then runs that call without asking again', async () => {
