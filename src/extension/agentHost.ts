@@ -34,6 +34,7 @@ export class AgentHost {
   servers: McpServerConfig[] = [];
   notices: string[] = [];
   private readonly hubListeners = new Set<() => void>();
+  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
 
   /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
   readonly tools = new ToolHostRelay<McpHub>();
@@ -47,9 +48,16 @@ export class AgentHost {
     return this.modelClient;
   }
 
+  /** A hub was built or dropped: the set of servers (and the notices about them) may have changed. */
   onHubChanged(listener: () => void): () => void {
     this.hubListeners.add(listener);
     return () => this.hubListeners.delete(listener);
+  }
+
+  /** A server of the current hub changed state (started, failed, killed, restarting, listed its tools). */
+  onServerStatus(listener: (status: ServerStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
   }
 
   private get hub(): McpHub | undefined {
@@ -115,6 +123,10 @@ export class AgentHost {
     this.notices = resolved.notices;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
     const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
+    hub.onStatus((status) => {
+      if (this.hub !== hub) return;
+      for (const listener of this.statusListeners) listener(status);
+    });
     this.tools.use(hub);
     for (const listener of this.hubListeners) listener();
     return hub;

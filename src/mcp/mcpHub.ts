@@ -29,6 +29,7 @@ export interface McpHubOptions {
 export class McpHub implements ToolHost {
   private readonly connections = new Map<string, ServerConnection>();
   private readonly listeners = new Set<(event: ToolHostEvent) => void>();
+  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
@@ -51,6 +52,7 @@ export class McpHub implements ToolHost {
           parentEnv: options.parentEnv ?? process.env,
           onStderr: options.onStderr,
           emit: (event) => this.emit(event),
+          onStatus: (status) => this.emitStatus(status),
         }),
       );
     }
@@ -94,6 +96,12 @@ export class McpHub implements ToolHost {
     return [...this.connections.values()].map((c) => c.status());
   }
 
+  /** Each server's status whenever it changed (its typed `state`, error, restarts, hooks listed). */
+  onStatus(listener: (status: ServerStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   /** Stops every server and clears their restart budgets; each starts again on next use. */
   async restartAll(): Promise<void> {
     await Promise.all([...this.connections.values()].map((c) => c.reset()));
@@ -111,12 +119,20 @@ export class McpHub implements ToolHost {
   }
 
   private emit(event: ToolHostEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A broken listener must not break the hub or the other listeners.
-      }
+    notifyAll(this.listeners, event);
+  }
+
+  private emitStatus(status: ServerStatus): void {
+    notifyAll(this.statusListeners, status);
+  }
+}
+
+function notifyAll<T>(listeners: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(value);
+    } catch {
+      // A broken listener must not break the hub or the other listeners.
     }
   }
 }

@@ -9,6 +9,7 @@ import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelco
 import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import { abortError, raceAbort, sleep } from './abort';
+import { describeFetchError, safeUrl } from './connectionErrors';
 import type { McpServerConfig } from './config';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 import { toToolInfos, type RawTool } from './toolInfos';
@@ -42,6 +43,8 @@ export interface ConnectionOptions {
   parentEnv: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
   emit: (event: ToolHostEvent) => void;
+  /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
+  onStatus?: (status: ServerStatus) => void;
 }
 
 /** setTimeout's ceiling: the core owns call timeouts, so the SDK's own 60 s default must never fire. */
@@ -49,7 +52,8 @@ const NO_TIMEOUT = 2_147_483_647;
 const MAX_PAGES = 1000;
 
 export class ServerConnection {
-  private state: ServerState = 'idle';
+  private stateNow: ServerState = 'idle';
+  private statusQueued = false;
   private error: string | undefined;
   private restarts = 0;
   private attempts = 0;
@@ -73,6 +77,28 @@ export class ServerConnection {
 
   get name(): string {
     return this.config.name;
+  }
+
+  private get state(): ServerState {
+    return this.stateNow;
+  }
+
+  /**
+   * Every transition is reported, so views follow the server without polling. The report goes out a
+   * microtask later, so it carries the fields set together with the state (error, restarts, pid).
+   */
+  private set state(next: ServerState) {
+    this.stateNow = next;
+    this.statusChanged();
+  }
+
+  private statusChanged(): void {
+    if (this.statusQueued || this.opts.onStatus === undefined) return;
+    this.statusQueued = true;
+    queueMicrotask(() => {
+      this.statusQueued = false;
+      this.opts.onStatus?.(this.status());
+    });
   }
 
   status(): ServerStatus {
@@ -317,6 +343,7 @@ export class ServerConnection {
     if (this.live?.client === client && this.toolsVersion === version) {
       this.tools = tools;
       this.lastListed = tools;
+      this.statusChanged();
     }
     return tools;
   }
@@ -324,22 +351,5 @@ export class ServerConnection {
   private onStderrLine(line: string): void {
     if (this.opts.onStderr) this.opts.onStderr(this.name, line);
     else this.opts.logger?.debug('mcp server stderr', { server: this.name, line });
-  }
-}
-
-/** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
-function describeFetchError(error: TypeError): string {
-  const cause = error.cause;
-  const code = cause !== null && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
-  return code === undefined ? error.message : `${error.message}: ${code}`;
-}
-
-/** The URL without credentials or query (tokens often hide there) for error messages. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return '(invalid URL)';
   }
 }
