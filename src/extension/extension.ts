@@ -64,7 +64,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
   };
   const stopHub = host.onHubChanged(refreshServers);
   const stopStatus = host.onServerStatus((status) => hooks.updateServer(status));
-  const statusBar = createStatusBar(hooks);
+  const statusBar = createStatusBar(hooks, () => controller.running);
   statusBarItem = statusBar.item;
   const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
   context.subscriptions.push(

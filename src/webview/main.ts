@@ -5,7 +5,8 @@
  * open message (StreamingMarkdown), at most once per animation frame, so cost per token stays flat as a
  * session or an answer grows (test/bench/webviewBench.ts measures it).
  */
-import { assertNever, hostMessageSchema, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
+import { budgetText } from '../shared/budgetText';
+import { assertNever, hostMessageSchema, type Budget, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
 import { el, renderEntry } from './entries';
 import { StreamingMarkdown } from './streamingMarkdown';
 
@@ -93,7 +94,8 @@ function setHistory(history: ChatState['history'], current?: string): void {
 }
 
 /** One line in the toolbar, cut with an ellipsis in a narrow view; the whole text is the tooltip. */
-function setBudget(text: string): void {
+function setBudget(value: Budget | null): void {
+  const text = budgetText(value).line;
   budget.textContent = text;
   budget.title = text;
 }

@@ -35,7 +35,7 @@ const send = (message: unknown): Promise<void> => page.evaluate((m) => void wind
 const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
-  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: '' };
+  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
   await send({ type: 'snapshot', state });
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: 'First paragraph.', done: false } });
   await send({ type: 'delta', id: 'a', text: '\n\nSecond' });

@@ -63,10 +63,6 @@ export class Chat {
     return new Chat(id, session, view, tools, unsubscribe);
   }
 
-  get running(): boolean {
-    return this.abort !== undefined;
-  }
-
   async run(prompt: string): Promise<void> {
     if (this.abort) throw new Error('A prompt is already running in this chat.');
     const abort = new AbortController();

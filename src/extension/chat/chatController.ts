@@ -56,6 +56,11 @@ export class ChatController {
     return new vscode.Disposable(() => this.views.delete(view));
   }
 
+  /** Whether the open chat's prompt is running (its view state says; nothing else keeps this). */
+  get running(): boolean {
+    return this.chat?.view.running ?? false;
+  }
+
   async current(): Promise<Chat> {
     if (this.chat) return this.chat;
     const lastId = this.deps.state.get<string>('sprout.currentChat');
@@ -109,7 +114,7 @@ export class ChatController {
 
   async send(text: string): Promise<void> {
     const chat = await this.current();
-    if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    if (chat.view.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     const setup = this.setupNeeded();
     if (setup) {
       this.broadcast({ type: 'setup', setup });
@@ -166,7 +171,7 @@ export class ChatController {
     return {
       chatId: chat.id,
       entries: chat.view.entries,
-      running: chat.running,
+      running: chat.view.running,
       draft: this.deps.state.get<string>('sprout.draft') ?? '',
       history: this.deps.index.list(),
       setup: this.setupNeeded(),
@@ -209,7 +214,6 @@ export class ChatController {
       },
       (event, at) => this.deps.hooks.apply(event, at),
     );
-    this.deps.hooks.runState = 'idle';
     this.chat = chat;
     await this.deps.state.update('sprout.currentChat', chatId);
     return chat;

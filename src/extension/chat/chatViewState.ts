@@ -5,20 +5,16 @@
  * entries are never sent again. vscode-free so it is unit-tested under node.
  */
 import type { AgentEvent, Outcome } from '../../agent/events';
-import type { BudgetScope } from '../../agent/settings';
-import type { ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
-
-export function formatBudget(used: number, max: number, scope: BudgetScope, repeated: boolean): string {
-  if (max === 0) return '_Stop disabled';
-  return `_Stop budget ${used}/${max} (${scope}${repeated ? ', repeated end-turn stops' : ''})`;
-}
+import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
+import type { Budget, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 
 export class ChatViewState {
   readonly entries: ChatEntry[] = [];
+  /** Whether this chat's prompt is running, as its events say: the one place the UI reads it from. */
   running = false;
-  budget = '';
+  budget: Budget | null = null;
   private openAssistant: EntryOf<'assistant'> | undefined;
   private nextId = 0;
 
@@ -46,7 +42,7 @@ export class ChatViewState {
       case 'tool_finished':
         return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
       case 'budget':
-        this.budget = formatBudget(event.used, event.max, event.scope, event.repeatedEndTurnStops);
+        this.budget = { used: event.used, max: event.max, scope: event.scope, repeatedEndTurnStops: event.repeatedEndTurnStops };
         this.post({ type: 'budget', budget: this.budget });
         return;
       case 'compaction':
@@ -99,7 +95,7 @@ export class ChatViewState {
         if (event.result === 'error') this.note('warning', `${event.server} ${event.hook} failed, treated as no objection: ${firstLine(event.text)}`);
         return;
       case 'hook_timed_out':
-        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/2 in a row); treated as no objection.`);
+        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/${KILL_AFTER_TIMEOUTS} in a row); treated as no objection.`);
         return;
       case 'server_killed':
         this.note('error', `Server ${event.server} was killed (${event.reason}). It restarts on next use; its in-memory state (a todo list, say) is lost.`);

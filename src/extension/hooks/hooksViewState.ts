@@ -6,17 +6,22 @@
  */
 import { splitQualifiedName } from '../../agent/toolNames';
 import type { AgentEvent } from '../../agent/events';
-import type { BudgetScope, HookAllowlist } from '../../agent/settings';
+import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
+import type { HookAllowlist } from '../../agent/settings';
 import { isHookServerAllowed } from '../../agent/settings';
 import type { ServerState, ServerStatus } from '../../mcp/mcpHub';
+import type { Budget } from '../../shared/protocol';
 
-export type ServerHealth = 'ok' | 'not started' | 'starting' | 'timed out 1/2' | 'killed' | 'restarting' | 'error';
+/** 'timed out': its last hook calls timed out (`timeouts` of them), one more and the agent kills it. */
+export type ServerHealth = 'ok' | 'not started' | 'starting' | 'timed out' | 'killed' | 'restarting' | 'error';
 
 export interface ServerView {
   name: string;
   allowlisted: boolean;
   hooks: string[];
   health: ServerHealth;
+  /** Consecutive hook timeouts while 'timed out'. */
+  timeouts: number;
   detail?: string;
   calls: number;
   latencies: number[];
@@ -29,17 +34,15 @@ export interface ObjectionView {
   outcome: 'pending' | 'complied' | 'declined' | 'overridden';
 }
 
-export interface BudgetView {
-  used: number;
-  max: number;
-  scope: BudgetScope;
-  repeatedEndTurnStops: boolean;
-}
-
 /** The slice of a server's status the view reads. */
 export type ServerStatusView = Pick<ServerStatus, 'name' | 'state' | 'hooks' | 'error'>;
 
 const LATENCY_WINDOW = 200;
+
+/** The health as the Hooks view words it. */
+export function healthText(server: Pick<ServerView, 'health' | 'timeouts'>): string {
+  return server.health === 'timed out' ? `timed out ${server.timeouts}/${KILL_AFTER_TIMEOUTS}` : server.health;
+}
 
 export function percentile(values: readonly number[], p: number): number | undefined {
   if (values.length === 0) return undefined;
@@ -49,8 +52,7 @@ export function percentile(values: readonly number[], p: number): number | undef
 }
 
 export class HooksViewState {
-  budget: BudgetView | undefined;
-  runState: 'idle' | 'running' = 'idle';
+  budget: Budget | undefined;
   readonly servers = new Map<string, ServerView>();
   /** Whether the window's MCP servers have been started (they start with the first prompt). */
   serversStarted = false;
@@ -74,7 +76,6 @@ export class HooksViewState {
   resetChat(): void {
     this.budget = undefined;
     this.objections.length = 0;
-    this.runState = 'idle';
     this.changed();
   }
 
@@ -118,10 +119,9 @@ export class HooksViewState {
   private fold(event: AgentEvent, at: number): boolean {
     switch (event.type) {
       case 'prompt_started':
-        this.runState = 'running';
+        // Nothing of its own to fold, but whoever shows "running" (the status bar) looks again.
         return true;
       case 'outcome':
-        this.runState = 'idle';
         for (const o of this.objections) if (o.outcome === 'pending') o.outcome = event.outcome.unresolved?.cause === 'declined' ? 'declined' : 'overridden';
         return true;
       case 'budget':
@@ -149,7 +149,7 @@ export class HooksViewState {
   private foldServerEvent(event: AgentEvent): boolean {
     switch (event.type) {
       case 'hook_timed_out':
-        this.server(event.server).health = event.consecutive >= 2 ? 'killed' : 'timed out 1/2';
+        Object.assign(this.server(event.server), { health: event.consecutive >= KILL_AFTER_TIMEOUTS ? 'killed' : 'timed out', timeouts: event.consecutive });
         return true;
       case 'server_killed':
         Object.assign(this.server(event.server), { health: 'killed', detail: event.reason });
@@ -179,7 +179,7 @@ export class HooksViewState {
   private server(name: string): ServerView {
     let server = this.servers.get(name);
     if (!server) {
-      server = { name, allowlisted: isHookServerAllowed(this.allowlist, name), hooks: [], health: 'starting', calls: 0, latencies: [] };
+      server = { name, allowlisted: isHookServerAllowed(this.allowlist, name), hooks: [], health: 'starting', timeouts: 0, calls: 0, latencies: [] };
       this.servers.set(name, server);
     }
     return server;
@@ -199,7 +199,7 @@ function healthOf(state: ServerState, previous: ServerHealth): ServerHealth {
       return 'starting';
     case 'ready':
       // Up, but its last hook call timed out: the next timeout kills it, which is what matters here.
-      return previous === 'timed out 1/2' ? previous : 'ok';
+      return previous === 'timed out' ? previous : 'ok';
     case 'killed':
       return 'killed';
     case 'restarting':

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatViewState } from '../../../src/extension/chat/chatViewState';
 import { hostMessageSchema, type HostMessage } from '../../../src/shared/protocol';
+import { budgetText } from '../../../src/shared/budgetText';
 import type { AgentEvent } from '../../../src/agent/events';
 
 function recorder(): { model: ChatViewState; sent: HostMessage[] } {
@@ -48,7 +49,8 @@ test('tool cards, approval, objections, compaction and outcome fold into entries
   assert.ok(t1?.kind === 'tool' && t1.status === 'ok' && t1.result === 'ok');
   // the awaiting call never finished before the outcome: it is shown as cancelled, not left spinning
   assert.ok(t2?.kind === 'tool' && t2.status === 'cancelled');
-  assert.equal(model.budget, '_Stop budget 1/3 (session, repeated end-turn stops)');
+  assert.deepEqual(model.budget, { used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true });
+  assert.equal(budgetText(model.budget).line, '_Stop budget 1/3 (session, repeated end-turn stops)');
   assert.equal(model.running, false);
   const outcome = model.entries.at(-1);
   assert.ok(outcome?.kind === 'outcome' && outcome.unresolved?.cause === 'budget_exhausted');
