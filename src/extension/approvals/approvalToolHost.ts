@@ -3,18 +3,22 @@
  * is a hook, a tool marked `readOnlyHint`, listed in `sprout.tools.autoApprove`, or allowed earlier in
  * this chat; otherwise the approver (the chat's approve/deny card) is asked and a denial becomes an
  * error result the model reads. The question is put in `authorize`, before the core starts the tool
- * timeout. One instance per chat, over the window's stable tool host (which follows the configured
+ * timeout, and is itself an event (`approval_requested`, then `approval_resolved`) to this host's
+ * subscribers, so the chat, its transcript and any other view see it like every other step.
+ * One instance per chat, over the window's stable tool host (which follows the configured
  * servers as they change). Whether a tool is read-only is read from that host's current listing at
  * each call, never from a copy of its own, so a changed server is judged by what it says now.
  */
-import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
+import { randomUUID } from 'node:crypto';
+import type { ApprovalAnswer, ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
 import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
-import type { ApprovalScope } from '../../shared/protocol';
 
-export type ApprovalAnswer = ApprovalScope | 'deny';
+export type { ApprovalAnswer } from '../../agent/ports';
 
 export interface ApprovalRequest {
+  /** Names this question in its events; unique across chats and reloads (transcripts keep them). */
+  approvalId: string;
   qualifiedName: string;
   args: Record<string, unknown>;
   signal: AbortSignal;
@@ -33,6 +37,7 @@ export class ApprovalToolHost implements ToolHost {
   private readonly allowedInChat = new Set<string>();
   /** Argument objects of calls `authorize` let through; the core passes the same object to `callTool`. */
   private readonly authorized = new WeakSet<Record<string, unknown>>();
+  private readonly listeners = new Set<(event: ToolHostEvent) => void>();
 
   constructor(
     private readonly inner: ToolHost,
@@ -69,8 +74,14 @@ export class ApprovalToolHost implements ToolHost {
     return this.inner.killServer(server, reason);
   }
 
+  /** The inner host's events (servers) and this host's own (approval questions). */
   subscribe(listener: (event: ToolHostEvent) => void): () => void {
-    return this.inner.subscribe(listener);
+    const stopInner = this.inner.subscribe(listener);
+    this.listeners.add(listener);
+    return () => {
+      stopInner();
+      this.listeners.delete(listener);
+    };
   }
 
   /** The tool as its server lists it now: from the host's cache when current, else from a listing. */
@@ -83,10 +94,27 @@ export class ApprovalToolHost implements ToolHost {
     if (isHookName(bareName)) return true;
     if ((await this.currentInfo(qualifiedName, signal))?.annotations.readOnlyHint === true) return true;
     if (this.allowedInChat.has(qualifiedName) || this.policy.autoApproved(qualifiedName)) return true;
-    const answer = await this.policy.ask({ qualifiedName, args, signal });
+    const answer = await this.ask(qualifiedName, args, signal);
     if (answer === 'deny') return false;
     if (answer === 'chat') this.allowedInChat.add(qualifiedName);
     if (answer === 'workspace') await this.policy.allowInWorkspace(qualifiedName);
     return true;
+  }
+
+  /** The question and its answer, each told to the subscribers before anything else happens. */
+  private async ask(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ApprovalAnswer> {
+    const approvalId = randomUUID();
+    this.tell({ type: 'approval_requested', approvalId, name });
+    let answer: ApprovalAnswer = 'deny';
+    try {
+      answer = await this.policy.ask({ approvalId, qualifiedName: name, args, signal });
+    } finally {
+      this.tell({ type: 'approval_resolved', approvalId, name, answer });
+    }
+    return answer;
+  }
+
+  private tell(event: ToolHostEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
   }
 }

@@ -42,7 +42,7 @@ export class ChatController {
   notice: string | null = null;
   private readonly policy: ApprovalPolicy = {
     autoApproved: (name) => this.deps.settings().autoApprove.includes(name),
-    ask: (request) => this.approvals.ask(this.chat!.view, this.views.size > 0, request),
+    ask: (request) => this.approvals.ask(request, this.views.size > 0 && this.chat?.view.showsApproval(request.approvalId) === true),
     allowInWorkspace: async (name) => {
       const current = this.deps.settings().autoApprove;
       if (!current.includes(name)) await writeSetting('sprout.tools.autoApprove', [...current, name]);

@@ -41,6 +41,10 @@ export class ChatViewState {
         return;
       case 'tool_finished':
         return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
+      case 'approval_requested':
+        return this.requestApproval(event.name, event.approvalId);
+      case 'approval_resolved':
+        return this.resolveApproval(event.approvalId, event.answer !== 'deny');
       case 'budget':
         this.budget = { used: event.used, max: event.max, scope: event.scope, repeatedEndTurnStops: event.repeatedEndTurnStops };
         this.post({ type: 'budget', budget: this.budget });
@@ -120,21 +124,25 @@ export class ChatViewState {
     }
   }
 
-  /** Marks the newest running card of `name` as waiting for the user; returns false when none is. */
-  requestApproval(name: string, approvalId: string): boolean {
+  /** Whether the question `approvalId` shows on a tool card (so the card's buttons can answer it). */
+  showsApproval(approvalId: string): boolean {
+    return this.entries.some((e) => e.kind === 'tool' && e.approvalId === approvalId && e.status === 'awaiting_approval');
+  }
+
+  /** The newest running card of `name` waits for the user (no card: the question is asked elsewhere). */
+  private requestApproval(name: string, approvalId: string): void {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const entry = this.entries[i];
       if (entry?.kind === 'tool' && entry.name === name && entry.status === 'running' && entry.approvalId === undefined) {
         this.replace({ ...entry, status: 'awaiting_approval', approvalId });
-        return true;
+        return;
       }
     }
-    return false;
   }
 
-  resolveApproval(approvalId: string, approved: boolean): void {
-    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId);
-    if (entry && entry.status === 'awaiting_approval') this.replace({ ...entry, status: approved ? 'running' : 'denied' });
+  private resolveApproval(approvalId: string, approved: boolean): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId && e.status === 'awaiting_approval');
+    if (entry) this.replace({ ...entry, status: approved ? 'running' : 'denied' });
   }
 
   private appendText(delta: string): void {

@@ -29,7 +29,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
       settings: deps.settings,
       policy: {
         autoApproved: (name) => deps.settings().autoApprove.includes(name),
-        ask: (request) => deps.controller.approvals.ask(chat.view, false, request),
+        ask: (request) => deps.controller.approvals.ask(request, false),
         allowInWorkspace: async (name) => {
           const list = deps.settings().autoApprove;
           if (!list.includes(name)) await writeSetting('sprout.tools.autoApprove', [...list, name]);

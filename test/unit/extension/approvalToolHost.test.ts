@@ -99,3 +99,27 @@ test('authorize returns the denial as the result and lets read-only tools and ho
   assert.equal(asked.length, 1);
   assert.deepEqual(inner.calls, []);
 });
+
+test('each question and its answer reach subscribers as events, with the id the policy was asked with', async () => {
+  const { host, inner, asked, opts } = setup(['chat', 'deny']);
+  const seen: ToolHostEvent[] = [];
+  const stop = host.subscribe((event) => seen.push(event));
+  await host.callTool('ws', 'read', {}, opts);
+  await host.callTool('ws', 'write', {}, opts);
+  await host.callTool('ws', 'write', {}, opts);
+  await host.callTool('ws', 'run', {}, opts);
+  for (const listener of inner.listeners) listener({ type: 'tools_changed', server: 'ws' });
+  const [first, second] = asked;
+  assert.ok(first && second && first.approvalId !== second.approvalId);
+  assert.deepEqual(seen, [
+    { type: 'approval_requested', approvalId: first.approvalId, name: 'ws__write' },
+    { type: 'approval_resolved', approvalId: first.approvalId, name: 'ws__write', answer: 'chat' },
+    { type: 'approval_requested', approvalId: second.approvalId, name: 'ws__run' },
+    { type: 'approval_resolved', approvalId: second.approvalId, name: 'ws__run', answer: 'deny' },
+    { type: 'tools_changed', server: 'ws' },
+  ]);
+  stop();
+  assert.equal(inner.listeners.size, 0);
+  await host.callTool('ws', 'run', {}, opts);
+  assert.equal(seen.length, 5, 'nothing after unsubscribing');
+});
