@@ -8,8 +8,9 @@
 import { join } from 'node:path';
 import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
-import { McpHub, type ServerStatus } from '../mcp/mcpHub';
+import type { McpHub, ServerStatus } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
+import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import type { ConsentStore } from './settings/consentStore';
 import { resolveServers } from './settings/serverConfigs';
@@ -122,7 +123,7 @@ export class AgentHost {
     this.servers = resolved.servers;
     this.notices = resolved.notices;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr });
     hub.onStatus((status) => {
       if (this.hub !== hub) return;
       for (const listener of this.statusListeners) listener(status);
