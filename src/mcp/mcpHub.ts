@@ -4,8 +4,9 @@
  * (restarts, errors, tool list changes) to subscribers. close() stops every server and waits for the
  * processes to exit, so no server or its children outlive the host.
  */
-import type { Logger, ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
+import type { Clock, Logger, ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import { nodeClock } from '../runtime/nodeClock';
 import type { McpServerConfig } from './config';
 import { ServerConnection, type ServerStatus } from './serverConnection';
 
@@ -15,6 +16,8 @@ export interface McpHubOptions {
   clientName?: string;
   clientVersion?: string;
   logger?: Logger;
+  /** Restart backoff waits; default the Node clock. */
+  clock?: Clock;
   restart?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
   parentEnv?: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
@@ -38,6 +41,7 @@ export class McpHub implements ToolHost {
       this.connections.set(
         config.name,
         new ServerConnection(config, {
+          clock: options.clock ?? nodeClock,
           clientName: options.clientName ?? 'sprout-agent',
           clientVersion: options.clientVersion ?? '0.0.0',
           logger: options.logger,

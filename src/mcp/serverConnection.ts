@@ -6,9 +6,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
+import type { Clock, Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
-import { abortError, raceAbort, sleep } from './abort';
+import { abortError, raceAbort } from './abort';
 import { describeFetchError, safeUrl } from './connectionErrors';
 import type { McpServerConfig } from './config';
 import { createServerTransport, type ServerTransport } from './serverTransport';
@@ -32,6 +32,8 @@ export interface ServerStatus {
 }
 
 export interface ConnectionOptions {
+  /** Backoff waits and the times they are measured from. */
+  clock: Clock;
   clientName: string;
   clientVersion: string;
   logger?: Logger;
@@ -240,7 +242,7 @@ export class ServerConnection {
       throw new Error(`MCP server "${this.name}" was stopped while starting`);
     }
     this.live = { client, st };
-    Object.assign(this, { state: 'ready', error: undefined, readySince: Date.now(), tools: undefined });
+    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), tools: undefined });
     this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid });
     if (restarting) {
       this.restarts++;
@@ -275,13 +277,13 @@ export class ServerConnection {
     }
     this.attempts++;
     const delay = Math.min(initialDelayMs * 2 ** (this.attempts - 1), maxDelayMs);
-    const wait = this.lastDownAt + delay - Date.now();
+    const wait = this.lastDownAt + delay - this.opts.clock.now();
     this.state = 'restarting';
-    if (wait > 0) await sleep(wait, this.closing.signal);
+    if (wait > 0) await this.opts.clock.sleep(wait, this.closing.signal);
   }
 
   private markDown(state: ServerState, error: string): void {
-    const now = Date.now();
+    const now = this.opts.clock.now();
     if (this.readySince > 0 && now - this.readySince >= this.opts.stableResetMs) this.attempts = 0;
     Object.assign(this, { state, error, lastDownAt: now, readySince: 0 });
   }
