@@ -10,10 +10,10 @@ import type { AgentEvent } from '../../agent/events';
 import { assertNever, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { ApprovalBroker } from '../approvals/approvalBroker';
+import { settingsApprovalPolicy } from '../approvals/approvalPolicy';
 import type { ApprovalPolicy } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
 import { type ChatIndex, chatTitle } from './chatIndex';
-import { writeSetting } from '../settings/configReader';
 import type { HooksViewState } from '../hooks/hooksViewState';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
@@ -40,16 +40,14 @@ export class ChatController {
   private readonly views = new Set<ChatViewPort>();
   readonly approvals = new ApprovalBroker();
   notice: string | null = null;
-  private readonly policy: ApprovalPolicy = {
-    autoApproved: (name) => this.deps.settings().autoApprove.includes(name),
-    ask: (request) => this.approvals.ask(request, this.views.size > 0 && this.chat?.view.showsApproval(request.approvalId) === true),
-    allowInWorkspace: async (name) => {
-      const current = this.deps.settings().autoApprove;
-      if (!current.includes(name)) await writeSetting('sprout.tools.autoApprove', [...current, name]);
-    },
-  };
+  private readonly policy: ApprovalPolicy;
 
-  constructor(private readonly deps: ChatControllerDeps) {}
+  constructor(private readonly deps: ChatControllerDeps) {
+    // The card answers when a chat view shows it; otherwise the broker asks with a notification.
+    this.policy = settingsApprovalPolicy(deps.settings, (request) =>
+      this.approvals.ask(request, this.views.size > 0 && this.chat?.view.showsApproval(request.approvalId) === true),
+    );
+  }
 
   attach(view: ChatViewPort): vscode.Disposable {
     this.views.add(view);
