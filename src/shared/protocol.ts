@@ -116,6 +116,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
+/** What was wrong with a rejected message, for the log: zod/mini carries no message texts, so the path and the issue code. */
+export function describeIssues(error: z.core.$ZodError): string[] {
+  return error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`);
+}
+
 /** Compile-time exhaustiveness for the switches over these unions. */
 export function assertNever(value: never): never {
   throw new Error(`unhandled message: ${JSON.stringify(value)}`);
