@@ -1,26 +1,20 @@
+// ApprovalToolHost over an InMemoryToolHost: which calls run unasked (hooks, read-only tools, the
+// autoApprove setting, "allow for this chat"), which are asked about and denied, and that questions
+// and answers reach subscribers as events.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ToolHost, ToolHostEvent } from '../../../src/agent/ports';
-import type { ToolInfo } from '../../../src/agent/messages';
+import type { ToolHostEvent } from '../../../src/agent/ports';
 import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
+import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
 
-function tool(server: string, bareName: string, readOnlyHint?: boolean): ToolInfo {
-  return { server, bareName, qualifiedName: `${server}__${bareName}`, description: '', inputSchema: {}, annotations: readOnlyHint === undefined ? {} : { readOnlyHint }, isHook: bareName.startsWith('_') };
-}
-
-class RecordingToolHost implements ToolHost {
-  calls: string[] = [];
-  listeners = new Set<(e: ToolHostEvent) => void>();
-  constructor(readonly tools: ToolInfo[]) {}
-  serverNames() { return [...new Set(this.tools.map((t) => t.server))]; }
-  async listTools() { return this.tools; }
-  async callTool(server: string, bare: string) { this.calls.push(`${server}__${bare}`); return { isError: false, text: 'done' }; }
-  async killServer() {}
-  subscribe(l: (e: ToolHostEvent) => void) { this.listeners.add(l); return () => this.listeners.delete(l); }
-}
+const done = (): string => 'done';
 
 function setup(answers: ApprovalAnswer[], auto: string[] = []) {
-  const inner = new RecordingToolHost([tool('ws', 'read', true), tool('ws', 'write'), tool('ws', 'run', false), tool('tests', '_Stop')]);
+  const inner = new InMemoryToolHost([
+    { name: 'ws', tools: { read: done, write: done, run: done }, annotations: { read: { readOnlyHint: true }, run: { readOnlyHint: false } } },
+    { name: 'tests', tools: { _Stop: done } },
+  ]);
+  const called = (): string[] => inner.calls.map((c) => `${c.server}__${c.tool}`);
   const asked: ApprovalRequest[] = [];
   const allowed: string[] = [];
   const host = new ApprovalToolHost(inner, {
@@ -29,24 +23,24 @@ function setup(answers: ApprovalAnswer[], auto: string[] = []) {
     allowInWorkspace: async (name) => { allowed.push(name); },
   });
   const opts = { signal: new AbortController().signal };
-  return { inner, host, asked, allowed, opts };
+  return { inner, host, asked, allowed, opts, called };
 }
 
 test('read-only tools and hooks run without asking; others ask', async () => {
-  const { host, inner, asked, opts } = setup(['once']);
+  const { host, asked, opts, called } = setup(['once']);
   await host.callTool('ws', 'read', {}, opts);
   await host.callTool('tests', '_Stop', {}, opts);
   assert.equal(asked.length, 0);
   await host.callTool('ws', 'write', { path: 'a' }, opts);
   assert.deepEqual(asked.map((a) => [a.qualifiedName, a.args]), [['ws__write', { path: 'a' }]]);
-  assert.deepEqual(inner.calls, ['ws__read', 'tests___Stop', 'ws__write']);
+  assert.deepEqual(called(), ['ws__read', 'tests___Stop', 'ws__write']);
 });
 
 test('deny returns an error result and never calls the server', async () => {
-  const { host, inner, opts } = setup(['deny']);
+  const { host, opts, called } = setup(['deny']);
   const result = await host.callTool('ws', 'run', {}, opts);
   assert.deepEqual(result, { isError: true, text: DENIED_RESULT });
-  assert.deepEqual(inner.calls, []);
+  assert.deepEqual(called(), []);
 });
 
 test('allow once asks again; allow for this chat does not; workspace is persisted through the policy', async () => {
@@ -72,32 +66,32 @@ test('read-only is judged by the listing the inner host has now, not by an earli
   await host.callTool('ws', 'read', {}, opts);
   assert.equal(asked.length, 0);
   // The server changed (a new configuration): `read` now writes.
-  inner.tools.splice(0, 1, tool('ws', 'read', false));
+  inner.servers[0]!.annotations = { read: { readOnlyHint: false } };
   assert.deepEqual(await host.callTool('ws', 'read', {}, opts), { isError: true, text: DENIED_RESULT });
   assert.deepEqual(asked.map((a) => a.qualifiedName), ['ws__read']);
 });
 
 test('authorize asks before the timed call; callTool then runs that call without asking again', async () => {
-  const { host, inner, asked, opts } = setup(['once', 'deny']);
+  const { host, asked, opts, called } = setup(['once', 'deny']);
   const args = { path: 'a' };
   assert.equal(await host.authorize('ws', 'write', args, opts.signal), undefined);
   assert.equal(asked.length, 1);
   await host.callTool('ws', 'write', args, opts);
   assert.equal(asked.length, 1, 'the authorized call is not asked about twice');
-  assert.deepEqual(inner.calls, ['ws__write']);
+  assert.deepEqual(called(), ['ws__write']);
   // The pass is for that one call: the same arguments object again, or any other, is asked about.
   assert.deepEqual(await host.callTool('ws', 'write', args, opts), { isError: true, text: DENIED_RESULT });
   assert.equal(asked.length, 2);
-  assert.deepEqual(inner.calls, ['ws__write']);
+  assert.deepEqual(called(), ['ws__write']);
 });
 
 test('authorize returns the denial as the result and lets read-only tools and hooks through unasked', async () => {
-  const { host, inner, asked, opts } = setup(['deny']);
+  const { host, asked, opts, called } = setup(['deny']);
   assert.deepEqual(await host.authorize('ws', 'run', {}, opts.signal), { isError: true, text: DENIED_RESULT });
   assert.equal(await host.authorize('ws', 'read', {}, opts.signal), undefined);
   assert.equal(await host.authorize('tests', '_Stop', {}, opts.signal), undefined);
   assert.equal(asked.length, 1);
-  assert.deepEqual(inner.calls, []);
+  assert.deepEqual(called(), []);
 });
 
 test('each question and its answer reach subscribers as events, with the id the policy was asked with', async () => {
@@ -108,7 +102,7 @@ test('each question and its answer reach subscribers as events, with the id the 
   await host.callTool('ws', 'write', {}, opts);
   await host.callTool('ws', 'write', {}, opts);
   await host.callTool('ws', 'run', {}, opts);
-  for (const listener of inner.listeners) listener({ type: 'tools_changed', server: 'ws' });
+  inner.fire({ type: 'tools_changed', server: 'ws' });
   const [first, second] = asked;
   assert.ok(first && second && first.approvalId !== second.approvalId);
   assert.deepEqual(seen, [
@@ -119,7 +113,7 @@ test('each question and its answer reach subscribers as events, with the id the 
     { type: 'tools_changed', server: 'ws' },
   ]);
   stop();
-  assert.equal(inner.listeners.size, 0);
+  assert.equal(inner.listenerCount, 0);
   await host.callTool('ws', 'run', {}, opts);
   assert.equal(seen.length, 5, 'nothing after unsubscribing');
 });

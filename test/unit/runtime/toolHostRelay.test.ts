@@ -3,68 +3,53 @@
 // and with none the relay offers no tools and answers calls with a clear error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ToolHost, ToolHostEvent } from '../../../src/agent/ports';
-import type { ToolInfo } from '../../../src/agent/messages';
 import { NOT_STARTED_RESULT, ToolHostRelay } from '../../../src/runtime/toolHostRelay';
+import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
 
-class InMemoryHub implements ToolHost {
-  readonly listeners = new Set<(event: ToolHostEvent) => void>();
-  constructor(private readonly tools: ToolInfo[]) {}
-  serverNames() { return [...new Set(this.tools.map((t) => t.server))]; }
-  async listTools() { return this.tools; }
-  cachedTools() { return this.tools; }
-  async callTool(server: string, bareName: string) { return { isError: false, text: `${server}__${bareName} ran` }; }
-  async killServer() {}
-  subscribe(listener: (event: ToolHostEvent) => void) {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-  emit(event: ToolHostEvent) { for (const listener of this.listeners) listener(event); }
-}
-
-const tool: ToolInfo = { server: 'ws', bareName: 'read', qualifiedName: 'ws__read', description: '', inputSchema: {}, annotations: {}, isHook: false };
+const hubWithRead = (): InMemoryToolHost => new InMemoryToolHost([{ name: 'ws', tools: { read: () => 'ws__read ran' } }]);
 const signal = new AbortController().signal;
 
 test('a subscriber made before any hub gets the events of each hub in turn, and none of a replaced one', () => {
-  const relay = new ToolHostRelay<InMemoryHub>();
+  const relay = new ToolHostRelay<InMemoryToolHost>();
   const seen: string[] = [];
   relay.subscribe((event) => seen.push(`${event.type}:${'server' in event ? event.server : ''}`));
-  const first = new InMemoryHub([tool]);
+  const first = hubWithRead();
   relay.use(first);
-  first.emit({ type: 'server_error', server: 'one', message: 'failed to start' });
-  const second = new InMemoryHub([]);
+  first.fire({ type: 'server_error', server: 'one', message: 'failed to start' });
+  const second = new InMemoryToolHost([]);
   relay.use(second);
-  first.emit({ type: 'tools_changed', server: 'one' });
-  second.emit({ type: 'server_restarted', server: 'two', attempt: 1 });
+  first.fire({ type: 'tools_changed', server: 'one' });
+  second.fire({ type: 'server_restarted', server: 'two', attempt: 1 });
   relay.use(undefined);
-  second.emit({ type: 'tools_changed', server: 'two' });
+  second.fire({ type: 'tools_changed', server: 'two' });
   assert.deepEqual(seen, ['server_error:one', 'server_restarted:two']);
-  assert.equal(first.listeners.size, 0);
-  assert.equal(second.listeners.size, 0);
+  assert.equal(first.listenerCount, 0);
+  assert.equal(second.listenerCount, 0);
 });
 
 test('a throwing subscriber does not keep the event from the others', () => {
-  const relay = new ToolHostRelay<InMemoryHub>();
-  const hub = new InMemoryHub([]);
+  const relay = new ToolHostRelay<InMemoryToolHost>();
+  const hub = new InMemoryToolHost([]);
   relay.use(hub);
   const seen: string[] = [];
   relay.subscribe(() => {
     throw new Error('broken view');
   });
   relay.subscribe((event) => seen.push(event.type));
-  hub.emit({ type: 'tools_changed', server: 'x' });
+  hub.fire({ type: 'tools_changed', server: 'x' });
   assert.deepEqual(seen, ['tools_changed']);
 });
 
 test('calls and listings go to the current hub; without one there are no tools and calls say why', async () => {
-  const relay = new ToolHostRelay<InMemoryHub>();
+  const relay = new ToolHostRelay<InMemoryToolHost>();
   assert.deepEqual(await relay.listTools(), []);
   assert.deepEqual(relay.cachedTools(), []);
   assert.deepEqual(relay.serverNames(), []);
   assert.deepEqual(await relay.callTool('ws', 'read', {}, { signal }), NOT_STARTED_RESULT);
-  relay.use(new InMemoryHub([tool]));
-  assert.deepEqual(await relay.listTools(), [tool]);
-  assert.deepEqual(relay.cachedTools(), [tool]);
+  const hub = hubWithRead();
+  relay.use(hub);
+  assert.deepEqual((await relay.listTools()).map((t) => t.qualifiedName), ['ws__read']);
+  assert.equal(relay.cachedTools(), undefined, 'a hub without a cache: the caller lists');
   assert.deepEqual(relay.serverNames(), ['ws']);
   assert.deepEqual(await relay.callTool('ws', 'read', {}, { signal }), { isError: false, text: 'ws__read ran' });
 });
