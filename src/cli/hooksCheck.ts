@@ -6,6 +6,7 @@
  * Exit 0 when every call answered within the timeout, 1 when one did not (or nothing could be
  * called, or a server failed to start), 2 on bad usage, 130 when interrupted.
  */
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { HOOK_NAMES, type AgentEvent, type HookName } from '../agent/events';
 import { HookCaller } from '../agent/hookCaller';
@@ -13,7 +14,8 @@ import { isHookServerAllowed, type HookSettings } from '../agent/settings';
 import type { ToolInfo } from '../agent/messages';
 import { splitQualifiedName } from '../agent/toolNames';
 import { errorMessage } from '../agent/errorMessage';
-import { McpHub } from '../mcp/mcpHub';
+import type { McpHub } from '../mcp/mcpHub';
+import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../runtime/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
@@ -163,12 +165,14 @@ async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Pro
 function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
-  const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir: stateDirFor('hooks-check'), workspaceFolder });
-  return new McpHub([...selection.configured, ...bundled], {
+  // A throwaway state folder: a check must not read or change any session's state (a todo list, say).
+  const stateDir = selection.bundled.length > 0 ? stateDirFor(`hooks-check-${randomUUID()}`, false, io.env) : '';
+  const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir, workspaceFolder });
+  return createHub([...selection.configured, ...bundled], {
     clientVersion: io.version,
     logger,
     parentEnv: { ...io.env },
-    onStderr: (server, text) => logger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
+    onServerStderr: (server, text) => logger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
   });
 }
 
