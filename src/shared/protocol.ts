@@ -46,6 +46,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
+    /** A `_PreToolUse` hook denied the call: which server, and what it said (untrusted). */
+    blockedBy: z.optional(objectionSchema),
   }),
   z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
   z.object({
@@ -54,6 +56,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     level: z.enum(['info', 'warning', 'error']),
     text: z.string(),
   }),
+  /** Hook text put into the history (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`). */
+  z.object({ kind: z.literal('injection'), id: z.string(), hook: z.string(), server: z.string(), text: z.string() }),
   z.object({
     kind: z.literal('compaction'),
     id: z.string(),

@@ -21,8 +21,14 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   const card = el('details', { class: `card tool status-${e.status}`, 'data-testid': 'tool-card', 'data-status': e.status });
   const summary = el('summary', { 'aria-label': `Tool ${e.name}, ${e.status}` });
   summary.append(el('span', { class: 'tool-name' }, e.name), el('span', { class: 'badge' }, e.status.replace('_', ' ')));
-  card.append(summary, el('pre', { class: 'args' }, e.args));
-  if (e.result !== undefined) card.append(el('pre', { class: 'result' }, e.result));
+  card.append(summary);
+  if (e.blockedBy) {
+    // Open: the user must see at once that a policy hook stopped the call, and why (hook output, untrusted).
+    card.open = true;
+    card.append(el('div', { class: 'blocked', role: 'note', 'data-testid': 'tool-blocked' }, `blocked by ${e.blockedBy.server}: ${e.blockedBy.text}`));
+  }
+  card.append(el('pre', { class: 'args' }, e.args));
+  if (e.result !== undefined && !e.blockedBy) card.append(el('pre', { class: 'result' }, e.result));
   if (e.status === 'awaiting_approval' && e.approvalId) {
     const id = e.approvalId;
     card.open = true;
@@ -87,6 +93,11 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     case 'objection': {
       const card = el('div', { class: 'card objection', 'data-testid': 'hook-objection', role: 'note' });
       card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`), el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
+      return card;
+    }
+    case 'injection': {
+      const card = el('details', { class: 'card injection', 'data-testid': 'hook-injection' });
+      card.append(el('summary', {}, `${e.hook} from ${e.server} added context (hook output, untrusted)`), el('pre', { class: 'hook-text' }, e.text));
       return card;
     }
     case 'hookEvent':

@@ -117,3 +117,32 @@ test('a host message the protocol rejects is logged, not acted on', async () => 
     page.off('console', onConsole);
   }
 });
+
+test('a call a _PreToolUse hook denied says "blocked by <server>: <text>" on its open card; an injection is a card naming its hook and server', async () => {
+  const hostile = 'no <script>alert(1)</script> rm -rf';
+  await send({
+    type: 'entry',
+    entry: { kind: 'tool', id: 't-bad', name: 'workspace__run_command', args: '{"command":"rm -rf /"}', status: 'denied', result: '{"hook":"_PreToolUse"}', blockedBy: { server: 'guard', text: hostile } },
+  });
+  await send({ type: 'entry', entry: { kind: 'injection', id: 'i1', hook: '_UserPromptSubmit', server: 'ctx', text: 'Prefer <b>small</b> diffs.' } });
+  const view = await page.evaluate(() => {
+    const card = document.querySelector<HTMLDetailsElement>('[data-testid=tool-card][data-status=denied]');
+    const injection = document.querySelector<HTMLDetailsElement>('[data-testid=hook-injection]');
+    return {
+      open: card?.open,
+      blocked: card?.querySelector('[data-testid=tool-blocked]')?.textContent,
+      scripts: document.querySelectorAll('main script, main b').length,
+      result: card?.querySelector('.result')?.textContent ?? null,
+      injection: injection?.querySelector('summary')?.textContent,
+      injected: injection?.querySelector('.hook-text')?.textContent,
+    };
+  });
+  assert.deepEqual(view, {
+    open: true,
+    blocked: `blocked by guard: ${hostile}`,
+    scripts: 0,
+    result: null,
+    injection: '_UserPromptSubmit from ctx added context (hook output, untrusted)',
+    injected: 'Prefer <b>small</b> diffs.',
+  });
+});

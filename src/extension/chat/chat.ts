@@ -5,7 +5,8 @@
  */
 import type { AgentSession } from '../../agent/session';
 import type { Logger } from '../../agent/ports';
-import type { AgentEvent } from '../../agent/events';
+import type { AgentEvent, SessionEndReason } from '../../agent/events';
+import { errorMessage } from '../../agent/errorMessage';
 import { openSession } from '../../runtime/compose';
 import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
 import type { HostMessage } from '../../shared/protocol';
@@ -32,13 +33,16 @@ export class Chat {
     readonly view: ChatViewState,
     readonly tools: ApprovalToolHost,
     private readonly unsubscribe: () => void,
+    private readonly logger: Logger,
+    /** Whether the view's changes reach the webview (off while a replaced chat winds down). */
+    private readonly link: { live: boolean },
   ) {}
 
   /** Opens (or resumes) the chat `id`; `replay` receives the stored events before anything live. */
   static async open(id: string, transcriptPath: string, deps: ChatDeps, replay: (event: AgentEvent, at: number) => void): Promise<Chat> {
     const store = new JsonlTranscriptStore(transcriptPath, { logger: deps.logger });
-    let live = false;
-    const view = new ChatViewState((message) => live && deps.post(message));
+    const link = { live: false };
+    const view = new ChatViewState((message) => link.live && deps.post(message));
     for (const record of await store.load()) {
       view.apply(record.event);
       replay(record.event, record.at);
@@ -48,12 +52,12 @@ export class Chat {
     const tools = new ApprovalToolHost(deps.host.tools, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
     const { session } = await openSession({ sessionId: id, settings: deps.settings().agent, model: deps.host.model, tools, logger: deps.logger, transcript: store });
-    live = true;
+    link.live = true;
     const unsubscribe = session.subscribe((event) => {
       view.apply(event);
       deps.onEvent(event, Date.now());
     });
-    return new Chat(id, session, view, tools, unsubscribe);
+    return new Chat(id, session, view, tools, unsubscribe, deps.logger, link);
   }
 
   async run(prompt: string): Promise<void> {
@@ -69,6 +73,24 @@ export class Chat {
 
   stop(): void {
     this.abort?.abort();
+  }
+
+  /**
+   * The chat is done with (another chat replaced it, or the window is closing): its session ends
+   * (`_SessionEnd` with `reason`, bounded by the hook timeout), then the chat lets go of it. Never
+   * throws, so closing always completes.
+   */
+  async close(reason: SessionEndReason): Promise<void> {
+    this.stop();
+    // The webview shows another chat by now: this one's last events must not reach it.
+    this.link.live = false;
+    try {
+      await this.session.end(reason);
+    } catch (error) {
+      this.logger.warn('ending the chat session failed', { chatId: this.id, message: errorMessage(error) });
+    } finally {
+      this.dispose();
+    }
   }
 
   dispose(): void {

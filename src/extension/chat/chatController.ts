@@ -185,9 +185,11 @@ export class ChatController {
     };
   }
 
+  /** The window is closing: the open chat's session ends (`_SessionEnd` "closed", best effort within the hook timeout). */
   async dispose(): Promise<void> {
-    this.chat?.dispose();
+    const chat = this.chat;
     this.chat = undefined;
+    await chat?.close('closed');
   }
 
   private async sendSnapshot(): Promise<void> {
@@ -196,8 +198,9 @@ export class ChatController {
 
   private async switchTo(chatId: string): Promise<void> {
     const old = this.chat ?? (await this.opening);
-    old?.dispose();
     this.chat = undefined;
+    // The replaced chat's session ends in the background (within the hook timeout): the switch does not wait for its hooks.
+    void old?.close('new_chat');
     this.approvals.denyAll();
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;

@@ -4,7 +4,7 @@
  * that changed: streamed text becomes `delta` messages against the open assistant entry and finished
  * entries are never sent again. vscode-free so it is unit-tested under node.
  */
-import type { AgentEvent, Outcome } from '../../agent/events';
+import type { AgentEvent, HookName, Outcome } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { ApprovalScope } from '../../agent/ports';
 import type { Budget, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
@@ -96,11 +96,18 @@ export class ChatViewState {
         this.add({ kind: 'objection', id: this.id(), server: event.server, text: event.text, used: event.rejectionsUsed, max: event.maxRejections });
         return;
       case 'hook_finished':
-        if (event.result === 'no_objection') this.note('info', `${event.server} ${event.hook}: no objection (${event.durationMs} ms)`);
-        if (event.result === 'error') this.note('warning', `${event.server} ${event.hook} failed, treated as no objection: ${firstLine(event.text)}`);
+        // The hooks around every prompt and tool call would drown the chat in "nothing to say": only the gate's are noted.
+        if (event.result === 'no_objection' && GATE_HOOKS.has(event.hook)) this.note('info', `${event.server} ${event.hook}: no objection (${event.durationMs} ms)`);
+        if (event.result === 'error') this.note('warning', `${event.server} ${event.hook} failed, ${noEffect(event.hook)}: ${firstLine(event.text)}`);
         return;
       case 'hook_timed_out':
-        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/${KILL_AFTER_TIMEOUTS} in a row); treated as no objection.`);
+        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/${KILL_AFTER_TIMEOUTS} in a row); ${noEffect(event.hook)}.`);
+        return;
+      case 'tool_denied':
+        return this.denyTool(event.callId, event.server, event.text);
+      case 'hook_injected':
+        this.closeAssistant();
+        this.add({ kind: 'injection', id: this.id(), hook: event.hook, server: event.server, text: event.text });
         return;
       case 'server_killed':
         this.note('error', `Server ${event.server} was killed (${event.reason}). It restarts on next use; its in-memory state (a todo list, say) is lost.`);
@@ -146,6 +153,11 @@ export class ChatViewState {
     if (!entry) return;
     const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
     this.replace({ ...rest, status: approved ? 'running' : 'denied' });
+  }
+
+  private denyTool(callId: string, server: string, text: string): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    if (entry) this.replace({ ...entry, status: 'denied', blockedBy: { server, text } });
   }
 
   private appendText(delta: string): void {
@@ -209,6 +221,12 @@ export class ChatViewState {
 
 function toolId(callId: string): string {
   return `t-${callId}`;
+}
+
+const GATE_HOOKS: ReadonlySet<HookName> = new Set(['_Stop', '_PostCompact']);
+
+function noEffect(hook: HookName): string {
+  return hook === '_Stop' || hook === '_PostCompact' ? 'treated as no objection' : 'no effect';
 }
 
 function firstLine(text: string): string {

@@ -44,7 +44,8 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
     await chat.run(prompt);
   } finally {
     signal.removeEventListener('abort', stop);
-    chat.dispose();
+    // A task's chat ends with the task, as a CLI run does.
+    await chat.close(signal.aborted ? 'interrupted' : 'exit');
   }
   return outcome;
 }

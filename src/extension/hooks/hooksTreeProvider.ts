@@ -1,17 +1,19 @@
 /**
  * The native "Hooks" tree: the current chat's `_Stop` budget, each MCP server (allowlisted or not,
- * hooks, health, calls, p50/p95 latency) and the timeline of objections. It renders HooksViewState and
+ * hooks, health, calls, p50/p95 latency) with a row per hook it exposes (its calls and p50/p95), and
+ * the timeline of objections. It renders HooksViewState and
  * refreshes whenever the model changes, so it moves live during a run. Selecting an objection opens its
  * full text; a server with hooks that is not allowlisted offers a one-click fix.
  */
 import * as vscode from 'vscode';
 import { budgetText } from '../../shared/budgetText';
-import { healthText, percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
+import { healthText, hookRows, percentile, type CallStats, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
 
 export type HookNode =
   | { kind: 'budget' }
   | { kind: 'servers' }
   | { kind: 'server'; server: ServerView }
+  | { kind: 'hook'; server: ServerView; hook: string; stats: CallStats }
   | { kind: 'timeline' }
   | { kind: 'objection'; objection: ObjectionView; index: number }
   | { kind: 'notice'; text: string };
@@ -34,6 +36,7 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
       return [{ kind: 'budget' }, { kind: 'servers' }, { kind: 'timeline' }, ...this.notices.map((text): HookNode => ({ kind: 'notice', text }))];
     }
     if (node.kind === 'servers') return [...this.hooks.servers.values()].map((server): HookNode => ({ kind: 'server', server }));
+    if (node.kind === 'server') return hookRows(node.server).map(({ hook, stats }): HookNode => ({ kind: 'hook', server: node.server, hook, stats }));
     if (node.kind === 'timeline') return this.hooks.objections.map((objection, index): HookNode => ({ kind: 'objection', objection, index })).reverse();
     return [];
   }
@@ -57,6 +60,8 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
       }
       case 'server':
         return serverItem(node.server);
+      case 'hook':
+        return hookItem(node.server, node.hook, node.stats);
       case 'timeline': {
         const item = new vscode.TreeItem('Objections', vscode.TreeItemCollapsibleState.Expanded);
         item.description = this.hooks.objections.length === 0 ? 'none yet' : `${this.hooks.objections.length}`;
@@ -86,15 +91,19 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
   }
 }
 
+/** ` · p50 N ms p95 M ms`, or nothing before the first call. */
+function latencyText(latencies: readonly number[]): string {
+  const p50 = percentile(latencies, 50);
+  const p95 = percentile(latencies, 95);
+  return p50 === undefined ? '' : ` · p50 ${Math.round(p50)} ms p95 ${Math.round(p95 ?? p50)} ms`;
+}
+
 function serverItem(server: ServerView): vscode.TreeItem {
-  const item = new vscode.TreeItem(server.name);
+  const item = new vscode.TreeItem(server.name, hookRows(server).length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
   item.id = `server:${server.name}`;
-  const p50 = percentile(server.latencies, 50);
-  const p95 = percentile(server.latencies, 95);
   const hooks = server.hooks.length > 0 ? server.hooks.join(' ') : 'no hooks';
-  const latency = p50 === undefined ? '' : ` · p50 ${Math.round(p50)} ms p95 ${Math.round(p95 ?? p50)} ms`;
   const health = healthText(server);
-  item.description = `${health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latency}`;
+  item.description = `${health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latencyText(server.latencies)}`;
   item.tooltip = [server.detail, `health: ${health}`].filter(Boolean).join('\n');
   item.iconPath = new vscode.ThemeIcon(server.health === 'ok' ? 'pass' : server.health === 'killed' || server.health === 'error' ? 'error' : 'circle-outline');
   item.contextValue = server.hooks.length > 0 && !server.allowlisted ? 'serverHooksDisabled' : 'server';
@@ -102,6 +111,15 @@ function serverItem(server: ServerView): vscode.TreeItem {
     item.description = `hooks present but not enabled · ${item.description}`;
     item.command = { command: 'sprout.configureHookServers', title: 'Enable hooks', arguments: [server.name] };
   }
+  return item;
+}
+
+function hookItem(server: ServerView, hook: string, stats: CallStats): vscode.TreeItem {
+  const item = new vscode.TreeItem(hook);
+  item.id = `hook:${server.name}:${hook}`;
+  item.description = `${stats.calls} call${stats.calls === 1 ? '' : 's'}${latencyText(stats.latencies)}`;
+  item.tooltip = `${hook} on ${server.name}${server.allowlisted ? '' : ' (not allowlisted: never called)'}`;
+  item.iconPath = new vscode.ThemeIcon('symbol-event');
   return item;
 }
 

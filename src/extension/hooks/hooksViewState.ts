@@ -1,7 +1,7 @@
 /**
  * What the Hooks view and the status bar show, folded from the core's events plus the status each MCP
  * server reports when it changes (no polling): the `_Stop` budget, each MCP server's hooks, allowlisting, health, call count and
- * latency percentiles, and the timeline of objections with what became of each. vscode-free so the
+ * latency percentiles (for the server and for each of its hooks), and the timeline of objections with what became of each. vscode-free so the
  * folding is unit-tested under node; the tree provider only renders it.
  */
 import { splitQualifiedName } from '../../agent/toolNames';
@@ -25,6 +25,20 @@ export interface ServerView {
   detail?: string;
   calls: number;
   latencies: number[];
+  /** Calls of each hook of this server (by bare name), for its row under the server. */
+  hookCalls: Map<string, CallStats>;
+}
+
+export interface CallStats {
+  calls: number;
+  /** The latest durations (ms), for p50/p95. */
+  latencies: number[];
+}
+
+/** One row per hook the server exposes (as last listed), then any hook called that the list no longer has. */
+export function hookRows(server: Pick<ServerView, 'hooks' | 'hookCalls'>): Array<{ hook: string; stats: CallStats }> {
+  const names = [...server.hooks, ...[...server.hookCalls.keys()].filter((h) => !server.hooks.includes(h))];
+  return names.map((hook) => ({ hook, stats: server.hookCalls.get(hook) ?? { calls: 0, latencies: [] } }));
 }
 
 export interface ObjectionView {
@@ -132,9 +146,14 @@ export class HooksViewState {
         if (parts) this.recordCall(parts.server, event.durationMs, 'ok');
         return parts !== undefined;
       }
-      case 'hook_finished':
+      case 'hook_finished': {
         this.recordCall(event.server, event.durationMs, event.result === 'timeout' ? undefined : 'ok');
+        const perHook = this.server(event.server).hookCalls;
+        const stats = perHook.get(event.hook) ?? { calls: 0, latencies: [] };
+        perHook.set(event.hook, stats);
+        record(stats, event.durationMs);
         return true;
+      }
       case 'hook_objected':
         this.objections.push({ at, server: event.server, text: event.text, outcome: 'pending' });
         return true;
@@ -170,16 +189,14 @@ export class HooksViewState {
 
   private recordCall(name: string, durationMs: number, health: 'ok' | undefined): void {
     const server = this.server(name);
-    server.calls += 1;
-    server.latencies.push(durationMs);
-    if (server.latencies.length > LATENCY_WINDOW) server.latencies.shift();
+    record(server, durationMs);
     if (health === 'ok') server.health = 'ok';
   }
 
   private server(name: string): ServerView {
     let server = this.servers.get(name);
     if (!server) {
-      server = { name, allowlisted: isHookServerAllowed(this.allowlist, name), hooks: [], health: 'starting', timeouts: 0, calls: 0, latencies: [] };
+      server = { name, allowlisted: isHookServerAllowed(this.allowlist, name), hooks: [], health: 'starting', timeouts: 0, calls: 0, latencies: [], hookCalls: new Map() };
       this.servers.set(name, server);
     }
     return server;
@@ -188,6 +205,12 @@ export class HooksViewState {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function record(stats: CallStats, durationMs: number): void {
+  stats.calls += 1;
+  stats.latencies.push(durationMs);
+  if (stats.latencies.length > LATENCY_WINDOW) stats.latencies.shift();
 }
 
 function healthOf(state: ServerState, previous: ServerHealth): ServerHealth {

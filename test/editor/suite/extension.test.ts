@@ -25,7 +25,7 @@ async function until(check: () => boolean, what: string, ms = 15_000): Promise<v
   }
 }
 
-const keys = ['hooks.servers', 'hooks.timeoutMs', 'hooks.stopMaxRejections', 'hooks.stopBudgetScope', 'hooks.repeatedEndTurnStops', 'agent.maxRounds', 'model.name', 'model.baseUrl', 'model.contextWindowTokens', 'mcp.servers', 'mcp.builtinServers'];
+const keys = ['hooks.servers', 'hooks.timeoutMs', 'hooks.stopMaxRejections', 'hooks.stopBudgetScope', 'hooks.repeatedEndTurnStops', 'hooks.preToolUseMaxDenials', 'agent.maxRounds', 'model.name', 'model.baseUrl', 'model.contextWindowTokens', 'mcp.servers', 'mcp.builtinServers'];
 
 describe('sprout extension', function () {
   this.timeout(60_000);
@@ -40,12 +40,20 @@ describe('sprout extension', function () {
     await config().update('hooks.stopMaxRejections', 5, target);
     await config().update('hooks.stopBudgetScope', 'prompt', target);
     await config().update('hooks.repeatedEndTurnStops', false, target);
+    await config().update('hooks.preToolUseMaxDenials', 4, target);
     await config().update('agent.maxRounds', 9, target);
     await config().update('model.name', 'fake-model', target);
     await config().update('model.contextWindowTokens', 4096, target);
     await until(() => sprout.settings().agent.contextWindowTokens === 4096, 'settings to apply');
     const s = sprout.settings();
-    assert.deepEqual(s.agent.hooks, { allowlist: { kind: 'names', names: ['tests', 'lint'] }, timeoutMs: 700, stopMaxRejections: 5, stopBudgetScope: 'prompt', repeatedEndTurnStops: false });
+    assert.deepEqual(s.agent.hooks, {
+      allowlist: { kind: 'names', names: ['tests', 'lint'] },
+      timeoutMs: 700,
+      stopMaxRejections: 5,
+      stopBudgetScope: 'prompt',
+      repeatedEndTurnStops: false,
+      preToolUseMaxDenials: 4,
+    });
     assert.equal(s.agent.maxRounds, 9);
     assert.equal(s.agent.model, 'fake-model');
     assert.deepEqual(s.errors, []);

@@ -111,3 +111,25 @@ test('replayed prompts that never ended are closed as interrupted: text kept, ru
   model.endInterruptedPrompt();
   assert.equal(model.entries.length, count, 'a chat whose last prompt ended is left alone');
 });
+
+test('a _PreToolUse denial marks its tool card denied and blocked by the server; an injection is its own entry', () => {
+  const { model, sent } = recorder();
+  const envelope = JSON.stringify({ hook: '_PreToolUse', server: 'guard', text: 'no rm' });
+  const events: AgentEvent[] = [
+    { type: 'prompt_started', text: 'clean up' },
+    { type: 'hook_injected', hook: '_UserPromptSubmit', server: 'ctx', text: 'prefer small diffs' },
+    { type: 'tool_started', callId: 'c1', name: 'workspace__run_command', arguments: '{"command":"rm -rf /"}' },
+    { type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'objection', text: 'no rm', durationMs: 4 },
+    { type: 'tool_denied', callId: 'c1', name: 'workspace__run_command', server: 'guard', text: 'no rm', denialsUsed: 1, denialBudget: 10 },
+    { type: 'tool_finished', callId: 'c1', name: 'workspace__run_command', isError: true, text: envelope, durationMs: 5 },
+    { type: 'hook_finished', server: 'post', hook: '_PostToolUse', result: 'no_objection', text: '', durationMs: 2 },
+    { type: 'hook_timed_out', server: 'post', hook: '_PostToolUse', consecutive: 1 },
+  ];
+  for (const event of events) model.apply(event);
+  const tool = model.entries.find((e) => e.kind === 'tool');
+  assert.deepEqual(tool, { kind: 'tool', id: 't-c1', name: 'workspace__run_command', args: '{"command":"rm -rf /"}', status: 'denied', result: envelope, blockedBy: { server: 'guard', text: 'no rm' } });
+  assert.deepEqual(model.entries.find((e) => e.kind === 'injection'), { kind: 'injection', id: 'e1', hook: '_UserPromptSubmit', server: 'ctx', text: 'prefer small diffs' });
+  const notes = model.entries.flatMap((e) => (e.kind === 'hookEvent' ? [e.text] : []));
+  assert.deepEqual(notes, ['post _PostToolUse timed out (1/2 in a row); no effect.'], 'no "no objection" note for the hooks around every call');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});

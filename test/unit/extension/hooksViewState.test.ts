@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HooksViewState, healthText, percentile } from '../../../src/extension/hooks/hooksViewState';
+import { HooksViewState, healthText, hookRows, percentile } from '../../../src/extension/hooks/hooksViewState';
 import type { ServerState } from '../../../src/mcp/mcpHub';
 
 test('percentiles by nearest rank', () => {
@@ -80,4 +80,23 @@ test('each server state the hub reports reads as one health, and only a real cha
   assert.equal(health('restarting'), 'restarting');
   assert.equal(health('failed', 'keeps stopping'), 'error');
   assert.deepEqual(m.servers.get('tests')?.hooks, ['_Stop']);
+});
+
+test('each server lists every hook it exposes with that hook\'s own calls and latencies', () => {
+  const m = new HooksViewState({ kind: 'all' });
+  m.updateStatus([{ name: 'guard', state: 'ready', hooks: ['_PreToolUse', '_Stop', '_SessionEnd'] }]);
+  for (const ms of [10, 20, 30, 400]) m.apply({ type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'no_objection', text: '', durationMs: ms }, 1);
+  m.apply({ type: 'hook_finished', server: 'guard', hook: '_Stop', result: 'objection', text: 'x', durationMs: 7 }, 2);
+  const guard = m.servers.get('guard');
+  assert.ok(guard);
+  const rows = hookRows(guard).map(({ hook, stats }) => [hook, stats.calls, percentile(stats.latencies, 50), percentile(stats.latencies, 95)]);
+  assert.deepEqual(rows, [
+    ['_PreToolUse', 4, 20, 400],
+    ['_Stop', 1, 7, 7],
+    ['_SessionEnd', 0, undefined, undefined],
+  ]);
+  assert.equal(guard.calls, 5, 'the server total counts every hook');
+  // A hook called but gone from a newer listing keeps its row.
+  m.updateStatus([{ name: 'guard', state: 'ready', hooks: ['_Stop'] }]);
+  assert.deepEqual(hookRows(guard).map((r) => r.hook), ['_Stop', '_PreToolUse']);
 });
