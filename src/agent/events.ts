@@ -2,7 +2,7 @@
  * The one event union every consumer reads (chat view, Hooks view, status bar, transcript file, CLI
  * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
  */
-import type { ChatMessage, Usage } from './messages';
+import type { ChatMessage, ElicitationAction, ElicitationRequest, Usage } from './messages';
 import type { BudgetScope } from './settings';
 
 export type HookName = '_Stop' | '_PostCompact';
@@ -66,7 +66,14 @@ export type AgentEvent =
       /** The whole fresh history after the reset. */
       history: ChatMessage[];
     }
-  | { type: 'outcome'; outcome: Outcome };
+  | { type: 'outcome'; outcome: Outcome }
+  /** The round waits (at most `waitMs`) for servers that are not ready; the rest join later via `tools_changed`. */
+  | { type: 'servers_waiting'; servers: string[]; waitMs: number }
+  /** A running tool reported progress (or a task's status changed); it also resets the tool's idle timeout. */
+  | { type: 'tool_progress'; callId: string; name: string; progress?: number; total?: number; message?: string }
+  /** A server asks the user something (MCP elicitation); answered by the host and reported below. */
+  | { type: 'elicitation_requested'; request: ElicitationRequest }
+  | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

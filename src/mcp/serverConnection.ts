@@ -8,9 +8,12 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort, sleep } from './abort';
+import { clientCapabilities, installFeatureHandlers, type ClientFeatures } from './clientFeatures';
 import type { McpServerConfig } from './config';
 import { createServerTransport, type ServerTransport } from './serverTransport';
+import { callToolOverClient, serverRunsToolTasks } from './toolCall';
 import { toToolInfos, type RawTool } from './toolInfos';
 import { flattenToolResult } from './toolResults';
 
@@ -42,10 +45,10 @@ export interface ConnectionOptions {
   parentEnv: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
   emit: (event: ToolHostEvent) => void;
+  /** Elicitation and roots, declared to the server only when handled. */
+  features: ClientFeatures;
 }
 
-/** setTimeout's ceiling: the core owns call timeouts, so the SDK's own 60 s default must never fire. */
-const NO_TIMEOUT = 2_147_483_647;
 const MAX_PAGES = 1000;
 
 export class ServerConnection {
@@ -94,6 +97,16 @@ export class ServerConnection {
     return this.live !== undefined && !this.closed ? this.tools : undefined;
   }
 
+  /** What the server last listed (kept while it is down or slow); no I/O. */
+  lastTools(): ToolInfo[] {
+    return this.tools ?? this.lastListed;
+  }
+
+  /** Tells a running server that the roots changed; it asks again with roots/list. */
+  async rootsChanged(): Promise<void> {
+    await this.live?.client.sendRootsListChanged().catch(() => undefined);
+  }
+
   async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
     if (this.isDown()) {
       // Lists run every round: waiting for a backoff or a slow (hostile) restart would break SPEC 4's
@@ -106,7 +119,9 @@ export class ServerConnection {
     const live = this.live;
     this.toolsFetch ??= this.fetchTools(client)
       .catch((error: unknown) => {
-        this.httpSessionLost(live, error);
+        if (this.httpSessionLost(live, error) === undefined && this.live === live) {
+          this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${errorMessage(error)}` });
+        }
         throw error;
       })
       .finally(() => (this.toolsFetch = undefined));
@@ -118,13 +133,13 @@ export class ServerConnection {
   }
 
   private async call(bareName: string, args: Record<string, unknown>, options: ToolCallOptions, retried: boolean): Promise<ToolCallResult> {
-    const { signal, meta } = options;
+    const { signal, meta, onProgress } = options;
     const what = `call of ${bareName} on MCP server "${this.name}"`;
     const client = await this.getClient(signal);
     const live = this.live;
     try {
-      const params = { name: bareName, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) };
-      const result = await client.callTool(params, undefined, { signal, timeout: NO_TIMEOUT });
+      const asTask = this.lastTools().find((t) => t.bareName === bareName)?.taskSupport !== undefined && serverRunsToolTasks(client);
+      const result = await callToolOverClient(client, { name: bareName, args, meta, asTask, signal, onProgress });
       return flattenToolResult(result);
     } catch (error) {
       if (signal.aborted) throw abortError(`${what} aborted`);
@@ -196,8 +211,9 @@ export class ServerConnection {
       closeGraceMs: this.opts.closeGraceMs,
       onStderrLine: (line) => this.onStderrLine(line),
     });
-    const client = new Client({ name: this.opts.clientName, version: this.opts.clientVersion }, { capabilities: {} });
+    const client = new Client({ name: this.opts.clientName, version: this.opts.clientVersion }, { capabilities: clientCapabilities(this.opts.features) });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.onToolsChanged(client));
+    installFeatureHandlers(client, this.name, this.opts.features, this.opts.emit, this.opts.logger);
     client.onerror = (error) => this.opts.logger?.debug('mcp transport error', { server: this.name, error: error.message });
     this.pending = st;
     try {
@@ -313,7 +329,8 @@ export class ServerConnection {
       cursor = result.nextCursor;
       if (cursor === undefined) break;
     }
-    const tools = toToolInfos(this.name, raw, (message) => this.opts.emit({ type: 'server_error', server: this.name, message }));
+    const report = (message: string): void => this.opts.emit({ type: 'server_error', server: this.name, message });
+    const tools = toToolInfos(this.name, raw, report, serverRunsToolTasks(client));
     if (this.live?.client === client && this.toolsVersion === version) {
       this.tools = tools;
       this.lastListed = tools;

@@ -11,6 +11,7 @@ export interface RawTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  execution?: { taskSupport?: unknown };
 }
 
 const BOOLEAN_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
@@ -23,7 +24,16 @@ function pickAnnotations(raw: Record<string, unknown> | undefined): ToolAnnotati
   return out;
 }
 
-export function toToolInfos(server: string, raw: readonly RawTool[], report: (message: string) => void): ToolInfo[] {
+function taskSupport(tool: RawTool): ToolInfo['taskSupport'] {
+  const value = tool.execution?.taskSupport;
+  return value === 'required' || value === 'optional' ? value : undefined;
+}
+
+/**
+ * `runsTasks`: the server offers tasks for tools/call. A tool that requires a task on a server that
+ * does not offer them could never succeed, so it is left out with a reason instead of failing every call.
+ */
+export function toToolInfos(server: string, raw: readonly RawTool[], report: (message: string) => void, runsTasks = false): ToolInfo[] {
   const seen = new Set<string>();
   const tools: ToolInfo[] = [];
   for (const tool of raw) {
@@ -40,6 +50,14 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
       continue;
     }
     seen.add(tool.name);
+    const tasks = taskSupport(tool);
+    if (tasks === 'required' && !runsTasks) {
+      report(
+        `MCP server "${server}": the tool "${tool.name}" must run as a task, but the server does not offer tasks for tools/call; ` +
+          'it is not offered to the model.',
+      );
+      continue;
+    }
     tools.push({
       server,
       bareName: tool.name,
@@ -48,6 +66,7 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
       inputSchema: tool.inputSchema,
       annotations: pickAnnotations(tool.annotations),
       isHook: isHookName(tool.name),
+      ...(tasks !== undefined && runsTasks ? { taskSupport: tasks } : {}),
     });
   }
   return tools;

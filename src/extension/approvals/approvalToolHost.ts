@@ -6,7 +6,7 @@
  * timeout. One instance per chat; the inner host can be swapped when the
  * configured servers change, and subscriptions follow the swap.
  */
-import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
+import type { ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../../agent/ports';
 import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
 import type { ApprovalScope } from '../../shared/protocol';
@@ -43,8 +43,8 @@ export class ApprovalToolHost implements ToolHost {
     return this.inner().serverNames();
   }
 
-  async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
-    const tools = await this.inner().listTools(signal);
+  async listTools(signal?: AbortSignal, options?: ToolListOptions): Promise<ToolInfo[]> {
+    const tools = await this.inner().listTools(signal, options);
     for (const tool of tools) this.annotations.set(tool.qualifiedName, tool);
     return tools;
   }
