@@ -80,7 +80,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
         isError: true,
         text:
           result.why === 'idle'
-            ? `tool ${call.name} timed out after ${idleMs} ms without an answer or progress and was cancelled`
+            ? `tool ${call.name} timed out after ${idleMs} ms and was cancelled`
             : `tool ${call.name} was still running after ${Math.max(idleMs, maxTotalMs)} ms (the most progress may extend it) and was cancelled`,
       };
     case 'cancelled':
