@@ -5,7 +5,8 @@
  * session file flushed and the servers closed, then 130.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
@@ -15,7 +16,9 @@ import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import { selectServers, unknownHookServers } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
+import { elicitationPolicy } from './cliElicitation';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
+import { calledToolsRecorder, describeFailures, neededServerFailures } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 export interface CliIo {
@@ -102,17 +105,24 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     parentEnv: { ...io.env },
     clientVersion: io.version,
     onServerStderr: (server, text) => secretLogger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
+    mcpFeatures: {
+      elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION'),
+      roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
+    },
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);
-  const unsubscribe = runtime.session.subscribe(print);
+  const called = calledToolsRecorder();
+  const unsubscribe = runtime.session.subscribe((event) => (print(event), called.listener(event)));
   try {
     const outcome = await runPrompt(runtime, prompt, io);
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     if (outcome === undefined) return EXIT_ERROR;
     // stderr in both modes: a --json consumer reads stdout, a person watching the terminal reads this.
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
-    return exitCodeForOutcome(outcome.reason);
+    const failures = neededServerFailures(runtime.hub.status(), settings.hooks.allowlist, called.names);
+    io.stderr.write(describeFailures(failures));
+    return failures.length > 0 ? EXIT_USAGE : exitCodeForOutcome(outcome.reason);
   } finally {
     unsubscribe();
     await runtime.dispose();

@@ -8,6 +8,7 @@ import { AgentSession } from '../agent/index';
 import type { Clock, Logger, TranscriptStore } from '../agent/ports';
 import type { AgentEvent } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
+import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type McpHubOptions } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
@@ -50,6 +51,8 @@ export interface AgentRuntimeOptions {
   clientVersion?: string;
   /** A server wrote to its stderr. */
   onServerStderr?: (server: string, text: string) => void;
+  /** Elicitation and roots offered to MCP servers (each declared only when given). */
+  mcpFeatures?: ClientFeatures;
 }
 
 export interface AgentRuntime {
@@ -107,6 +110,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     logger,
     parentEnv: options.parentEnv ?? process.env,
     onStderr: options.onServerStderr,
+    features: options.mcpFeatures,
   });
   let disposed: Promise<void> | undefined;
   const transcript = transcriptStore(options.transcript, logger);
