@@ -80,6 +80,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
   const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
+  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
   const unknownHooks = unknownHookServers(settings.hooks.allowlist, selection);
   if (unknownHooks.length > 0) {
     const known = [...selection.configured.map((s) => s.name), ...selection.bundled].join(', ') || 'none';
