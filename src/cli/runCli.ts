@@ -17,6 +17,7 @@ import { selectServers, unknownHookServers } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
+import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { calledToolsRecorder, describeFailures, neededServerFailures } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
@@ -110,6 +111,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION'),
       roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
     },
+    oauth: cliOAuthHost(io.env, io.stderr),
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);

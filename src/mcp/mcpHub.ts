@@ -9,6 +9,7 @@ import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import type { McpServerConfig } from './config';
 import { sleep } from './abort';
 import type { ClientFeatures } from './clientFeatures';
+import type { OAuthHost } from './oauthClient';
 import { ServerConnection, type ServerStatus } from './serverConnection';
 
 export type { ServerState, ServerStatus } from './serverConnection';
@@ -35,6 +36,8 @@ export interface McpHubOptions {
   stableResetMs?: number;
   /** Elicitation and roots; each capability is declared to servers only when given here. */
   features?: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it (OAuth); without it their 401 is a start failure. */
+  oauth?: OAuthHost;
 }
 
 export class McpHub implements ToolHost {
@@ -66,6 +69,7 @@ export class McpHub implements ToolHost {
           onStderr: options.onStderr,
           emit: (event) => this.emit(event),
           features: options.features ?? {},
+          oauth: options.oauth,
         }),
       );
     }
@@ -133,6 +137,11 @@ export class McpHub implements ToolHost {
 
   status(): ServerStatus[] {
     return [...this.connections.values()].map((c) => c.status());
+  }
+
+  /** Forgets the server's sign-in (tokens, registration); the next use asks the user to sign in again. */
+  async signOut(server: string): Promise<void> {
+    await this.connection(server).signOut();
   }
 
   /** The roots (workspace folders) changed: every running server is told, and asks again. */

@@ -3,16 +3,19 @@
  * calls, kills, and lazy restarts with backoff and an attempt cap after a kill or a crash. McpHub owns
  * one of these per server and merges them; all state about a single server lives here.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort, sleep } from './abort';
-import { clientCapabilities, installFeatureHandlers, type ClientFeatures } from './clientFeatures';
+import type { ClientFeatures } from './clientFeatures';
+import { openClient } from './clientOpener';
 import type { McpServerConfig } from './config';
-import { createServerTransport, type ServerTransport } from './serverTransport';
+import { forgetSignIn, serverOAuth, type OAuthHost } from './oauthClient';
+import { describeFetchError, startFailureMessage } from './connectionErrors';
+import type { ServerTransport } from './serverTransport';
 import { callToolOverClient, serverRunsToolTasks } from './toolCall';
 import { toToolInfos, type RawTool } from './toolInfos';
 import { flattenToolResult } from './toolResults';
@@ -47,6 +50,8 @@ export interface ConnectionOptions {
   emit: (event: ToolHostEvent) => void;
   /** Elicitation and roots, declared to the server only when handled. */
   features: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it; without it a 401 is a start failure. */
+  oauth?: OAuthHost;
 }
 
 const MAX_PAGES = 1000;
@@ -68,6 +73,8 @@ export class ServerConnection {
   private toolsFetch: Promise<ToolInfo[]> | undefined;
   private closed = false;
   private readonly closing = new AbortController();
+  /** Aborted when a start in progress must give up (kill, reset, close): ends a wait for sign-in. */
+  private abandon = new AbortController();
 
   constructor(
     readonly config: McpServerConfig,
@@ -156,6 +163,7 @@ export class ServerConnection {
   }
 
   async kill(reason: string): Promise<void> {
+    this.abandon.abort();
     const live = this.live;
     const pending = this.pending;
     this.live = undefined;
@@ -167,6 +175,7 @@ export class ServerConnection {
 
   /** Stops the server and forgets its failures; the next use starts it afresh. */
   async reset(): Promise<void> {
+    this.abandon.abort();
     await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
     // A start that completed while we waited must not survive the reset either.
@@ -177,6 +186,7 @@ export class ServerConnection {
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
+    this.abandon.abort();
     await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
     await this.takeLive()?.st.close();
@@ -206,24 +216,25 @@ export class ServerConnection {
     if (restarting) await this.waitBackoff();
     if (this.closed) throw new Error(`MCP server "${this.name}": the MCP hub is closed`);
     this.state = restarting ? 'restarting' : 'starting';
-    const st = createServerTransport(this.config, {
-      parentEnv: this.opts.parentEnv,
-      closeGraceMs: this.opts.closeGraceMs,
-      onStderrLine: (line) => this.onStderrLine(line),
-    });
-    const client = new Client({ name: this.opts.clientName, version: this.opts.clientVersion }, { capabilities: clientCapabilities(this.opts.features) });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.onToolsChanged(client));
-    installFeatureHandlers(client, this.name, this.opts.features, this.opts.emit, this.opts.logger);
-    client.onerror = (error) => this.opts.logger?.debug('mcp transport error', { server: this.name, error: error.message });
-    this.pending = st;
+    this.abandon = new AbortController();
+    const oauth = serverOAuth(this.config, this.opts.oauth);
+    await oauth?.prepare();
+    let opened: { client: Client; st: ServerTransport };
     try {
-      await client.connect(st.transport, { timeout: this.opts.connectTimeoutMs });
-    } catch (error) {
-      await st.kill().catch(() => undefined);
-      throw this.startFailed(error, st);
+      opened = await openClient({
+        config: this.config,
+        opts: this.opts,
+        oauth,
+        abandon: this.abandon.signal,
+        onStderrLine: (line) => this.onStderrLine(line),
+        onToolsChanged: (client) => this.onToolsChanged(client),
+        track: (st) => (this.pending = st),
+        failed: (error, st) => this.startFailed(error, st),
+      });
     } finally {
-      this.pending = undefined;
+      await oauth?.done();
     }
+    const { client, st } = opened;
     client.onclose = () => this.onClientClosed(client);
     if (this.closed || (this.state as ServerState) === 'killed') {
       await st.close();
@@ -239,14 +250,14 @@ export class ServerConnection {
     return client;
   }
 
+  /** Forgets this server's sign-in (tokens and registration) and drops the connection; the next use signs in again. */
+  async signOut(): Promise<void> {
+    if (await forgetSignIn(this.config, this.opts.oauth)) await this.reset();
+  }
+
   private startFailed(error: unknown, st: ServerTransport): Error {
     if (this.state === 'killed' || this.closed) return new Error(`MCP server "${this.name}" was stopped while starting`);
-    const t = this.config.transport;
-    const target = t.type === 'stdio' ? `command "${t.command}"` : `URL ${safeUrl(t.url)}`;
-    const raw = (error as Error).message;
-    const cause = raw.includes(`MCP server "${this.name}"`) ? raw : `MCP server "${this.name}" (${target}) failed to start: ${raw}`;
-    const exit = st.describeExit();
-    const message = exit && !cause.includes(exit) ? `${cause} (${exit})` : cause;
+    const message = startFailureMessage(this.config, error, st.describeExit());
     this.markDown('failed', message);
     this.opts.emit({ type: 'server_error', server: this.name, message });
     return new Error(message);
@@ -344,19 +355,3 @@ export class ServerConnection {
   }
 }
 
-/** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
-function describeFetchError(error: TypeError): string {
-  const cause = error.cause;
-  const code = cause !== null && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
-  return code === undefined ? error.message : `${error.message}: ${code}`;
-}
-
-/** The URL without credentials or query (tokens often hide there) for error messages. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return '(invalid URL)';
-  }
-}

@@ -10,6 +10,7 @@ import type { AgentEvent } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';
+import type { OAuthHost } from '../mcp/oauthClient';
 import { McpHub, type McpHubOptions } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
@@ -53,6 +54,8 @@ export interface AgentRuntimeOptions {
   onServerStderr?: (server: string, text: string) => void;
   /** Elicitation and roots offered to MCP servers (each declared only when given). */
   mcpFeatures?: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it. */
+  oauth?: OAuthHost;
 }
 
 export interface AgentRuntime {
@@ -111,6 +114,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     parentEnv: options.parentEnv ?? process.env,
     onStderr: options.onServerStderr,
     features: options.mcpFeatures,
+    oauth: options.oauth,
   });
   let disposed: Promise<void> | undefined;
   const transcript = transcriptStore(options.transcript, logger);
