@@ -14,6 +14,28 @@ import type { ServerOAuth } from './oauthClient';
 import type { ConnectionOptions } from './serverConnection';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 
+/** A connection that is up: its client, transport, and sign-in helper (kept for refreshes and step-up). */
+export interface Live {
+  client: Client;
+  st: ServerTransport;
+  oauth?: ServerOAuth;
+}
+
+/**
+ * Runs a request; when the server refused it with 401/403 and a sign-in began (expired grant, more
+ * scope needed), waits for the sign-in within `signal` and runs it once more.
+ */
+export async function afterSignIn<T>(live: Live | undefined, work: () => Promise<T>, signal: AbortSignal, server: string): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const code = error instanceof UnauthorizedError ? live?.oauth?.pendingCode : undefined;
+    if (code === undefined || live?.st.finishAuth === undefined) throw error;
+    await live.st.finishAuth(await raceAbort(code, signal, `sign-in to MCP server "${server}"`));
+    return await work();
+  }
+}
+
 export interface OpenRequest {
   config: McpServerConfig;
   opts: ConnectionOptions;

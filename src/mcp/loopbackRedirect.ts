@@ -28,8 +28,8 @@ export class LoopbackRedirect {
     });
   }
 
-  /** Listens on `port` when given and free, else on any free port. */
-  static async open(port?: number): Promise<LoopbackRedirect> {
+  /** Listens on `port` when given and free, else (unless `strict`) on any free port. */
+  static async open(port?: number, strict = false): Promise<LoopbackRedirect> {
     const listen = (p: number) =>
       new Promise<Server>((resolve, reject) => {
         const http = createServer();
@@ -40,7 +40,7 @@ export class LoopbackRedirect {
     try {
       http = await listen(port ?? 0);
     } catch (error) {
-      if (port === undefined) throw error;
+      if (port === undefined || strict) throw error;
       http = await listen(0);
     }
     http.unref();

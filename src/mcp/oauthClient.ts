@@ -69,27 +69,31 @@ export class ServerOAuth implements OAuthClientProvider {
     private readonly host: OAuthHost,
   ) {}
 
-  /** Loads what is stored and opens the loopback listener (on the registered port when free). */
+  /**
+   * Loads what is stored and settles the loopback port the redirect URI names: the registered one, or
+   * a free one picked now (the listener itself opens only while a sign-in waits for its redirect).
+   */
   async prepare(): Promise<void> {
     this.record = (await this.host.store.load(this.key)) ?? {};
-    this.redirect = await LoopbackRedirect.open(this.record.redirectPort);
-    if (this.record.redirectPort !== this.redirect.port) {
-      // A registration names its redirect URI: with a new port it must be made again.
-      const { client: _dropped, ...rest } = this.record;
-      this.record = { ...rest, redirectPort: this.redirect.port };
-      await this.persist();
-    }
+    if (this.record.redirectPort !== undefined) return;
+    const probe = await LoopbackRedirect.open();
+    const { client: _dropped, ...rest } = this.record;
+    // A registration names its redirect URI: with a new port it must be made again.
+    this.record = { ...rest, redirectPort: probe.port };
+    await probe.close();
+    await this.persist();
   }
 
-  /** Closes the listener; the next connection opens it again. */
+  /** Ends a sign-in in progress (the connection is gone) and closes the listener. */
   async done(): Promise<void> {
-    await this.redirect?.close();
+    const redirect = this.redirect;
     this.redirect = undefined;
     this.pendingCode = undefined;
+    await redirect?.close();
   }
 
   get redirectUrl(): string {
-    return this.redirect?.url ?? `http://127.0.0.1:${this.record.redirectPort ?? 0}/callback`;
+    return `http://127.0.0.1:${this.record.redirectPort ?? 0}/callback`;
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -155,13 +159,28 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    const redirect = this.redirect;
-    if (redirect === undefined) throw new Error(`MCP server "${this.server}" asks for sign-in, but no redirect listener is open`);
+    await this.redirect?.close();
+    const redirect = await this.openListener();
+    this.redirect = redirect;
     const timeoutMs = this.host.signInTimeoutMs ?? 5 * 60_000;
-    this.pendingCode = redirect.waitForCode(this.expectedState, timeoutMs, this.server);
+    const code = redirect.waitForCode(this.expectedState, timeoutMs, this.server);
+    this.pendingCode = code.finally(() => void redirect.close().catch(() => undefined));
     // Never unhandled: the connection awaits it, or gives up on it when closed.
     this.pendingCode.catch(() => undefined);
     await this.host.openSignIn(this.server, authorizationUrl);
+  }
+
+  /** The listener on the registered port; when another program took it, the next try registers anew. */
+  private async openListener(): Promise<LoopbackRedirect> {
+    const port = this.record.redirectPort ?? 0;
+    try {
+      return await LoopbackRedirect.open(port, true);
+    } catch (error) {
+      const { client: _dropped, redirectPort: _port, ...rest } = this.record;
+      this.record = rest;
+      await this.persist();
+      throw new Error(`MCP server "${this.server}": the sign-in redirect port ${port} on 127.0.0.1 is taken (${(error as Error).message}); try again`, { cause: error });
+    }
   }
 
   private get key(): string {

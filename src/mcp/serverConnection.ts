@@ -11,7 +11,7 @@ import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort, sleep } from './abort';
 import type { ClientFeatures } from './clientFeatures';
-import { openClient } from './clientOpener';
+import { afterSignIn, openClient, type Live } from './clientOpener';
 import type { McpServerConfig } from './config';
 import { forgetSignIn, serverOAuth, type OAuthHost } from './oauthClient';
 import { describeFetchError, startFailureMessage } from './connectionErrors';
@@ -63,7 +63,7 @@ export class ServerConnection {
   private attempts = 0;
   private lastDownAt = 0;
   private readySince = 0;
-  private live: { client: Client; st: ServerTransport } | undefined;
+  private live: Live | undefined;
   private pending: ServerTransport | undefined;
   private connecting: Promise<Client> | undefined;
   private tools: ToolInfo[] | undefined;
@@ -146,7 +146,8 @@ export class ServerConnection {
     const live = this.live;
     try {
       const asTask = this.lastTools().find((t) => t.bareName === bareName)?.taskSupport !== undefined && serverRunsToolTasks(client);
-      const result = await callToolOverClient(client, { name: bareName, args, meta, asTask, signal, onProgress });
+      const plan = { name: bareName, args, meta, asTask, signal, onProgress };
+      const result = await afterSignIn(live, () => callToolOverClient(client, plan), signal, this.name);
       return flattenToolResult(result);
     } catch (error) {
       if (signal.aborted) throw abortError(`${what} aborted`);
@@ -168,6 +169,7 @@ export class ServerConnection {
     const pending = this.pending;
     this.live = undefined;
     this.tools = undefined;
+    void live?.oauth?.done();
     if (this.state !== 'failed' || live || pending) this.markDown('killed', `killed: ${reason}`);
     this.opts.logger?.info('mcp server killed', { server: this.name, reason });
     await Promise.all([live?.st.kill(), pending?.kill()]);
@@ -197,10 +199,11 @@ export class ServerConnection {
     return !this.live && (this.state === 'killed' || this.state === 'restarting' || this.state === 'failed');
   }
 
-  private takeLive(): { client: Client; st: ServerTransport } | undefined {
+  private takeLive(): Live | undefined {
     const live = this.live;
     this.live = undefined;
     this.tools = undefined;
+    void live?.oauth?.done();
     return live;
   }
 
@@ -219,7 +222,7 @@ export class ServerConnection {
     this.abandon = new AbortController();
     const oauth = serverOAuth(this.config, this.opts.oauth);
     await oauth?.prepare();
-    let opened: { client: Client; st: ServerTransport };
+    let opened: Live;
     try {
       opened = await openClient({
         config: this.config,
@@ -231,16 +234,17 @@ export class ServerConnection {
         track: (st) => (this.pending = st),
         failed: (error, st) => this.startFailed(error, st),
       });
-    } finally {
+    } catch (error) {
       await oauth?.done();
+      throw error;
     }
     const { client, st } = opened;
     client.onclose = () => this.onClientClosed(client);
     if (this.closed || (this.state as ServerState) === 'killed') {
-      await st.close();
+      await Promise.all([st.close(), oauth?.done()]);
       throw new Error(`MCP server "${this.name}" was stopped while starting`);
     }
-    this.live = { client, st };
+    this.live = { client, st, ...(oauth !== undefined ? { oauth } : {}) };
     Object.assign(this, { state: 'ready', error: undefined, readySince: Date.now(), tools: undefined });
     this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid });
     if (restarting) {
@@ -335,7 +339,9 @@ export class ServerConnection {
     const raw: RawTool[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs });
+      const params = cursor !== undefined ? { cursor } : undefined;
+      const live = this.live?.client === client ? this.live : undefined;
+      const result = await afterSignIn(live, () => client.listTools(params, { timeout: this.opts.connectTimeoutMs }), this.abandon.signal, this.name);
       raw.push(...(result.tools as RawTool[]));
       cursor = result.nextCursor;
       if (cursor === undefined) break;

@@ -121,7 +121,10 @@ function problem(f: ElicitField, value: unknown): string | undefined {
   }
 }
 
-/** Checks an answer: unknown keys are dropped, required fields must be there, every value must fit its field. */
+/**
+ * Checks an answer: unknown keys are dropped, a field left out takes its default (the form showed it
+ * filled in, SEP-1034), required fields must be there, every value must fit its field.
+ */
 export function checkElicitationAnswer(
   fields: readonly ElicitField[],
   answer: Readonly<Record<string, unknown>>,
@@ -129,7 +132,8 @@ export function checkElicitationAnswer(
   const content: Record<string, ElicitValue> = {};
   const errors: Record<string, string> = {};
   for (const f of fields) {
-    const value = answer[f.name];
+    const given = answer[f.name];
+    const value = given === undefined ? f.default : given;
     if (value === undefined || value === '') {
       if (f.required) errors[f.name] = `${f.title} is required`;
       continue;
