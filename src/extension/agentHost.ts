@@ -10,7 +10,9 @@ import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type ServerStatus } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import type { ConsentStore } from './settings/consentStore';
-import { resolveServers } from './settings/serverConfigs';
+import type { ClientFeatures } from '../mcp/clientFeatures';
+import type { OAuthHost } from '../mcp/oauthClient';
+import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource } from './settings/configReader';
 
@@ -24,6 +26,12 @@ export interface AgentHostDeps {
   apiKey: () => string | undefined;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
+  /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
+  features?: ClientFeatures;
+  /** Sign-in for HTTP servers (tokens in SecretStorage, the page in the browser). */
+  oauth?: OAuthHost;
+  /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
+  inputs?: ServerSources['inputs'];
 }
 
 const EMPTY_HOST: ToolHost = {
@@ -95,6 +103,16 @@ export class AgentHost {
     await (await this.ensureServers()).listTools();
   }
 
+  /** The workspace folders changed: running servers are told (roots/list_changed) and ask again. */
+  async rootsChanged(): Promise<void> {
+    await this.hub?.rootsChanged();
+  }
+
+  /** Forgets an HTTP server's sign-in; its next use asks the user to sign in again. */
+  async signOut(server: string): Promise<void> {
+    await (await this.ensureServers()).signOut(server);
+  }
+
   async dispose(): Promise<void> {
     await this.hub?.close();
     this.hub = undefined;
@@ -112,6 +130,7 @@ export class AgentHost {
         builtins: settings.builtinServers,
         distDir: join(this.deps.extensionPath, 'dist'),
         stateDir: join(this.deps.storageDir, 'servers'),
+        inputs: this.deps.inputs,
       },
       this.deps.consent,
     );
@@ -119,7 +138,13 @@ export class AgentHost {
     this.servers = resolved.servers;
     this.notices = resolved.notices;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
+    const hub = new McpHub(resolved.servers, {
+      clientName: 'sprout-agent',
+      logger: this.deps.logger,
+      onStderr: this.deps.onServerStderr,
+      features: this.deps.features,
+      oauth: this.deps.oauth,
+    });
     this.hub = hub;
     for (const listener of this.hubListeners) listener();
     return hub;

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../agent/ports';
-import { AgentHost } from './agentHost';
+import { AgentHost, type AgentHostDeps } from './agentHost';
 import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
 import { ChatIndex } from './chat/chatIndex';
@@ -23,6 +23,11 @@ import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
+import { openSignInInBrowser, promptForInput, resolveInputs, vscodeOAuthHost, type InputPrompt, type SignInOpener } from './settings/mcpSecrets';
+
+/** How sign-in pages are opened and inputs asked for; extension-host tests replace them to play the user. */
+export const signInOpener: { open: SignInOpener } = { open: openSignInInBrowser };
+export const inputPrompt: { ask: InputPrompt } = { ask: promptForInput };
 
 export interface SproutApi {
   controller: ChatController;
@@ -83,6 +88,22 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
   );
 }
 
+/**
+ * What the window offers MCP servers: questions go to the chat's form cards (the hub starts on the
+ * first prompt, after the controller exists, so the late reference holds), roots are the workspace
+ * folders, sign-in and `${input:id}` values live in SecretStorage.
+ */
+function mcpHostOptions(context: vscode.ExtensionContext, chat: { controller?: ChatController }): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
+  return {
+    features: {
+      elicitation: { by: 'user', answer: (request, signal) => chat.controller?.elicitations.answer(request, signal) ?? Promise.resolve({ action: 'cancel' }) },
+      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+    },
+    oauth: vscodeOAuthHost(context.secrets, () => signInOpener.open),
+    inputs: (source, specs) => resolveInputs(context.secrets, source, specs, inputPrompt.ask),
+  };
+}
+
 let shutdown: (() => Promise<void>) | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<SproutApi> {
@@ -96,6 +117,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
   const consent = new ConsentStore(context.globalState, askConsent);
+  const chatRef: { controller?: ChatController } = {};
   const host = new AgentHost({
     extensionPath: context.extensionPath,
     storageDir,
@@ -106,6 +128,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     apiKey: () => keys.current,
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => channel.debug(`[${server}] ${line}`),
+    ...mcpHostOptions(context, chatRef),
   });
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
@@ -123,6 +146,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
         : vscode.commands.executeCommand(command)),
   });
+  chatRef.controller = controller;
   registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder }, {
     get: () => settings,
     reread: () => {

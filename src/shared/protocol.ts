@@ -16,6 +16,14 @@ export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
 const objectionSchema = z.object({ server: z.string(), text: z.string() });
 
+/** A running tool's last progress report, as the server sent it (progressText words it). */
+export const toolProgressSchema = z.object({ progress: z.optional(z.number()), total: z.optional(z.number()), message: z.optional(z.string()) });
+export type ToolProgressInfo = z.infer<typeof toolProgressSchema>;
+
+export const elicitationActionSchema = z.enum(['accept', 'decline', 'cancel']);
+export const elicitationStatusSchema = z.enum(['pending', 'accept', 'decline', 'cancel', 'withdrawn']);
+export type ElicitationStatus = z.infer<typeof elicitationStatusSchema>;
+
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
 
@@ -30,6 +38,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     status: toolStatusSchema,
     result: z.optional(z.string()),
     approvalId: z.optional(z.string()),
+    progress: z.optional(toolProgressSchema),
   }),
   z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
   z.object({
@@ -53,6 +62,16 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     reason: z.string(),
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
+  }),
+  /** A server's question (MCP form elicitation); `schema` is the requested schema (elicitationFields reads it). */
+  z.object({
+    kind: z.literal('elicitation'),
+    id: z.string(),
+    requestId: z.string(),
+    server: z.string(),
+    message: z.string(),
+    schema: z.record(z.string(), z.unknown()),
+    status: elicitationStatusSchema,
   }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
@@ -100,7 +119,19 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('draft'), text: z.string() }),
   z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel']) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({
+    type: z.literal('elicitationAnswer'),
+    id: z.string(),
+    action: elicitationActionSchema,
+    content: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
+  }),
 ]);
+
+/** "3/6 · Building" for a tool card; empty when there is nothing to say. */
+export function progressText(p: ToolProgressInfo): string {
+  const amount = p.progress === undefined ? '' : p.total !== undefined && p.total > 0 ? `${p.progress}/${p.total}` : String(p.progress);
+  return [amount, p.message ?? ''].filter((part) => part !== '').join(' · ');
+}
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 
 /** Compile-time exhaustiveness for the switches over these unions. */

@@ -1,15 +1,13 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
-import type { ChatEntry, UnresolvedCauseName } from '../shared/protocol';
+import { progressText, type ChatEntry, type UnresolvedCauseName } from '../shared/protocol';
+import { el } from './dom';
+import { elicitationCard, type ElicitationSend } from './elicitationCard';
 import { renderMarkdown } from './markdown';
 
-export type Send = (message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' }) => void;
+type CardMessage = { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
+export type Send = (message: CardMessage | Parameters<ElicitationSend>[0]) => void;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+export { el };
 
 function button(label: string, testid: string, onClick: () => void, cls = ''): HTMLButtonElement {
   const b = el('button', { 'data-testid': testid, class: cls }, label);
@@ -21,7 +19,10 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   const card = el('details', { class: `card tool status-${e.status}`, 'data-testid': 'tool-card', 'data-status': e.status });
   const summary = el('summary', { 'aria-label': `Tool ${e.name}, ${e.status}` });
   summary.append(el('span', { class: 'tool-name' }, e.name), el('span', { class: 'badge' }, e.status.replace('_', ' ')));
-  card.append(summary, el('pre', { class: 'args' }, e.args));
+  card.append(summary);
+  const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
+  if (progress !== '') summary.append(el('span', { class: 'progress', 'data-testid': 'tool-progress', 'aria-live': 'polite' }, progress));
+  card.append(el('pre', { class: 'args' }, e.args));
   if (e.result !== undefined) card.append(el('pre', { class: 'result' }, e.result));
   if (e.status === 'awaiting_approval' && e.approvalId) {
     const id = e.approvalId;
@@ -95,5 +96,7 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     }
     case 'outcome':
       return outcomeCard(e, send);
+    case 'elicitation':
+      return elicitationCard(e, send);
   }
 }

@@ -12,6 +12,7 @@ import type { AgentHost } from '../agentHost';
 import { ApprovalBroker } from '../approvals/approvalBroker';
 import type { ApprovalPolicy } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
+import { ElicitationBroker } from './elicitationBroker';
 import { type ChatIndex, chatTitle } from './chatIndex';
 import { writeSetting } from '../settings/configReader';
 import type { HooksViewState } from '../hooks/hooksViewState';
@@ -39,6 +40,11 @@ export class ChatController {
   private opening: Promise<Chat> | undefined;
   private readonly views = new Set<ChatViewPort>();
   readonly approvals = new ApprovalBroker();
+  /** Servers' questions go to the open chat (the hub's elicitation handler is this broker). */
+  readonly elicitations = new ElicitationBroker(
+    () => (this.chat === undefined ? undefined : { view: this.chat.view, visible: this.views.size > 0 }),
+    () => void vscode.commands.executeCommand('sprout.chat.focus'),
+  );
   notice: string | null = null;
   private readonly policy: ApprovalPolicy = {
     autoApproved: (name) => this.deps.settings().autoApprove.includes(name),
@@ -93,6 +99,9 @@ export class ChatController {
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
+      case 'elicitationAnswer':
+        this.elicitations.reply(message.id, message.action === 'accept' ? { action: 'accept', content: message.content ?? {} } : { action: message.action });
+        return;
       default:
         assertNever(message);
     }
@@ -126,6 +135,7 @@ export class ChatController {
   async stop(): Promise<void> {
     this.chat?.stop();
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
   }
 
   async continueAnyway(): Promise<void> {
@@ -189,6 +199,7 @@ export class ChatController {
     old?.dispose();
     this.chat = undefined;
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;
     await this.sendSnapshot();

@@ -64,6 +64,7 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
       deps.controller.setNotice(untrustedNotice());
       serversChanged();
     }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void deps.host.rootsChanged()),
     watcher,
     watcher.onDidChange(serversChanged),
     watcher.onDidCreate(serversChanged),
