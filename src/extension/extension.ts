@@ -25,9 +25,11 @@ import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
 import { openSignInInBrowser, promptForInput, resolveInputs, vscodeOAuthHost, type InputPrompt, type SignInOpener } from './settings/mcpSecrets';
 
-/** How sign-in pages are opened and inputs asked for; extension-host tests replace them to play the user. */
-export const signInOpener: { open: SignInOpener } = { open: openSignInInBrowser };
-export const inputPrompt: { ask: InputPrompt } = { ask: promptForInput };
+/** How MCP sign-in pages are opened and `${input:id}` values asked for; extension-host tests replace them to play the user. */
+export interface McpUserPrompts {
+  openSignIn: SignInOpener;
+  askInput: InputPrompt;
+}
 
 export interface SproutApi {
   controller: ChatController;
@@ -39,6 +41,7 @@ export interface SproutApi {
   index: ChatIndex;
   settings: () => ReturnType<typeof readSettings>;
   statusBar: vscode.StatusBarItem;
+  mcpPrompts: McpUserPrompts;
   /** Wall time of `activate` itself (what `npm run bench` reports as activation). */
   activationMs: number;
 }
@@ -93,14 +96,14 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
  * first prompt, after the controller exists, so the late reference holds), roots are the workspace
  * folders, sign-in and `${input:id}` values live in SecretStorage.
  */
-function mcpHostOptions(context: vscode.ExtensionContext, chat: { controller?: ChatController }): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
+function mcpHostOptions(context: vscode.ExtensionContext, chat: { controller?: ChatController }, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
   return {
     features: {
       elicitation: { by: 'user', answer: (request, signal) => chat.controller?.elicitations.answer(request, signal) ?? Promise.resolve({ action: 'cancel' }) },
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     },
-    oauth: vscodeOAuthHost(context.secrets, () => signInOpener.open),
-    inputs: (source, specs) => resolveInputs(context.secrets, source, specs, inputPrompt.ask),
+    oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
+    inputs: (source, specs) => resolveInputs(context.secrets, source, specs, prompts.askInput),
   };
 }
 
@@ -118,6 +121,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
   const consent = new ConsentStore(context.globalState, askConsent);
   const chatRef: { controller?: ChatController } = {};
+  const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput };
   const host = new AgentHost({
     extensionPath: context.extensionPath,
     storageDir,
@@ -128,7 +132,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     apiKey: () => keys.current,
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => channel.debug(`[${server}] ${line}`),
-    ...mcpHostOptions(context, chatRef),
+    ...mcpHostOptions(context, chatRef, mcpPrompts),
   });
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
@@ -162,7 +166,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, consent, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
+  return { controller, host, hooks, tree, consent, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs };
 }
 
 export async function deactivate(): Promise<void> {
