@@ -79,7 +79,7 @@ function untrustedServerNames(sources: ServerSources): string[] {
 
 export async function resolveServers(sources: ServerSources, consent: ConsentStore): Promise<ResolvedServers> {
   const notices: string[] = [];
-  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, notices };
   const user = parseSafely(() => parseMcpConfig({ servers: sources.userServers }, 'user setting sprout.mcp.servers', vars), notices);
   // An untrusted workspace's file is not even read: its inputs would be asked for servers that never start.
   const workspace = sources.trusted ? await workspaceDefinedServers(sources, notices) : [];

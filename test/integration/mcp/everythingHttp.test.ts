@@ -32,6 +32,7 @@ describe('McpHub with server-everything over Streamable HTTP', () => {
   const events: ToolHostEvent[] = [];
   const questions: ElicitationRequest[] = [];
   let nextAnswer: ElicitationAnswer = { action: 'decline' };
+  let roots = [{ uri: 'file:///work/project', name: 'project' }];
 
   before(async () => {
     const port = await freePort();
@@ -42,7 +43,7 @@ describe('McpHub with server-everything over Streamable HTTP', () => {
     hub = new McpHub([{ name: 'everything', transport: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, headers: {} } }], {
       features: {
         elicitation: { by: 'user', answer: async (request) => (questions.push(request), nextAnswer) },
-        roots: () => [{ uri: 'file:///work/project', name: 'project' }],
+        roots: () => roots,
       },
     });
     hub.subscribe((event) => events.push(event));
@@ -94,8 +95,18 @@ describe('McpHub with server-everything over Streamable HTTP', () => {
     assert.match(result.text, /declined/);
   });
 
-  it('roots/list is answered with the host roots', async () => {
+  it('roots/list is answered with the host roots, and asked again after roots/list_changed', async () => {
     const result = await hub.callTool('everything', 'get-roots-list', {}, { signal: signal() });
     assert.match(result.text, /file:\/\/\/work\/project/);
+    roots = [{ uri: 'file:///work/other', name: 'other' }];
+    await hub.rootsChanged();
+    let text = '';
+    // The server asks again on its own schedule: poll its view of the roots (bounded).
+    for (let i = 0; i < 50 && !text.includes('file:///work/other'); i++) {
+      text = (await hub.callTool('everything', 'get-roots-list', {}, { signal: signal() })).text;
+      if (!text.includes('file:///work/other')) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.match(text, /file:\/\/\/work\/other/);
+    assert.doesNotMatch(text, /file:\/\/\/work\/project/);
   });
 });
