@@ -17,6 +17,8 @@ export interface CliArgs {
   builtinServers?: string;
   /** How servers' questions (MCP elicitation) are answered. */
   elicitation?: string;
+  /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
+  allowProtectedWrites: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -32,6 +34,8 @@ Options:
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo when no MCP config file is in use, else none)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
+  --allow-protected-writes let the agent write protected paths (.git/**, .vscode/**, .github/workflows/**,
+                           ...: files that make git, editors or CI run code); refused without it
   --json                   one JSON event per line on stdout; otherwise readable text
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
   --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
@@ -57,6 +61,9 @@ Environment:
   SPROUT_AGENT_TOOL_MAX_TOTAL_MS        progress extends a tool call up to this total (default: 1800000)
   SPROUT_AGENT_SERVER_READY_GRACE_MS    how long a round waits for MCP servers that are not ready (default: 1500)
   SPROUT_AGENT_SERVER_STARTUP_WAIT_MS   the same wait on the first round, while servers start (default: 10000)
+  SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
+  XDG_STATE_HOME                        private state (command output, todo lists) goes to $XDG_STATE_HOME/sprout-agent
+                                        (default: ~/.local/state/sprout-agent)
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
 Exit status: 0 ended normally, 2 bad usage or configuration, or an MCP server the run needed
@@ -82,6 +89,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
         elicitation: { type: 'string' },
+        'allow-protected-writes': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -101,6 +109,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],
     elicitation: v.elicitation,
+    allowProtectedWrites: v['allow-protected-writes'] === true,
     prompt,
   };
 }

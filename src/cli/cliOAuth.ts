@@ -6,16 +6,15 @@
  * the user only (0600 in a 0700 folder). Nothing of it is printed or logged.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthHost, OAuthRecord, OAuthStore } from '../mcp/oauthClient';
+import { ensurePrivateDir, stateHome } from '../platform/privateState';
 import type { WritableLike } from '../runtime/streamLogger';
 import type { Env } from './cliSettings';
 
 export function oauthStateDir(env: Env): string {
-  const base = env.XDG_STATE_HOME?.trim() || join(env.HOME?.trim() || homedir(), '.local', 'state');
-  return join(base, 'sprout-agent', 'oauth');
+  return join(stateHome(env), 'oauth');
 }
 
 export class FileOAuthStore implements OAuthStore {
@@ -30,8 +29,7 @@ export class FileOAuthStore implements OAuthStore {
   }
 
   async save(key: string, record: OAuthRecord): Promise<void> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    chmodSync(this.dir, 0o700);
+    ensurePrivateDir(this.dir);
     const file = this.file(key);
     const temp = `${file}.${process.pid}.tmp`;
     // Written whole and then renamed, so a crash never leaves half a token file.

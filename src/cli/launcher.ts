@@ -20,5 +20,6 @@ const early: EarlySignals = {
 };
 
 // A plain require: the main bundle stays a separate file, loaded only after the handlers are in place.
+// main() handles its own failures (it exits with a code on every path).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-(require('./cliMain.js') as { main: typeof main }).main(early);
+void (require('./cliMain.js') as { main: typeof main }).main(early);

@@ -10,12 +10,12 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
-import { createAgentRuntime, type AgentRuntime } from '../runtime/createAgentRuntime';
+import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import { selectServers, unknownHookServers } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
-import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
+import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
@@ -76,10 +76,23 @@ async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo): Prom
   }
 }
 
+/** What the CLI offers MCP servers: answers by policy, the workspace as the root, sign-in by a printed URL. */
+function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string): Pick<AgentRuntimeOptions, 'mcpFeatures' | 'oauth'> {
+  const source = args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION';
+  return {
+    mcpFeatures: {
+      elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, source),
+      roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
+    },
+    oauth: cliOAuthHost(io.env, io.stderr),
+  };
+}
+
 async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
+  const protectedPaths = protectedPathsFromEnv(io.env);
   const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
   for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
   const unknownHooks = unknownHookServers(settings.hooks.allowlist, selection);
@@ -98,7 +111,13 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const runtime = await createAgentRuntime({
     workspaceFolder,
     servers: selection.configured,
-    bundledServers: { names: selection.bundled, distDir: io.distDir, stateDir: stateDirFor(sessionId) },
+    bundledServers: {
+      names: selection.bundled,
+      distDir: io.distDir,
+      stateDir: selection.bundled.length > 0 ? stateDirFor(sessionId, sessionFile !== undefined, io.env) : '',
+      protectedPaths,
+      allowProtectedWrites: args.allowProtectedWrites,
+    },
     settings,
     model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
     sessionId,
@@ -107,11 +126,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     parentEnv: { ...io.env },
     clientVersion: io.version,
     onServerStderr: (server, text) => secretLogger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
-    mcpFeatures: {
-      elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION'),
-      roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
-    },
-    oauth: cliOAuthHost(io.env, io.stderr),
+    ...mcpClientOptions(args, io, workspaceFolder),
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);

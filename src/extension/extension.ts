@@ -14,11 +14,14 @@ import { ChatIndex } from './chat/chatIndex';
 import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor } from './chat/chatViewProvider';
 import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
-import { askConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
+import { askConsent, askKeyConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
+import { KeyConsent } from './settings/keyConsent';
+import { WorkspaceApprovals } from './approvals/workspaceApprovals';
+import { protectedTargetFinder } from './approvals/protectedTargets';
 import { HooksViewState } from './hooks/hooksViewState';
 import { HooksTreeProvider } from './hooks/hooksTreeProvider';
 import { createOutputLogger } from './outputLogger';
-import { readSettings } from './settings/configReader';
+import { readBaseUrlLevels, readSettings } from './settings/configReader';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
@@ -37,6 +40,10 @@ export interface SproutApi {
   hooks: HooksViewState;
   tree: HooksTreeProvider;
   consent: ConsentStore;
+  /** Consent to send the API key to a model URL the workspace set. */
+  keyConsent: KeyConsent;
+  /** "Always allow in this workspace", in workspace state. */
+  approvals: WorkspaceApprovals;
   keys: ApiKeyStore;
   index: ChatIndex;
   settings: () => ReturnType<typeof readSettings>;
@@ -55,6 +62,7 @@ interface Parts {
   tree: HooksTreeProvider;
   index: ChatIndex;
   controller: ChatController;
+  approvals: WorkspaceApprovals;
   workspaceFolder: string;
 }
 
@@ -62,26 +70,29 @@ let statusBarItem: vscode.StatusBarItem | undefined;
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
   const { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder } = parts;
-  // Polled every 2 s: the model tells the tree and status bar only when something moved, and the
-  // tree is refreshed here only for a new set of notices.
+  // No polling: servers report each change of state, and a new hub (or none) brings a new server set
+  // and its notices. The view state tells the tree and status bar only when something shown moved.
   const refreshServers = (): void => {
     hooks.updateStatus(host.status(), host.started);
     if (tree.notices.join('\n') === host.notices.join('\n')) return;
     tree.notices = host.notices;
     tree.refresh();
   };
-  host.onHubChanged(refreshServers);
-  const poll = setInterval(refreshServers, 2000);
-  const statusBar = createStatusBar(hooks);
+  const stopHub = host.onHubChanged(refreshServers);
+  const stopStatus = host.onServerStatus((status) => hooks.updateServer(status));
+  const statusBar = createStatusBar(hooks, () => controller.running);
   statusBarItem = statusBar.item;
   const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
   context.subscriptions.push(
     channel,
     statusBar,
-    new vscode.Disposable(() => clearInterval(poll)),
+    new vscode.Disposable(() => {
+      stopHub();
+      stopStatus();
+    }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
-    ...registerCommands({ controller, host, keys, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
+    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
     registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
     keys.onDidChange(() => {
       host.invalidateModel();
@@ -109,6 +120,36 @@ function mcpHostOptions(context: vscode.ExtensionContext, chat: { controller?: C
 
 let shutdown: (() => Promise<void>) | undefined;
 
+interface HostInputs {
+  storageDir: string;
+  workspaceFolder: string;
+  logger: Logger;
+  keys: ApiKeyStore;
+  channel: vscode.LogOutputChannel;
+  settings: () => ExtensionSettings;
+}
+
+/** The agent host with its two consents: to start workspace-defined servers, and to send the key where the workspace points. */
+function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
+  const consent = new ConsentStore(context.globalState, askConsent);
+  const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
+  const host = new AgentHost({
+    extensionPath: context.extensionPath,
+    storageDir: inputs.storageDir,
+    workspaceFolder: inputs.workspaceFolder,
+    logger: inputs.logger,
+    consent,
+    settings: inputs.settings,
+    apiKey: () => inputs.keys.current,
+    keyConsent,
+    baseUrlLevels: readBaseUrlLevels,
+    trusted: () => vscode.workspace.isTrusted,
+    onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
+    ...mcp,
+  });
+  return { host, consent, keyConsent };
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<SproutApi> {
   const started = performance.now();
   const channel = vscode.window.createOutputChannel('Sprout', { log: true });
@@ -119,21 +160,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   reportSettingErrors(settings.errors);
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
-  const consent = new ConsentStore(context.globalState, askConsent);
+  const approvals = new WorkspaceApprovals(context.workspaceState);
   const chatRef: { controller?: ChatController } = {};
   const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput };
-  const host = new AgentHost({
-    extensionPath: context.extensionPath,
-    storageDir,
-    workspaceFolder,
-    logger,
-    consent,
-    settings: () => settings,
-    apiKey: () => keys.current,
-    trusted: () => vscode.workspace.isTrusted,
-    onServerStderr: (server, line) => channel.debug(`[${server}] ${line}`),
-    ...mcpHostOptions(context, chatRef, mcpPrompts),
-  });
+  const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
+  const { host, consent, keyConsent } = createHost(context, hostInputs, mcpHostOptions(context, chatRef, mcpPrompts));
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
@@ -145,13 +176,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     state: context.workspaceState,
     settings: () => settings,
     apiKey: () => keys.current,
+    approvalSources: {
+      userAutoApprove: () => settings.autoApprove,
+      remembered: approvals,
+      protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
+    },
     onCommand: (command) =>
       void (command === 'sprout.setBaseUrl'
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
         : vscode.commands.executeCommand(command)),
   });
   chatRef.controller = controller;
-  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder }, {
+  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, workspaceFolder }, {
     get: () => settings,
     reread: () => {
       settings = readSettings();
@@ -166,7 +202,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, consent, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs };
+  return { controller, host, hooks, tree, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

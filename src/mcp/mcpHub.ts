@@ -4,10 +4,10 @@
  * (restarts, errors, tool list changes) to subscribers. close() stops every server and waits for the
  * processes to exit, so no server or its children outlive the host.
  */
-import type { Logger, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
+import type { Clock, Logger, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import { nodeClock } from '../runtime/nodeClock';
 import type { McpServerConfig } from './config';
-import { sleep } from './abort';
 import type { ClientFeatures } from './clientFeatures';
 import type { OAuthHost } from './oauthClient';
 import { ServerConnection, type ServerStatus } from './serverConnection';
@@ -25,6 +25,8 @@ export interface McpHubOptions {
   clientName?: string;
   clientVersion?: string;
   logger?: Logger;
+  /** Restart backoff waits; default the Node clock. */
+  clock?: Clock;
   restart?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
   parentEnv?: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
@@ -46,14 +48,18 @@ export class McpHub implements ToolHost {
   /** Servers a listing gave up waiting for; they are not waited for again until their list is in. */
   private readonly late = new Set<string>();
   private readonly listed = new Map<string, ToolInfo[]>();
+  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
+  private readonly clock: Clock;
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
+    this.clock = options.clock ?? nodeClock;
     for (const config of servers) {
       if (this.connections.has(config.name)) throw new Error(`MCP server "${config.name}" is configured twice`);
       this.connections.set(
         config.name,
         new ServerConnection(config, {
+          clock: this.clock,
           clientName: options.clientName ?? 'sprout-agent',
           clientVersion: options.clientVersion ?? '0.0.0',
           logger: options.logger,
@@ -70,6 +76,7 @@ export class McpHub implements ToolHost {
           emit: (event) => this.emit(event),
           features: options.features ?? {},
           oauth: options.oauth,
+          onStatus: (status) => this.emitStatus(status),
         }),
       );
     }
@@ -102,7 +109,7 @@ export class McpHub implements ToolHost {
       }, Math.min(WAITING_NOTICE_MS, options.waitMs ?? WAITING_NOTICE_MS));
     }
     try {
-      await (options.waitMs === undefined ? raceSignal(all, cutoff.signal) : Promise.race([all, sleep(options.waitMs, cutoff.signal)]));
+      await (options.waitMs === undefined ? raceSignal(all, cutoff.signal) : Promise.race([all, this.clock.sleep(options.waitMs, cutoff.signal)]));
     } finally {
       clearTimeout(noticeTimer);
       signal?.removeEventListener('abort', stopWaiting);
@@ -149,6 +156,12 @@ export class McpHub implements ToolHost {
     await Promise.all([...this.connections.values()].map((c) => c.rootsChanged()));
   }
 
+  /** Each server's status whenever it changed (its typed `state`, error, restarts, hooks listed). */
+  onStatus(listener: (status: ServerStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   /** Stops every server and clears their restart budgets; each starts again on next use. */
   async restartAll(): Promise<void> {
     this.late.clear();
@@ -183,12 +196,20 @@ export class McpHub implements ToolHost {
   }
 
   private emit(event: ToolHostEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A broken listener must not break the hub or the other listeners.
-      }
+    notifyAll(this.listeners, event);
+  }
+
+  private emitStatus(status: ServerStatus): void {
+    notifyAll(this.statusListeners, status);
+  }
+}
+
+function notifyAll<T>(listeners: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(value);
+    } catch {
+      // A broken listener must not break the hub or the other listeners.
     }
   }
 }

@@ -4,20 +4,18 @@
  * one of these per server and merges them; all state about a single server lives here.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
+import type { Clock, Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import { errorMessage } from '../agent/errorMessage';
-import { abortError, raceAbort, sleep } from './abort';
+import { abortError, raceAbort } from './abort';
 import type { ClientFeatures } from './clientFeatures';
 import { afterSignIn, openClient, type Live } from './clientOpener';
 import type { McpServerConfig } from './config';
 import { forgetSignIn, serverOAuth, type OAuthHost } from './oauthClient';
-import { describeFetchError, startFailureMessage } from './connectionErrors';
+import { httpLoss, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
-import { callToolOverClient, serverRunsToolTasks } from './toolCall';
-import { toToolInfos, type RawTool } from './toolInfos';
+import { callToolOverClient, isServerAnswer, serverRunsToolTasks } from './toolCall';
+import { fetchToolPages, toToolInfos } from './toolInfos';
 import { flattenToolResult } from './toolResults';
 
 export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting' | 'failed';
@@ -37,6 +35,8 @@ export interface ServerStatus {
 }
 
 export interface ConnectionOptions {
+  /** Backoff waits and the times they are measured from. */
+  clock: Clock;
   clientName: string;
   clientVersion: string;
   logger?: Logger;
@@ -52,12 +52,13 @@ export interface ConnectionOptions {
   features: ClientFeatures;
   /** Sign-in for HTTP servers that ask for it; without it a 401 is a start failure. */
   oauth?: OAuthHost;
+  /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
+  onStatus?: (status: ServerStatus) => void;
 }
 
-const MAX_PAGES = 1000;
-
 export class ServerConnection {
-  private state: ServerState = 'idle';
+  private stateNow: ServerState = 'idle';
+  private statusQueued = false;
   private error: string | undefined;
   private restarts = 0;
   private attempts = 0;
@@ -85,6 +86,28 @@ export class ServerConnection {
     return this.config.name;
   }
 
+  private get state(): ServerState {
+    return this.stateNow;
+  }
+
+  /**
+   * Every transition is reported, so views follow the server without polling. The report goes out a
+   * microtask later, so it carries the fields set together with the state (error, restarts, pid).
+   */
+  private set state(next: ServerState) {
+    this.stateNow = next;
+    this.statusChanged();
+  }
+
+  private statusChanged(): void {
+    if (this.statusQueued || this.opts.onStatus === undefined) return;
+    this.statusQueued = true;
+    queueMicrotask(() => {
+      this.statusQueued = false;
+      this.opts.onStatus?.(this.status());
+    });
+  }
+
   status(): ServerStatus {
     const tools = this.tools ?? this.lastListed;
     return {
@@ -110,9 +133,7 @@ export class ServerConnection {
   }
 
   /** Tells a running server that the roots changed; it asks again with roots/list. */
-  async rootsChanged(): Promise<void> {
-    await this.live?.client.sendRootsListChanged().catch(() => undefined);
-  }
+  rootsChanged = async (): Promise<void> => void (await this.live?.client.sendRootsListChanged().catch(() => undefined));
 
   async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
     if (this.isDown()) {
@@ -126,9 +147,7 @@ export class ServerConnection {
     const live = this.live;
     this.toolsFetch ??= this.fetchTools(client)
       .catch((error: unknown) => {
-        if (this.httpSessionLost(live, error) === undefined && this.live === live) {
-          this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${errorMessage(error)}` });
-        }
+        if (this.httpSessionLost(live, error) === undefined && this.live === live) this.listFailed(error);
         throw error;
       })
       .finally(() => (this.toolsFetch = undefined));
@@ -151,10 +170,8 @@ export class ServerConnection {
       return flattenToolResult(result);
     } catch (error) {
       if (signal.aborted) throw abortError(`${what} aborted`);
-      const protocolError =
-        error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
       // The server answered, with an error: that is a tool result for the model, not a broken transport.
-      if (protocolError) return { isError: true, text: error.message };
+      if (isServerAnswer(error)) return { isError: true, text: error.message };
       const lost = this.httpSessionLost(live, error);
       // A server that no longer knows the session never ran the call: one retry on a new session is safe.
       if (lost === 'unknown_session' && !retried) return this.call(bareName, args, options, true);
@@ -229,7 +246,7 @@ export class ServerConnection {
         opts: this.opts,
         oauth,
         abandon: this.abandon.signal,
-        onStderrLine: (line) => this.onStderrLine(line),
+        onStderrLine: (line) => (this.opts.onStderr ? this.opts.onStderr(this.name, line) : this.opts.logger?.debug('mcp server stderr', { server: this.name, line })),
         onToolsChanged: (client) => this.onToolsChanged(client),
         track: (st) => (this.pending = st),
         failed: (error, st) => this.startFailed(error, st),
@@ -245,7 +262,7 @@ export class ServerConnection {
       throw new Error(`MCP server "${this.name}" was stopped while starting`);
     }
     this.live = { client, st, ...(oauth !== undefined ? { oauth } : {}) };
-    Object.assign(this, { state: 'ready', error: undefined, readySince: Date.now(), tools: undefined });
+    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), tools: undefined });
     this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid });
     if (restarting) {
       this.restarts++;
@@ -280,13 +297,13 @@ export class ServerConnection {
     }
     this.attempts++;
     const delay = Math.min(initialDelayMs * 2 ** (this.attempts - 1), maxDelayMs);
-    const wait = this.lastDownAt + delay - Date.now();
+    const wait = this.lastDownAt + delay - this.opts.clock.now();
     this.state = 'restarting';
-    if (wait > 0) await sleep(wait, this.closing.signal);
+    if (wait > 0) await this.opts.clock.sleep(wait, this.closing.signal);
   }
 
   private markDown(state: ServerState, error: string): void {
-    const now = Date.now();
+    const now = this.opts.clock.now();
     if (this.readySince > 0 && now - this.readySince >= this.opts.stableResetMs) this.attempts = 0;
     Object.assign(this, { state, error, lastDownAt: now, readySince: 0 });
   }
@@ -305,11 +322,9 @@ export class ServerConnection {
    */
   private httpSessionLost(live: ServerConnection['live'], error: unknown): 'unknown_session' | 'unreachable' | undefined {
     if (this.config.transport.type !== 'http' || live === undefined || this.live !== live) return undefined;
-    let kind: 'unknown_session' | 'unreachable';
-    let what: string;
-    if (error instanceof StreamableHTTPError && error.code === 404) [kind, what] = ['unknown_session', 'no longer knows this session (HTTP 404: restarted?)'];
-    else if (error instanceof TypeError) [kind, what] = ['unreachable', `cannot be reached (${describeFetchError(error)})`];
-    else return undefined;
+    const loss = httpLoss(error);
+    if (loss === undefined) return undefined;
+    const { kind, what } = loss;
     this.opts.logger?.warn('mcp http session lost', { server: this.name, kind });
     this.connectionLost(`MCP server "${this.name}" ${what}; it reconnects on next use.`);
     return kind;
@@ -330,34 +345,26 @@ export class ServerConnection {
     this.toolsVersion++;
     this.fetchTools(client).then(
       () => this.opts.emit({ type: 'tools_changed', server: this.name }),
-      (error: Error) => this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${error.message}` }),
+      (error: unknown) => this.listFailed(error),
     );
+  }
+
+  private listFailed(error: unknown): void {
+    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${errorMessage(error)}` });
   }
 
   private async fetchTools(client: Client): Promise<ToolInfo[]> {
     const version = this.toolsVersion;
-    const raw: RawTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const params = cursor !== undefined ? { cursor } : undefined;
-      const live = this.live?.client === client ? this.live : undefined;
-      const result = await afterSignIn(live, () => client.listTools(params, { timeout: this.opts.connectTimeoutMs }), this.abandon.signal, this.name);
-      raw.push(...(result.tools as RawTool[]));
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
+    const live = this.live?.client === client ? this.live : undefined;
+    const raw = await fetchToolPages((params) => afterSignIn(live, () => client.listTools(params, { timeout: this.opts.connectTimeoutMs }), this.abandon.signal, this.name));
     const report = (message: string): void => this.opts.emit({ type: 'server_error', server: this.name, message });
     const tools = toToolInfos(this.name, raw, report, serverRunsToolTasks(client));
     if (this.live?.client === client && this.toolsVersion === version) {
       this.tools = tools;
       this.lastListed = tools;
+      this.statusChanged();
     }
     return tools;
   }
 
-  private onStderrLine(line: string): void {
-    if (this.opts.onStderr) this.opts.onStderr(this.name, line);
-    else this.opts.logger?.debug('mcp server stderr', { server: this.name, line });
-  }
 }
-

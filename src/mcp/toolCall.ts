@@ -6,7 +6,7 @@
  * `tasks/cancel` when the caller gives up. The core owns timeouts, so the SDK's own never fire.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolProgress } from '../agent/ports';
 import type { RawToolResult } from './toolResults';
 
@@ -25,6 +25,11 @@ export interface ToolCallPlan {
   asTask: boolean;
   signal: AbortSignal;
   onProgress?: (progress: ToolProgress) => void;
+}
+
+/** The server answered the call with a JSON-RPC error (not a lost connection or a timeout). */
+export function isServerAnswer(error: unknown): error is McpError {
+  return error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
 }
 
 /** Whether the server said it runs `tools/call` as tasks (capability `tasks.requests.tools.call`). */

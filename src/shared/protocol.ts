@@ -27,6 +27,19 @@ export type ElicitationStatus = z.infer<typeof elicitationStatusSchema>;
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
 
+/** Why a prompt ended (the core's OutcomeReason; the host's mapping fails to compile if they part). */
+export const outcomeReasonSchema = z.enum(['end_turn', 'max_rounds', 'cancelled', 'error', 'length', 'content_filter']);
+export type OutcomeReasonName = z.infer<typeof outcomeReasonSchema>;
+
+/** The `_Stop` budget as the core reports it; src/shared/budgetText.ts puts it into words. */
+export const budgetSchema = z.object({
+  used: z.number(),
+  max: z.number(),
+  scope: z.enum(['session', 'prompt']),
+  repeatedEndTurnStops: z.boolean(),
+});
+export type Budget = z.infer<typeof budgetSchema>;
+
 export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
@@ -39,6 +52,9 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     result: z.optional(z.string()),
     approvalId: z.optional(z.string()),
     progress: z.optional(toolProgressSchema),
+    /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
+    approvalScopes: z.optional(z.array(approvalScopeSchema)),
+    approvalWarning: z.optional(z.string()),
   }),
   z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
   z.object({
@@ -59,7 +75,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('outcome'),
     id: z.string(),
-    reason: z.string(),
+    reason: outcomeReasonSchema,
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
   }),
@@ -90,7 +106,7 @@ export const chatStateSchema = z.object({
   history: z.array(chatSummarySchema),
   setup: z.nullable(setupSchema),
   notice: z.nullable(z.string()),
-  budget: z.string(),
+  budget: z.nullable(budgetSchema),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -102,7 +118,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('history'), history: z.array(chatSummarySchema) }),
   z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
-  z.object({ type: z.literal('budget'), budget: z.string() }),
+  z.object({ type: z.literal('budget'), budget: budgetSchema }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
@@ -127,12 +143,18 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
 /** "3/6 · Building" for a tool card; empty when there is nothing to say. */
 export function progressText(p: ToolProgressInfo): string {
   const amount = p.progress === undefined ? '' : p.total !== undefined && p.total > 0 ? `${p.progress}/${p.total}` : String(p.progress);
   return [amount, p.message ?? ''].filter((part) => part !== '').join(' · ');
 }
-export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** What was wrong with a rejected message, for the log: zod/mini carries no message texts, so the path and the issue code. */
+export function describeIssues(error: z.core.$ZodError): string[] {
+  return error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`);
+}
 
 /** Compile-time exhaustiveness for the switches over these unions. */
 export function assertNever(value: never): never {

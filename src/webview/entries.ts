@@ -1,5 +1,5 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
-import { progressText, type ChatEntry, type UnresolvedCauseName } from '../shared/protocol';
+import { progressText, type ChatEntry, type OutcomeReasonName, type UnresolvedCauseName } from '../shared/protocol';
 import { el } from './dom';
 import { elicitationCard, type ElicitationSend } from './elicitationCard';
 import { renderMarkdown } from './markdown';
@@ -27,19 +27,24 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   if (e.status === 'awaiting_approval' && e.approvalId) {
     const id = e.approvalId;
     card.open = true;
+    if (e.approvalWarning) card.append(el('div', { class: 'approval-warning', role: 'alert', 'data-testid': 'approval-warning' }, e.approvalWarning));
+    const offered = e.approvalScopes ?? ['once', 'chat', 'workspace'];
     const row = el('div', { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call' });
-    row.append(
+    const choices = [
       button('Allow once', 'tool-approve', () => send({ type: 'approve', approvalId: id, scope: 'once' }), 'primary'),
-      button('Allow for this chat', 'tool-approve-chat', () => send({ type: 'approve', approvalId: id, scope: 'chat' })),
-      button('Always allow in workspace', 'tool-approve-workspace', () => send({ type: 'approve', approvalId: id, scope: 'workspace' })),
+      offered.includes('chat') ? button('Allow for this chat', 'tool-approve-chat', () => send({ type: 'approve', approvalId: id, scope: 'chat' })) : undefined,
+      offered.includes('workspace')
+        ? button('Always allow in workspace', 'tool-approve-workspace', () => send({ type: 'approve', approvalId: id, scope: 'workspace' }))
+        : undefined,
       button('Deny', 'tool-deny', () => send({ type: 'deny', approvalId: id }), 'danger'),
-    );
+    ];
+    row.append(...choices.filter((b): b is HTMLButtonElement => b !== undefined));
     card.append(row);
   }
   return card;
 }
 
-const OUTCOME_TEXT: Record<string, string> = {
+const OUTCOME_TEXT: Record<OutcomeReasonName, string> = {
   end_turn: 'Done.',
   max_rounds: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
   cancelled: 'Cancelled.',
@@ -57,7 +62,7 @@ const UNRESOLVED_TEXT: Record<UnresolvedCauseName, string> = {
 function outcomeCard(e: Extract<ChatEntry, { kind: 'outcome' }>, send: Send): HTMLElement {
   const card = el('div', { class: `card outcome reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
   // "Done." above "the hook still objects" read as a contradiction: an unresolved end says so first.
-  const head = e.unresolved && e.reason === 'end_turn' ? 'Finished with a hook objection unresolved.' : (OUTCOME_TEXT[e.reason] ?? e.reason);
+  const head = e.unresolved && e.reason === 'end_turn' ? 'Finished with a hook objection unresolved.' : OUTCOME_TEXT[e.reason];
   card.append(el('div', { class: 'head' }, head));
   if (e.message) card.append(el('div', { class: 'detail' }, e.message));
   if (e.unresolved) {

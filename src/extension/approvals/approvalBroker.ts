@@ -1,32 +1,31 @@
 /**
- * Asks the user about a tool call: as approve/deny buttons on the call's card in the chat when a chat
- * view shows it, or as a notification otherwise (a `sprout` task, a hidden view). Cancelling the
+ * Waits for the user's answer to a tool call's question: from the approve/deny buttons on the call's
+ * card (the card shows them because the question is an event the chat view folds), or from a
+ * notification when no chat view shows that card (a `sprout` task, a hidden view). Cancelling the
  * prompt counts as a denial, so a stopped run never waits on a question nobody will answer.
  */
 import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest } from './approvalToolHost';
-import type { ChatViewState } from '../chat/chatViewState';
+import type { ApprovalScope } from '../../agent/ports';
 
 export class ApprovalBroker {
   private readonly pending = new Map<string, (answer: ApprovalAnswer) => void>();
-  private next = 0;
 
-  ask(view: ChatViewState, viewsOpen: boolean, request: ApprovalRequest): Promise<ApprovalAnswer> {
-    const approvalId = `a${this.next++}`;
+  /** `onCard`: a visible chat shows this question on its card, so no notification is needed. */
+  ask(request: ApprovalRequest, onCard: boolean): Promise<ApprovalAnswer> {
+    const approvalId = request.approvalId;
     if (request.signal.aborted) return Promise.resolve('deny');
     return new Promise((resolve) => {
       const onAbort = (): void => settle('deny');
       const settle = (answer: ApprovalAnswer): void => {
         if (!this.pending.delete(approvalId)) return;
         request.signal.removeEventListener('abort', onAbort);
-        view.resolveApproval(approvalId, answer !== 'deny');
         resolve(answer);
       };
       this.pending.set(approvalId, settle);
       // The prompt's signal: it outlives this question, so the listener goes when the question does.
       request.signal.addEventListener('abort', onAbort, { once: true });
-      const onCard = view.requestApproval(request.qualifiedName, approvalId);
-      if (!onCard || !viewsOpen) void this.notify(request, settle);
+      if (!onCard) void this.notify(request, settle);
     });
   }
 
@@ -46,14 +45,11 @@ export class ApprovalBroker {
 
   private async notify(request: ApprovalRequest, settle: (answer: ApprovalAnswer) => void): Promise<void> {
     const args = JSON.stringify(request.args);
-    const choice = await vscode.window.showWarningMessage(
-      `Sprout wants to run ${request.qualifiedName} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`,
-      'Allow once',
-      'Allow for this chat',
-      'Always allow in this workspace',
-      'Deny',
-    );
-    const map: Record<string, ApprovalAnswer> = { 'Allow once': 'once', 'Allow for this chat': 'chat', 'Always allow in this workspace': 'workspace' };
-    settle(choice === undefined ? 'deny' : (map[choice] ?? 'deny'));
+    const labels: Record<ApprovalScope, string> = { once: 'Allow once', chat: 'Allow for this chat', workspace: 'Always allow in this workspace' };
+    const offered = request.scopes.map((scope) => labels[scope]);
+    const question = `Sprout wants to run ${request.qualifiedName} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
+    const choice = await vscode.window.showWarningMessage(request.warning ? `${request.warning}\n${question}` : question, ...offered, 'Deny');
+    const scope = request.scopes.find((s) => labels[s] === choice);
+    settle(scope ?? 'deny');
   }
 }

@@ -10,11 +10,11 @@ import type { AgentEvent } from '../../agent/events';
 import { assertNever, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { ApprovalBroker } from '../approvals/approvalBroker';
-import type { ApprovalPolicy } from '../approvals/approvalToolHost';
+import { createApprovalPolicy, type ApprovalSources } from '../approvals/approvalPolicy';
+import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
 import { ElicitationBroker } from './elicitationBroker';
 import { type ChatIndex, chatTitle } from './chatIndex';
-import { writeSetting } from '../settings/configReader';
 import type { HooksViewState } from '../hooks/hooksViewState';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
@@ -28,6 +28,8 @@ export interface ChatControllerDeps {
   state: vscode.Memento;
   settings: () => ExtensionSettings;
   apiKey: () => string | undefined;
+  /** Where pre-approvals come from (never the workspace's files). */
+  approvalSources: ApprovalSources;
   onCommand: (command: string) => void;
 }
 
@@ -46,20 +48,28 @@ export class ChatController {
     () => void vscode.commands.executeCommand('sprout.chat.focus'),
   );
   notice: string | null = null;
-  private readonly policy: ApprovalPolicy = {
-    autoApproved: (name) => this.deps.settings().autoApprove.includes(name),
-    ask: (request) => this.approvals.ask(this.chat!.view, this.views.size > 0, request),
-    allowInWorkspace: async (name) => {
-      const current = this.deps.settings().autoApprove;
-      if (!current.includes(name)) await writeSetting('sprout.tools.autoApprove', [...current, name]);
-    },
-  };
+  private readonly policy: ApprovalPolicy;
 
-  constructor(private readonly deps: ChatControllerDeps) {}
+  constructor(private readonly deps: ChatControllerDeps) {
+    // The card answers when a chat view shows it; otherwise the broker asks with a notification.
+    this.policy = this.approvalPolicy((request) =>
+      this.approvals.ask(request, this.views.size > 0 && this.chat?.view.showsApproval(request.approvalId) === true),
+    );
+  }
+
+  /** The window's approval policy with a given way of asking (a task asks through a notification). */
+  approvalPolicy(ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>): ApprovalPolicy {
+    return createApprovalPolicy(this.deps.approvalSources, ask);
+  }
 
   attach(view: ChatViewPort): vscode.Disposable {
     this.views.add(view);
     return new vscode.Disposable(() => this.views.delete(view));
+  }
+
+  /** Whether the open chat's prompt is running (its view state says; nothing else keeps this). */
+  get running(): boolean {
+    return this.chat?.view.running ?? false;
   }
 
   async current(): Promise<Chat> {
@@ -118,7 +128,7 @@ export class ChatController {
 
   async send(text: string): Promise<void> {
     const chat = await this.current();
-    if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    if (chat.view.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     const setup = this.setupNeeded();
     if (setup) {
       this.broadcast({ type: 'setup', setup });
@@ -176,7 +186,7 @@ export class ChatController {
     return {
       chatId: chat.id,
       entries: chat.view.entries,
-      running: chat.running,
+      running: chat.view.running,
       draft: this.deps.state.get<string>('sprout.draft') ?? '',
       history: this.deps.index.list(),
       setup: this.setupNeeded(),
@@ -220,7 +230,6 @@ export class ChatController {
       },
       (event, at) => this.deps.hooks.apply(event, at),
     );
-    this.deps.hooks.runState = 'idle';
     this.chat = chat;
     await this.deps.state.update('sprout.currentChat', chatId);
     return chat;
