@@ -10,27 +10,39 @@ import type { SproutApi } from '../../../src/extension/extension';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENV, hookServerConfig } from '../../fakes/hookServer';
 import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../fakes/oauthMcpServer';
+import { sproutApi, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
-const keys = ['model.baseUrl', 'model.name', 'mcp.servers', 'mcp.builtinServers', 'tools.autoApprove'];
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const keys = ['model.baseUrl', 'model.name', 'mcp.servers', 'mcp.builtinServers'];
+const api = sproutApi;
 
 /** The bundled suite runs from out/editor/suite: the reference server is in the repository's node_modules. */
 const everything = join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+/**
+ * Changes .vscode/mcp.json and waits until the extension's file watcher has dropped the old servers,
+ * so the test's own start is not cut short by that late invalidation.
+ */
+async function changeMcpJson(sprout: SproutApi, change: () => void): Promise<void> {
+  await settled(sprout, change, true);
+}
+
+/**
+ * Runs `change` and waits until the servers stopped being rebuilt for a while: settings and file
+ * watcher events arrive late and each one drops the current servers (a start in progress with them).
+ */
+async function settled(sprout: SproutApi, change: () => void | Promise<void>, expectChange = false): Promise<void> {
+  let last = Date.now();
+  let seen = false;
+  const stop = sprout.host.onHubChanged(() => ((last = Date.now()), (seen = true)));
+  try {
+    await change();
+    await until(() => (seen || !expectChange) && Date.now() - last > 1500, 'the servers to settle');
+  } finally {
+    stop();
+  }
+}
 
 const call = (name: string, args: Record<string, unknown> = {}) => fakeReply.toolCalls([{ name, arguments: args }]);
 
@@ -41,6 +53,7 @@ describe('MCP client features in the editor', function () {
   const workspace = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
   after(async () => {
     for (const key of keys) await config().update(key, undefined, target);
+    await config().update('tools.autoApprove', undefined, vscode.ConfigurationTarget.Global);
     rmSync(join(workspace, '.vscode', 'mcp.json'), { force: true });
     await fake?.close();
     await oauth?.close();
@@ -56,7 +69,7 @@ describe('MCP client features in the editor', function () {
     await config().update('mcp.servers', servers, target);
     const url = fake.url;
     await until(() => sprout.settings().baseUrl === url, 'settings');
-    await sprout.host.invalidateServers();
+    await settled(sprout, () => sprout.host.invalidateServers());
     return sprout;
   }
 
@@ -70,7 +83,9 @@ describe('MCP client features in the editor', function () {
         call('everything__trigger-elicitation-request'),
         fakeReply.text('done'),
       ]);
-      await config().update('tools.autoApprove', ['everything__echo', 'everything__trigger-elicitation-request'], target);
+      // A user setting only (a repository cannot approve its own tools).
+      await config().update('tools.autoApprove', ['everything__echo', 'everything__trigger-elicitation-request'], vscode.ConfigurationTarget.Global);
+      await until(() => sprout.settings().autoApprove.length === 2, 'the approvals to be read');
       await vscode.commands.executeCommand('sprout.newChat');
       const chat = await sprout.controller.current();
       const running = sprout.controller.send('ask me something');
@@ -106,23 +121,26 @@ describe('MCP client features in the editor', function () {
     // The runner's command for the fake server (Node 20 with tsx), with this test's own configuration.
     const t = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as { command: string; args: string[]; env: Record<string, string> };
     t.env = { ...t.env, [HOOK_SERVER_ENV]: JSON.stringify(hookServerConfig({ extraTools: [{ name: 'show_env', behaviour: { kind: 'env' } }] })) };
-    mkdirSync(join(workspace, '.vscode'), { recursive: true });
-    writeFileSync(
-      join(workspace, '.vscode', 'mcp.json'),
-      JSON.stringify({
-        inputs: [{ type: 'promptString', id: 'editor-token', description: 'A token', password: true }],
-        servers: { inputs: { command: t.command, args: t.args, env: { ...t.env, EDITOR_TOKEN: '${input:editor-token}' } } },
-      }),
-    );
     await useServers({});
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    await changeMcpJson(sprout, () =>
+      writeFileSync(
+        join(workspace, '.vscode', 'mcp.json'),
+        JSON.stringify({
+          inputs: [{ type: 'promptString', id: 'editor-token', description: 'A token', password: true }],
+          servers: { inputs: { command: t.command, args: t.args, env: { ...t.env, EDITOR_TOKEN: '${input:editor-token}' } } },
+        }),
+      ),
+    );
     for (let round = 0; round < 2; round++) {
-      await sprout.host.invalidateServers();
+      await settled(sprout, () => sprout.host.invalidateServers());
       const hub = await sprout.host.ensureServers();
       const result = await hub.callTool('inputs', 'show_env', {}, { signal: new AbortController().signal });
       assert.match(result.text, /"EDITOR_TOKEN":"typed-secret-value"/);
     }
     assert.deepEqual(asked, ['editor-token'], 'asked once; the second start read SecretStorage');
     assert.ok(!JSON.stringify(config()).includes('typed-secret-value'), 'never in settings');
+    await changeMcpJson(sprout, () => rmSync(join(workspace, '.vscode', 'mcp.json'), { force: true }));
   });
 
   it('an OAuth-protected HTTP server: sign-in through the browser, then Sign Out forgets it', async () => {
