@@ -6,6 +6,7 @@
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
 import type { AgentSettings } from '../agent/settings';
 import type { CliArgs } from './cliArgs';
+import { parseCompatibility, type Compatibility } from '../model/dialect';
 
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -13,6 +14,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface ModelConnection {
   baseUrl: string;
   apiKey: string | undefined;
+  /** SPROUT_AGENT_MODEL_COMPAT: which server family's request rules to follow (default auto). */
+  compatibility: Compatibility;
 }
 
 /** An env var counts as set only when it has a non-blank value (`VAR=` is how many shells unset). */
@@ -75,5 +78,7 @@ export function modelConnectionFromEnv(env: Env): ModelConnection {
   if (apiKey === undefined && url.hostname === 'api.openai.com') {
     throw new ConfigError('OPENAI_API_KEY', 'OPENAI_API_KEY is not set. Export your API key (or point OPENAI_BASE_URL at a local server).');
   }
-  return { baseUrl, apiKey };
+  const compat = envValue(env, 'SPROUT_AGENT_MODEL_COMPAT');
+  const compatibility = compat === undefined ? 'auto' : parseCompatibility(compat, 'SPROUT_AGENT_MODEL_COMPAT');
+  return { baseUrl, apiKey, compatibility };
 }

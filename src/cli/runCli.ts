@@ -95,7 +95,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     servers: selection.configured,
     bundledServers: { names: selection.bundled, distDir: io.distDir, stateDir: stateDirFor(sessionId) },
     settings,
-    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
+    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey, compatibility: connection.compatibility },
     sessionId,
     transcript: sessionFile,
     logger: secretLogger,

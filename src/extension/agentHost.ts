@@ -48,7 +48,10 @@ export class AgentHost {
   constructor(private readonly deps: AgentHostDeps) {}
 
   currentModel(): OpenAiModelClient {
-    this.modelClient ??= new OpenAiModelClient({ baseUrl: this.deps.settings().baseUrl, apiKey: this.deps.apiKey() });
+    if (this.modelClient === undefined) {
+      const settings = this.deps.settings();
+      this.modelClient = new OpenAiModelClient({ baseUrl: settings.baseUrl, apiKey: this.deps.apiKey(), compatibility: settings.compatibility });
+    }
     return this.modelClient;
   }
 

@@ -20,6 +20,7 @@ export class ChatViewState {
   running = false;
   budget = '';
   private openAssistant: EntryOf<'assistant'> | undefined;
+  private openThinking: EntryOf<'thinking'> | undefined;
   private nextId = 0;
 
   constructor(private readonly post: (message: HostMessage) => void = () => {}) {}
@@ -36,8 +37,10 @@ export class ChatViewState {
         return;
       case 'text_delta':
         return this.appendText(event.delta);
+      case 'reasoning_delta':
+        return this.appendThinking(event.delta);
       case 'message':
-        if (event.message.role === 'assistant') this.finishAssistant(event.message.content);
+        if (event.message.role === 'assistant') this.finishAssistant(event.message.content, event.message.reasoning);
         return;
       case 'tool_started':
         this.closeAssistant();
@@ -117,6 +120,8 @@ export class ChatViewState {
         this.note('info', resolutionText(event.servers, event.resolution));
         return;
       case 'retry':
+        // The next attempt thinks afresh; its thinking goes in a part of its own.
+        this.closeThinking();
         this.note('info', `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms.`);
         return;
       default:
@@ -141,8 +146,30 @@ export class ChatViewState {
     if (entry && entry.status === 'awaiting_approval') this.replace({ ...entry, status: approved ? 'running' : 'denied' });
   }
 
+  private appendThinking(delta: string): void {
+    if (delta === '') return;
+    if (!this.openThinking) {
+      this.openThinking = { kind: 'thinking', id: this.id(), text: delta, done: false };
+      this.add(this.openThinking);
+      return;
+    }
+    this.openThinking.text += delta;
+    this.post({ type: 'delta', id: this.openThinking.id, text: delta });
+  }
+
+  /** Thinking shown live ends when the answer, a tool or anything else comes; a replayed message brings it whole. */
+  private closeThinking(reasoning?: string): void {
+    if (this.openThinking) {
+      this.replace({ ...this.openThinking, done: true });
+      this.openThinking = undefined;
+    } else if (reasoning !== undefined && reasoning.trim() !== '') {
+      this.add({ kind: 'thinking', id: this.id(), text: reasoning, done: true });
+    }
+  }
+
   private appendText(delta: string): void {
     if (delta === '') return;
+    this.closeThinking();
     if (!this.openAssistant) {
       this.openAssistant = { kind: 'assistant', id: this.id(), text: delta, done: false };
       this.add(this.openAssistant);
@@ -152,7 +179,9 @@ export class ChatViewState {
     this.post({ type: 'delta', id: this.openAssistant.id, text: delta });
   }
 
-  private finishAssistant(content: string | null): void {
+  private finishAssistant(content: string | null, reasoning?: string): void {
+    // A replayed transcript has no reasoning deltas: the thinking comes whole with the message, before the answer.
+    this.closeThinking(this.openAssistant ? undefined : reasoning);
     if (this.openAssistant) {
       const text = content !== null && content.length >= this.openAssistant.text.length ? content : this.openAssistant.text;
       this.replace({ ...this.openAssistant, text, done: true });
@@ -163,6 +192,7 @@ export class ChatViewState {
   }
 
   private closeAssistant(): void {
+    this.closeThinking();
     if (this.openAssistant) this.finishAssistant(null);
   }
 
