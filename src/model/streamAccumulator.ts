@@ -2,8 +2,8 @@
  * Folds a Chat Completions chunk stream into one raw reply, reading every shape OpenAI-compatible
  * servers are known to stream (sources in docs/model-servers.md): tool-call deltas by `index`, without
  * `index`, or all at `index: 0` with distinct ids (a new id at a used index opens a new call instead of
- * gluing arguments together); a whole call in one delta; id, name and type repeated or blanked in
- * later deltas; `arguments` sent as a JSON object; thinking as `reasoning_content`, `reasoning` or
+ * gluing arguments together); a whole call in one delta; id, name and type repeated, blanked or
+ * (the name) sent in fragments in later deltas; `arguments` sent as a JSON object; thinking as `reasoning_content`, `reasoning` or
  * `<think>` text; usage in every chunk, in a final chunk, or not at all; an error array instead of a
  * chunk. Per chunk it only reads fields and appends strings; anything unusual takes a side path.
  */
@@ -61,6 +61,15 @@ function errorEventOf(value: unknown): StreamErrorEvent | undefined {
   const body = typeof error === 'object' ? (error as { message?: unknown; code?: unknown }) : { message: error };
   const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : JSON.stringify(error);
   return new StreamErrorEvent(message, typeof body.code === 'number' ? body.code : undefined);
+}
+
+/**
+ * A name seen again: repeated whole (keep it), sent as a growing prefix (take the longer), or sent in
+ * fragments (append). OpenAI sends it once, some servers in every delta, some relays in pieces.
+ */
+function mergedName(current: string, piece: string): string {
+  if (current === '' || piece.startsWith(current)) return piece;
+  return current.endsWith(piece) ? current : current + piece;
 }
 
 export class StreamAccumulator {
@@ -187,7 +196,7 @@ export class StreamAccumulator {
     const call = this.callFor(delta.index as number | undefined, id);
     if (id !== '' && call.id === '') call.id = id;
     const fn = delta.function as { name?: unknown; arguments?: unknown } | undefined;
-    if (typeof fn?.name === 'string' && fn.name !== '' && call.name === '') call.name = fn.name;
+    if (typeof fn?.name === 'string' && fn.name !== '') call.name = mergedName(call.name, fn.name);
     const args = fn?.arguments;
     if (typeof args === 'string') call.arguments += args;
     // Some llama.cpp builds send the arguments as a JSON object instead of a string.

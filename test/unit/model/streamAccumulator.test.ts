@@ -97,6 +97,17 @@ test('repeated or blanked id, name and type in later deltas change nothing; a mi
   assert.deepEqual(acc.reply().calls, [{ id: 'a', name: 't__x', arguments: '{"q":1}' }]);
 });
 
+test('a tool name sent in fragments is put together; repeated whole or as a growing prefix it stays one name', () => {
+  const pieces = new StreamAccumulator();
+  pieces.add(calls({ index: 0, id: 'a', function: { name: 'tools__', arguments: '' } }));
+  pieces.add(calls({ index: 0, function: { name: 'echo', arguments: '{}' } }));
+  const growing = new StreamAccumulator();
+  growing.add(calls({ index: 0, id: 'a', function: { name: 'tools__', arguments: '' } }));
+  growing.add(calls({ index: 0, function: { name: 'tools__echo', arguments: '{}' } }));
+  growing.add(calls({ index: 0, function: { name: 'tools__echo', arguments: '' } }));
+  assert.deepEqual([pieces.reply().calls[0]?.name, growing.reply().calls[0]?.name], ['tools__echo', 'tools__echo']);
+});
+
 test('arguments sent as a JSON object are serialised; a whole call in one delta is one call', () => {
   const acc = new StreamAccumulator();
   acc.add(calls({ index: 0, id: 'a', type: 'function', function: { name: 't__x', arguments: { path: 'x', n: 2 } } }));
