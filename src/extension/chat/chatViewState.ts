@@ -146,15 +146,20 @@ export class ChatViewState {
     if (entry && entry.status === 'awaiting_approval') this.replace({ ...entry, status: approved ? 'running' : 'denied' });
   }
 
-  private appendThinking(delta: string): void {
-    if (delta === '') return;
-    if (!this.openThinking) {
-      this.openThinking = { kind: 'thinking', id: this.id(), text: delta, done: false };
-      this.add(this.openThinking);
-      return;
+  /** Streamed text goes to the open entry of its kind (a `delta` message), or opens one. */
+  private streamInto<E extends EntryOf<'assistant'> | EntryOf<'thinking'>>(open: E | undefined, kind: E['kind'], delta: string): E {
+    if (open) {
+      open.text += delta;
+      this.post({ type: 'delta', id: open.id, text: delta });
+      return open;
     }
-    this.openThinking.text += delta;
-    this.post({ type: 'delta', id: this.openThinking.id, text: delta });
+    const entry = { kind, id: this.id(), text: delta, done: false } as E;
+    this.add(entry);
+    return entry;
+  }
+
+  private appendThinking(delta: string): void {
+    if (delta !== '') this.openThinking = this.streamInto(this.openThinking, 'thinking', delta);
   }
 
   /** Thinking shown live ends when the answer, a tool or anything else comes; a replayed message brings it whole. */
@@ -170,13 +175,7 @@ export class ChatViewState {
   private appendText(delta: string): void {
     if (delta === '') return;
     this.closeThinking();
-    if (!this.openAssistant) {
-      this.openAssistant = { kind: 'assistant', id: this.id(), text: delta, done: false };
-      this.add(this.openAssistant);
-      return;
-    }
-    this.openAssistant.text += delta;
-    this.post({ type: 'delta', id: this.openAssistant.id, text: delta });
+    this.openAssistant = this.streamInto(this.openAssistant, 'assistant', delta);
   }
 
   private finishAssistant(content: string | null, reasoning?: string): void {
