@@ -6,7 +6,11 @@
  * reply) that names it and never repeats it for that endpoint.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
+import { JsonlTranscriptStore } from '../../../src/runtime/jsonlTranscriptStore';
 import { fakeReply, openAiErrorBody, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { objectTimes } from '../../fakes/hookServer';
 import { openRig, type Rig } from '../loop/loopHarness';
@@ -62,6 +66,20 @@ test('DeepSeek, forced: reasoning_content goes back on every assistant message (
   assert.deepEqual(last.map((m) => m.reasoning_content), ['Echo both.', 'Now answer.', '', 'Now answer.']);
   assert.equal(reasoningText(rig.events), `Echo both.${'Now answer.'.repeat(3)}`);
   assert.equal(rig.of('retry').length, 0);
+});
+
+test('DeepSeek: the reasoning kept on the messages survives the transcript and goes back after a resume', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sprout-deepseek-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'chat.jsonl');
+  const deepseek = { fake: { provider: 'deepseek' as const }, model: { compatibility: 'deepseek' as const } };
+  rig = await openTurn({ ...deepseek, toolRounds: thinkingRounds(), textQuirks: { reasoning: 'Now answer.' }, transcript: new JsonlTranscriptStore(file) });
+  checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
+  await rig.close();
+  rig = await openRig({ ...deepseek, servers: [{ name: 'tools' }], transcript: new JsonlTranscriptStore(file), responses: [fakeReply.text('Resumed.')] });
+  assert.equal((await rig.runtime.session.run('and now?')).reason, 'end_turn');
+  const sent = rig.messages(0).filter((m) => m.role === 'assistant').map((m) => m.reasoning_content);
+  assert.deepEqual(sent, ['Echo both.', 'Now answer.', '', 'Now answer.', 'Now answer.']);
 });
 
 test('DeepSeek at an unknown host: a reply with reasoning_content and tool calls teaches the rule, nothing rejected', async () => {
