@@ -1,8 +1,10 @@
 /**
  * The ModelClient port over the `openai` package: one streamed Chat Completions call per
- * `complete`, against any OpenAI-compatible base URL. The SDK's own retries are off so that every
- * retry goes through `onRetry` (the UI shows it) and so that a retry never happens once text of that
- * attempt reached the user (it would be shown twice). Errors leave as ModelError, key-free.
+ * `complete`, against any OpenAI-compatible base URL, under the endpoint's dialect (dialect.ts):
+ * a rejection that names a rule the endpoint needs is learned and the request sent again at once.
+ * The SDK's own retries are off so that every retry goes through `onRetry` (the UI shows it) and so
+ * that a retry never happens once text of that attempt reached the user (it would be shown twice).
+ * Thinking streams apart from the answer. Errors leave as ModelError, key-free.
  */
 import { onAbort } from '../agent/context';
 import { historyChars } from '../agent/compactionRules';
