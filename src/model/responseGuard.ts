@@ -43,6 +43,33 @@ function errorResponse(response: Response, body: ProviderBody, tried: string, st
 
 type Json = Record<string, unknown>;
 
+/** More than any error body or single completion needs; a hostile endpoint cannot make us hold more. */
+const BODY_MAX_BYTES = 1024 * 1024;
+
+/** The body as text, read up to BODY_MAX_BYTES (the rest is dropped and the stream cancelled). */
+async function readCapped(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+      if (bytes >= BODY_MAX_BYTES) {
+        await reader.cancel();
+        break;
+      }
+    }
+  } catch {
+    // A body that breaks off is described by what arrived.
+  }
+  return text + decoder.decode();
+}
+
 /** A non-streamed `chat.completion` as the event stream it stands for. */
 function completionAsStream(body: Json, response: Response): Response | undefined {
   const choices = body.choices;
@@ -67,10 +94,10 @@ function completionAsStream(body: Json, response: Response): Response | undefine
 
 async function guardChatAnswer(response: Response, tried: string, contentType: string): Promise<Response> {
   if (!/application\/json|text\/html/i.test(contentType)) return response;
-  const text = await response.text();
+  const text = await readCapped(response);
   const body = describeBody(text, contentType);
   if (body.kind === 'json') {
-    const parsed = JSON.parse(text) as unknown;
+    const parsed = JSON.parse(text) as unknown; // describeBody parsed it already, so it parses
     if (!isErrorBody(parsed)) {
       const stream = typeof parsed === 'object' && parsed !== null ? completionAsStream(parsed as Json, response) : undefined;
       if (stream !== undefined) return stream;
@@ -90,7 +117,7 @@ export function guardedFetch(inner: Fetch = fetch): Fetch {
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const tried = `${method} ${url === undefined ? String(input) : `${url.origin}${url.pathname}`}`;
     if (!response.ok) {
-      const text = await response.text().catch(() => '');
+      const text = await readCapped(response);
       return errorResponse(response, describeBody(text, contentType), tried, response.status);
     }
     const isChat = method === 'POST' && url !== undefined && url.pathname.endsWith('/chat/completions');

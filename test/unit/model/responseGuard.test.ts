@@ -68,3 +68,18 @@ test('a 200 JSON answer to anything but a chat request (GET /models) is left alo
   const models = new Response('{"data":[]}', { headers: { 'content-type': 'application/json' } });
   assert.equal(await guardedFetch(scriptedFetch(models))('http://127.0.0.1:9/v1/models', { method: 'GET' }), models);
 });
+
+test('an endless error body is read only up to its cap', async () => {
+  let pulled = 0;
+  const endless = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulled += 1;
+      controller.enqueue(new TextEncoder().encode('x'.repeat(64 * 1024)));
+    },
+  });
+  const res = await guardedFetch(scriptedFetch(new Response(endless, { status: 500, headers: { 'content-type': 'text/plain' } })))(CHAT, post);
+  const error = await errorOf(res);
+  assert.equal(res.status, 500);
+  assert.equal(error.message.length, 400);
+  assert.ok(pulled < 40, `stopped reading after about 1 MB (${pulled} pieces of 64 KB)`);
+});
