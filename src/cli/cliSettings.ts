@@ -5,6 +5,7 @@
  */
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
 import type { AgentSettings } from '../agent/settings';
+import { ProtectedPatternError, protectedRule } from '../servers/shared/protectedPaths';
 import type { CliArgs } from './cliArgs';
 import { parseCompatibility, type Compatibility } from '../model/dialect';
 
@@ -81,4 +82,18 @@ export function modelConnectionFromEnv(env: Env): ModelConnection {
   const compat = envValue(env, 'SPROUT_AGENT_MODEL_COMPAT');
   const compatibility = compat === undefined ? 'auto' : parseCompatibility(compat, 'SPROUT_AGENT_MODEL_COMPAT');
   return { baseUrl, apiKey, compatibility };
+}
+
+/** SPROUT_AGENT_PROTECTED_PATHS: globs protected on top of the defaults (comma list; additions only). */
+export function protectedPathsFromEnv(env: Env): string[] {
+  const raw = envValue(env, 'SPROUT_AGENT_PROTECTED_PATHS');
+  if (raw === undefined) return [];
+  const patterns = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  try {
+    protectedRule(patterns);
+  } catch (error) {
+    if (error instanceof ProtectedPatternError) throw new ConfigError('SPROUT_AGENT_PROTECTED_PATHS', `SPROUT_AGENT_PROTECTED_PATHS: ${error.message}.`);
+    throw error;
+  }
+  return patterns;
 }
