@@ -9,12 +9,13 @@
 import { onAbort } from '../agent/context';
 import { historyChars } from '../agent/compactionRules';
 import { DEFAULT_BASE_URL } from '../agent/settings';
-import { ModelError, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
+import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
+import { nodeClock } from '../runtime/nodeClock';
 import type { Compatibility } from './dialect';
 import { createEndpoint, type Endpoint } from './endpoint';
 import { classifyError, redact, rejectionOf, StreamCutError, type ClassifiedError } from './modelErrors';
 import { shapeReply } from './replyShaping';
-import { backoffDelayMs, sleep } from './retryPolicy';
+import { backoffDelayMs } from './retryPolicy';
 import { IdleWatch, type WatchedStream } from './idleWatch';
 import { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
@@ -39,6 +40,8 @@ export interface OpenAiModelClientOptions {
   compatibility?: Compatibility;
   /** [0, 1) for the backoff jitter; tests pin it. */
   random?: () => number;
+  /** Backoff waits; default the Node clock. */
+  clock?: Clock;
 }
 
 function cancelled(): ModelError {
@@ -115,7 +118,8 @@ export class OpenAiModelClient implements ModelClient {
           failure.serverDelayMs,
         );
         options.onRetry?.({ attempt: failures, delayMs, reason: failure.reason });
-        if (!(await sleep(delayMs, signal))) throw cancelled();
+        await (this.options.clock ?? nodeClock).sleep(delayMs, signal);
+        if (signal.aborted) throw cancelled();
       }
     }
   }
