@@ -91,6 +91,23 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   assert.ok(posted.includes('continueAnyway'), `posted: ${posted.join(', ')}`);
 });
 
+test('thinking is a collapsed part of its own: deltas append as text, it stays open once opened, markup stays text', async () => {
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider <img src=x onerror="window.__pwned=1">', done: false } });
+  await send({ type: 'delta', id: 'th1', text: ' and then answer.' });
+  const streaming = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, text: node?.querySelector('pre')?.textContent, imgs: node?.querySelectorAll('img').length };
+  });
+  assert.deepEqual(streaming, { open: false, summary: 'Thinking…', text: 'Consider <img src=x onerror="window.__pwned=1"> and then answer.', imgs: 0 });
+  await page.click('[data-testid=thinking] summary');
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider it and then answer.', done: true } });
+  const done = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, done: node?.dataset.done, pwned: (window as unknown as { __pwned?: number }).__pwned };
+  });
+  assert.deepEqual(done, { open: true, summary: 'Thinking', done: 'true', pwned: undefined });
+});
+
 test('the copy button of a code block posts its code (found by its data-action, not a test id)', async () => {
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'copy', text: 'Run:\n\n```sh\nnpm test\n```', done: true } });
   const button = (await page.$$('[data-testid=assistant-message] .code-block [data-action=copy-code]')).at(-1);
