@@ -28,14 +28,14 @@ export function killAllCommands(): void {
 }
 
 /** The server's environment minus a parent test runner's context, which would change how `node --test` reports. */
-function commandEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
+function commandEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
   delete env.NODE_TEST_CONTEXT;
   return env;
 }
 
-export function startCommand(command: string, cwd: string, timeoutMs: number, onData: (chunk: string) => void): CommandRun {
-  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv() });
+export function startCommand(command: string, cwd: string, timeoutMs: number, onData: (chunk: string) => void, env: Record<string, string> = {}): CommandRun {
+  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv(env) });
   live.add(child);
   let timedOut = false;
   const timer = setTimeout(() => {
