@@ -27,6 +27,17 @@ function failureFrom(name: string, file: string | undefined, block: readonly str
   };
 }
 
+/** Counts from a `3 failed, 1 skipped, 3 passed` / `3 failed | 3 passed` summary; files that did not load count as failed. */
+function fromSummary(format: string, summary: string, failures: TestFailure[], suiteErrors: number): ParsedTestReport {
+  return {
+    format,
+    passed: countOf(summary, /(\d+) passed/),
+    failed: countOf(summary, /(\d+) failed/) + suiteErrors,
+    skipped: countOf(summary, /(\d+) skipped/) + countOf(summary, /(\d+) todo/),
+    failures,
+  };
+}
+
 export function parseJestText(output: string, root: string): ParsedTestReport | undefined {
   const summary = /^Tests:\s+(.*\btotal)\s*$/m.exec(output)?.[1];
   if (summary === undefined) return undefined;
@@ -52,13 +63,7 @@ export function parseJestText(output: string, root: string): ParsedTestReport | 
     if (suiteError) suiteErrors++;
     failures.push(failureFrom(name, file, block, root));
   }
-  return {
-    format: 'jest-text',
-    passed: countOf(summary, /(\d+) passed/),
-    failed: countOf(summary, /(\d+) failed/) + suiteErrors,
-    skipped: countOf(summary, /(\d+) skipped/) + countOf(summary, /(\d+) todo/),
-    failures,
-  };
+  return fromSummary('jest-text', summary, failures, suiteErrors);
 }
 
 export function parseVitestText(output: string, root: string): ParsedTestReport | undefined {
@@ -76,13 +81,7 @@ export function parseVitestText(output: string, root: string): ParsedTestReport 
     const name = head[2] ? `${head[1]} > ${head[2]}` : `${head[1]} (test file failed to run)`;
     failures.push(failureFrom(name, head[1], block, root));
   }
-  return {
-    format: 'vitest-text',
-    passed: countOf(summary, /(\d+) passed/),
-    failed: countOf(summary, /(\d+) failed/) + suiteErrors,
-    skipped: countOf(summary, /(\d+) skipped/) + countOf(summary, /(\d+) todo/),
-    failures,
-  };
+  return fromSummary('vitest-text', summary, failures, suiteErrors);
 }
 
 /** Mocha's `spec` reporter (its default). */

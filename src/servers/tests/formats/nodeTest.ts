@@ -121,6 +121,15 @@ function inspectedValue(block: readonly string[], key: string): string | undefin
   return undefined;
 }
 
+/** What a test file that failed to load printed before its first `✖ <file>` line (spec only says 'test failed'). */
+function printedBefore(output: string, name: string): string {
+  const lines = output.split('\n');
+  const at = lines.findIndex((l) => l.startsWith(`✖ ${name} (`) || l === `✖ ${name}`);
+  const out: string[] = [];
+  for (let i = at - 1; i >= 0 && !/^\s*[✔✖▶ℹ﹣]/.test(lines[i] ?? ''); i--) out.unshift(lines[i] ?? '');
+  return out.join('\n');
+}
+
 function specFailure(block: readonly string[], name: string, declared: Location | undefined, root: string): TestFailure {
   const objectStart = block.findIndex((l) => /\{\s*$/.test(l) && /^\s+at /.test(l));
   const messageLines = block.slice(0, objectStart < 0 ? block.length : objectStart);
@@ -149,7 +158,10 @@ export function parseNodeSpec(output: string, root: string): ParsedTestReport | 
       if (!head) continue;
       const block: string[] = [];
       while (i + 1 < lines.length && !/^(?:test at |✖ |ℹ )/.test(lines[i + 1] ?? '')) block.push(lines[++i] ?? '');
-      failures.push(specFailure(block, head[1] ?? '', declared, root));
+      const name = head[1] ?? '';
+      const failure = specFailure(block, name.startsWith('/') ? displayPath(root, name) : name, declared, root);
+      if (failure.message === "'test failed'") failure.message = cleanMessage(printedBefore(output, name)) || failure.message;
+      failures.push(failure);
       declared = undefined;
     }
   }
