@@ -6,6 +6,7 @@
  * restarts lazily on next use.
  */
 import { normaliseHookText } from './hookEnvelope';
+import { hookEvidence, type HookEvidence } from './hookEvidence';
 import type { Clock, Logger, ToolHost } from './ports';
 import type { AgentEvent, HookCallResult, HookName } from './events';
 import { errorMessage } from './errorMessage';
@@ -27,6 +28,8 @@ export interface HookCallOutcome {
   result: HookCallResult;
   /** The normalised text for an objection; whatever came back (for display) otherwise. */
   text: string;
+  /** Test verdict and failures from a completed reply's structured content. */
+  evidence?: HookEvidence;
 }
 
 export interface HookCallerDeps {
@@ -37,7 +40,7 @@ export interface HookCallerDeps {
   logger?: Logger;
 }
 
-type Race = { kind: 'reply'; isError: boolean; text: string } | { kind: 'failed'; message: string } | { kind: 'timeout' };
+type Race = { kind: 'reply'; isError: boolean; text: string; structured?: unknown } | { kind: 'failed'; message: string } | { kind: 'timeout' };
 
 export function hookMeta(hook: HookName, context: HookCallContext): Record<string, unknown> {
   return { [HOOK_META_KEY]: { event: hook, ...context } };
@@ -66,7 +69,8 @@ export class HookCaller {
     emit({ type: 'hook_called', server, hook });
     const race = await this.race(server, hook, context, timeoutMs, signal);
     const outcome = this.classify(server, hook, race, signal);
-    emit({ type: 'hook_finished', server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started });
+    const finished = { type: 'hook_finished' as const, server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started };
+    emit(outcome.evidence ? { ...finished, evidence: outcome.evidence } : finished);
     if (outcome.result === 'timeout') await this.countTimeout(server, hook, timeoutMs);
     return outcome;
   }
@@ -84,7 +88,7 @@ export class HookCaller {
       const reply: Promise<Race> = this.deps.tools
         .callTool(server, hook, {}, { signal: call.signal, meta: hookMeta(hook, context) })
         .then(
-          (result) => ({ kind: 'reply' as const, isError: result.isError, text: result.text }),
+          (result) => ({ kind: 'reply' as const, isError: result.isError, text: result.text, structured: result.structured }),
           (error: unknown) => ({ kind: 'failed' as const, message: errorMessage(error) }),
         );
       const timer: Promise<Race> = this.deps.clock.sleep(timeoutMs, wait.signal).then(() => ({ kind: 'timeout' as const }));
@@ -108,7 +112,8 @@ export class HookCaller {
     this.timeouts.set(server, 0);
     if (race.isError) return { server, hook, result: 'error', text: race.text };
     const text = normaliseHookText(race.text);
-    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text };
+    const evidence = hookEvidence(race.structured);
+    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text, ...(evidence ? { evidence } : {}) };
   }
 
   private async countTimeout(server: string, hook: HookName, timeoutMs: number): Promise<void> {
