@@ -76,7 +76,7 @@ export class TestsController {
       rootReal: this.options.rootReal,
       exclude: [this.options.stateDir],
       debounceMs: this.options.watchDebounceMs,
-      onQuiet: () => void this.refresh(),
+      onQuiet: () => void this.runInBackground(),
       onError: (error) => process.stderr.write(`sprout-mcp-tests: watching the workspace failed: ${String(error)}\n`),
     });
   }
@@ -136,8 +136,12 @@ export class TestsController {
     return { status: 'not_run', passed: 0, failed: 0, skipped: 0, command, exitCode: null, durationMs: 0, failures: [], stale: false, running: this.isRunning() };
   }
 
-  /** A background run for the workspace's state after an edit, unless one is fresh or running. */
-  private async refresh(): Promise<void> {
+  /**
+   * A background run for the workspace's current state, unless a result for it exists or a run is
+   * in progress (then once that run ends). Called after edits settle; a hook that learns of an edit
+   * another way (a file-changing tool call) can call it too.
+   */
+  async runInBackground(): Promise<void> {
     const command = this.testCommand();
     if (command === undefined) return;
     if (this.isRunning()) {
@@ -181,7 +185,7 @@ export class TestsController {
       this.store.save(result);
       if (this.refreshPending) {
         this.refreshPending = false;
-        void this.refresh();
+        void this.runInBackground();
       }
     });
     return this.outcome(entry);

@@ -35,10 +35,15 @@ function structuredResult(text: string, structured: Record<string, unknown>): Ca
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
+/** The part of a tool call's context a hook reads: `_meta["sprout/hook"]` carries the agent's context. */
+interface HookCall {
+  _meta?: Record<string, unknown>;
+}
+
 interface HookDefinition {
   description: string;
   outputSchema: Record<string, ZodType>;
-  run: () => Promise<CallToolResult>;
+  run: (call: HookCall) => Promise<CallToolResult>;
 }
 
 function hooks(controller: TestsController): Record<string, HookDefinition> {
@@ -86,7 +91,7 @@ export function createTestsServer(options: TestsServerOptions): { server: McpSer
     server.registerTool(
       name,
       { description: hook.description, inputSchema: {}, outputSchema: hook.outputSchema, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
-      () => guarded(hook.run),
+      (_args, extra) => guarded(() => hook.run(extra)),
     );
   }
   return { server, controller };
