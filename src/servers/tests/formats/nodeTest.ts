@@ -143,23 +143,46 @@ function specFailure(block: readonly string[], name: string, declared: Location 
   return { name, ...(location ? { file: location.file, line: location.line } : {}), message };
 }
 
+/**
+ * Full names (`suite > test`) of the failing tests in the spec reporter's tree, keyed by the leaf
+ * line (`✖ name (1.3ms)`, repeated verbatim in the failing-tests section, which has no suite path).
+ */
+function specSuitePaths(tree: string): Map<string, string> {
+  const paths = new Map<string, string>();
+  const open: { indent: number; name: string }[] = [];
+  for (const line of tree.split('\n')) {
+    const entry = /^(\s*)([▶✖])\s(.+?)(?: \(([\d.]+m?s)\))?$/.exec(line);
+    if (!entry) continue;
+    const indent = entry[1]?.length ?? 0;
+    while (open.length > 0 && (open[open.length - 1]?.indent ?? 0) >= indent) open.pop();
+    if (entry[2] === '▶') {
+      if (entry[4] === undefined) open.push({ indent, name: entry[3] ?? '' });
+      continue;
+    }
+    if (entry[4] !== undefined) paths.set(`${entry[3]} (${entry[4]})`, [...open.map((o) => o.name), entry[3]].join(' > '));
+  }
+  return paths;
+}
+
 export function parseNodeSpec(output: string, root: string): ParsedTestReport | undefined {
   if (!/^ℹ pass \d+/m.test(output) || !/^ℹ fail \d+/m.test(output)) return undefined;
   const failures: TestFailure[] = [];
   const section = output.lastIndexOf('✖ failing tests:');
   if (section >= 0) {
     const lines = output.slice(section).split('\n').slice(1);
+    const paths = specSuitePaths(output.slice(0, section));
     let declared: Location | undefined;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i] ?? '';
       const testAt = /^test at (.*:\d+:\d+)$/.exec(line);
       if (testAt) declared = locationField(testAt[1], root);
-      const head = /^✖ (.+?)(?: \([\d.]+m?s\))?$/.exec(line);
+      const head = /^✖ (.+?)(?: \(([\d.]+m?s)\))?$/.exec(line);
       if (!head) continue;
       const block: string[] = [];
       while (i + 1 < lines.length && !/^(?:test at |✖ |ℹ )/.test(lines[i + 1] ?? '')) block.push(lines[++i] ?? '');
       const name = head[1] ?? '';
-      const failure = specFailure(block, name.startsWith('/') ? displayPath(root, name) : name, declared, root);
+      const full = head[2] ? paths.get(`${name} (${head[2]})`) : undefined;
+      const failure = specFailure(block, full ?? (name.startsWith('/') ? displayPath(root, name) : name), declared, root);
       if (failure.message === "'test failed'") failure.message = cleanMessage(printedBefore(output, name)) || failure.message;
       failures.push(failure);
       declared = undefined;
