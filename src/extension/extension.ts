@@ -23,12 +23,14 @@ import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
+import { TestResultsMirror } from './testing/testResultsMirror';
 
 export interface SproutApi {
   controller: ChatController;
   host: AgentHost;
   hooks: HooksViewState;
   tree: HooksTreeProvider;
+  testing: TestResultsMirror;
   consent: ConsentStore;
   keys: ApiKeyStore;
   index: ChatIndex;
@@ -47,13 +49,14 @@ interface Parts {
   tree: HooksTreeProvider;
   index: ChatIndex;
   controller: ChatController;
+  testing: TestResultsMirror;
   workspaceFolder: string;
 }
 
 let statusBarItem: vscode.StatusBarItem | undefined;
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
-  const { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder } = parts;
+  const { channel, keys, logger, host, hooks, tree, index, controller, testing, workspaceFolder } = parts;
   // Polled every 2 s: the model tells the tree and status bar only when something moved, and the
   // tree is refreshed here only for a new set of notices.
   const refreshServers = (): void => {
@@ -73,7 +76,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     new vscode.Disposable(() => clearInterval(poll)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
-    ...registerCommands({ controller, host, keys, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
+    ...registerCommands({ controller, host, keys, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
     registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
     keys.onDidChange(() => {
       host.invalidateModel();
@@ -110,10 +113,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
+  const testing = new TestResultsMirror(workspaceFolder);
+  context.subscriptions.push(testing);
   const controller = new ChatController({
     host,
     index,
     hooks,
+    testing,
     logger,
     state: context.workspaceState,
     settings: () => settings,
@@ -123,7 +129,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
         : vscode.commands.executeCommand(command)),
   });
-  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder }, {
+  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, testing, workspaceFolder }, {
     get: () => settings,
     reread: () => {
       settings = readSettings();
@@ -138,7 +144,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, consent, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
+  return { controller, host, hooks, tree, testing, consent, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -12,6 +12,7 @@ import { clearApiKey, selectModel, setApiKey } from './modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
+import type { TestResultsMirror } from '../testing/testResultsMirror';
 
 export interface CommandDeps {
   controller: ChatController;
@@ -20,6 +21,7 @@ export interface CommandDeps {
   settings: () => ExtensionSettings;
   channel: vscode.LogOutputChannel;
   openInEditor: () => void;
+  testing: TestResultsMirror;
 }
 
 async function revealChat(): Promise<void> {
@@ -81,6 +83,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.selectModel': (pick?: string) => selectModel(host, pick),
     'sprout.openChatInEditor': () => deps.openInEditor(),
     'sprout.showObjection': (server: string, text: string) => showObjection(server, text),
+    'sprout.openTestFailure': (file: string, line?: number) => deps.testing.openLocation(file, line),
+    'sprout.showTestResults': () => deps.testing.reveal(),
   };
   return Object.entries(table).map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: never[]) => {

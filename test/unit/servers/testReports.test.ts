@@ -166,6 +166,15 @@ describe('test reports: recorded real output', () => {
     }
   });
 
+  it("node 24's default spec output: suite paths, the assertion's line, expected and actual", () => {
+    const report = recorded('node-24-spec.txt', 'node');
+    assert.deepEqual(summary(report), { format: 'node-spec', passed: 1, failed: 3, skipped: 1 });
+    const one = failure(report, /^cart > labels one item$/);
+    assert.deepEqual([one.file, one.line], ['test/cart.test.js', 15]);
+    assert.match(one.message, /\+ '1 items'\n- '1 item'/);
+    assert.equal(failure(report, /^an empty cart costs nothing$/).file, 'test/empty.test.js');
+  });
+
   it('says nothing about output it does not understand', () => {
     assert.equal(readReport({ runner: 'other', output: 'Segmentation fault (core dumped)\n', root: ROOT }), undefined);
   });
