@@ -1,10 +1,11 @@
 /**
  * The last test result on disk (`<state-dir>/last-test-run.json`), so a restarted server still knows
- * it. Written atomically; read back only when it has the current shape (an older or damaged file is
+ * it. Written atomically, in a folder only the user can enter (test output can hold secrets); read back only when it has the current shape (an older or damaged file is
  * ignored, which costs one run, never a wrong verdict).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../shared/privateState';
 import { persistedResultSchema, type TestRunResult } from './testResult';
 
 export class LastResultStore {
@@ -25,9 +26,9 @@ export class LastResultStore {
 
   save(result: TestRunResult): void {
     try {
-      mkdirSync(this.stateDir, { recursive: true });
+      ensurePrivateDir(this.stateDir);
       const temp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify(result));
+      writeFileSync(temp, JSON.stringify(result), { mode: 0o600 });
       renameSync(temp, this.file);
     } catch {
       // Persistence is a convenience: without it a restarted server just runs the suite again.

@@ -4,8 +4,9 @@
  * only on exit code 0 with no failure, `failed` when tests failed, `error` when the command failed
  * without failing tests (a build error, a missing tool), `timeout` when it was killed for time.
  */
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../shared/privateState';
 import { startCommand, type CommandRun } from '../shared/processGroup';
 import { readReport } from './formats/readReport';
 import { planRun } from './runnerPlan';
@@ -62,7 +63,8 @@ export interface TestRunOptions {
 let runCounter = 0;
 
 export function startTestRun(options: TestRunOptions): StartedTestRun {
-  mkdirSync(options.reportDir, { recursive: true });
+  // Reports hold test output, which can hold secrets: a folder only the user can enter.
+  ensurePrivateDir(options.reportDir);
   const plan = planRun(options.command, options.root, join(options.reportDir, `run-${process.pid}-${++runCounter}.report`));
   if (plan.reportFile) rmSync(plan.reportFile, { force: true });
   let output = '';

@@ -8,8 +8,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SproutApi } from '../../../src/extension/extension';
 import type { HookNode } from '../../../src/extension/hooks/hooksTreeProvider';
+import { sproutApi as api, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
@@ -25,20 +25,6 @@ test('totals prices', () => {
 
 test('an empty cart costs nothing', () => assert.equal(total([]), 0));
 `;
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('test-runner hook evidence in the editor', function () {
   this.timeout(90_000);
@@ -125,7 +111,7 @@ describe('test-runner hook evidence in the editor', function () {
     writeFileSync(join(project, 'test', 'cart.test.js'), SUITE('items.reduce((a, b) => a + b, 0)'));
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('Check the cart again.');
-    await until(() => sprout.testing.lastRun?.status === 'passed', 'the green verdict in the Testing view');
+    await until(() => sprout.testing.lastRun?.status === 'passed', 'the green verdict in the Testing view', 30_000);
     const root = sprout.testing.controller.items.get('hook:suite');
     assert.equal(root?.children.size, 0, 'no failing tests left');
     assert.match(root?.description ?? '', /^0 failed, 2 passed/);
