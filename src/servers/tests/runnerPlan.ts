@@ -60,7 +60,8 @@ function reporterFlags(runner: RunnerId, reportFile: string): string | undefined
     case 'mocha':
       return `--reporter json --reporter-option output=${quote(reportFile)}`;
     case 'pytest':
-      return `-rfE --tb=short -p no:cacheprovider --junitxml=${quote(reportFile)} -o junit_family=xunit1`;
+      // The cache plugin stays on: `--lf`/`--sw` in a project's addopts need it, and its folder ignores itself.
+      return `-rfE --tb=short --junitxml=${quote(reportFile)} -o junit_family=xunit1`;
     default:
       return undefined;
   }

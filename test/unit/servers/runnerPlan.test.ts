@@ -29,7 +29,7 @@ describe('runnerPlan', () => {
     assert.equal(planRun('vitest run', dir, report).shell, "vitest run --reporter=default --reporter=json --outputFile.json='/state dir/reports/run-1.report'");
     assert.equal(planRun('mocha', dir, report).shell, "mocha --reporter json --reporter-option output='/state dir/reports/run-1.report'");
     const pytest = planRun('python3 -m pytest -q', dir, report);
-    assert.match(pytest.shell, /^python3 -m pytest -q -rfE --tb=short -p no:cacheprovider --junitxml='\/state dir\/reports\/run-1\.report' -o junit_family=xunit1$/);
+    assert.match(pytest.shell, /^python3 -m pytest -q -rfE --tb=short --junitxml='\/state dir\/reports\/run-1\.report' -o junit_family=xunit1$/);
     assert.deepEqual(pytest.env, { COLUMNS: '200', PYTHONDONTWRITEBYTECODE: '1' });
     assert.equal(pytest.reportFile, report);
   });
