@@ -32,6 +32,8 @@ export const EVIDENCE_MAX_FAILURES = 50;
 const NAME_MAX = 500;
 const FILE_MAX = 1000;
 const MESSAGE_MAX = 4000;
+/** All messages together, like a hook's text (16 KiB): what is past it keeps its name and location only. */
+const MESSAGES_TOTAL_MAX = 16 * 1024;
 const VERDICTS: readonly string[] = ['passed', 'failed', 'error', 'timeout', 'not_run'];
 
 function clip(value: unknown, max: number): string | undefined {
@@ -56,10 +58,16 @@ function failureOf(raw: unknown): HookFailure | undefined {
 export function hookEvidence(structured: unknown): HookEvidence | undefined {
   if (typeof structured !== 'object' || structured === null || Array.isArray(structured)) return undefined;
   const s = structured as Record<string, unknown>;
+  let budget = MESSAGES_TOTAL_MAX;
   const failures = (Array.isArray(s.failures) ? s.failures : [])
     .slice(0, EVIDENCE_MAX_FAILURES)
     .map(failureOf)
-    .filter((f): f is HookFailure => f !== undefined);
+    .filter((f): f is HookFailure => f !== undefined)
+    .map((f) => {
+      const message = f.message.slice(0, budget);
+      budget -= message.length;
+      return { ...f, message };
+    });
   const status = typeof s.status === 'string' && VERDICTS.includes(s.status) ? (s.status as HookVerdict) : undefined;
   if (status === undefined && failures.length === 0) return undefined;
   const fields = {

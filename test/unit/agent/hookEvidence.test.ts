@@ -41,8 +41,11 @@ test('hook evidence keeps well-typed verdicts and failures, caps them, and drops
   });
   assert.equal(evidence.failures[2]?.name.length, 500);
   assert.equal(evidence.failures[2]?.message.length, 4000);
-  const many = hookEvidence({ status: 'failed', failures: Array.from({ length: 80 }, (_, i) => ({ name: `t${i}`, message: '' })) });
+  const many = hookEvidence({ status: 'failed', failures: Array.from({ length: 80 }, (_, i) => ({ name: `t${i}`, message: 'm'.repeat(4000) })) });
   assert.equal(many?.failures.length, EVIDENCE_MAX_FAILURES);
+  const total = many?.failures.reduce((sum, f) => sum + f.message.length, 0) ?? 0;
+  assert.equal(total, 16 * 1024, 'all messages together stay within 16 KiB');
+  assert.equal(many?.failures.at(-1)?.message, '', 'past the total, a failure keeps its name only');
   assert.equal(hookEvidence({ status: 'exploded' }), undefined, 'an unknown verdict is not evidence');
 });
 
