@@ -4,6 +4,7 @@
  */
 import type { HookEvidence, HookFailure } from './hookEvidence';
 import type { ChatMessage, Usage } from './messages';
+import type { ApprovalAnswer, ApprovalScope } from './ports';
 import type { BudgetScope } from './settings';
 
 export type HookName = '_Stop' | '_PostCompact';
@@ -57,6 +58,9 @@ export type AgentEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
   | { type: 'server_error'; server: string; message: string }
   | { type: 'tools_changed'; server: string }
+  /** The host asked the user before running the tool `name` (qualified), and what they answered. */
+  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
+  | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer }
   | { type: 'hooks_not_enabled'; server: string; hooks: string[] }
   | { type: 'budget'; used: number; max: number; scope: BudgetScope; repeatedEndTurnStops: boolean }
   | {
@@ -69,7 +73,9 @@ export type AgentEvent =
       /** The whole fresh history after the reset. */
       history: ChatMessage[];
     }
-  | { type: 'outcome'; outcome: Outcome };
+  | { type: 'outcome'; outcome: Outcome }
+  /** The model's thinking, streamed (reasoning fields or `<think>` text): shown apart, never the answer. */
+  | { type: 'reasoning_delta'; delta: string };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -23,7 +23,10 @@ export interface ModelRequest {
 
 export interface ModelReply {
   content: string | null;
+  /** Ids are unique within the request's history (the adapter renames a reused or missing id). */
   toolCalls: ToolCall[];
+  /** The model's thinking text, when the endpoint sent any; never part of `content`. */
+  reasoning?: string;
   /** `stop`, `tool_calls`, `length`, `content_filter`, or whatever else the provider said. */
   finishReason: string;
   usage: Usage | null;
@@ -38,6 +41,8 @@ export interface RetryInfo {
 export interface ModelCallOptions {
   signal: AbortSignal;
   onTextDelta?: (delta: string) => void;
+  /** Thinking text as it streams; not the answer, and a retry may follow it. */
+  onReasoningDelta?: (delta: string) => void;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -67,11 +72,21 @@ export interface ToolCallOptions {
   meta?: Record<string, unknown>;
 }
 
-/** Things servers do on their own, forwarded by the core into the event stream. */
+/** What a host's approval question got: allowed once, for the chat, for the workspace, or denied. */
+export type ApprovalAnswer = 'once' | 'chat' | 'workspace' | 'deny';
+/** The allowing answers a question may offer (a write to a protected file offers only `once`). */
+export type ApprovalScope = Exclude<ApprovalAnswer, 'deny'>;
+
+/**
+ * Things the tool host does on its own, forwarded by the core into the event stream: what servers do
+ * (restart, fail, change their tools), and the questions a host asks before a call (`authorize`).
+ */
 export type ToolHostEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
   | { type: 'server_error'; server: string; message: string }
-  | { type: 'tools_changed'; server: string };
+  | { type: 'tools_changed'; server: string }
+  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
+  | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer };
 
 export interface ToolHost {
   /** Server names in configuration order. */

@@ -2,7 +2,7 @@
  * The host <-> webview protocol: one zod discriminated union per direction, parsed with `safeParse` at
  * both ends so a malformed message is dropped and logged, never acted on. The host owns the chat state:
  * it answers `ready` with a whole `snapshot`, then sends incremental messages (`entry` appends or
- * replaces one entry by id, `delta` appends streamed text). The webview only renders and reports
+ * replaces one entry by id, `delta` appends streamed text to an open answer or thinking entry). The webview only renders and reports
  * what the user did. Host-neutral: no vscode, no DOM, no Node. Written with `zod/mini` (the functional,
  * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
@@ -22,6 +22,19 @@ const objectionSchema = z.object({ server: z.string(), text: z.string(), failure
 
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
+
+/** Why a prompt ended (the core's OutcomeReason; the host's mapping fails to compile if they part). */
+export const outcomeReasonSchema = z.enum(['end_turn', 'max_rounds', 'cancelled', 'error', 'length', 'content_filter']);
+export type OutcomeReasonName = z.infer<typeof outcomeReasonSchema>;
+
+/** The `_Stop` budget as the core reports it; src/shared/budgetText.ts puts it into words. */
+export const budgetSchema = z.object({
+  used: z.number(),
+  max: z.number(),
+  scope: z.enum(['session', 'prompt']),
+  repeatedEndTurnStops: z.boolean(),
+});
+export type Budget = z.infer<typeof budgetSchema>;
 
 export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
@@ -65,10 +78,12 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('outcome'),
     id: z.string(),
-    reason: z.string(),
+    reason: outcomeReasonSchema,
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
   }),
+  /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
+  z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
@@ -86,7 +101,7 @@ export const chatStateSchema = z.object({
   history: z.array(chatSummarySchema),
   setup: z.nullable(setupSchema),
   notice: z.nullable(z.string()),
-  budget: z.string(),
+  budget: z.nullable(budgetSchema),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -98,7 +113,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('history'), history: z.array(chatSummarySchema) }),
   z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
-  z.object({ type: z.literal('budget'), budget: z.string() }),
+  z.object({ type: z.literal('budget'), budget: budgetSchema }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
@@ -119,6 +134,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showInTesting') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** What was wrong with a rejected message, for the log: zod/mini carries no message texts, so the path and the issue code. */
+export function describeIssues(error: z.core.$ZodError): string[] {
+  return error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`);
+}
 
 /** Compile-time exhaustiveness for the switches over these unions. */
 export function assertNever(value: never): never {

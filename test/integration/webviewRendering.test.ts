@@ -35,7 +35,7 @@ const send = (message: unknown): Promise<void> => page.evaluate((m) => void wind
 const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
-  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: '' };
+  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
   await send({ type: 'snapshot', state });
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: 'First paragraph.', done: false } });
   await send({ type: 'delta', id: 'a', text: '\n\nSecond' });
@@ -123,4 +123,48 @@ test('an objection that carries failing tests lists them; each opens its file at
   await page.click('[data-testid=hook-objection] [data-testid=show-in-testing]');
   const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
   assert.deepEqual(posted, [{ type: 'openLocation', file: 'src/cart.test.js', line: 5 }, { type: 'showInTesting' }]);
+});
+
+test('thinking is a collapsed part of its own: deltas append as text, it stays open once opened, markup stays text', async () => {
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider <img src=x onerror="window.__pwned=1">', done: false } });
+  await send({ type: 'delta', id: 'th1', text: ' and then answer.' });
+  const streaming = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, text: node?.querySelector('pre')?.textContent, imgs: node?.querySelectorAll('img').length };
+  });
+  assert.deepEqual(streaming, { open: false, summary: 'Thinking…', text: 'Consider <img src=x onerror="window.__pwned=1"> and then answer.', imgs: 0 });
+  await page.click('[data-testid=thinking] summary');
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider it and then answer.', done: true } });
+  const done = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, done: node?.dataset.done, pwned: (window as unknown as { __pwned?: number }).__pwned };
+  });
+  assert.deepEqual(done, { open: true, summary: 'Thinking', done: 'true', pwned: undefined });
+});
+
+test('the copy button of a code block posts its code (found by its data-action, not a test id)', async () => {
+  await send({ type: 'entry', entry: { kind: 'assistant', id: 'copy', text: 'Run:\n\n```sh\nnpm test\n```', done: true } });
+  const button = (await page.$$('[data-testid=assistant-message] .code-block [data-action=copy-code]')).at(-1);
+  assert.ok(button, 'the code block has a copy button keyed by data-action');
+  await button.click();
+  const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.filter((m) => m.type === 'copy'));
+  assert.deepEqual(posted.at(-1), { type: 'copy', text: 'npm test\n' });
+  assert.equal(await button.textContent(), 'Copied');
+});
+
+test('a host message the protocol rejects is logged, not acted on', async () => {
+  const warnings: string[] = [];
+  const onConsole = (message: { type(): string; text(): string }): void => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  };
+  page.on('console', onConsole);
+  try {
+    const before = await page.evaluate(() => document.querySelectorAll('[data-testid=hook-event]').length);
+    await send({ type: 'entry', entry: { kind: 'hookEvent', id: 'bad', level: 'loud', text: 'not a level' } });
+    await nextFrames();
+    assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=hook-event]').length), before, 'nothing rendered');
+    assert.ok(warnings.some((w) => /dropped an invalid message from the host/.test(w) && /entry\.level/.test(w)), `warnings: ${warnings.join(' | ')}`);
+  } finally {
+    page.off('console', onConsole);
+  }
 });

@@ -5,7 +5,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../shared/privateState';
+import { ensurePrivateDir } from '../../platform/privateState';
 import { persistedResultSchema, type TestRunResult } from './testResult';
 
 export class LastResultStore {

@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../shared/privateState';
+import { ensurePrivateDir } from '../../platform/privateState';
 import { startCommand, type CommandRun } from '../shared/processGroup';
 import { readReport } from './formats/readReport';
 import { planRun } from './runnerPlan';
