@@ -13,6 +13,7 @@ import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, McpHubOptions } from '../mcp/mcpHub';
 import type { OAuthHost } from '../mcp/oauthClient';
+import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
 import { createHub, openSession, type OpenedSession } from './compose';
@@ -22,6 +23,7 @@ import { silentLogger } from './streamLogger';
 export interface ModelOptions {
   baseUrl?: string;
   apiKey?: string;
+  compatibility?: Compatibility;
   maxRetries?: number;
   retryBaseDelayMs?: number;
 }

@@ -2,7 +2,7 @@
  * The host <-> webview protocol: one zod discriminated union per direction, parsed with `safeParse` at
  * both ends so a malformed message is dropped and logged, never acted on. The host owns the chat state:
  * it answers `ready` with a whole `snapshot`, then sends incremental messages (`entry` appends or
- * replaces one entry by id, `delta` appends streamed text). The webview only renders and reports
+ * replaces one entry by id, `delta` appends streamed text to an open answer or thinking entry). The webview only renders and reports
  * what the user did. Host-neutral: no vscode, no DOM, no Node. Written with `zod/mini` (the functional,
  * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
@@ -14,7 +14,11 @@ export type ToolStatus = z.infer<typeof toolStatusSchema>;
 export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
 export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
-const objectionSchema = z.object({ server: z.string(), text: z.string() });
+/** A failing test (or other finding) a hook attached to its objection; `file` relative to the workspace or absolute. */
+export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string() });
+export type FailureView = z.infer<typeof failureSchema>;
+
+const objectionSchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
 
 /** A running tool's last progress report, as the server sent it (progressText words it). */
 export const toolProgressSchema = z.object({ progress: z.optional(z.number()), total: z.optional(z.number()), message: z.optional(z.string()) });
@@ -56,7 +60,15 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
   }),
-  z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
+  z.object({
+    kind: z.literal('objection'),
+    id: z.string(),
+    server: z.string(),
+    text: z.string(),
+    used: z.number(),
+    max: z.number(),
+    failures: z.optional(z.array(failureSchema)),
+  }),
   z.object({
     kind: z.literal('hookEvent'),
     id: z.string(),
@@ -89,6 +101,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     schema: z.record(z.string(), z.unknown()),
     status: elicitationStatusSchema,
   }),
+  /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
+  z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
@@ -141,6 +155,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     action: elicitationActionSchema,
     content: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
   }),
+  z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()) }),
+  z.object({ type: z.literal('showInTesting') }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

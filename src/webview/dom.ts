@@ -1,4 +1,4 @@
-/** The one DOM helper of the webview: an element with attributes and (never HTML) text. */
+/** The one way the webview makes elements: attributes set one by one, text only as text (never as HTML). */
 export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);

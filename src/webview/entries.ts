@@ -2,10 +2,11 @@
 import { progressText, type ChatEntry, type OutcomeReasonName, type UnresolvedCauseName } from '../shared/protocol';
 import { el } from './dom';
 import { elicitationCard, type ElicitationSend } from './elicitationCard';
+import { failureList, type FailureSend } from './failureList';
 import { renderMarkdown } from './markdown';
 
-type CardMessage = { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
-export type Send = (message: CardMessage | Parameters<ElicitationSend>[0]) => void;
+type Sent = Parameters<FailureSend>[0] | Parameters<ElicitationSend>[0] | { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
+export type Send = (message: Sent) => void;
 
 export { el };
 
@@ -87,7 +88,9 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
       return toolCard(e, send);
     case 'objection': {
       const card = el('div', { class: 'card objection', 'data-testid': 'hook-objection', role: 'note' });
-      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`), el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
+      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`));
+      if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send));
+      card.append(el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
       return card;
     }
     case 'hookEvent':
@@ -103,5 +106,11 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
       return outcomeCard(e, send);
     case 'elicitation':
       return elicitationCard(e, send);
+    case 'thinking': {
+      // Collapsed: the model's thinking is there to look into, not to read as the answer.
+      const card = el('details', { class: 'thinking', 'data-testid': 'thinking', 'data-done': String(e.done) });
+      card.append(el('summary', {}, e.done ? 'Thinking' : 'Thinking…'), el('pre', { class: 'thinking-text' }, e.text));
+      return card;
+    }
   }
 }
