@@ -29,6 +29,8 @@ export interface CoreContext {
   readonly historyLedger?: HistoryLedger;
   /** Where the session stands between `_SessionStart` and `_SessionEnd`. */
   readonly lifecycle: SessionLifecycle;
+  /** Set once the session listed tools: only that first listing may wait the longer startup wait. */
+  readonly toolWait?: { listedOnce: boolean };
 }
 
 export interface SessionLifecycle {
@@ -38,6 +40,18 @@ export interface SessionLifecycle {
   promptRan: boolean;
   /** `_SessionEnd` was made (once per session). */
   ended: boolean;
+}
+
+/**
+ * How long this listing may wait for servers that are not ready, and the notice saying which: the
+ * first listing of a session gets the startup wait, every later one the short grace (SPEC 4's bound).
+ */
+export function toolListOptions(ctx: CoreContext): { waitMs: number; onWaiting: (servers: string[]) => void } {
+  const settings = ctx.settings();
+  const first = ctx.toolWait !== undefined && !ctx.toolWait.listedOnce;
+  if (ctx.toolWait !== undefined) ctx.toolWait.listedOnce = true;
+  const waitMs = first ? Math.max(settings.firstPromptServerWaitMs, settings.serverReadyGraceMs) : settings.serverReadyGraceMs;
+  return { waitMs, onWaiting: (servers) => ctx.emit({ type: 'servers_waiting', servers, waitMs }) };
 }
 
 export function appendMessage(ctx: CoreContext, message: ChatMessage): void {

@@ -2,7 +2,8 @@
  * The one event union every consumer reads (chat view, Hooks view, status bar, transcript file, CLI
  * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
  */
-import type { ChatMessage, Usage } from './messages';
+import type { HookEvidence, HookFailure } from './hookEvidence';
+import type { ChatMessage, ElicitationAction, ElicitationRequest, Usage } from './messages';
 import type { ApprovalAnswer, ApprovalScope } from './ports';
 import type { BudgetScope } from './settings';
 
@@ -23,6 +24,8 @@ export type OutcomeReason = 'end_turn' | 'max_rounds' | 'cancelled' | 'error' | 
 export interface HookObjection {
   server: string;
   text: string;
+  /** Failing tests (or other findings) the hook attached as structured content, for hosts to list. */
+  failures?: HookFailure[];
 }
 
 /** Why a turn ended with an objection standing: the budget was spent, the model declined, or the round cap came first. */
@@ -59,8 +62,8 @@ export type AgentEvent =
   | { type: 'tool_started'; callId: string; name: string; arguments: string }
   | { type: 'tool_finished'; callId: string; name: string; isError: boolean; text: string; durationMs: number }
   | { type: 'hook_called'; server: string; hook: HookName }
-  | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number }
-  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number }
+  | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number; evidence?: HookEvidence }
+  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number; failures?: HookFailure[] }
   /** What the model did with the objections of the previous gate round. */
   | { type: 'objection_resolved'; servers: string[]; resolution: 'complied' | 'declined' | 'overridden' }
   | { type: 'hook_timed_out'; server: string; hook: HookName; consecutive: number }
@@ -84,6 +87,15 @@ export type AgentEvent =
       history: ChatMessage[];
     }
   | { type: 'outcome'; outcome: Outcome }
+  /** The round waits (at most `waitMs`) for servers that are not ready; the rest join later via `tools_changed`. */
+  | { type: 'servers_waiting'; servers: string[]; waitMs: number }
+  /** A running tool reported progress (or a task's status changed); it also resets the tool's idle timeout. */
+  | { type: 'tool_progress'; callId: string; name: string; progress?: number; total?: number; message?: string }
+  /** A server asks the user something (MCP elicitation); answered by the host and reported below. */
+  | { type: 'elicitation_requested'; request: ElicitationRequest }
+  | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
+  /** The model's thinking, streamed (reasoning fields or `<think>` text): shown apart, never the answer. */
+  | { type: 'reasoning_delta'; delta: string }
   /** A `_PreToolUse` hook denied a call: it did not run, nobody was asked, its answer is the denier's envelope. */
   | { type: 'tool_denied'; callId: string; name: string; server: string; text: string; denialsUsed: number; denialBudget: number }
   /** Hook text put into the history as a synthetic pair (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`). */

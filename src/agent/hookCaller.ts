@@ -7,6 +7,7 @@
  */
 import { runWithTimeout, type TimedResult } from './context';
 import { normaliseHookText } from './hookEnvelope';
+import { hookEvidence, type HookEvidence } from './hookEvidence';
 import type { Clock, Logger, ToolHost } from './ports';
 import type { AgentEvent, HookCallResult, HookName } from './events';
 import type { ToolCallResult } from './messages';
@@ -29,6 +30,8 @@ export interface HookCallOutcome {
   text: string;
   /** The server answered (an `isError` result included), rather than timing out or failing in transport. */
   replied: boolean;
+  /** Test verdict and failures from a completed reply's structured content. */
+  evidence?: HookEvidence;
 }
 
 export interface HookCallerDeps {
@@ -67,7 +70,8 @@ export class HookCaller {
     // On timeout the call's own signal aborts, so the adapter sends notifications/cancelled.
     const race = await runWithTimeout(clock, timeoutMs, (call) => this.deps.tools.callTool(server, hook, {}, { signal: call, meta: hookMeta(hook, context) }), signal);
     const outcome = this.classify(server, hook, race, signal);
-    emit({ type: 'hook_finished', server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started });
+    const finished = { type: 'hook_finished' as const, server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started };
+    emit(outcome.evidence ? { ...finished, evidence: outcome.evidence } : finished);
     if (outcome.result === 'timeout') await this.countTimeout(server, hook, timeoutMs);
     return outcome;
   }
@@ -82,7 +86,8 @@ export class HookCaller {
     this.timeouts.set(server, 0);
     if (race.value.isError) return { server, hook, result: 'error', text: race.value.text, replied: true };
     const text = normaliseHookText(race.value.text);
-    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text, replied: true };
+    const evidence = hookEvidence(race.value.structured);
+    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text, replied: true, ...(evidence ? { evidence } : {}) };
   }
 
   private async countTimeout(server: string, hook: HookName, timeoutMs: number): Promise<void> {

@@ -7,7 +7,7 @@
  */
 import { compact } from './compact';
 import { fixedChars } from './compactionRules';
-import { type CoreContext, runWithTimeout } from './context';
+import { type CoreContext, runWithTimeout, toolListOptions } from './context';
 import { HookCaller } from './hookCaller';
 import { runSessionEndHook } from './lifecycleHooks';
 import { HistoryLedger } from './historyLedger';
@@ -99,6 +99,7 @@ export class AgentSession {
       hintedServers: new Set(),
       historyLedger: this.ledger,
       lifecycle: { sessionStart: resumed ? 'resume' : 'new', promptRan: false, ended: false },
+      toolWait: { listedOnce: false },
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }
@@ -149,7 +150,7 @@ export class AgentSession {
     this.running = true;
     try {
       const abort = signal ?? NOT_CANCELLABLE;
-      const tools = await this.options.tools.listTools(abort);
+      const tools = await this.options.tools.listTools(abort, toolListOptions(this.ctx));
       const specs = toolSpecs(tools);
       await compact(this.ctx, { trigger: 'manual', currentPrompt: null, tools, specs, fixedChars: fixedChars(this.settings.systemPrompt, specs) }, abort);
     } finally {
@@ -170,7 +171,7 @@ export class AgentSession {
     const abort = signal ?? NOT_CANCELLABLE;
     const timeoutMs = this.settings.hooks.timeoutMs;
     const cached = this.options.tools.cachedTools?.();
-    const listed = cached === undefined ? await runWithTimeout(this.options.clock, timeoutMs, (s) => this.options.tools.listTools(s), abort) : undefined;
+    const listed = cached === undefined ? await runWithTimeout(this.options.clock, timeoutMs, (s) => this.options.tools.listTools(s, { waitMs: timeoutMs }), abort) : undefined;
     const tools = cached ?? (listed?.kind === 'done' ? listed.value : []);
     await runSessionEndHook(this.ctx, tools, reason, abort);
     await this.flush();
@@ -231,6 +232,8 @@ export class AgentSession {
    * that ended without one (an error mid-answer), so a reopened chat shows what the user saw.
    */
   private record(event: AgentEvent): void {
+    // Thinking is kept whole on the assistant message; its pieces are for the live view only.
+    if (event.type === 'reasoning_delta') return;
     if (event.type === 'text_delta') {
       this.unsavedText += event.delta;
       if (this.unsavedText.length >= SAVED_TEXT_PIECE) this.saveText();

@@ -6,13 +6,23 @@
  * tools never reach a server; bad arguments, failures, timeouts and cancels become error results the
  * model can read. Results are capped with a marker saying how much was cut.
  */
-import { type CoreContext, CancelledError, appendMessage, raceAbort, runWithTimeout } from './context';
+import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import { hookServers, injectHookTexts } from './lifecycleHooks';
 import { type DenialCount, postToolUse, preToolUse } from './toolHooks';
 import type { HookObjection } from './events';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
+import type { ToolProgress } from './ports';
 import { errorMessage } from './errorMessage';
+import { runWithIdleTimeout } from './toolTimeout';
+
+/**
+ * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
+ * success ("File written" from a failing tool, say).
+ */
+export function markToolError(text: string): string {
+  return /^error\b/i.test(text.trimStart()) ? text : `Error: ${text === '' ? 'the tool reported an error without a message' : text}`;
+}
 
 export function truncateToolResult(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -82,20 +92,46 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   if (denial !== undefined) return { result: denial };
   const refusal = await authorize(ctx, tool, args.value, signal);
   if (refusal !== undefined) return { result: refusal };
-  const timeoutMs = ctx.settings().toolTimeoutMs;
+  const { toolTimeoutMs: idleMs, toolMaxTotalMs: maxTotalMs } = ctx.settings();
+  const progress = progressReporter(ctx, call);
   const started = ctx.clock.now();
-  const result = await runWithTimeout(ctx.clock, timeoutMs, (s) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s }), signal);
+  const result = await runWithIdleTimeout(
+    ctx.clock,
+    { idleMs, maxTotalMs },
+    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, onProgress: (p) => (touch(), progress(p)) }),
+    signal,
+  );
   const ran = { tool, args: args.value, durationMs: ctx.clock.now() - started };
   switch (result.kind) {
     case 'done':
-      return { result: result.value, ran };
+      return { result: result.value.isError ? { isError: true, text: markToolError(result.value.text) } : result.value, ran };
     case 'failed':
       return { result: { isError: true, text: `tool ${call.name} failed: ${result.message}` }, ran };
     case 'timeout':
-      return { result: { isError: true, text: `tool ${call.name} timed out after ${timeoutMs} ms and was cancelled` }, ran };
+      return {
+        result: {
+          isError: true,
+          text:
+            result.why === 'idle'
+              ? `tool ${call.name} timed out after ${idleMs} ms and was cancelled`
+              : `tool ${call.name} was still running after ${Math.max(idleMs, maxTotalMs)} ms (the most progress may extend it) and was cancelled`,
+        },
+        ran,
+      };
     case 'cancelled':
       return { result: { isError: true, text: CANCELLED_TOOL_RESULT } };
   }
+}
+
+/** Emits `tool_progress` for a call, skipping repeats (a task polled every second says "working" each time). */
+function progressReporter(ctx: CoreContext, call: ToolCall): (progress: ToolProgress) => void {
+  let last = '';
+  return (p) => {
+    const key = `${p.progress ?? ''}|${p.total ?? ''}|${p.message ?? ''}`;
+    if (key === last) return;
+    last = key;
+    ctx.emit({ type: 'tool_progress', callId: call.id, name: call.name, ...p });
+  };
 }
 
 async function runOne(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, round: ToolRound, signal: AbortSignal): Promise<CallResult> {

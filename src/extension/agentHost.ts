@@ -10,13 +10,16 @@ import { join } from 'node:path';
 import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, ServerStatus } from '../mcp/mcpHub';
+import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import type { ConsentStore } from './settings/consentStore';
+import type { ClientFeatures } from '../mcp/clientFeatures';
+import type { OAuthHost } from '../mcp/oauthClient';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
-import { resolveServers } from './settings/serverConfigs';
+import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource } from './settings/configReader';
 
@@ -32,11 +35,17 @@ export interface AgentHostDeps {
   baseUrlLevels: () => BaseUrlLevels;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
+  /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
+  features?: ClientFeatures;
+  /** Sign-in for HTTP servers (tokens in SecretStorage, the page in the browser). */
+  oauth?: OAuthHost;
+  /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
+  inputs?: ServerSources['inputs'];
 }
 
 export class AgentHost {
   private building: Promise<McpHub> | undefined;
-  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined } | undefined;
+  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined; compatibility: Compatibility } | undefined;
   servers: McpServerConfig[] = [];
   /** The name the bundled workspace server runs under (undefined when a configured server took the name, or it is off). */
   bundledWorkspaceServer: string | undefined;
@@ -53,14 +62,14 @@ export class AgentHost {
 
   /** The client for the current endpoint, carrying the key only where the user allowed it to go. */
   async currentModel(): Promise<OpenAiModelClient> {
-    const baseUrl = this.deps.settings().baseUrl;
+    const { baseUrl, compatibility } = this.deps.settings();
     const key = this.deps.apiKey();
     const origin = key === undefined ? undefined : originNeedingConsent(this.deps.baseUrlLevels(), baseUrl);
     const apiKey = origin === undefined || (await this.deps.keyConsent.ensure(origin, baseUrl)) ? key : undefined;
     const cached = this.modelClient;
-    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey) return cached.client;
-    const client = new OpenAiModelClient({ baseUrl, apiKey });
-    this.modelClient = { client, baseUrl, apiKey };
+    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey && cached.compatibility === compatibility) return cached.client;
+    const client = new OpenAiModelClient({ baseUrl, apiKey, compatibility });
+    this.modelClient = { client, baseUrl, apiKey, compatibility };
     return client;
   }
 
@@ -113,6 +122,16 @@ export class AgentHost {
     await (await this.ensureServers()).listTools();
   }
 
+  /** The workspace folders changed: running servers are told (roots/list_changed) and ask again. */
+  async rootsChanged(): Promise<void> {
+    await this.hub?.rootsChanged();
+  }
+
+  /** Forgets an HTTP server's sign-in; its next use asks the user to sign in again. */
+  async signOut(server: string): Promise<void> {
+    await (await this.ensureServers()).signOut(server);
+  }
+
   async dispose(): Promise<void> {
     const hub = this.hub;
     this.tools.use(undefined);
@@ -133,6 +152,7 @@ export class AgentHost {
         // One private folder (0700) for every server's state: command output, todo lists, test results.
         stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
         protectedPaths: settings.protectedPaths,
+        inputs: this.deps.inputs,
       },
       this.deps.consent,
     );
@@ -141,7 +161,7 @@ export class AgentHost {
     this.notices = resolved.notices;
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr });
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth });
     hub.onStatus((status) => {
       if (this.hub !== hub) return;
       for (const listener of this.statusListeners) listener(status);

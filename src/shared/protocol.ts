@@ -2,7 +2,7 @@
  * The host <-> webview protocol: one zod discriminated union per direction, parsed with `safeParse` at
  * both ends so a malformed message is dropped and logged, never acted on. The host owns the chat state:
  * it answers `ready` with a whole `snapshot`, then sends incremental messages (`entry` appends or
- * replaces one entry by id, `delta` appends streamed text). The webview only renders and reports
+ * replaces one entry by id, `delta` appends streamed text to an open answer or thinking entry). The webview only renders and reports
  * what the user did. Host-neutral: no vscode, no DOM, no Node. Written with `zod/mini` (the functional,
  * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
@@ -14,7 +14,19 @@ export type ToolStatus = z.infer<typeof toolStatusSchema>;
 export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
 export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
-const objectionSchema = z.object({ server: z.string(), text: z.string() });
+/** A failing test (or other finding) a hook attached to its objection; `file` relative to the workspace or absolute. */
+export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string() });
+export type FailureView = z.infer<typeof failureSchema>;
+
+const objectionSchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
+
+/** A running tool's last progress report, as the server sent it (progressText words it). */
+export const toolProgressSchema = z.object({ progress: z.optional(z.number()), total: z.optional(z.number()), message: z.optional(z.string()) });
+export type ToolProgressInfo = z.infer<typeof toolProgressSchema>;
+
+export const elicitationActionSchema = z.enum(['accept', 'decline', 'cancel']);
+export const elicitationStatusSchema = z.enum(['pending', 'accept', 'decline', 'cancel', 'withdrawn']);
+export type ElicitationStatus = z.infer<typeof elicitationStatusSchema>;
 
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
@@ -43,13 +55,22 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     status: toolStatusSchema,
     result: z.optional(z.string()),
     approvalId: z.optional(z.string()),
+    progress: z.optional(toolProgressSchema),
     /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
     /** A `_PreToolUse` hook denied the call: which server, and what it said (untrusted). */
     blockedBy: z.optional(objectionSchema),
   }),
-  z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
+  z.object({
+    kind: z.literal('objection'),
+    id: z.string(),
+    server: z.string(),
+    text: z.string(),
+    used: z.number(),
+    max: z.number(),
+    failures: z.optional(z.array(failureSchema)),
+  }),
   z.object({
     kind: z.literal('hookEvent'),
     id: z.string(),
@@ -74,6 +95,18 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
   }),
+  /** A server's question (MCP form elicitation); `schema` is the requested schema (elicitationFields reads it). */
+  z.object({
+    kind: z.literal('elicitation'),
+    id: z.string(),
+    requestId: z.string(),
+    server: z.string(),
+    message: z.string(),
+    schema: z.record(z.string(), z.unknown()),
+    status: elicitationStatusSchema,
+  }),
+  /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
+  z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
@@ -120,8 +153,23 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('draft'), text: z.string() }),
   z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel']) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({
+    type: z.literal('elicitationAnswer'),
+    id: z.string(),
+    action: elicitationActionSchema,
+    content: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
+  }),
+  z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()) }),
+  z.object({ type: z.literal('showInTesting') }),
 ]);
+
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** "3/6 · Building" for a tool card; empty when there is nothing to say. */
+export function progressText(p: ToolProgressInfo): string {
+  const amount = p.progress === undefined ? '' : p.total !== undefined && p.total > 0 ? `${p.progress}/${p.total}` : String(p.progress);
+  return [amount, p.message ?? ''].filter((part) => part !== '').join(' · ');
+}
 
 /** What was wrong with a rejected message, for the log: zod/mini carries no message texts, so the path and the issue code. */
 export function describeIssues(error: z.core.$ZodError): string[] {

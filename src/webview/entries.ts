@@ -1,15 +1,14 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
-import type { ChatEntry, OutcomeReasonName, UnresolvedCauseName } from '../shared/protocol';
+import { progressText, type ChatEntry, type OutcomeReasonName, type UnresolvedCauseName } from '../shared/protocol';
+import { el } from './dom';
+import { elicitationCard, type ElicitationSend } from './elicitationCard';
+import { failureList, type FailureSend } from './failureList';
 import { renderMarkdown } from './markdown';
 
-export type Send = (message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' }) => void;
+type Sent = Parameters<FailureSend>[0] | Parameters<ElicitationSend>[0] | { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
+export type Send = (message: Sent) => void;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+export { el };
 
 function button(label: string, testid: string, onClick: () => void, cls = ''): HTMLButtonElement {
   const b = el('button', { 'data-testid': testid, class: cls }, label);
@@ -22,6 +21,8 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   const summary = el('summary', { 'aria-label': `Tool ${e.name}, ${e.status}` });
   summary.append(el('span', { class: 'tool-name' }, e.name), el('span', { class: 'badge' }, e.status.replace('_', ' ')));
   card.append(summary);
+  const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
+  if (progress !== '') summary.append(el('span', { class: 'progress', 'data-testid': 'tool-progress', 'aria-live': 'polite' }, progress));
   if (e.blockedBy) {
     // Open: the user must see at once that a policy hook stopped the call, and why (hook output, untrusted).
     card.open = true;
@@ -92,7 +93,9 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
       return toolCard(e, send);
     case 'objection': {
       const card = el('div', { class: 'card objection', 'data-testid': 'hook-objection', role: 'note' });
-      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`), el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
+      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`));
+      if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send));
+      card.append(el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
       return card;
     }
     case 'injection': {
@@ -111,5 +114,13 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     }
     case 'outcome':
       return outcomeCard(e, send);
+    case 'elicitation':
+      return elicitationCard(e, send);
+    case 'thinking': {
+      // Collapsed: the model's thinking is there to look into, not to read as the answer.
+      const card = el('details', { class: 'thinking', 'data-testid': 'thinking', 'data-done': String(e.done) });
+      card.append(el('summary', {}, e.done ? 'Thinking' : 'Thinking…'), el('pre', { class: 'thinking-text' }, e.text));
+      return card;
+    }
   }
 }

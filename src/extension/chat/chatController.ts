@@ -13,8 +13,10 @@ import { ApprovalBroker } from '../approvals/approvalBroker';
 import { createApprovalPolicy, type ApprovalSources } from '../approvals/approvalPolicy';
 import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
+import { ElicitationBroker } from './elicitationBroker';
 import { type ChatIndex, chatTitle } from './chatIndex';
 import type { HooksViewState } from '../hooks/hooksViewState';
+import type { TestResultsMirror } from '../testing/testResultsMirror';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
 export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
@@ -23,6 +25,8 @@ export interface ChatControllerDeps {
   host: AgentHost;
   index: ChatIndex;
   hooks: HooksViewState;
+  /** The Testing view's copy of the last test verdict; also opens failure locations. */
+  testing: TestResultsMirror;
   logger: Logger;
   state: vscode.Memento;
   settings: () => ExtensionSettings;
@@ -41,6 +45,11 @@ export class ChatController {
   private opening: Promise<Chat> | undefined;
   private readonly views = new Set<ChatViewPort>();
   readonly approvals = new ApprovalBroker();
+  /** Servers' questions go to the open chat (the hub's elicitation handler is this broker). */
+  readonly elicitations = new ElicitationBroker(
+    () => (this.chat === undefined ? undefined : { view: this.chat.view, visible: this.views.size > 0 }),
+    () => void vscode.commands.executeCommand('sprout.chat.focus'),
+  );
   notice: string | null = null;
   private readonly policy: ApprovalPolicy;
 
@@ -103,6 +112,13 @@ export class ChatController {
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
+      case 'elicitationAnswer':
+        this.elicitations.reply(message.id, message.action === 'accept' ? { action: 'accept', content: message.content ?? {} } : { action: message.action });
+        return;
+      case 'openLocation':
+        return this.deps.testing.openLocation(message.file, message.line);
+      case 'showInTesting':
+        return this.deps.testing.reveal();
       default:
         assertNever(message);
     }
@@ -136,6 +152,7 @@ export class ChatController {
   async stop(): Promise<void> {
     this.chat?.stop();
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
   }
 
   async continueAnyway(): Promise<void> {
@@ -202,9 +219,16 @@ export class ChatController {
     // The replaced chat's session ends in the background (within the hook timeout): the switch does not wait for its hooks.
     void old?.close('new_chat');
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;
     await this.sendSnapshot();
+  }
+
+  /** The views beside the chat's own: the Hooks view and the Testing view's mirror. */
+  private viewEvent(event: AgentEvent, at: number): void {
+    this.deps.hooks.apply(event, at);
+    this.deps.testing.apply(event);
   }
 
   private async open(chatId: string): Promise<Chat> {
@@ -218,9 +242,9 @@ export class ChatController {
         settings: this.deps.settings,
         policy: this.policy,
         post: (message) => this.broadcast(message),
-        onEvent: (event: AgentEvent, at: number) => this.deps.hooks.apply(event, at),
+        onEvent: (event: AgentEvent, at: number) => this.viewEvent(event, at),
       },
-      (event, at) => this.deps.hooks.apply(event, at),
+      (event, at) => this.viewEvent(event, at),
     );
     this.chat = chat;
     await this.deps.state.update('sprout.currentChat', chatId);

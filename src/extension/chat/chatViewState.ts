@@ -7,7 +7,8 @@
 import type { AgentEvent, HookName, Outcome } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { ApprovalScope } from '../../agent/ports';
-import type { Budget, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
+import type { ElicitationRequest } from '../../agent/messages';
+import type { Budget, ChatEntry, ElicitationStatus, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 
@@ -17,6 +18,7 @@ export class ChatViewState {
   running = false;
   budget: Budget | null = null;
   private openAssistant: EntryOf<'assistant'> | undefined;
+  private openThinking: EntryOf<'thinking'> | undefined;
   private nextId = 0;
 
   constructor(private readonly post: (message: HostMessage) => void = () => {}) {}
@@ -33,8 +35,10 @@ export class ChatViewState {
         return;
       case 'text_delta':
         return this.appendText(event.delta);
+      case 'reasoning_delta':
+        return this.appendThinking(event.delta);
       case 'message':
-        if (event.message.role === 'assistant') this.finishAssistant(event.message.content);
+        if (event.message.role === 'assistant') this.finishAssistant(event.message.content, event.message.reasoning);
         return;
       case 'tool_started':
         this.closeAssistant();
@@ -42,6 +46,8 @@ export class ChatViewState {
         return;
       case 'tool_finished':
         return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
+      case 'tool_progress':
+        return this.toolProgress(event.callId, { progress: event.progress, total: event.total, message: event.message });
       case 'approval_requested':
         return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning);
       case 'approval_resolved':
@@ -93,7 +99,15 @@ export class ChatViewState {
     switch (event.type) {
       case 'hook_objected':
         this.closeAssistant();
-        this.add({ kind: 'objection', id: this.id(), server: event.server, text: event.text, used: event.rejectionsUsed, max: event.maxRejections });
+        this.add({
+          kind: 'objection',
+          id: this.id(),
+          server: event.server,
+          text: event.text,
+          used: event.rejectionsUsed,
+          max: event.maxRejections,
+          ...(event.failures ? { failures: event.failures } : {}),
+        });
         return;
       case 'hook_finished':
         // The hooks around every prompt and tool call would drown the chat in "nothing to say": only the gate's are noted.
@@ -125,7 +139,12 @@ export class ChatViewState {
         this.note('info', resolutionText(event.servers, event.resolution));
         return;
       case 'retry':
+        // The next attempt thinks afresh; its thinking goes in a part of its own.
+        this.closeThinking();
         this.note('info', `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms.`);
+        return;
+      case 'servers_waiting':
+        this.note('info', `Waiting up to ${Math.round(event.waitMs / 100) / 10} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready; the agent goes on without ${event.servers.length === 1 ? 'it' : 'them'} after that.`);
         return;
       default:
         return;
@@ -160,18 +179,57 @@ export class ChatViewState {
     if (entry) this.replace({ ...entry, status: 'denied', blockedBy: { server, text } });
   }
 
-  private appendText(delta: string): void {
-    if (delta === '') return;
-    if (!this.openAssistant) {
-      this.openAssistant = { kind: 'assistant', id: this.id(), text: delta, done: false };
-      this.add(this.openAssistant);
-      return;
-    }
-    this.openAssistant.text += delta;
-    this.post({ type: 'delta', id: this.openAssistant.id, text: delta });
+  /** A server's question, shown as a form card until it is answered (the elicitation broker drives it). */
+  askElicitation(request: ElicitationRequest): void {
+    this.closeAssistant();
+    this.add({ kind: 'elicitation', id: elicitationId(request.id), requestId: request.id, server: request.server, message: request.message, schema: request.schema, status: 'pending' });
   }
 
-  private finishAssistant(content: string | null): void {
+  settleElicitation(requestId: string, status: Exclude<ElicitationStatus, 'pending'>): void {
+    const entry = this.entries.find((e): e is EntryOf<'elicitation'> => e.kind === 'elicitation' && e.id === elicitationId(requestId));
+    if (entry && entry.status === 'pending') this.replace({ ...entry, status });
+  }
+
+  private toolProgress(callId: string, progress: ToolProgressInfo): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    if (entry && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, progress });
+  }
+
+  /** Streamed text goes to the open entry of its kind (a `delta` message), or opens one. */
+  private streamInto<E extends EntryOf<'assistant'> | EntryOf<'thinking'>>(open: E | undefined, kind: E['kind'], delta: string): E {
+    if (open) {
+      open.text += delta;
+      this.post({ type: 'delta', id: open.id, text: delta });
+      return open;
+    }
+    const entry = { kind, id: this.id(), text: delta, done: false } as E;
+    this.add(entry);
+    return entry;
+  }
+
+  private appendThinking(delta: string): void {
+    if (delta !== '') this.openThinking = this.streamInto(this.openThinking, 'thinking', delta);
+  }
+
+  /** Thinking shown live ends when the answer, a tool or anything else comes; a replayed message brings it whole. */
+  private closeThinking(reasoning?: string): void {
+    if (this.openThinking) {
+      this.replace({ ...this.openThinking, done: true });
+      this.openThinking = undefined;
+    } else if (reasoning !== undefined && reasoning.trim() !== '') {
+      this.add({ kind: 'thinking', id: this.id(), text: reasoning, done: true });
+    }
+  }
+
+  private appendText(delta: string): void {
+    if (delta === '') return;
+    this.closeThinking();
+    this.openAssistant = this.streamInto(this.openAssistant, 'assistant', delta);
+  }
+
+  private finishAssistant(content: string | null, reasoning?: string): void {
+    // A replayed transcript has no reasoning deltas: the thinking comes whole with the message, before the answer.
+    this.closeThinking(this.openAssistant ? undefined : reasoning);
     if (this.openAssistant) {
       const text = content !== null && content.length >= this.openAssistant.text.length ? content : this.openAssistant.text;
       this.replace({ ...this.openAssistant, text, done: true });
@@ -182,6 +240,7 @@ export class ChatViewState {
   }
 
   private closeAssistant(): void {
+    this.closeThinking();
     if (this.openAssistant) this.finishAssistant(null);
   }
 
@@ -227,6 +286,10 @@ const GATE_HOOKS: ReadonlySet<HookName> = new Set(['_Stop', '_PostCompact']);
 
 function noEffect(hook: HookName): string {
   return hook === '_Stop' || hook === '_PostCompact' ? 'treated as no objection' : 'no effect';
+}
+
+function elicitationId(requestId: string): string {
+  return `q-${requestId}`;
 }
 
 function firstLine(text: string): string {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
 import type { AgentSettings, HookSettings } from '../../agent/settings';
+import { parseCompatibility, type Compatibility } from '../../model/dialect';
 import { ProtectedPatternError, validateProtectedPattern } from '../../servers/shared/protectedPaths';
 
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
@@ -17,6 +18,7 @@ export const SETTING_DEFAULTS = {
   'sprout.model.baseUrl': DEFAULT_BASE_URL,
   'sprout.model.name': DEFAULT_SETTINGS.model,
   'sprout.model.contextWindowTokens': DEFAULT_SETTINGS.contextWindowTokens,
+  'sprout.model.compatibility': 'auto' as Compatibility,
   'sprout.agent.maxRounds': DEFAULT_SETTINGS.maxRounds,
   'sprout.hooks.servers': [] as string[],
   'sprout.hooks.timeoutMs': DEFAULT_SETTINGS.hooks.timeoutMs,
@@ -27,6 +29,10 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.servers': {} as Record<string, unknown>,
   'sprout.mcp.builtinServers': { ...DEFAULT_BUILTIN_SERVERS } as BuiltinServers,
   'sprout.tools.autoApprove': [] as string[],
+  'sprout.tools.timeoutMs': DEFAULT_SETTINGS.toolTimeoutMs,
+  'sprout.tools.maxTotalMs': DEFAULT_SETTINGS.toolMaxTotalMs,
+  'sprout.mcp.readyGraceMs': DEFAULT_SETTINGS.serverReadyGraceMs,
+  'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
   'sprout.tools.protectedPaths': [] as string[],
 } as const;
 
@@ -36,6 +42,8 @@ export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
 export interface ExtensionSettings {
   agent: AgentSettings;
   baseUrl: string;
+  /** Which server family's request rules the model client follows. */
+  compatibility: Compatibility;
   mcpServers: Record<string, unknown>;
   builtinServers: BuiltinServers;
   /** User scope only: the reader never takes it from workspace settings. */
@@ -122,6 +130,20 @@ function readBuiltins(value: unknown): BuiltinServers {
   return { ...DEFAULT_BUILTIN_SERVERS, ...parsed.data };
 }
 
+/** Tool and server waits in milliseconds: setting -> core field, lower bound. */
+const WAITS = [
+  ['sprout.tools.timeoutMs', 'toolTimeoutMs', 1],
+  ['sprout.tools.maxTotalMs', 'toolMaxTotalMs', 1],
+  ['sprout.mcp.readyGraceMs', 'serverReadyGraceMs', 0],
+  ['sprout.mcp.startupWaitMs', 'firstPromptServerWaitMs', 0],
+] as const;
+
+function readWaits(get: SettingGetter, errors: ConfigError[]): Pick<AgentSettings, (typeof WAITS)[number][1]> {
+  const out = { toolTimeoutMs: 0, toolMaxTotalMs: 0, serverReadyGraceMs: 0, firstPromptServerWaitMs: 0 };
+  for (const [key, field, min] of WAITS) out[field] = attempt(errors, DEFAULT_SETTINGS[field], () => parseInteger(asNumberOrString(get(key), key), key, min));
+  return out;
+}
+
 /** The valid patterns; each bad one is reported and dropped, the others and the defaults still apply. */
 function readProtectedPaths(value: unknown, errors: ConfigError[]): string[] {
   const key = 'sprout.tools.protectedPaths';
@@ -150,10 +172,12 @@ export function mapSettings(rawGet: SettingGetter): ExtensionSettings {
     ),
     maxRounds: attempt(errors, d.maxRounds, () => parseInteger(asNumberOrString(get('sprout.agent.maxRounds'), 'sprout.agent.maxRounds'), 'sprout.agent.maxRounds', 0)),
     hooks: readHooks(get, errors),
+    ...readWaits(get, errors),
   };
   return {
     agent,
     baseUrl: attempt(errors, DEFAULT_BASE_URL, () => readBaseUrl(get('sprout.model.baseUrl'))),
+    compatibility: attempt(errors, 'auto', () => parseCompatibility(asString(get('sprout.model.compatibility'), 'sprout.model.compatibility'))),
     mcpServers: attempt(errors, {}, () => readObject(get('sprout.mcp.servers'), 'sprout.mcp.servers')),
     builtinServers: attempt(errors, { ...DEFAULT_BUILTIN_SERVERS }, () => readBuiltins(get('sprout.mcp.builtinServers'))),
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),

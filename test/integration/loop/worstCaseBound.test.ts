@@ -1,11 +1,12 @@
 // SPEC 4's bound, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
-// slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB, or
-// hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill) a
-// prompt with the repeated end-turn rule off still ends within maxRejections x (timeout + one model
-// round) plus the final model round and one more timeout for the final verdict, under the product's
-// default restart backoff. The same pack exposing every lifecycle hook costs at most one hook timeout
-// per hook point the prompt passes (start, prompt submit, before and after each tool round, each gate
-// round, the verdict, the session's end).
+// slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB,
+// hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill, never
+// answering tools/list, or never answering initialize) a prompt with the repeated end-turn rule off
+// still ends within maxRejections x (timeout + one model round) plus the final model round, one more
+// timeout for the final verdict and one server-ready grace, under the product's default restart
+// backoff and connect timeout. The same pack exposing every lifecycle hook costs at most one hook
+// timeout per hook point the prompt passes (start, prompt submit, before and after each tool round,
+// each gate round, the verdict, the session's end).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,10 +37,16 @@ const TIMEOUT_MS = 700;
 const MAX_REJECTIONS = 3;
 /** Far longer than the whole bound: waiting for this restart anywhere in the loop would show. */
 const SLOW_RESTART_MS = 12_000;
+/** Longer than the product's 30 s connect timeout: a server that is never ready. */
+const SILENT_MS = 60_000;
+const GRACE_MS = 1000;
 
-/** Starts every server (their first start is set-up, not part of the bound); returns each model round's duration as it happens. */
-async function startAndTimeRounds(r: Rig): Promise<number[]> {
-  await r.runtime.hub.listTools();
+/**
+ * Starts every server (their first start is set-up, not part of the bound; `waitMs` caps the wait for
+ * those never ready); returns each model round's duration as it happens.
+ */
+async function startAndTimeRounds(r: Rig, waitMs?: number): Promise<number[]> {
+  await r.runtime.hub.listTools(undefined, waitMs === undefined ? {} : { waitMs });
   const roundStarts: number[] = [];
   const modelRounds: number[] = [];
   r.runtime.session.subscribe((event) => {
@@ -70,13 +77,17 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
         name: 'stubborn',
         config: { ignoreSigterm: true, restartDelayMs: SLOW_RESTART_MS, hooks: { _Stop: { kind: 'spawnGrandchild', pidFile: grandchildFile } } },
       },
+      { name: 'slowlister', config: { listToolsDelayMs: SILENT_MS, hooks: { _Stop: { kind: 'object', text: 'never heard' } } } },
+      { name: 'mute', config: { startDelayMs: SILENT_MS, hooks: { _Stop: { kind: 'object', text: 'never heard' } } } },
     ],
+    settings: { serverReadyGraceMs: GRACE_MS, firstPromptServerWaitMs: GRACE_MS },
     hooks: { timeoutMs: TIMEOUT_MS, stopMaxRejections: MAX_REJECTIONS, repeatedEndTurnStops: false },
     // The product's defaults: backoff from 500 ms, doubling, capped at 8 s.
     hub: { closeGraceMs: 500 },
     responses: Array.from({ length: MAX_REJECTIONS + 1 }, (_, i) => fakeReply.text(`attempt ${i + 1}`)),
   });
-  const modelRounds = await startAndTimeRounds(rig);
+  // The two never-ready servers get a few seconds here, and are then not waited for again.
+  const modelRounds = await startAndTimeRounds(rig, 8000);
 
   const started = Date.now();
   const outcome = await rig.runtime.session.run('finish the job');
@@ -88,7 +99,7 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   assert.equal(rig.fake.chatRequests().length, MAX_REJECTIONS + 1);
   const modelRound = Math.max(...modelRounds);
   // The final verdict (budget spent) is one more parallel round of _Stop calls, one more timeout at most.
-  const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound + TIMEOUT_MS;
+  const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound + TIMEOUT_MS + GRACE_MS;
   // Generous slack for a noisy 2-core box (kills, JSON of 1 MB); still far below one slow restart.
   assert.ok(took < bound + 5000, `the prompt took ${took} ms; the SPEC bound is ${bound} ms`);
 
@@ -100,6 +111,9 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   // Four _Stop rounds (three gate rounds and the verdict), all timing out: killed on the second and the fourth.
   assert.equal(rig.of('server_killed').filter((e) => e.server === 'stubborn').length, 2, 'killed on every second consecutive timeout');
   assert.ok(rig.of('server_killed').some((e) => e.server === 'flooder'), 'the flooding hang was killed too');
+  // The never-ready servers offered no tools and no hooks: nothing of theirs was waited for or called.
+  const offered = rig.chatBodies().flatMap((b) => (b.tools ?? []).map((t) => t.function.name));
+  assert.ok(!offered.some((name) => name.startsWith('slowlister__') || name.startsWith('mute__')));
 
   await assertStubbornGone(rig);
 });

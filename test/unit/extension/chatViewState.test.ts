@@ -112,6 +112,68 @@ test('replayed prompts that never ended are closed as interrupted: text kept, ru
   assert.equal(model.entries.length, count, 'a chat whose last prompt ended is left alone');
 });
 
+test('an objection that carries failures keeps them in its entry, valid for the webview protocol', () => {
+  const { model, sent } = recorder();
+  const failures = [
+    { name: 'cart › totals prices', file: 'src/cart.test.js', line: 5, message: 'Expected: 11\nReceived: 12' },
+    { name: 'no location', message: 'boom' },
+  ];
+  model.apply({ type: 'prompt_started', text: 'go' });
+  model.apply({ type: 'hook_objected', server: 'tests', text: 'The tests fail.', rejectionsUsed: 1, maxRejections: 3, failures });
+  model.apply({ type: 'hook_objected', server: 'todo', text: 'Open items.', rejectionsUsed: 1, maxRejections: 3 });
+  const [tests, todo] = model.entries.filter((e) => e.kind === 'objection');
+  assert.ok(tests?.kind === 'objection' && todo?.kind === 'objection');
+  assert.deepEqual(tests.failures, failures);
+  assert.equal('failures' in todo, false, 'no failures, no list');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('thinking streams into a part of its own before the answer, closed when the answer starts; never in the answer', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'hi' });
+  model.apply({ type: 'reasoning_delta', delta: 'Let me ' });
+  model.apply({ type: 'reasoning_delta', delta: 'think.' });
+  model.apply({ type: 'text_delta', delta: 'Answer.' });
+  model.apply({ type: 'message', message: { role: 'assistant', content: 'Answer.', reasoning: 'Let me think.' } });
+  assert.deepEqual(model.entries.map((e) => e.kind), ['user', 'thinking', 'assistant']);
+  const [, thinking, answer] = model.entries;
+  assert.ok(thinking?.kind === 'thinking' && thinking.done && thinking.text === 'Let me think.');
+  assert.ok(answer?.kind === 'assistant' && answer.text === 'Answer.');
+  assert.equal(sent.filter((m) => m.type === 'delta').length, 1, 'one thinking delta after the part opened');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('a replayed message brings its thinking whole; a retry starts a new thinking part', () => {
+  const replay = recorder();
+  replay.model.apply({ type: 'prompt_started', text: 'hi' });
+  replay.model.apply({ type: 'message', message: { role: 'assistant', content: null, reasoning: 'Plan.', toolCalls: [{ id: 'c', name: 'a__b', arguments: '{}' }] } });
+  assert.deepEqual(replay.model.entries.map((e) => [e.kind, e.kind === 'thinking' ? e.text : '']), [['user', ''], ['thinking', 'Plan.']]);
+  const retried = recorder();
+  retried.model.apply({ type: 'prompt_started', text: 'hi' });
+  retried.model.apply({ type: 'reasoning_delta', delta: 'first try' });
+  retried.model.apply({ type: 'retry', attempt: 1, delayMs: 10, reason: 'HTTP 503' });
+  retried.model.apply({ type: 'reasoning_delta', delta: 'second try' });
+  assert.deepEqual(retried.model.entries.filter((e) => e.kind === 'thinking').map((e) => e.kind === 'thinking' && e.text), ['first try', 'second try']);
+});
+
+test('progress updates the running tool card; a server question becomes a card until it is answered', () => {
+  const posted: HostMessage[] = [];
+  const view = new ChatViewState((m) => posted.push(m));
+  view.apply({ type: 'prompt_started', text: 'go' });
+  view.apply({ type: 'servers_waiting', servers: ['slow'], waitMs: 10_000 });
+  view.apply({ type: 'tool_started', callId: 'c1', name: 'srv__build', arguments: '{}' });
+  view.apply({ type: 'tool_progress', callId: 'c1', name: 'srv__build', progress: 2, total: 5, message: 'compiling' });
+  const tool = view.entries.find((e) => e.kind === 'tool');
+  assert.deepEqual(tool?.kind === 'tool' ? tool.progress : undefined, { progress: 2, total: 5, message: 'compiling' });
+  assert.ok(view.entries.some((e) => e.kind === 'hookEvent' && e.text.startsWith('Waiting up to 10 s for MCP server slow to be ready')));
+  view.askElicitation({ id: 'srv-elicitation-1', server: 'srv', message: 'Name?', schema: { type: 'object', properties: {} } });
+  const card = () => view.entries.find((e) => e.kind === 'elicitation');
+  assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'pending');
+  view.settleElicitation('srv-elicitation-1', 'accept');
+  view.settleElicitation('srv-elicitation-1', 'withdrawn');
+  assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'accept', 'a settled card stays as it was answered');
+});
+
 test('a _PreToolUse denial marks its tool card denied and blocked by the server; an injection is its own entry', () => {
   const { model, sent } = recorder();
   const envelope = JSON.stringify({ hook: '_PreToolUse', server: 'guard', text: 'no rm' });
