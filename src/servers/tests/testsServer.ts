@@ -1,7 +1,8 @@
 /**
- * The `tests` MCP server: `run_tests` for the model, and lifecycle hooks (today `_Stop`) that keep
- * the agent from finishing on a red suite while always answering within their budget (see
- * TestsController). Both tools return text for the model plus `structuredContent` (declared by an
+ * The `tests` MCP server: `run_tests` for the model, and lifecycle hooks that keep the agent from
+ * finishing on a red suite while always answering within their budget (see TestsController): `_Stop`
+ * objects while the suite is red or unrun, and `_PostToolUse` starts a background run after a tool
+ * that may have changed files, so `_Stop` usually answers from a fresh result. Both tools return text for the model plus `structuredContent` (declared by an
  * `outputSchema`) for hosts that show failures as data: counts, command, exit code, duration and
  * each failing test with its file, line and message. A new hook is one more entry in `hooks`.
  */
@@ -42,8 +43,19 @@ interface HookCall {
 
 interface HookDefinition {
   description: string;
-  outputSchema: Record<string, ZodType>;
+  /** Declared when the hook answers with structured content too. */
+  outputSchema?: Record<string, ZodType>;
   run: (call: HookCall) => Promise<CallToolResult>;
+}
+
+/** Tools that only read, by the verbs of their bare names: after them there is nothing to retest. */
+const READ_ONLY_TOOL = /^(read|list|search|find|get|show|view|grep|glob|stat|describe|run_tests)([_-]|$)/i;
+
+/** `_PostToolUse`'s view of the call that ran: its bare tool name, when `_meta` carries one. */
+function ranToolName(call: HookCall): string | undefined {
+  const context = call._meta?.['sprout/hook'];
+  const name = context !== null && typeof context === 'object' ? (context as Record<string, unknown>)['toolName'] : undefined;
+  return typeof name === 'string' ? name : undefined;
 }
 
 function hooks(controller: TestsController): Record<string, HookDefinition> {
@@ -54,6 +66,15 @@ function hooks(controller: TestsController): Record<string, HookDefinition> {
       run: async () => {
         const answer = await controller.stopHook();
         return structuredResult(answer.text, answer.structured);
+      },
+    },
+    _PostToolUse: {
+      description: 'Lifecycle hook: after a tool that may have changed files, starts a test run in the background so _Stop answers from a fresh result.',
+      run: (call) => {
+        const tool = ranToolName(call);
+        // Answers at once: the run (started only if the workspace really changed) goes on in the background.
+        if (tool !== undefined && !READ_ONLY_TOOL.test(tool)) void controller.runInBackground();
+        return Promise.resolve({ content: [{ type: 'text', text: '' }] });
       },
     },
   };
@@ -90,7 +111,12 @@ export function createTestsServer(options: TestsServerOptions): { server: McpSer
   for (const [name, hook] of Object.entries(hooks(controller))) {
     server.registerTool(
       name,
-      { description: hook.description, inputSchema: {}, outputSchema: hook.outputSchema, annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } },
+      {
+        description: hook.description,
+        inputSchema: {},
+        ...(hook.outputSchema ? { outputSchema: hook.outputSchema } : {}),
+        annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+      },
       (_args, extra) => guarded(() => hook.run(extra)),
     );
   }

@@ -33,7 +33,7 @@ describe('bundled servers (esbuild output, run as `node <bundle>`)', () => {
   for (const [name, expected] of [
     ['workspace', ['edit_file', 'list_files', 'read_file', 'run_command', 'search_text', 'write_file']],
     ['todo', ['_PostCompact', '_SessionStart', '_Stop', 'todo']],
-    ['tests', ['_Stop', 'run_tests']],
+    ['tests', ['_PostToolUse', '_Stop', 'run_tests']],
   ] as const) {
     it(`${name}: the bundle starts standalone, lists its tools, and does not claim its fixed list can change`, async () => {
       const script = join(base, 'servers', `${name}.js`);

@@ -55,12 +55,12 @@ describe('tests server (child process over stdio, real sample projects)', () => 
     rmSync(base, { recursive: true, force: true });
   });
 
-  it('lists run_tests and the _Stop hook', async () => {
+  it('lists run_tests and the _Stop and _PostToolUse hooks', async () => {
     const root = join(base, 'listing');
     sampleProject(root, join(base, 'listing.runs'), { failing: false });
     const server = await start(root);
     const { tools } = await server.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['_Stop', 'run_tests']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['_PostToolUse', '_Stop', 'run_tests']);
     assert.match(tools.find((t) => t.name === 'run_tests')?.description ?? '', /npm test/);
   });
 
@@ -76,6 +76,30 @@ describe('tests server (child process over stdio, real sample projects)', () => 
     assert.equal(runs(runsFile), 1);
     assert.equal((await server.call('_Stop')).text, '');
     assert.equal(runs(runsFile), 1, 'a fresh result answers without running again');
+  });
+
+  it('_PostToolUse after a file-changing tool starts a background run at once, so _Stop answers from a fresh result', async () => {
+    const root = join(base, 'post');
+    const runsFile = join(base, 'post.runs');
+    sampleProject(root, runsFile, { failing: true });
+    // Watching off: only the hook can learn of the edit.
+    const server = await start(root, ['--watch', 'off']);
+    assert.match((await server.call('run_tests')).text, /^Tests FAILED/);
+    const told = (toolName: string) => server.call('_PostToolUse', {}, { 'sprout/hook': { event: '_PostToolUse', sessionId: 's', tool: `workspace__${toolName}`, server: 'workspace', toolName } });
+    writeFileSync(join(root, 'math.js'), 'exports.add = (a, b) => a + b;\n');
+    assert.equal((await told('read_file')).text, '', 'nothing to inject');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(runs(runsFile), 1, 'a read-only tool starts no run');
+    assert.equal((await told('edit_file')).text, '');
+    for (let i = 0; i < 80 && runs(runsFile) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(runs(runsFile), 2, 'the edit started one background run');
+    let answer = (await server.call('_Stop')).text;
+    for (let i = 0; i < 60 && answer !== ''; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      answer = (await server.call('_Stop')).text;
+    }
+    assert.equal(answer, '', 'green, from the background result');
+    assert.equal(runs(runsFile), 2, '_Stop ran nothing itself');
   });
 
   it('failing suite: red objection while fresh, rerun once the workspace changes, quiet once green', async () => {
