@@ -187,7 +187,7 @@ test('_PostToolUse after each call that ran (result or error): exact _meta, inje
   const messages = rig.messages(1);
   assert.deepEqual(
     messages.slice(2, 5).map((m) => [m.role, m.tool_call_id, m.content]),
-    [['tool', 'c1', 'hi'], ['tool', 'c2', 'boom'], ['tool', 'c3', 'unknown tool: work__missing']],
+    [['tool', 'c1', 'hi'], ['tool', 'c2', 'Error: boom'], ['tool', 'c3', 'unknown tool: work__missing']],
   );
   assertPair(messages, 5, '_PostToolUse', 'slow', 'slow after');
   assertPair(messages, 7, '_PostToolUse', 'post', 'post on c1');
@@ -200,7 +200,7 @@ test('_PostToolUse after each call that ran (result or error): exact _meta, inje
     { ...onEcho, durationMs: 0 },
     { event: '_PostToolUse', sessionId: 'post-session', tool: 'work__echo', server: 'work', toolName: 'echo', arguments: { text: 'hi' }, callId: 'c1', isError: false, durationMs: 0, result: 'hi' },
   );
-  assert.deepEqual([onFail?.tool, onFail?.isError, onFail?.result], ['work__fail', true, 'boom']);
+  assert.deepEqual([onFail?.tool, onFail?.isError, onFail?.result], ['work__fail', true, 'Error: boom'], 'the result as the model sees it');
 });
 
 test('_PostToolUse is not called for a cancelled call', async () => {
