@@ -90,7 +90,7 @@ describe('agent core + todo and tests hook servers', () => {
       [{ name: 'adds', file: 'math.test.js', line: 4 }],
     );
     assert.match(tests?.failures?.[0]?.message ?? '', /two plus two\nexpected: 4\nactual: 0/);
-    const verdicts = events.flatMap((e) => (e.type === 'hook_finished' && e.server === 'tests' ? [e.evidence?.status] : []));
+    const verdicts = events.flatMap((e) => (e.type === 'hook_finished' && e.server === 'tests' && e.hook === '_Stop' ? [e.evidence?.status] : []));
     assert.deepEqual([verdicts[0], verdicts.at(-1)], ['failed', 'passed'], 'every _Stop answer carries its verdict, green ones too');
     type WireBody = { messages: Array<{ role: string; content?: string | null }>; tools?: Array<{ function: { name: string } }> };
     const bodies = requests.map((r) => r.body as WireBody);
