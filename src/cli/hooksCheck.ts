@@ -158,8 +158,9 @@ async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Pro
     servers.push(report);
   }
   const calls = servers.flatMap((s) => s.calls);
-  const ok = calls.length > 0 && calls.every((c) => c.answered) && servers.every((s) => s.error === undefined);
-  return { timeoutMs: hooks.timeoutMs, servers, ok };
+  const unknownAllowlisted = hooks.allowlist.kind === 'names' ? hooks.allowlist.names.filter((name) => !servers.some((s) => s.name === name)) : [];
+  const ok = calls.length > 0 && calls.every((c) => c.answered) && servers.every((s) => s.error === undefined) && unknownAllowlisted.length === 0;
+  return { timeoutMs: hooks.timeoutMs, servers, unknownAllowlisted, ok };
 }
 
 function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {

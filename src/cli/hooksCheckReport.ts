@@ -75,6 +75,8 @@ export interface ServerReport {
 export interface CheckReport {
   timeoutMs: number;
   servers: ServerReport[];
+  /** Allowlist entries that name no server here (a run exits 2 on them). */
+  unknownAllowlisted: string[];
   /** Every chosen hook was called at least once and every call answered within the timeout. */
   ok: boolean;
 }
@@ -115,6 +117,9 @@ function describeServer(server: ServerReport, timeoutMs: number): string[] {
 
 export function formatReport(report: CheckReport, allowlist: string): string {
   const lines = [`Hook timeout ${report.timeoutMs} ms (SPROUT_AGENT_HOOK_TIMEOUT_MS); MCP_HOOK_SERVERS=${allowlist}`, ''];
+  if (report.unknownAllowlisted.length > 0) {
+    lines.push(`MCP_HOOK_SERVERS names ${report.unknownAllowlisted.join(', ')}, which is no server here: a run would stop with a configuration error.`, '');
+  }
   for (const server of report.servers) lines.push(...describeServer(server, report.timeoutMs), '');
   const calls = report.servers.flatMap((s) => s.calls);
   const answered = calls.filter((c) => c.answered).length;

@@ -82,6 +82,15 @@ test('a hook that does not answer in time: exit 1 with the timeout verdict', asy
   assert.match(result.stdout, /NOT OK\n$/);
 });
 
+test('an allowlist entry that names no server here is reported, and the check is not OK', async () => {
+  const mcp = config('typo', { guard: { hooks: { _Stop: { kind: 'empty' } } } });
+  const result = await runCli(['hooks', 'check', '--mcp-config', mcp], { env: env({ MCP_HOOK_SERVERS: 'guard,gaurd' }) });
+  assert.equal(result.code, 1);
+  assert.match(result.stdout, /MCP_HOOK_SERVERS names gaurd, which is no server here: a run would stop with a configuration error\./);
+  assert.match(result.stdout, /guard: allowlisted/);
+  assert.match(result.stdout, /NOT OK\n$/);
+});
+
 test('no hook to call, a bad --event or --args: exit 1 and 2 with what to do', async () => {
   const mcp = config('none', { plain: {} });
   const none = await runCli(['hooks', 'check', '--mcp-config', mcp], { env: env() });
