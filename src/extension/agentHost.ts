@@ -1,6 +1,6 @@
 /**
- * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and one model
- * client over the current endpoint and key. Both are rebuilt when their inputs change (settings,
+ * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and the model
+ * sources (ModelRouter: the endpoint's client over the current URL and key, VS Code's language models). Both are rebuilt when their inputs change (settings,
  * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates, so a rebuild never
  * strands a session. The hub starts servers lazily, on first use.
  */
@@ -9,6 +9,7 @@ import type { Logger, ModelClient, ToolHost } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type ServerStatus } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
+import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
 import { resolveServers } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
@@ -42,10 +43,19 @@ export class AgentHost {
   notices: string[] = [];
   private readonly hubListeners = new Set<() => void>();
 
-  /** Every chat's model calls go through here, so a new key or URL applies to the next call. */
-  readonly model: ModelClient = { complete: (request, options) => this.currentModel().complete(request, options) };
+  /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
+  readonly models: ModelRouter;
+  /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
+  readonly model: ModelClient = { complete: (request, options) => this.models.client().complete(request, options) };
 
-  constructor(private readonly deps: AgentHostDeps) {}
+  constructor(private readonly deps: AgentHostDeps) {
+    this.models = new ModelRouter({
+      settings: deps.settings,
+      hasApiKey: () => deps.apiKey() !== undefined,
+      endpointClient: () => this.currentModel(),
+      logger: deps.logger,
+    });
+  }
 
   currentModel(): OpenAiModelClient {
     this.modelClient ??= new OpenAiModelClient({ baseUrl: this.deps.settings().baseUrl, apiKey: this.deps.apiKey() });
@@ -96,6 +106,7 @@ export class AgentHost {
   }
 
   async dispose(): Promise<void> {
+    this.models.dispose();
     await this.hub?.close();
     this.hub = undefined;
   }

@@ -79,6 +79,8 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
       host.invalidateModel();
       controller.applySettings();
     }),
+    // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
+    host.models.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, controller, workspaceFolder }),
   );
 }
@@ -118,10 +120,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     state: context.workspaceState,
     settings: () => settings,
     apiKey: () => keys.current,
-    onCommand: (command) =>
+    onCommand: (command, ...args) =>
       void (command === 'sprout.setBaseUrl'
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
-        : vscode.commands.executeCommand(command)),
+        : vscode.commands.executeCommand(command, ...args)),
   });
   registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder }, {
     get: () => settings,

@@ -90,3 +90,17 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.map((m) => m.type));
   assert.ok(posted.includes('continueAnyway'), `posted: ${posted.join(', ')}`);
 });
+
+test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
+  const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
+  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: '' } });
+  const card = page.locator('[data-testid=setup-card]');
+  await card.waitFor();
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Set API Key', 'Use a local endpoint']);
+  assert.equal(await card.locator('button.primary').textContent(), 'Use a model already in VS Code');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await card.locator('button.primary').click();
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'setup', action: 'useVscodeModel' }]);
+  await send({ type: 'setup', setup: { ...setup, vscodeModels: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Set API Key', 'Use a local endpoint', 'Select Model']);
+});

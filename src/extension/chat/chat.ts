@@ -48,7 +48,7 @@ export class Chat {
     const tools = new ApprovalToolHost(() => deps.host.currentTools(), deps.policy);
     const session = await AgentSession.open({
       sessionId: id,
-      settings: deps.settings().agent,
+      settings: deps.host.models.agentSettings(),
       model: deps.host.model,
       tools,
       clock: nodeClock,

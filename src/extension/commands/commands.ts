@@ -8,7 +8,7 @@ import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import type { ChatController } from '../chat/chatController';
 import { configureHookServers, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
-import { clearApiKey, selectModel, setApiKey } from './modelCommands';
+import { clearApiKey, selectModel, setApiKey, type SelectModelArg } from './modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
@@ -78,7 +78,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.openLogs': () => deps.channel.show(true),
     'sprout.setApiKey': (value?: string) => setApiKey(keys, host, value),
     'sprout.clearApiKey': () => clearApiKey(keys, host),
-    'sprout.selectModel': (pick?: string) => selectModel(host, pick),
+    'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.models, pick),
     'sprout.openChatInEditor': () => deps.openInEditor(),
     'sprout.showObjection': (server: string, text: string) => showObjection(server, text),
   };

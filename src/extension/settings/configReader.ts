@@ -19,8 +19,19 @@ export function readRaw(key: SettingKey, trusted = vscode.workspace.isTrusted): 
   return inspected?.globalValue ?? inspected?.defaultValue;
 }
 
+/** True when the setting has a value of its own in a scope that applies: the user's, or (unless restricted and untrusted) the workspace's. */
+export function isConfigured(key: SettingKey, trusted = vscode.workspace.isTrusted): boolean {
+  const inspected = vscode.workspace.getConfiguration('sprout').inspect(section(key));
+  if (inspected?.globalValue !== undefined) return true;
+  if (!trusted && RESTRICTED_KEYS.includes(key)) return false;
+  return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
+}
+
 export function readSettings(trusted = vscode.workspace.isTrusted): ExtensionSettings {
-  return mapSettings((key) => readRaw(key, trusted));
+  return mapSettings(
+    (key) => readRaw(key, trusted),
+    (key) => isConfigured(key, trusted),
+  );
 }
 
 /** The `sprout.mcp.servers` entries split by where they were defined. */

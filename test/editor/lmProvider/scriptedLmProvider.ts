@@ -2,13 +2,14 @@
  * ScriptedLmProvider: a test-only extension that registers chat models with VS Code's Language Model
  * API (`vscode.lm.registerLanguageModelChatProvider`, contributed as vendor `sprout-test`), answers
  * each request with the next scripted reply (text, tool calls, an error, or a stream that hangs until
- * cancelled) and records what every request carried. The suites reach it through its exports.
+ * cancelled) and records what every request carried. The suites reach it through its exports, or
+ * script it with SPROUT_TEST_LM_SCRIPT (JSON replies) in the extension host's environment.
  *
  * The provider API is newer than the `@types/vscode` Sprout builds against (it needs only the consumer
  * half), so the few provider types used here are declared locally.
  */
 import * as vscode from 'vscode';
-import { SCRIPTED_LM_VENDOR, type RecordedLmPart, type RecordedLmRequest, type ScriptedLmModel, type ScriptedLmProviderApi, type ScriptedLmReply } from './scriptedLmTypes';
+import { SCRIPTED_LM_SCRIPT_ENV, SCRIPTED_LM_VENDOR, type RecordedLmPart, type RecordedLmRequest, type ScriptedLmModel, type ScriptedLmProviderApi, type ScriptedLmReply } from './scriptedLmTypes';
 
 interface ChatInformation {
   readonly id: string;
@@ -166,6 +167,9 @@ class ScriptedProvider implements ChatProvider, ScriptedLmProviderApi {
 
 export function activate(context: vscode.ExtensionContext): ScriptedLmProviderApi {
   const provider = new ScriptedProvider();
+  // A suite that cannot reach the exports (e2e drives a browser) scripts the replies through the environment.
+  const script = process.env[SCRIPTED_LM_SCRIPT_ENV];
+  if (script) provider.script(JSON.parse(script) as ScriptedLmReply[]);
   context.subscriptions.push(lm.registerLanguageModelChatProvider(SCRIPTED_LM_VENDOR, provider));
   return provider;
 }

@@ -57,3 +57,5 @@ export interface ScriptedLmProviderApi {
 
 export const SCRIPTED_LM_EXTENSION_ID = 'sprout-test.scripted-lm-provider';
 export const SCRIPTED_LM_VENDOR = 'sprout-test';
+/** JSON array of ScriptedLmReply queued at activation. */
+export const SCRIPTED_LM_SCRIPT_ENV = 'SPROUT_TEST_LM_SCRIPT';
