@@ -50,6 +50,12 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     await sprout.host.invalidateServers();
   });
   beforeEach(() => provider.reset());
+
+  /** What the picker does when the user chooses the model; resolves once the settings say so. */
+  async function useModel(ref: string): Promise<void> {
+    await vscode.commands.executeCommand('sprout.selectModel', { source: 'vscode', ref });
+    await until(() => sprout.settings().agent.model === ref, 'the model setting');
+  }
   after(async () => {
     await clear();
     await sprout.host.invalidateServers();
@@ -77,8 +83,7 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
   });
 
   it('a chat through the controller: a tool runs, the hook objects, the model answers; every request went to VS Code', async () => {
-    await vscode.commands.executeCommand('sprout.selectModel', { source: 'vscode', ref: 'sprout-test/scripted' });
-    await until(() => sprout.settings().agent.model === 'sprout-test/scripted', 'the model setting');
+    await useModel('sprout-test/scripted');
     provider.script([
       { kind: 'toolCalls', calls: [{ name: 'hooky__echo', input: { text: 'ping' } }] },
       { kind: 'text', text: 'Echoed. All done.' },
@@ -96,8 +101,7 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
   });
 
   it("the model's maxInputTokens starts a compaction in a chat", async () => {
-    await vscode.commands.executeCommand('sprout.selectModel', { source: 'vscode', ref: 'sprout-test/scripted-small' });
-    await until(() => sprout.settings().agent.model === 'sprout-test/scripted-small', 'the model setting');
+    await useModel('sprout-test/scripted-small');
     provider.script([
       { kind: 'toolCalls', calls: [{ name: 'hooky__echo', input: { text: 'ok' } }] },
       { kind: 'text', text: 'Original task: read and echo. Done: echoed. Next: answer.' },
@@ -112,8 +116,7 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
   });
 
   it('a denied consent ends the prompt saying what to do', async () => {
-    await vscode.commands.executeCommand('sprout.selectModel', { source: 'vscode', ref: 'sprout-test/scripted' });
-    await until(() => sprout.settings().agent.model === 'sprout-test/scripted', 'the model setting');
+    await useModel('sprout-test/scripted');
     provider.script([{ kind: 'error', code: 'NoPermissions', message: 'the user did not allow it' }]);
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello');
