@@ -103,4 +103,7 @@ test('the setup card offers a model already in VS Code first when VS Code has on
   assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'setup', action: 'useVscodeModel' }]);
   await send({ type: 'setup', setup: { ...setup, vscodeModels: false } });
   assert.deepEqual(await card.locator('button').allTextContents(), ['Set API Key', 'Use a local endpoint', 'Select Model']);
+  // A key is stored but no model chosen: both ways to pick stay on the card.
+  await send({ type: 'setup', setup: { ...setup, needsKey: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Select Model']);
 });
