@@ -15,6 +15,8 @@ export interface CliArgs {
   model?: string;
   maxRounds?: string;
   builtinServers?: string;
+  /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
+  allowProtectedWrites: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -30,6 +32,8 @@ Options:
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo when no MCP config file is in use, else none)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
+  --allow-protected-writes let the agent write protected paths (.git/**, .vscode/**, .github/workflows/**,
+                           ...: files that make git, editors or CI run code); refused without it
   --json                   one JSON event per line on stdout; otherwise readable text
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
   --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
@@ -48,6 +52,9 @@ Environment:
   SPROUT_AGENT_MAX_ROUNDS               model rounds per prompt, 0 = no cap (default: 50)
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
+  SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
+  XDG_STATE_HOME                        private state (command output, todo lists) goes to $XDG_STATE_HOME/sprout-agent
+                                        (default: ~/.local/state/sprout-agent)
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
 Exit status: 0 ended normally, 2 bad usage or configuration, 3 max rounds reached,
@@ -71,6 +78,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         model: { type: 'string' },
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
+        'allow-protected-writes': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -89,6 +97,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     model: v.model,
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],
+    allowProtectedWrites: v['allow-protected-writes'] === true,
     prompt,
   };
 }

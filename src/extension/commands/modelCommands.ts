@@ -39,7 +39,9 @@ export async function clearApiKey(keys: ApiKeyStore, host: AgentHost): Promise<v
 /** What the picker reads: VS Code's models, the endpoint's, and the model in use. */
 export interface ModelSources {
   readonly languageModels: LanguageModels;
-  endpoint(): { baseUrl: string; listModels(signal?: AbortSignal): Promise<string[]> };
+  /** The endpoint's client (for a workspace-chosen URL this may ask whether the key may go there). */
+  endpoint(): Promise<{ listModels(signal?: AbortSignal): Promise<string[]> }>;
+  endpointUrl(): string;
   current(): { source: ModelSource; name: string };
 }
 
@@ -52,11 +54,11 @@ export interface SelectedModel {
 }
 
 async function endpointListing(sources: ModelSources): Promise<EndpointListing> {
-  const endpoint = sources.endpoint();
+  const baseUrl = sources.endpointUrl();
   try {
-    return { baseUrl: endpoint.baseUrl, models: await endpoint.listModels() };
+    return { baseUrl, models: await (await sources.endpoint()).listModels() };
   } catch (error) {
-    return { baseUrl: endpoint.baseUrl, error: errorMessage(error) };
+    return { baseUrl, error: errorMessage(error) };
   }
 }
 
@@ -104,7 +106,7 @@ function directChoice(arg: SelectModelArg | undefined): ModelChoice | undefined 
 export async function selectModel(sources: ModelSources, arg?: SelectModelArg): Promise<SelectedModel | undefined> {
   let choice = directChoice(arg) ?? (await pickModel(sources, typeof arg === 'object' ? arg.source : undefined));
   if (choice && 'typeName' in choice) {
-    const name = await vscode.window.showInputBox({ title: 'Sprout: Select Model', prompt: `Model name for ${sources.endpoint().baseUrl}, e.g. gpt-4o-mini` });
+    const name = await vscode.window.showInputBox({ title: 'Sprout: Select Model', prompt: `Model name for ${sources.endpointUrl()}, e.g. gpt-4o-mini` });
     choice = name?.trim() ? { source: 'openai', name: name.trim() } : undefined;
   }
   if (choice === undefined) return undefined;

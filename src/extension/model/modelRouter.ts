@@ -8,7 +8,7 @@
  * the provider extensions), on the chat's first look or the first prompt, and again when they change.
  */
 import * as vscode from 'vscode';
-import type { Logger, ModelClient } from '../../agent/ports';
+import type { Logger, ModelCallOptions, ModelClient, ModelReply, ModelRequest } from '../../agent/ports';
 import type { AgentSettings } from '../../agent/settings';
 import { errorMessage } from '../../agent/errorMessage';
 import type { SetupInfo } from '../../shared/protocol';
@@ -20,19 +20,18 @@ import type { LmModelInfo } from './lmMapping';
 import { resolveModelSource, setupAdvice, type ModelSource, type SourceFacts } from './modelSource';
 
 export interface EndpointClient extends ModelClient {
-  readonly baseUrl: string;
   listModels(signal?: AbortSignal): Promise<string[]>;
 }
 
 export interface ModelRouterDeps {
   settings: () => ExtensionSettings;
   hasApiKey: () => boolean;
-  /** The OpenAI-compatible client over the current endpoint and key. */
-  endpointClient: () => EndpointClient;
+  /** The OpenAI-compatible client over the current endpoint, with the key only where the user allowed it to go. */
+  endpointClient: () => Promise<EndpointClient>;
   logger: Logger;
 }
 
-export class ModelRouter implements ModelSources, vscode.Disposable {
+export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable {
   readonly languageModels = new LanguageModels();
   private readonly lmClient: LanguageModelClient;
   private listed: LmModelInfo[] | undefined;
@@ -87,13 +86,18 @@ export class ModelRouter implements ModelSources, vscode.Disposable {
     return resolveModelSource(this.facts());
   }
 
-  /** The client of the source in use. */
-  client(): ModelClient {
-    return this.source() === 'vscode' ? this.lmClient : this.deps.endpointClient();
+  /** One call, to the source in use at the time of the call. */
+  async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
+    const client = this.source() === 'vscode' ? this.lmClient : await this.deps.endpointClient();
+    return client.complete(request, options);
   }
 
-  endpoint(): EndpointClient {
+  endpoint(): Promise<EndpointClient> {
     return this.deps.endpointClient();
+  }
+
+  endpointUrl(): string {
+    return this.deps.settings().baseUrl;
   }
 
   current(): { source: ModelSource; name: string } {

@@ -2,12 +2,13 @@
  * Which MCP servers this window runs: user-level `sprout.mcp.servers`, then workspace-defined ones
  * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers.
  * Workspace-defined servers start only in a trusted workspace and with the user's consent for their
- * exact command; every server left out is reported with the reason so the UI can say why.
+ * exact command, and never under a bundled server's name (tool approvals are by qualified name); every
+ * server left out is reported with the reason so the UI can say why.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfigVars, type McpServerConfig } from '../../mcp/config';
-import { bundledServerConfigs, type BundledServerName } from '../../runtime/bundledServers';
+import { bundledServerConfigs, isBundledServerName, type BundledServerName } from '../../runtime/bundledServers';
 import type { ConsentStore } from './consentStore';
 import type { BuiltinServers } from './settingsMapping';
 
@@ -19,10 +20,14 @@ export interface ServerSources {
   builtins: BuiltinServers;
   distDir: string;
   stateDir: string;
+  /** Protected-path patterns added by the settings, for the bundled workspace server. */
+  protectedPaths?: readonly string[];
 }
 
 export interface ResolvedServers {
   servers: McpServerConfig[];
+  /** Names of the bundled servers among them. */
+  bundled: BundledServerName[];
   /** Human-readable reasons for servers that were left out or broken. */
   notices: string[];
 }
@@ -49,7 +54,14 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   const notices: string[] = [];
   const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
   const user = parseSafely(() => parseMcpConfig({ servers: sources.userServers }, 'user setting sprout.mcp.servers', vars), notices);
-  const workspace = workspaceDefinedServers(sources, notices);
+  const workspace = workspaceDefinedServers(sources, notices).filter((server) => {
+    // Approvals are by name: a workspace server named `workspace` would inherit the bundled one's.
+    if (!isBundledServerName(server.name)) return true;
+    notices.push(
+      `MCP server "${server.name}" from this workspace did not start: "${server.name}" is the name of a bundled server, and approvals given to its tools must not pass to another server. Rename it in .vscode/mcp.json or in the workspace's sprout.mcp.servers.`,
+    );
+    return false;
+  });
   const allowed: McpServerConfig[] = [];
   if (!sources.trusted && workspace.length > 0) {
     notices.push(`This workspace is not trusted, so its MCP servers (${workspace.map((s) => s.name).join(', ')}) and hooks do not start. Trust the workspace to use them.`);
@@ -63,6 +75,11 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name] && !taken.has(name));
   const safeNames = sources.trusted ? names : names.filter((name) => name !== 'tests');
   if (safeNames.length < names.length) notices.push('The bundled test runner does not start in an untrusted workspace: it would run the workspace\'s test command.');
-  const bundled = bundledServerConfigs(safeNames, { distDir: sources.distDir, stateDir: sources.stateDir, workspaceFolder: sources.workspaceFolder });
-  return { servers: [...user, ...allowed, ...bundled], notices };
+  const bundled = bundledServerConfigs(safeNames, {
+    distDir: sources.distDir,
+    stateDir: sources.stateDir,
+    workspaceFolder: sources.workspaceFolder,
+    protectedPaths: sources.protectedPaths,
+  });
+  return { servers: [...user, ...allowed, ...bundled], bundled: safeNames, notices };
 }

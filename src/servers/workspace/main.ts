@@ -1,13 +1,20 @@
 /**
  * Stdio entry point of the `workspace` server (dist/servers/workspace.js, bin `sprout-mcp-workspace`).
- * Usage: sprout-mcp-workspace [--root DIR] [--state-dir DIR]
+ * Usage: sprout-mcp-workspace [--root DIR] [--state-dir DIR] [--protected-paths JSON] [--allow-protected-writes]
  */
+import { ensurePrivateDir } from '../shared/privateState';
 import { killAllCommands } from '../shared/processGroup';
 import { runStdioServer } from '../shared/runStdioServer';
-import { parseServerArgs } from '../shared/serverArgs';
+import { flagOption, parseServerArgs, stringListOption } from '../shared/serverArgs';
 import { createWorkspaceServer } from './workspaceServer';
 
 runStdioServer('workspace', () => {
   const args = parseServerArgs(process.argv.slice(2));
-  return { server: createWorkspaceServer(args), onShutdown: killAllCommands };
+  const server = createWorkspaceServer({
+    root: args.root,
+    stateDir: ensurePrivateDir(args.stateDir),
+    protectedPaths: stringListOption(args, 'protected-paths'),
+    allowProtectedWrites: flagOption(args, 'allow-protected-writes'),
+  });
+  return { server, onShutdown: killAllCommands };
 });

@@ -20,17 +20,10 @@ import { LanguageModels } from '../../../src/extension/model/languageModels';
 import { hookServerConfig, objectTimes, type HookServerConfig } from '../../fakes/hookServer/hookServerConfig';
 import { readHookServerLog } from '../../fakes/hookServer/hookServerState';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi, type RecordedLmRequest } from '../lmProvider/scriptedLmTypes';
+import { until } from '../sproutHarness';
 
 const LARGE = 'sprout-test/scripted';
 const SMALL = 'sprout-test/scripted-small';
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 function hookHub(config: HookServerConfig): McpHub {
   const base = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? 'null') as { command: string; args: string[]; env: Record<string, string> } | null;

@@ -7,18 +7,12 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../../src/extension/extension';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi } from '../lmProvider/scriptedLmTypes';
+import { sproutApi, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
-const workspaceKeys = ['mcp.servers', 'mcp.builtinServers', 'hooks.servers', 'tools.autoApprove'];
-const userKeys = ['model.provider', 'model.name'];
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const workspaceKeys = ['mcp.servers', 'mcp.builtinServers', 'hooks.servers'];
+// Tool auto-approval is read from user settings only.
+const userKeys = ['model.provider', 'model.name', 'tools.autoApprove'];
 
 async function clear(): Promise<void> {
   for (const key of workspaceKeys) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
@@ -31,10 +25,9 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
   let provider: ScriptedLmProviderApi;
 
   before(async () => {
-    const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
     const fixture = vscode.extensions.getExtension<ScriptedLmProviderApi>(SCRIPTED_LM_EXTENSION_ID);
-    assert.ok(ext && fixture);
-    sprout = await ext.activate();
+    assert.ok(fixture, `the runner installs ${SCRIPTED_LM_EXTENSION_ID}`);
+    sprout = await sproutApi();
     provider = await fixture.activate();
     await clear();
     await vscode.commands.executeCommand('sprout.clearApiKey');
@@ -45,7 +38,7 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
     await config().update('mcp.servers', { hooky: JSON.parse(hookServer) as unknown }, target);
     await config().update('hooks.servers', ['hooky'], target);
-    await config().update('tools.autoApprove', ['hooky__echo'], target);
+    await config().update('tools.autoApprove', ['hooky__echo'], vscode.ConfigurationTarget.Global);
     await until(() => sprout.settings().autoApprove.includes('hooky__echo') && !sprout.settings().baseUrlConfigured, 'the settings');
     await sprout.host.invalidateServers();
   });
