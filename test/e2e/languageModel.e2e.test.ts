@@ -2,7 +2,7 @@
 // installed beside the packaged extension). The setup card offers "Use a model already in VS Code",
 // the picker lists the model with its vendor and family, and a chat completes through the real
 // Language Model API: a tool run approved on its card, a _Stop objection from a real hook server, the
-// final answer.
+// final answer. Then Select Model lists both sources under their headings.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,5 +87,24 @@ describe('a model already in VS Code, in the packaged extension', { timeout: 240
     assert.equal(await outcome.getAttribute('data-reason'), 'end_turn');
     assert.equal(await chat.getByTestId('tool-card').first().getAttribute('data-status'), 'ok');
     await session.screenshot('lm-3-chat-completed');
+  });
+
+  it('Select Model lists both sources, each under its heading, the model in use marked', async () => {
+    assert.ok(session);
+    const { page } = session;
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 15_000 });
+    await input.fill('>Sprout: Select Model');
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+    await page.keyboard.press('Enter');
+    const rows = page.locator('.quick-input-list .monaco-list-row');
+    await rows.filter({ hasText: 'Type a model name' }).first().waitFor({ timeout: 60_000 });
+    const text = (await rows.allInnerTexts()).join('\n');
+    assert.match(text, /Models in VS Code/);
+    assert.match(text, /Scripted Model\s*sprout-test · scripted · in use/);
+    assert.match(text, /OpenAI-compatible endpoint · https:\/\/api\.openai\.com\/v1/);
+    await session.screenshot('lm-4-picker-both-sources');
+    await page.keyboard.press('Escape');
   });
 });

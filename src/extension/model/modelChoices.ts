@@ -50,7 +50,7 @@ function endpointEntries(endpoint: EndpointListing, current: PickerInput['curren
   const models = 'models' in endpoint ? endpoint.models : [];
   const typeName: PickerEntry = {
     label: TYPE_NAME_LABEL,
-    description: 'for an endpoint that lists no models',
+    description: 'one the endpoint does not list',
     ...('error' in endpoint ? { detail: `Could not list the endpoint's models: ${endpoint.error}` } : {}),
     choice: { source: 'openai', typeName: true },
   };
