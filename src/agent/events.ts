@@ -3,6 +3,7 @@
  * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
  */
 import type { ChatMessage, Usage } from './messages';
+import type { ApprovalAnswer, ApprovalScope } from './ports';
 import type { BudgetScope } from './settings';
 
 export type HookName = '_Stop' | '_PostCompact';
@@ -54,6 +55,9 @@ export type AgentEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
   | { type: 'server_error'; server: string; message: string }
   | { type: 'tools_changed'; server: string }
+  /** The host asked the user before running the tool `name` (qualified), and what they answered. */
+  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
+  | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer }
   | { type: 'hooks_not_enabled'; server: string; hooks: string[] }
   | { type: 'budget'; used: number; max: number; scope: BudgetScope; repeatedEndTurnStops: boolean }
   | {

@@ -67,11 +67,21 @@ export interface ToolCallOptions {
   meta?: Record<string, unknown>;
 }
 
-/** Things servers do on their own, forwarded by the core into the event stream. */
+/** What a host's approval question got: allowed once, for the chat, for the workspace, or denied. */
+export type ApprovalAnswer = 'once' | 'chat' | 'workspace' | 'deny';
+/** The allowing answers a question may offer (a write to a protected file offers only `once`). */
+export type ApprovalScope = Exclude<ApprovalAnswer, 'deny'>;
+
+/**
+ * Things the tool host does on its own, forwarded by the core into the event stream: what servers do
+ * (restart, fail, change their tools), and the questions a host asks before a call (`authorize`).
+ */
 export type ToolHostEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
   | { type: 'server_error'; server: string; message: string }
-  | { type: 'tools_changed'; server: string };
+  | { type: 'tools_changed'; server: string }
+  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
+  | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer };
 
 export interface ToolHost {
   /** Server names in configuration order. */

@@ -2,16 +2,19 @@
  * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and the model
  * sources (ModelRouter: the endpoint's client over the current URL and key, and VS Code's language
  * models). Both are rebuilt when their inputs change (settings, `.vscode/mcp.json`, trust, the key,
- * VS Code's set of models); chats reach them through stable delegates, so a rebuild never
+ * VS Code's set of models); chats reach them through stable delegates (`model`, and `tools`, a relay
+ * that forwards the current hub's events to every session subscribed to it), so a rebuild never
  * strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
  * workspace chose only with the user's consent (keyConsent.ts).
  */
 import { join } from 'node:path';
-import type { Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
-import { McpHub, type ServerStatus } from '../mcp/mcpHub';
+import type { McpHub, ServerStatus } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
-import { ensurePrivateDir } from '../servers/shared/privateState';
+import { ensurePrivateDir } from '../platform/privateState';
+import { createHub } from '../runtime/compose';
+import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
@@ -33,16 +36,7 @@ export interface AgentHostDeps {
   onServerStderr?: (server: string, line: string) => void;
 }
 
-const EMPTY_HOST: ToolHost = {
-  serverNames: () => [],
-  listTools: async () => [],
-  callTool: async () => ({ isError: true, text: 'MCP servers are not started yet.' }),
-  killServer: async () => {},
-  subscribe: () => () => {},
-};
-
 export class AgentHost {
-  private hub: McpHub | undefined;
   private building: Promise<McpHub> | undefined;
   private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined } | undefined;
   servers: McpServerConfig[] = [];
@@ -50,7 +44,10 @@ export class AgentHost {
   bundledWorkspaceServer: string | undefined;
   notices: string[] = [];
   private readonly hubListeners = new Set<() => void>();
+  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
 
+  /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
+  readonly tools = new ToolHostRelay<McpHub>();
   /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
   readonly models: ModelRouter;
   /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
@@ -78,14 +75,20 @@ export class AgentHost {
     return client;
   }
 
-  /** The live hub or, before the first start, a host that offers nothing. */
-  currentTools(): ToolHost {
-    return this.hub ?? EMPTY_HOST;
-  }
-
+  /** A hub was built or dropped: the set of servers (and the notices about them) may have changed. */
   onHubChanged(listener: () => void): () => void {
     this.hubListeners.add(listener);
     return () => this.hubListeners.delete(listener);
+  }
+
+  /** A server of the current hub changed state (started, failed, killed, restarting, listed its tools). */
+  onServerStatus(listener: (status: ServerStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private get hub(): McpHub | undefined {
+    return this.tools.current;
   }
 
   async ensureServers(): Promise<McpHub> {
@@ -106,7 +109,7 @@ export class AgentHost {
   /** Settings, trust or the mcp.json changed: the next use starts the servers afresh. */
   async invalidateServers(): Promise<void> {
     const old = this.hub;
-    this.hub = undefined;
+    this.tools.use(undefined);
     for (const listener of this.hubListeners) listener();
     await old?.close();
   }
@@ -123,8 +126,9 @@ export class AgentHost {
 
   async dispose(): Promise<void> {
     this.models.dispose();
-    await this.hub?.close();
-    this.hub = undefined;
+    const hub = this.hub;
+    this.tools.use(undefined);
+    await hub?.close();
   }
 
   private async build(): Promise<McpHub> {
@@ -149,8 +153,12 @@ export class AgentHost {
     this.notices = resolved.notices;
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
-    this.hub = hub;
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr });
+    hub.onStatus((status) => {
+      if (this.hub !== hub) return;
+      for (const listener of this.statusListeners) listener(status);
+    });
+    this.tools.use(hub);
     for (const listener of this.hubListeners) listener();
     return hub;
   }

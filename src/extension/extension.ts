@@ -62,23 +62,26 @@ let statusBarItem: vscode.StatusBarItem | undefined;
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
   const { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder } = parts;
-  // Polled every 2 s: the model tells the tree and status bar only when something moved, and the
-  // tree is refreshed here only for a new set of notices.
+  // No polling: servers report each change of state, and a new hub (or none) brings a new server set
+  // and its notices. The view state tells the tree and status bar only when something shown moved.
   const refreshServers = (): void => {
     hooks.updateStatus(host.status(), host.started);
     if (tree.notices.join('\n') === host.notices.join('\n')) return;
     tree.notices = host.notices;
     tree.refresh();
   };
-  host.onHubChanged(refreshServers);
-  const poll = setInterval(refreshServers, 2000);
-  const statusBar = createStatusBar(hooks);
+  const stopHub = host.onHubChanged(refreshServers);
+  const stopStatus = host.onServerStatus((status) => hooks.updateServer(status));
+  const statusBar = createStatusBar(hooks, () => controller.running);
   statusBarItem = statusBar.item;
   const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
   context.subscriptions.push(
     channel,
     statusBar,
-    new vscode.Disposable(() => clearInterval(poll)),
+    new vscode.Disposable(() => {
+      stopHub();
+      stopStatus();
+    }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
     ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),

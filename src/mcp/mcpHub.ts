@@ -4,8 +4,9 @@
  * (restarts, errors, tool list changes) to subscribers. close() stops every server and waits for the
  * processes to exit, so no server or its children outlive the host.
  */
-import type { Logger, ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
+import type { Clock, Logger, ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import { nodeClock } from '../runtime/nodeClock';
 import type { McpServerConfig } from './config';
 import { ServerConnection, type ServerStatus } from './serverConnection';
 
@@ -15,6 +16,8 @@ export interface McpHubOptions {
   clientName?: string;
   clientVersion?: string;
   logger?: Logger;
+  /** Restart backoff waits; default the Node clock. */
+  clock?: Clock;
   restart?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
   parentEnv?: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
@@ -29,6 +32,7 @@ export interface McpHubOptions {
 export class McpHub implements ToolHost {
   private readonly connections = new Map<string, ServerConnection>();
   private readonly listeners = new Set<(event: ToolHostEvent) => void>();
+  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
@@ -37,6 +41,7 @@ export class McpHub implements ToolHost {
       this.connections.set(
         config.name,
         new ServerConnection(config, {
+          clock: options.clock ?? nodeClock,
           clientName: options.clientName ?? 'sprout-agent',
           clientVersion: options.clientVersion ?? '0.0.0',
           logger: options.logger,
@@ -51,6 +56,7 @@ export class McpHub implements ToolHost {
           parentEnv: options.parentEnv ?? process.env,
           onStderr: options.onStderr,
           emit: (event) => this.emit(event),
+          onStatus: (status) => this.emitStatus(status),
         }),
       );
     }
@@ -94,6 +100,12 @@ export class McpHub implements ToolHost {
     return [...this.connections.values()].map((c) => c.status());
   }
 
+  /** Each server's status whenever it changed (its typed `state`, error, restarts, hooks listed). */
+  onStatus(listener: (status: ServerStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   /** Stops every server and clears their restart budgets; each starts again on next use. */
   async restartAll(): Promise<void> {
     await Promise.all([...this.connections.values()].map((c) => c.reset()));
@@ -111,12 +123,20 @@ export class McpHub implements ToolHost {
   }
 
   private emit(event: ToolHostEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A broken listener must not break the hub or the other listeners.
-      }
+    notifyAll(this.listeners, event);
+  }
+
+  private emitStatus(status: ServerStatus): void {
+    notifyAll(this.statusListeners, status);
+  }
+}
+
+function notifyAll<T>(listeners: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(value);
+    } catch {
+      // A broken listener must not break the hub or the other listeners.
     }
   }
 }

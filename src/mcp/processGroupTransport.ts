@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { newSpawnTag, signalKnown, strayProcesses, type KnownProcess } from './processTree';
+import { newSpawnTag, signalKnown, strayProcesses, type KnownProcess } from '../platform/processTree';
 
 export interface ProcessGroupTransportOptions {
   /** The server's configured name, for error messages. */

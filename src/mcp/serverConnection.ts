@@ -6,9 +6,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
+import type { Clock, Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
-import { abortError, raceAbort, sleep } from './abort';
+import { abortError, raceAbort } from './abort';
+import { describeFetchError, safeUrl } from './connectionErrors';
 import type { McpServerConfig } from './config';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 import { toToolInfos, type RawTool } from './toolInfos';
@@ -31,6 +32,8 @@ export interface ServerStatus {
 }
 
 export interface ConnectionOptions {
+  /** Backoff waits and the times they are measured from. */
+  clock: Clock;
   clientName: string;
   clientVersion: string;
   logger?: Logger;
@@ -42,6 +45,8 @@ export interface ConnectionOptions {
   parentEnv: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
   emit: (event: ToolHostEvent) => void;
+  /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
+  onStatus?: (status: ServerStatus) => void;
 }
 
 /** setTimeout's ceiling: the core owns call timeouts, so the SDK's own 60 s default must never fire. */
@@ -49,7 +54,8 @@ const NO_TIMEOUT = 2_147_483_647;
 const MAX_PAGES = 1000;
 
 export class ServerConnection {
-  private state: ServerState = 'idle';
+  private stateNow: ServerState = 'idle';
+  private statusQueued = false;
   private error: string | undefined;
   private restarts = 0;
   private attempts = 0;
@@ -73,6 +79,28 @@ export class ServerConnection {
 
   get name(): string {
     return this.config.name;
+  }
+
+  private get state(): ServerState {
+    return this.stateNow;
+  }
+
+  /**
+   * Every transition is reported, so views follow the server without polling. The report goes out a
+   * microtask later, so it carries the fields set together with the state (error, restarts, pid).
+   */
+  private set state(next: ServerState) {
+    this.stateNow = next;
+    this.statusChanged();
+  }
+
+  private statusChanged(): void {
+    if (this.statusQueued || this.opts.onStatus === undefined) return;
+    this.statusQueued = true;
+    queueMicrotask(() => {
+      this.statusQueued = false;
+      this.opts.onStatus?.(this.status());
+    });
   }
 
   status(): ServerStatus {
@@ -214,7 +242,7 @@ export class ServerConnection {
       throw new Error(`MCP server "${this.name}" was stopped while starting`);
     }
     this.live = { client, st };
-    Object.assign(this, { state: 'ready', error: undefined, readySince: Date.now(), tools: undefined });
+    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), tools: undefined });
     this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid });
     if (restarting) {
       this.restarts++;
@@ -249,13 +277,13 @@ export class ServerConnection {
     }
     this.attempts++;
     const delay = Math.min(initialDelayMs * 2 ** (this.attempts - 1), maxDelayMs);
-    const wait = this.lastDownAt + delay - Date.now();
+    const wait = this.lastDownAt + delay - this.opts.clock.now();
     this.state = 'restarting';
-    if (wait > 0) await sleep(wait, this.closing.signal);
+    if (wait > 0) await this.opts.clock.sleep(wait, this.closing.signal);
   }
 
   private markDown(state: ServerState, error: string): void {
-    const now = Date.now();
+    const now = this.opts.clock.now();
     if (this.readySince > 0 && now - this.readySince >= this.opts.stableResetMs) this.attempts = 0;
     Object.assign(this, { state, error, lastDownAt: now, readySince: 0 });
   }
@@ -317,6 +345,7 @@ export class ServerConnection {
     if (this.live?.client === client && this.toolsVersion === version) {
       this.tools = tools;
       this.lastListed = tools;
+      this.statusChanged();
     }
     return tools;
   }
@@ -324,22 +353,5 @@ export class ServerConnection {
   private onStderrLine(line: string): void {
     if (this.opts.onStderr) this.opts.onStderr(this.name, line);
     else this.opts.logger?.debug('mcp server stderr', { server: this.name, line });
-  }
-}
-
-/** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
-function describeFetchError(error: TypeError): string {
-  const cause = error.cause;
-  const code = cause !== null && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
-  return code === undefined ? error.message : `${error.message}: ${code}`;
-}
-
-/** The URL without credentials or query (tokens often hide there) for error messages. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return '(invalid URL)';
   }
 }

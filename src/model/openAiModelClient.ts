@@ -7,9 +7,10 @@
 import OpenAI from 'openai';
 import { onAbort } from '../agent/context';
 import { DEFAULT_BASE_URL } from '../agent/settings';
-import { ModelError, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
+import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
+import { nodeClock } from '../runtime/nodeClock';
 import { classifyError, redact, StreamCutError, type ClassifiedError } from './modelErrors';
-import { backoffDelayMs, sleep } from './retryPolicy';
+import { backoffDelayMs } from './retryPolicy';
 import { IdleWatch, type WatchedStream } from './idleWatch';
 import { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
@@ -32,6 +33,8 @@ export interface OpenAiModelClientOptions {
   defaultHeaders?: Record<string, string>;
   /** [0, 1) for the backoff jitter; tests pin it. */
   random?: () => number;
+  /** Backoff waits; default the Node clock. */
+  clock?: Clock;
 }
 
 interface Endpoint {
@@ -131,7 +134,8 @@ export class OpenAiModelClient implements ModelClient {
           failure.serverDelayMs,
         );
         options.onRetry?.({ attempt: attempt + 1, delayMs, reason: failure.reason });
-        if (!(await sleep(delayMs, signal))) throw cancelled();
+        await (this.options.clock ?? nodeClock).sleep(delayMs, signal);
+        if (signal.aborted) throw cancelled();
       }
     }
   }

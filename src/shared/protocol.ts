@@ -19,6 +19,19 @@ const objectionSchema = z.object({ server: z.string(), text: z.string() });
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
 
+/** Why a prompt ended (the core's OutcomeReason; the host's mapping fails to compile if they part). */
+export const outcomeReasonSchema = z.enum(['end_turn', 'max_rounds', 'cancelled', 'error', 'length', 'content_filter']);
+export type OutcomeReasonName = z.infer<typeof outcomeReasonSchema>;
+
+/** The `_Stop` budget as the core reports it; src/shared/budgetText.ts puts it into words. */
+export const budgetSchema = z.object({
+  used: z.number(),
+  max: z.number(),
+  scope: z.enum(['session', 'prompt']),
+  repeatedEndTurnStops: z.boolean(),
+});
+export type Budget = z.infer<typeof budgetSchema>;
+
 export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
@@ -53,7 +66,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('outcome'),
     id: z.string(),
-    reason: z.string(),
+    reason: outcomeReasonSchema,
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
   }),
@@ -75,7 +88,7 @@ export const chatStateSchema = z.object({
   history: z.array(chatSummarySchema),
   setup: z.nullable(setupSchema),
   notice: z.nullable(z.string()),
-  budget: z.string(),
+  budget: z.nullable(budgetSchema),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -87,7 +100,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('history'), history: z.array(chatSummarySchema) }),
   z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
-  z.object({ type: z.literal('budget'), budget: z.string() }),
+  z.object({ type: z.literal('budget'), budget: budgetSchema }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
@@ -106,6 +119,11 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), text: z.string() }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** What was wrong with a rejected message, for the log: zod/mini carries no message texts, so the path and the issue code. */
+export function describeIssues(error: z.core.$ZodError): string[] {
+  return error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`);
+}
 
 /** Compile-time exhaustiveness for the switches over these unions. */
 export function assertNever(value: never): never {

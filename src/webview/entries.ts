@@ -1,5 +1,5 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
-import type { ChatEntry, UnresolvedCauseName } from '../shared/protocol';
+import type { ChatEntry, OutcomeReasonName, UnresolvedCauseName } from '../shared/protocol';
 import { renderMarkdown } from './markdown';
 
 export type Send = (message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' }) => void;
@@ -43,7 +43,7 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   return card;
 }
 
-const OUTCOME_TEXT: Record<string, string> = {
+const OUTCOME_TEXT: Record<OutcomeReasonName, string> = {
   end_turn: 'Done.',
   max_rounds: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
   cancelled: 'Cancelled.',
@@ -61,7 +61,7 @@ const UNRESOLVED_TEXT: Record<UnresolvedCauseName, string> = {
 function outcomeCard(e: Extract<ChatEntry, { kind: 'outcome' }>, send: Send): HTMLElement {
   const card = el('div', { class: `card outcome reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
   // "Done." above "the hook still objects" read as a contradiction: an unresolved end says so first.
-  const head = e.unresolved && e.reason === 'end_turn' ? 'Finished with a hook objection unresolved.' : (OUTCOME_TEXT[e.reason] ?? e.reason);
+  const head = e.unresolved && e.reason === 'end_turn' ? 'Finished with a hook objection unresolved.' : OUTCOME_TEXT[e.reason];
   card.append(el('div', { class: 'head' }, head));
   if (e.message) card.append(el('div', { class: 'detail' }, e.message));
   if (e.unresolved) {

@@ -5,7 +5,8 @@
  * open message (StreamingMarkdown), at most once per animation frame, so cost per token stays flat as a
  * session or an answer grows (test/bench/webviewBench.ts measures it).
  */
-import { assertNever, hostMessageSchema, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
+import { budgetText } from '../shared/budgetText';
+import { assertNever, describeIssues, hostMessageSchema, type Budget, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
 import { el, renderEntry } from './entries';
 import { StreamingMarkdown } from './streamingMarkdown';
 
@@ -95,7 +96,8 @@ function setHistory(history: ChatState['history'], current?: string): void {
 }
 
 /** One line in the toolbar, cut with an ellipsis in a narrow view; the whole text is the tooltip. */
-function setBudget(text: string): void {
+function setBudget(value: Budget | null): void {
+  const text = budgetText(value).line;
   budget.textContent = text;
   budget.title = text;
 }
@@ -120,7 +122,11 @@ function applySnapshot(state: ChatState): void {
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = hostMessageSchema.safeParse(event.data);
-  if (!parsed.success) return;
+  if (!parsed.success) {
+    // Shows in the webview's developer tools; a message the protocol rejects is never acted on.
+    console.warn('Sprout: dropped an invalid message from the host', describeIssues(parsed.error).join('; '));
+    return;
+  }
   const m = parsed.data;
   switch (m.type) {
     case 'snapshot':
@@ -181,8 +187,8 @@ historySelect.addEventListener('change', () => {
   if (historySelect.value !== '') post({ type: 'openChat', chatId: historySelect.value });
 });
 log.addEventListener('click', (event) => {
-  const target = event.target as HTMLElement;
-  if (target.dataset.testid !== 'copy-code') return;
+  const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action="copy-code"]');
+  if (!target) return;
   const code = target.parentElement?.querySelector('code')?.textContent ?? '';
   post({ type: 'copy', text: code });
   target.textContent = 'Copied';

@@ -35,7 +35,7 @@ const send = (message: unknown): Promise<void> => page.evaluate((m) => void wind
 const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
-  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: '' };
+  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
   await send({ type: 'snapshot', state });
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: 'First paragraph.', done: false } });
   await send({ type: 'delta', id: 'a', text: '\n\nSecond' });
@@ -93,7 +93,7 @@ test('a turn cut by the round cap with an objection standing says so and offers 
 
 test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
   const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
-  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: '' } });
+  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: null } });
   const card = page.locator('[data-testid=setup-card]');
   await card.waitFor();
   assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Set API Key', 'Use a local endpoint']);
@@ -106,4 +106,31 @@ test('the setup card offers a model already in VS Code first when VS Code has on
   // A key is stored but no model chosen: both ways to pick stay on the card.
   await send({ type: 'setup', setup: { ...setup, needsKey: false } });
   assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Select Model']);
+});
+
+test('the copy button of a code block posts its code (found by its data-action, not a test id)', async () => {
+  await send({ type: 'entry', entry: { kind: 'assistant', id: 'copy', text: 'Run:\n\n```sh\nnpm test\n```', done: true } });
+  const button = (await page.$$('[data-testid=assistant-message] .code-block [data-action=copy-code]')).at(-1);
+  assert.ok(button, 'the code block has a copy button keyed by data-action');
+  await button.click();
+  const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.filter((m) => m.type === 'copy'));
+  assert.deepEqual(posted.at(-1), { type: 'copy', text: 'npm test\n' });
+  assert.equal(await button.textContent(), 'Copied');
+});
+
+test('a host message the protocol rejects is logged, not acted on', async () => {
+  const warnings: string[] = [];
+  const onConsole = (message: { type(): string; text(): string }): void => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  };
+  page.on('console', onConsole);
+  try {
+    const before = await page.evaluate(() => document.querySelectorAll('[data-testid=hook-event]').length);
+    await send({ type: 'entry', entry: { kind: 'hookEvent', id: 'bad', level: 'loud', text: 'not a level' } });
+    await nextFrames();
+    assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=hook-event]').length), before, 'nothing rendered');
+    assert.ok(warnings.some((w) => /dropped an invalid message from the host/.test(w) && /entry\.level/.test(w)), `warnings: ${warnings.join(' | ')}`);
+  } finally {
+    page.off('console', onConsole);
+  }
 });

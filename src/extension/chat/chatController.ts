@@ -45,7 +45,10 @@ export class ChatController {
   private readonly policy: ApprovalPolicy;
 
   constructor(private readonly deps: ChatControllerDeps) {
-    this.policy = this.approvalPolicy((request) => this.approvals.ask(this.chat!.view, this.views.size > 0, request));
+    // The card answers when a chat view shows it; otherwise the broker asks with a notification.
+    this.policy = this.approvalPolicy((request) =>
+      this.approvals.ask(request, this.views.size > 0 && this.chat?.view.showsApproval(request.approvalId) === true),
+    );
   }
 
   /** The window's approval policy with a given way of asking (a task asks through a notification). */
@@ -56,6 +59,11 @@ export class ChatController {
   attach(view: ChatViewPort): vscode.Disposable {
     this.views.add(view);
     return new vscode.Disposable(() => this.views.delete(view));
+  }
+
+  /** Whether the open chat's prompt is running (its view state says; nothing else keeps this). */
+  get running(): boolean {
+    return this.chat?.view.running ?? false;
   }
 
   async current(): Promise<Chat> {
@@ -107,7 +115,7 @@ export class ChatController {
 
   async send(text: string): Promise<void> {
     const chat = await this.current();
-    if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    if (chat.view.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
     await this.deps.host.models.prepare();
     const setup = this.setupNeeded();
@@ -167,7 +175,7 @@ export class ChatController {
     return {
       chatId: chat.id,
       entries: chat.view.entries,
-      running: chat.running,
+      running: chat.view.running,
       draft: this.deps.state.get<string>('sprout.draft') ?? '',
       history: this.deps.index.list(),
       setup: this.setupNeeded(),
@@ -210,7 +218,6 @@ export class ChatController {
       },
       (event, at) => this.deps.hooks.apply(event, at),
     );
-    this.deps.hooks.runState = 'idle';
     this.chat = chat;
     await this.deps.state.update('sprout.currentChat', chatId);
     return chat;

@@ -5,20 +5,17 @@
  * entries are never sent again. vscode-free so it is unit-tested under node.
  */
 import type { AgentEvent, Outcome } from '../../agent/events';
-import type { BudgetScope } from '../../agent/settings';
-import type { ApprovalScope, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
-
-export function formatBudget(used: number, max: number, scope: BudgetScope, repeated: boolean): string {
-  if (max === 0) return '_Stop disabled';
-  return `_Stop budget ${used}/${max} (${scope}${repeated ? ', repeated end-turn stops' : ''})`;
-}
+import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
+import type { ApprovalScope } from '../../agent/ports';
+import type { Budget, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 
 export class ChatViewState {
   readonly entries: ChatEntry[] = [];
+  /** Whether this chat's prompt is running, as its events say: the one place the UI reads it from. */
   running = false;
-  budget = '';
+  budget: Budget | null = null;
   private openAssistant: EntryOf<'assistant'> | undefined;
   private nextId = 0;
 
@@ -45,8 +42,12 @@ export class ChatViewState {
         return;
       case 'tool_finished':
         return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
+      case 'approval_requested':
+        return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning);
+      case 'approval_resolved':
+        return this.resolveApproval(event.approvalId, event.answer !== 'deny');
       case 'budget':
-        this.budget = formatBudget(event.used, event.max, event.scope, event.repeatedEndTurnStops);
+        this.budget = { used: event.used, max: event.max, scope: event.scope, repeatedEndTurnStops: event.repeatedEndTurnStops };
         this.post({ type: 'budget', budget: this.budget });
         return;
       case 'compaction':
@@ -99,7 +100,7 @@ export class ChatViewState {
         if (event.result === 'error') this.note('warning', `${event.server} ${event.hook} failed, treated as no objection: ${firstLine(event.text)}`);
         return;
       case 'hook_timed_out':
-        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/2 in a row); treated as no objection.`);
+        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/${KILL_AFTER_TIMEOUTS} in a row); treated as no objection.`);
         return;
       case 'server_killed':
         this.note('error', `Server ${event.server} was killed (${event.reason}). It restarts on next use; its in-memory state (a todo list, say) is lost.`);
@@ -124,25 +125,27 @@ export class ChatViewState {
     }
   }
 
-  /** Marks the newest running card of `name` as waiting for the user; returns false when none is. */
-  requestApproval(name: string, approvalId: string, question: { scopes?: readonly ApprovalScope[]; warning?: string } = {}): boolean {
+  /** Whether the question `approvalId` shows on a tool card (so the card's buttons can answer it). */
+  showsApproval(approvalId: string): boolean {
+    return this.entries.some((e) => e.kind === 'tool' && e.approvalId === approvalId && e.status === 'awaiting_approval');
+  }
+
+  /** The newest running card of `name` waits for the user (no card: the question is asked elsewhere). */
+  private requestApproval(name: string, approvalId: string, scopes: readonly ApprovalScope[], warning: string | undefined): void {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const entry = this.entries[i];
       if (entry?.kind === 'tool' && entry.name === name && entry.status === 'running' && entry.approvalId === undefined) {
-        const scopes = question.scopes ? { approvalScopes: [...question.scopes] } : {};
-        this.replace({ ...entry, status: 'awaiting_approval', approvalId, ...scopes, ...(question.warning ? { approvalWarning: question.warning } : {}) });
-        return true;
+        this.replace({ ...entry, status: 'awaiting_approval', approvalId, approvalScopes: [...scopes], ...(warning ? { approvalWarning: warning } : {}) });
+        return;
       }
     }
-    return false;
   }
 
-  resolveApproval(approvalId: string, approved: boolean): void {
-    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId);
-    if (entry && entry.status === 'awaiting_approval') {
-      const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
-      this.replace({ ...rest, status: approved ? 'running' : 'denied' });
-    }
+  private resolveApproval(approvalId: string, approved: boolean): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId && e.status === 'awaiting_approval');
+    if (!entry) return;
+    const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
+    this.replace({ ...rest, status: approved ? 'running' : 'denied' });
   }
 
   private appendText(delta: string): void {

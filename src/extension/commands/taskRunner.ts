@@ -28,7 +28,8 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
       host: deps.host,
       logger: deps.logger,
       settings: deps.settings,
-      policy: deps.controller.approvalPolicy((request) => deps.controller.approvals.ask(chat.view, false, request)),
+      // No chat view shows a task's chat: its questions are notifications.
+      policy: deps.controller.approvalPolicy((request) => deps.controller.approvals.ask(request, false)),
       post: () => {},
       onEvent: (event) => {
         if (event.type === 'outcome') outcome = event.outcome;

@@ -5,7 +5,8 @@
  * full text; a server with hooks that is not allowlisted offers a one-click fix.
  */
 import * as vscode from 'vscode';
-import { percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
+import { budgetText } from '../../shared/budgetText';
+import { healthText, percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
 
 export type HookNode =
   | { kind: 'budget' }
@@ -73,14 +74,14 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
   }
 
   private budgetItem(): vscode.TreeItem {
-    const b = this.hooks.budget;
-    const item = new vscode.TreeItem(b ? `_Stop budget ${b.used}/${b.max}` : '_Stop budget: no run yet');
+    const budget = budgetText(this.hooks.budget);
+    const item = new vscode.TreeItem(budget.label);
     item.id = 'budget';
-    if (b) {
-      item.description = `${b.scope} scope · repeated end-turn stops ${b.repeatedEndTurnStops ? 'on' : 'off'}`;
-      item.tooltip = b.max === 0 ? '_Stop is disabled (sprout.hooks.stopMaxRejections = 0).' : `${b.used} of ${b.max} objection rounds used (${b.scope} scope).`;
+    if (this.hooks.budget) {
+      item.description = budget.detail;
+      item.tooltip = budget.tooltip;
     }
-    item.iconPath = new vscode.ThemeIcon(b && b.max > 0 && b.used >= b.max ? 'error' : 'shield');
+    item.iconPath = new vscode.ThemeIcon(budget.spent ? 'error' : 'shield');
     return item;
   }
 }
@@ -92,8 +93,9 @@ function serverItem(server: ServerView): vscode.TreeItem {
   const p95 = percentile(server.latencies, 95);
   const hooks = server.hooks.length > 0 ? server.hooks.join(' ') : 'no hooks';
   const latency = p50 === undefined ? '' : ` · p50 ${Math.round(p50)} ms p95 ${Math.round(p95 ?? p50)} ms`;
-  item.description = `${server.health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latency}`;
-  item.tooltip = [server.detail, `health: ${server.health}`].filter(Boolean).join('\n');
+  const health = healthText(server);
+  item.description = `${health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latency}`;
+  item.tooltip = [server.detail, `health: ${health}`].filter(Boolean).join('\n');
   item.iconPath = new vscode.ThemeIcon(server.health === 'ok' ? 'pass' : server.health === 'killed' || server.health === 'error' ? 'error' : 'circle-outline');
   item.contextValue = server.hooks.length > 0 && !server.allowlisted ? 'serverHooksDisabled' : 'server';
   if (item.contextValue === 'serverHooksDisabled') {

@@ -173,9 +173,11 @@ export function classifyLmError(failure: LmFailure, model: string): ModelError {
       return new ModelError('config', `The model ${model} is not available in VS Code any more${why}. Pick another one with Sprout: Select Model.`);
     case 'Blocked':
       return new ModelError('rate_limit', `${model} refused the request: its quota or rate limit is used up${why}. Wait and try again, or pick another model with Sprout: Select Model.`);
+    default:
+      // `Unknown`, or a provider's own error: only its words tell a quota from a failure.
+      if (QUOTA.test(failure.message)) {
+        return new ModelError('rate_limit', `${model} refused the request${why}. Wait and try again, or pick another model with Sprout: Select Model.`);
+      }
+      return new ModelError('server', `${model} failed${why}. Try again, or pick another model with Sprout: Select Model.`);
   }
-  if (QUOTA.test(failure.message)) {
-    return new ModelError('rate_limit', `${model} refused the request${why}. Wait and try again, or pick another model with Sprout: Select Model.`);
-  }
-  return new ModelError('server', `${model} failed${why}. Try again, or pick another model with Sprout: Select Model.`);
 }

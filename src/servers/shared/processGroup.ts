@@ -5,7 +5,7 @@
  * tag (src/mcp/processTree.ts) and killed with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from '../../mcp/processTree';
+import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from '../../platform/processTree';
 
 export interface CommandRun {
   child: ChildProcess;

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatViewState } from '../../../src/extension/chat/chatViewState';
 import { hostMessageSchema, type HostMessage } from '../../../src/shared/protocol';
+import { budgetText } from '../../../src/shared/budgetText';
 import type { AgentEvent } from '../../../src/agent/events';
 
 function recorder(): { model: ChatViewState; sent: HostMessage[] } {
@@ -40,7 +41,8 @@ test('tool cards, approval, objections, compaction and outcome fold into entries
   model.apply(events[0]!);
   model.apply(events[1]!);
   model.apply(events[2]!);
-  assert.equal(model.requestApproval('workspace__run', 'a1'), true);
+  model.apply({ type: 'approval_requested', approvalId: 'a1', name: 'workspace__run', scopes: ['once', 'chat', 'workspace'] });
+  assert.equal(model.showsApproval('a1'), true);
   for (const e of events.slice(3)) model.apply(e);
   const kinds = model.entries.map((e) => e.kind);
   assert.deepEqual(kinds, ['user', 'tool', 'tool', 'objection', 'compaction', 'outcome']);
@@ -48,21 +50,39 @@ test('tool cards, approval, objections, compaction and outcome fold into entries
   assert.ok(t1?.kind === 'tool' && t1.status === 'ok' && t1.result === 'ok');
   // the awaiting call never finished before the outcome: it is shown as cancelled, not left spinning
   assert.ok(t2?.kind === 'tool' && t2.status === 'cancelled');
-  assert.equal(model.budget, '_Stop budget 1/3 (session, repeated end-turn stops)');
+  assert.deepEqual(model.budget, { used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true });
+  assert.equal(budgetText(model.budget).line, '_Stop budget 1/3 (session, repeated end-turn stops)');
   assert.equal(model.running, false);
   const outcome = model.entries.at(-1);
   assert.ok(outcome?.kind === 'outcome' && outcome.unresolved?.cause === 'budget_exhausted');
 });
 
-test('a denied call stays denied when its error result arrives', () => {
-  const { model } = recorder();
+test('approval events put the question on the call card and its answer after; a denied call stays denied', () => {
+  const { model, sent } = recorder();
   model.apply({ type: 'tool_started', callId: 'c', name: 's__t', arguments: '{}' });
-  assert.equal(model.requestApproval('s__t', 'a'), true);
-  model.resolveApproval('a', false);
+  model.apply({ type: 'approval_requested', approvalId: 'a', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  const asking = model.entries[0];
+  assert.ok(asking?.kind === 'tool' && asking.status === 'awaiting_approval' && asking.approvalId === 'a');
+  assert.ok(sent.some((m) => m.type === 'entry' && m.entry.kind === 'tool' && m.entry.status === 'awaiting_approval'), 'the webview is told');
+  model.apply({ type: 'approval_resolved', approvalId: 'a', name: 's__t', answer: 'deny' });
+  assert.equal(model.showsApproval('a'), false);
   model.apply({ type: 'tool_finished', callId: 'c', name: 's__t', isError: true, text: 'denied', durationMs: 1 });
   const e = model.entries[0];
   assert.ok(e?.kind === 'tool' && e.status === 'denied');
-  assert.equal(model.requestApproval('s__t', 'b'), false);
+  // A second question about the same tool finds no running card: it is asked elsewhere (a notification).
+  model.apply({ type: 'approval_requested', approvalId: 'b', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  assert.equal(model.showsApproval('b'), false);
+});
+
+test('an allowed call runs on, and an answer for an older question does not touch a newer card', () => {
+  const { model } = recorder();
+  model.apply({ type: 'tool_started', callId: 'c1', name: 's__t', arguments: '{}' });
+  model.apply({ type: 'approval_requested', approvalId: 'a1', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  model.apply({ type: 'approval_resolved', approvalId: 'a1', name: 's__t', answer: 'once' });
+  model.apply({ type: 'tool_started', callId: 'c2', name: 's__t', arguments: '{}' });
+  model.apply({ type: 'approval_requested', approvalId: 'a2', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  model.apply({ type: 'approval_resolved', approvalId: 'a1', name: 's__t', answer: 'deny' });
+  assert.deepEqual(model.entries.map((e) => (e.kind === 'tool' ? e.status : e.kind)), ['running', 'awaiting_approval']);
 });
 
 test('replayed prompts that never ended are closed as interrupted: text kept, running tools cancelled, a note each', () => {
