@@ -70,7 +70,9 @@ export type AgentEvent =
       /** The whole fresh history after the reset. */
       history: ChatMessage[];
     }
-  | { type: 'outcome'; outcome: Outcome };
+  | { type: 'outcome'; outcome: Outcome }
+  /** The model's thinking, streamed (reasoning fields or `<think>` text): shown apart, never the answer. */
+  | { type: 'reasoning_delta'; delta: string };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -9,19 +9,27 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: string;
+  /**
+   * Opaque data the provider attached to this call and wants back verbatim with it (Gemini's
+   * `extra_content` holding the thought signature). The model adapter decides whether it is sent back.
+   */
+  providerData?: Record<string, unknown>;
 }
 
 /** A Chat Completions message in our own shape; the model adapter maps it to the wire format. */
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[] }
+  /** `reasoning` is the model's thinking text, never part of the answer; kept for providers that need it back. */
+  | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[]; reasoning?: string }
   | { role: 'tool'; toolCallId: string; content: string };
 
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Set when the endpoint reported no usage and the adapter estimated it from the sizes sent and received. */
+  estimated?: boolean;
 }
 
 export interface ToolAnnotations {

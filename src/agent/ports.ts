@@ -23,7 +23,10 @@ export interface ModelRequest {
 
 export interface ModelReply {
   content: string | null;
+  /** Ids are unique within the request's history (the adapter renames a reused or missing id). */
   toolCalls: ToolCall[];
+  /** The model's thinking text, when the endpoint sent any; never part of `content`. */
+  reasoning?: string;
   /** `stop`, `tool_calls`, `length`, `content_filter`, or whatever else the provider said. */
   finishReason: string;
   usage: Usage | null;
@@ -38,6 +41,8 @@ export interface RetryInfo {
 export interface ModelCallOptions {
   signal: AbortSignal;
   onTextDelta?: (delta: string) => void;
+  /** Thinking text as it streams; not the answer, and a retry may follow it. */
+  onReasoningDelta?: (delta: string) => void;
   onRetry?: (info: RetryInfo) => void;
 }
 

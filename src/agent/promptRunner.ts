@@ -8,7 +8,7 @@ import { compact } from './compact';
 import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
 import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
 import { validateHistory } from './historyValidity';
-import { callModel } from './modelTurn';
+import { callModel, replyMessage } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';
 import { type PromptGate, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
 import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
@@ -143,7 +143,7 @@ export class PromptRunner {
     const calls = reply.toolCalls;
     const cutOff = reply.finishReason === 'length' || reply.finishReason === 'content_filter';
     if (calls.length > 0) {
-      appendMessage(ctx, { role: 'assistant', content: content === '' ? null : content, toolCalls: calls });
+      appendMessage(ctx, replyMessage(reply, content === '' ? null : content, calls));
       noteToolRound(ctx, this.gate);
       if (cutOff) {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
@@ -153,7 +153,7 @@ export class PromptRunner {
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }
     // An empty reply is not appended (OpenAI rejects it) and counts as the end of the turn.
-    if (content.trim() !== '') appendMessage(ctx, { role: 'assistant', content });
+    if (content.trim() !== '') appendMessage(ctx, replyMessage(reply, content));
     if (cutOff) return finish(reply.finishReason as OutcomeReason);
     const decided = runStopGate(ctx, this.gate, tools, this.signal);
     const gate = decided instanceof Promise ? await decided : decided;

@@ -210,6 +210,8 @@ export class AgentSession {
    * that ended without one (an error mid-answer), so a reopened chat shows what the user saw.
    */
   private record(event: AgentEvent): void {
+    // Thinking is kept whole on the assistant message; its pieces are for the live view only.
+    if (event.type === 'reasoning_delta') return;
     if (event.type === 'text_delta') {
       this.unsavedText += event.delta;
       if (this.unsavedText.length >= SAVED_TEXT_PIECE) this.saveText();

@@ -44,6 +44,7 @@ Environment:
   OPENAI_BASE_URL                       OpenAI-compatible endpoint (default: https://api.openai.com/v1)
   OPENAI_API_KEY                        API key (never logged, never passed to MCP servers)
   SPROUT_AGENT_MODEL                    model name
+  SPROUT_AGENT_MODEL_COMPAT             server family: auto, openai, azure, mistral, deepseek, gemini, ollama, generic (default: auto)
   MCP_HOOK_SERVERS                      servers whose "_" tools act as hooks: "*" or a comma list (default: none)
   SPROUT_AGENT_HOOK_TIMEOUT_MS          per hook call timeout, >= 1 (default: 2500)
   SPROUT_AGENT_STOP_MAX_REJECTIONS      _Stop objections honoured, 0 disables _Stop (default: 3)

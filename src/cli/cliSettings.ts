@@ -7,6 +7,7 @@ import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBud
 import type { AgentSettings } from '../agent/settings';
 import { ProtectedPatternError, protectedRule } from '../servers/shared/protectedPaths';
 import type { CliArgs } from './cliArgs';
+import { parseCompatibility, type Compatibility } from '../model/dialect';
 
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -14,6 +15,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface ModelConnection {
   baseUrl: string;
   apiKey: string | undefined;
+  /** SPROUT_AGENT_MODEL_COMPAT: which server family's request rules to follow (default auto). */
+  compatibility: Compatibility;
 }
 
 /** An env var counts as set only when it has a non-blank value (`VAR=` is how many shells unset). */
@@ -76,7 +79,9 @@ export function modelConnectionFromEnv(env: Env): ModelConnection {
   if (apiKey === undefined && url.hostname === 'api.openai.com') {
     throw new ConfigError('OPENAI_API_KEY', 'OPENAI_API_KEY is not set. Export your API key (or point OPENAI_BASE_URL at a local server).');
   }
-  return { baseUrl, apiKey };
+  const compat = envValue(env, 'SPROUT_AGENT_MODEL_COMPAT');
+  const compatibility = compat === undefined ? 'auto' : parseCompatibility(compat, 'SPROUT_AGENT_MODEL_COMPAT');
+  return { baseUrl, apiKey, compatibility };
 }
 
 /** SPROUT_AGENT_PROTECTED_PATHS: globs protected on top of the defaults (comma list; additions only). */

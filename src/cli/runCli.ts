@@ -102,7 +102,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       allowProtectedWrites: args.allowProtectedWrites,
     },
     settings,
-    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
+    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey, compatibility: connection.compatibility },
     sessionId,
     transcript: sessionFile,
     logger: secretLogger,

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, ServerStatus } from '../mcp/mcpHub';
+import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
@@ -38,7 +39,7 @@ export interface AgentHostDeps {
 
 export class AgentHost {
   private building: Promise<McpHub> | undefined;
-  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined } | undefined;
+  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined; compatibility: Compatibility } | undefined;
   servers: McpServerConfig[] = [];
   /** The name the bundled workspace server runs under (undefined when a configured server took the name, or it is off). */
   bundledWorkspaceServer: string | undefined;
@@ -64,14 +65,14 @@ export class AgentHost {
 
   /** The client for the current endpoint, carrying the key only where the user allowed it to go. */
   async currentModel(): Promise<OpenAiModelClient> {
-    const baseUrl = this.deps.settings().baseUrl;
+    const { baseUrl, compatibility } = this.deps.settings();
     const key = this.deps.apiKey();
     const origin = key === undefined ? undefined : originNeedingConsent(this.deps.baseUrlLevels(), baseUrl);
     const apiKey = origin === undefined || (await this.deps.keyConsent.ensure(origin, baseUrl)) ? key : undefined;
     const cached = this.modelClient;
-    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey) return cached.client;
-    const client = new OpenAiModelClient({ baseUrl, apiKey });
-    this.modelClient = { client, baseUrl, apiKey };
+    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey && cached.compatibility === compatibility) return cached.client;
+    const client = new OpenAiModelClient({ baseUrl, apiKey, compatibility });
+    this.modelClient = { client, baseUrl, apiKey, compatibility };
     return client;
   }
 

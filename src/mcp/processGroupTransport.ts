@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { newSpawnTag, signalKnown, strayProcesses, type KnownProcess } from '../platform/processTree';
+import { newSpawnTag, signalKnown, strayProcesses, waitUntilGone, type KnownProcess } from '../platform/processTree';
 
 export interface ProcessGroupTransportOptions {
   /** The server's configured name, for error messages. */
@@ -42,6 +42,8 @@ const MAX_STDERR_LINE = 8192;
 const STDERR_TAIL_LINES = 5;
 /** After `exit`, wait this long for stdout to drain before reporting the close (a grandchild may hold the pipe). */
 const CLOSE_AFTER_EXIT_MS = 200;
+/** How long close/kill wait for SIGKILLed group members and strays to be gone. */
+const DESCENDANTS_GONE_MS = 2000;
 
 function describeSpawnFailure(options: ProcessGroupTransportOptions, error: NodeJS.ErrnoException): SpawnError {
   const { server, command } = options;
@@ -222,6 +224,7 @@ export class ProcessGroupTransport implements Transport {
     // Always, even after the leader exited: grandchildren that ignored SIGTERM must not survive.
     this.killGroup('SIGKILL');
     await this.exited;
+    await this.descendantsGone();
     this.notifyClose();
   }
 
@@ -229,7 +232,15 @@ export class ProcessGroupTransport implements Transport {
   async kill(): Promise<void> {
     this.killGroup('SIGKILL');
     await this.exited;
+    await this.descendantsGone();
     this.notifyClose();
+  }
+
+  /** SIGKILL is delivered asynchronously: wait (bounded) until the group and the strays are really gone. */
+  private async descendantsGone(): Promise<void> {
+    if (process.platform === 'win32') return;
+    // Bounded: a process stuck in the kernel (uninterruptible I/O) must not hold the host's shutdown.
+    await waitUntilGone(this.child?.pid, this.strays.values(), DESCENDANTS_GONE_MS);
   }
 }
 

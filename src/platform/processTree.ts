@@ -28,6 +28,8 @@ export function newSpawnTag(): { name: string; env: Record<string, string> } {
 interface ProcInfo {
   pid: number;
   ppid: number;
+  /** Process group id (field 5 of /proc/<pid>/stat); -1 where unknown. */
+  pgrp: number;
   /** Clock ticks since boot at which it started (field 22 of /proc/<pid>/stat); 0 where unknown. */
   start: number;
 }
@@ -47,7 +49,7 @@ function procStat(pid: number): ProcInfo | undefined {
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     const state = fields[0];
     if (state === 'Z' || state === 'X') return undefined;
-    return { pid, ppid: Number(fields[1]), start: Number(fields[19]) };
+    return { pid, ppid: Number(fields[1]), pgrp: Number(fields[2]), start: Number(fields[19]) };
   } catch {
     return undefined;
   }
@@ -70,7 +72,7 @@ function allProcesses(): ProcInfo[] {
   if (ps.status !== 0) return [];
   return ps.stdout.split('\n').flatMap((line) => {
     const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-    return pid !== undefined && ppid !== undefined && Number.isInteger(pid) && Number.isInteger(ppid) ? [{ pid, ppid, start: 0 }] : [];
+    return pid !== undefined && ppid !== undefined && Number.isInteger(pid) && Number.isInteger(ppid) ? [{ pid, ppid, pgrp: -1, start: 0 }] : [];
   });
 }
 
@@ -130,5 +132,45 @@ export function signalKnown(processes: Iterable<KnownProcess>, signal: NodeJS.Si
     } catch {
       // Already gone.
     }
+  }
+}
+
+function isLive(p: KnownProcess): boolean {
+  if (!hasProc()) {
+    try {
+      process.kill(p.pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  const info = procStat(p.pid);
+  return info !== undefined && (p.start === 0 || info.start === p.start);
+}
+
+function groupHasLiveMember(pgid: number): boolean {
+  if (hasProc()) return procPids().some((pid) => procStat(pid)?.pgrp === pgid);
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves once no live process is left in group `pgid` and none of `known` lives on, polling, or after
+ * `timeoutMs`: a SIGKILL is delivered asynchronously, so "signalled" is not yet "gone". Zombies count
+ * as gone (their parent, or whatever adopted them, reaps them; nothing of theirs runs). Returns whether
+ * everything was gone in time.
+ */
+export async function waitUntilGone(pgid: number | undefined, known: Iterable<KnownProcess>, timeoutMs: number): Promise<boolean> {
+  const watched = [...known];
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const alive = (pgid !== undefined && groupHasLiveMember(pgid)) || watched.some(isLive);
+    if (!alive) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }

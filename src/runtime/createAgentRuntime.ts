@@ -11,6 +11,7 @@ import type { AgentEvent } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, McpHubOptions } from '../mcp/mcpHub';
+import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
 import { createHub, openSession, type OpenedSession } from './compose';
@@ -20,6 +21,7 @@ import { silentLogger } from './streamLogger';
 export interface ModelOptions {
   baseUrl?: string;
   apiKey?: string;
+  compatibility?: Compatibility;
   maxRetries?: number;
   retryBaseDelayMs?: number;
 }

@@ -2,7 +2,7 @@
  * The host <-> webview protocol: one zod discriminated union per direction, parsed with `safeParse` at
  * both ends so a malformed message is dropped and logged, never acted on. The host owns the chat state:
  * it answers `ready` with a whole `snapshot`, then sends incremental messages (`entry` appends or
- * replaces one entry by id, `delta` appends streamed text). The webview only renders and reports
+ * replaces one entry by id, `delta` appends streamed text to an open answer or thinking entry). The webview only renders and reports
  * what the user did. Host-neutral: no vscode, no DOM, no Node. Written with `zod/mini` (the functional,
  * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
@@ -70,6 +70,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
   }),
+  /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
+  z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 

@@ -100,5 +100,11 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     }
     case 'outcome':
       return outcomeCard(e, send);
+    case 'thinking': {
+      // Collapsed: the model's thinking is there to look into, not to read as the answer.
+      const card = el('details', { class: 'thinking', 'data-testid': 'thinking', 'data-done': String(e.done) });
+      card.append(el('summary', {}, e.done ? 'Thinking' : 'Thinking…'), el('pre', { class: 'thinking-text' }, e.text));
+      return card;
+    }
   }
 }

@@ -32,12 +32,16 @@ app.append(header, notice, setup, log, form);
 
 const nodes = new Map<string, HTMLElement>();
 const streams = new Map<string, StreamingMarkdown>();
+/** The text element of each thinking part still streaming: deltas append to it as text. */
+const thinking = new Map<string, HTMLElement>();
 const dirty = new Set<string>();
 let frame = 0;
 
 function upsert(entry: ChatEntry): void {
   const node = renderEntry(entry, post);
   streams.delete(entry.id);
+  thinking.delete(entry.id);
+  if (entry.kind === 'thinking' && !entry.done) thinking.set(entry.id, node.querySelector('pre') ?? node);
   if (entry.kind === 'assistant' && !entry.done) {
     const stream = new StreamingMarkdown(node);
     stream.append(entry.text);
@@ -45,6 +49,8 @@ function upsert(entry: ChatEntry): void {
     streams.set(entry.id, stream);
   }
   const old = nodes.get(entry.id);
+  // A part the user opened stays open when it is redrawn.
+  if (old instanceof HTMLDetailsElement && old.open && node instanceof HTMLDetailsElement) node.open = true;
   if (old) old.replaceWith(node);
   else log.append(node);
   nodes.set(entry.id, node);
@@ -108,6 +114,7 @@ function applySnapshot(state: ChatState): void {
   log.replaceChildren();
   nodes.clear();
   streams.clear();
+  thinking.clear();
   dirty.clear();
   for (const entry of state.entries) upsert(entry);
   setRunning(state.running);
@@ -134,6 +141,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'entry':
       return upsert(m.entry);
     case 'delta':
+      thinking.get(m.id)?.append(m.text);
       streams.get(m.id)?.append(m.text);
       dirty.add(m.id);
       if (frame === 0) frame = requestAnimationFrame(flushDeltas);

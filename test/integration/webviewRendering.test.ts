@@ -91,6 +91,23 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   assert.ok(posted.includes('continueAnyway'), `posted: ${posted.join(', ')}`);
 });
 
+test('thinking is a collapsed part of its own: deltas append as text, it stays open once opened, markup stays text', async () => {
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider <img src=x onerror="window.__pwned=1">', done: false } });
+  await send({ type: 'delta', id: 'th1', text: ' and then answer.' });
+  const streaming = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, text: node?.querySelector('pre')?.textContent, imgs: node?.querySelectorAll('img').length };
+  });
+  assert.deepEqual(streaming, { open: false, summary: 'Thinking…', text: 'Consider <img src=x onerror="window.__pwned=1"> and then answer.', imgs: 0 });
+  await page.click('[data-testid=thinking] summary');
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider it and then answer.', done: true } });
+  const done = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, done: node?.dataset.done, pwned: (window as unknown as { __pwned?: number }).__pwned };
+  });
+  assert.deepEqual(done, { open: true, summary: 'Thinking', done: 'true', pwned: undefined });
+});
+
 test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
   const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
   await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: null } });

@@ -17,6 +17,7 @@ export class ChatViewState {
   running = false;
   budget: Budget | null = null;
   private openAssistant: EntryOf<'assistant'> | undefined;
+  private openThinking: EntryOf<'thinking'> | undefined;
   private nextId = 0;
 
   constructor(private readonly post: (message: HostMessage) => void = () => {}) {}
@@ -33,8 +34,10 @@ export class ChatViewState {
         return;
       case 'text_delta':
         return this.appendText(event.delta);
+      case 'reasoning_delta':
+        return this.appendThinking(event.delta);
       case 'message':
-        if (event.message.role === 'assistant') this.finishAssistant(event.message.content);
+        if (event.message.role === 'assistant') this.finishAssistant(event.message.content, event.message.reasoning);
         return;
       case 'tool_started':
         this.closeAssistant();
@@ -118,6 +121,8 @@ export class ChatViewState {
         this.note('info', resolutionText(event.servers, event.resolution));
         return;
       case 'retry':
+        // The next attempt thinks afresh; its thinking goes in a part of its own.
+        this.closeThinking();
         this.note('info', `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms.`);
         return;
       default:
@@ -148,18 +153,41 @@ export class ChatViewState {
     this.replace({ ...rest, status: approved ? 'running' : 'denied' });
   }
 
-  private appendText(delta: string): void {
-    if (delta === '') return;
-    if (!this.openAssistant) {
-      this.openAssistant = { kind: 'assistant', id: this.id(), text: delta, done: false };
-      this.add(this.openAssistant);
-      return;
+  /** Streamed text goes to the open entry of its kind (a `delta` message), or opens one. */
+  private streamInto<E extends EntryOf<'assistant'> | EntryOf<'thinking'>>(open: E | undefined, kind: E['kind'], delta: string): E {
+    if (open) {
+      open.text += delta;
+      this.post({ type: 'delta', id: open.id, text: delta });
+      return open;
     }
-    this.openAssistant.text += delta;
-    this.post({ type: 'delta', id: this.openAssistant.id, text: delta });
+    const entry = { kind, id: this.id(), text: delta, done: false } as E;
+    this.add(entry);
+    return entry;
   }
 
-  private finishAssistant(content: string | null): void {
+  private appendThinking(delta: string): void {
+    if (delta !== '') this.openThinking = this.streamInto(this.openThinking, 'thinking', delta);
+  }
+
+  /** Thinking shown live ends when the answer, a tool or anything else comes; a replayed message brings it whole. */
+  private closeThinking(reasoning?: string): void {
+    if (this.openThinking) {
+      this.replace({ ...this.openThinking, done: true });
+      this.openThinking = undefined;
+    } else if (reasoning !== undefined && reasoning.trim() !== '') {
+      this.add({ kind: 'thinking', id: this.id(), text: reasoning, done: true });
+    }
+  }
+
+  private appendText(delta: string): void {
+    if (delta === '') return;
+    this.closeThinking();
+    this.openAssistant = this.streamInto(this.openAssistant, 'assistant', delta);
+  }
+
+  private finishAssistant(content: string | null, reasoning?: string): void {
+    // A replayed transcript has no reasoning deltas: the thinking comes whole with the message, before the answer.
+    this.closeThinking(this.openAssistant ? undefined : reasoning);
     if (this.openAssistant) {
       const text = content !== null && content.length >= this.openAssistant.text.length ? content : this.openAssistant.text;
       this.replace({ ...this.openAssistant, text, done: true });
@@ -170,6 +198,7 @@ export class ChatViewState {
   }
 
   private closeAssistant(): void {
+    this.closeThinking();
     if (this.openAssistant) this.finishAssistant(null);
   }
 

@@ -7,7 +7,8 @@
  * The API's stable roles are User and Assistant only, so the system prompt travels as the first user
  * text; tool answers are tool-result parts of a user message. Consecutive messages of one role are
  * merged (some providers insist on alternating roles), an assistant's texts joined into one part
- * (Copilot reads only the first text part of an assistant message).
+ * (Copilot reads only the first text part of an assistant message). An assistant's `reasoning` (from
+ * an endpoint, earlier in the chat) is not sent: the stable API has no part for thinking.
  */
 import { ModelError, type ModelReply, type ToolSpec } from '../../agent/ports';
 import type { ChatMessage, ToolCall, Usage } from '../../agent/messages';

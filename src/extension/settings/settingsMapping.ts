@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
 import type { AgentSettings, HookSettings } from '../../agent/settings';
 import { MODEL_PROVIDERS, type ModelProvider } from '../model/modelSource';
+import { parseCompatibility, type Compatibility } from '../../model/dialect';
 import { ProtectedPatternError, validateProtectedPattern } from '../../servers/shared/protectedPaths';
 
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
@@ -19,6 +20,7 @@ export const SETTING_DEFAULTS = {
   'sprout.model.baseUrl': DEFAULT_BASE_URL,
   'sprout.model.name': DEFAULT_SETTINGS.model,
   'sprout.model.contextWindowTokens': DEFAULT_SETTINGS.contextWindowTokens,
+  'sprout.model.compatibility': 'auto' as Compatibility,
   'sprout.agent.maxRounds': DEFAULT_SETTINGS.maxRounds,
   'sprout.hooks.servers': [] as string[],
   'sprout.hooks.timeoutMs': DEFAULT_SETTINGS.hooks.timeoutMs,
@@ -41,6 +43,8 @@ export interface ExtensionSettings {
   baseUrl: string;
   /** `sprout.model.baseUrl` has a value of its own (in a scope that applies), not just the default. */
   baseUrlConfigured: boolean;
+  /** Which server family's request rules the model client follows. */
+  compatibility: Compatibility;
   mcpServers: Record<string, unknown>;
   builtinServers: BuiltinServers;
   /** User scope only: the reader never takes it from workspace settings. */
@@ -165,6 +169,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     provider: attempt(errors, SETTING_DEFAULTS['sprout.model.provider'], () => readProvider(get('sprout.model.provider'))),
     baseUrl: attempt(errors, DEFAULT_BASE_URL, () => readBaseUrl(get('sprout.model.baseUrl'))),
     baseUrlConfigured: configured('sprout.model.baseUrl'),
+    compatibility: attempt(errors, 'auto', () => parseCompatibility(asString(get('sprout.model.compatibility'), 'sprout.model.compatibility'))),
     mcpServers: attempt(errors, {}, () => readObject(get('sprout.mcp.servers'), 'sprout.mcp.servers')),
     builtinServers: attempt(errors, { ...DEFAULT_BUILTIN_SERVERS }, () => readBuiltins(get('sprout.mcp.builtinServers'))),
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),

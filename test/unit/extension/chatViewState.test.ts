@@ -111,3 +111,31 @@ test('replayed prompts that never ended are closed as interrupted: text kept, ru
   model.endInterruptedPrompt();
   assert.equal(model.entries.length, count, 'a chat whose last prompt ended is left alone');
 });
+
+test('thinking streams into a part of its own before the answer, closed when the answer starts; never in the answer', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'hi' });
+  model.apply({ type: 'reasoning_delta', delta: 'Let me ' });
+  model.apply({ type: 'reasoning_delta', delta: 'think.' });
+  model.apply({ type: 'text_delta', delta: 'Answer.' });
+  model.apply({ type: 'message', message: { role: 'assistant', content: 'Answer.', reasoning: 'Let me think.' } });
+  assert.deepEqual(model.entries.map((e) => e.kind), ['user', 'thinking', 'assistant']);
+  const [, thinking, answer] = model.entries;
+  assert.ok(thinking?.kind === 'thinking' && thinking.done && thinking.text === 'Let me think.');
+  assert.ok(answer?.kind === 'assistant' && answer.text === 'Answer.');
+  assert.equal(sent.filter((m) => m.type === 'delta').length, 1, 'one thinking delta after the part opened');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('a replayed message brings its thinking whole; a retry starts a new thinking part', () => {
+  const replay = recorder();
+  replay.model.apply({ type: 'prompt_started', text: 'hi' });
+  replay.model.apply({ type: 'message', message: { role: 'assistant', content: null, reasoning: 'Plan.', toolCalls: [{ id: 'c', name: 'a__b', arguments: '{}' }] } });
+  assert.deepEqual(replay.model.entries.map((e) => [e.kind, e.kind === 'thinking' ? e.text : '']), [['user', ''], ['thinking', 'Plan.']]);
+  const retried = recorder();
+  retried.model.apply({ type: 'prompt_started', text: 'hi' });
+  retried.model.apply({ type: 'reasoning_delta', delta: 'first try' });
+  retried.model.apply({ type: 'retry', attempt: 1, delayMs: 10, reason: 'HTTP 503' });
+  retried.model.apply({ type: 'reasoning_delta', delta: 'second try' });
+  assert.deepEqual(retried.model.entries.filter((e) => e.kind === 'thinking').map((e) => e.kind === 'thinking' && e.text), ['first try', 'second try']);
+});

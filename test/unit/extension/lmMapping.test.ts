@@ -44,6 +44,10 @@ test('a _Stop objection pair joins the end-of-turn text as one assistant message
   ]);
 });
 
+test("an endpoint's reasoning earlier in the chat is not sent (the stable API has no thinking part)", () => {
+  assert.deepEqual(toLmMessages([{ role: 'assistant', content: 'Answer.', reasoning: 'secret thoughts' }]), [{ role: 'assistant', parts: [{ kind: 'text', value: 'Answer.' }] }]);
+});
+
 test("an assistant run's texts become one part ahead of its calls; empty messages vanish", () => {
   const mapped = toLmMessages([
     { role: 'user', content: 'go' },
