@@ -2,6 +2,7 @@
  * The one event union every consumer reads (chat view, Hooks view, status bar, transcript file, CLI
  * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
  */
+import type { HookEvidence, HookFailure } from './hookEvidence';
 import type { ChatMessage, Usage } from './messages';
 import type { ApprovalAnswer, ApprovalScope } from './ports';
 import type { BudgetScope } from './settings';
@@ -14,6 +15,8 @@ export type OutcomeReason = 'end_turn' | 'max_rounds' | 'cancelled' | 'error' | 
 export interface HookObjection {
   server: string;
   text: string;
+  /** Failing tests (or other findings) the hook attached as structured content, for hosts to list. */
+  failures?: HookFailure[];
 }
 
 /** Why a turn ended with an objection standing: the budget was spent, the model declined, or the round cap came first. */
@@ -46,8 +49,8 @@ export type AgentEvent =
   | { type: 'tool_started'; callId: string; name: string; arguments: string }
   | { type: 'tool_finished'; callId: string; name: string; isError: boolean; text: string; durationMs: number }
   | { type: 'hook_called'; server: string; hook: HookName }
-  | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number }
-  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number }
+  | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number; evidence?: HookEvidence }
+  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number; failures?: HookFailure[] }
   /** What the model did with the objections of the previous gate round. */
   | { type: 'objection_resolved'; servers: string[]; resolution: 'complied' | 'declined' | 'overridden' }
   | { type: 'hook_timed_out'; server: string; hook: HookName; consecutive: number }

@@ -7,6 +7,7 @@
  */
 import { runWithTimeout, type TimedResult } from './context';
 import { normaliseHookText } from './hookEnvelope';
+import { hookEvidence, type HookEvidence } from './hookEvidence';
 import type { Clock, Logger, ToolHost } from './ports';
 import type { AgentEvent, HookCallResult, HookName } from './events';
 import type { ToolCallResult } from './messages';
@@ -28,6 +29,8 @@ export interface HookCallOutcome {
   result: HookCallResult;
   /** The normalised text for an objection; whatever came back (for display) otherwise. */
   text: string;
+  /** Test verdict and failures from a completed reply's structured content. */
+  evidence?: HookEvidence;
 }
 
 export interface HookCallerDeps {
@@ -66,7 +69,8 @@ export class HookCaller {
     // On timeout the call's own signal aborts, so the adapter sends notifications/cancelled.
     const race = await runWithTimeout(clock, timeoutMs, (call) => this.deps.tools.callTool(server, hook, {}, { signal: call, meta: hookMeta(hook, context) }), signal);
     const outcome = this.classify(server, hook, race, signal);
-    emit({ type: 'hook_finished', server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started });
+    const finished = { type: 'hook_finished' as const, server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started };
+    emit(outcome.evidence ? { ...finished, evidence: outcome.evidence } : finished);
     if (outcome.result === 'timeout') await this.countTimeout(server, hook, timeoutMs);
     return outcome;
   }
@@ -81,7 +85,8 @@ export class HookCaller {
     this.timeouts.set(server, 0);
     if (race.value.isError) return { server, hook, result: 'error', text: race.value.text };
     const text = normaliseHookText(race.value.text);
-    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text };
+    const evidence = hookEvidence(race.value.structured);
+    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text, ...(evidence ? { evidence } : {}) };
   }
 
   private async countTimeout(server: string, hook: HookName, timeoutMs: number): Promise<void> {

@@ -56,5 +56,7 @@ export interface ToolInfo {
 export interface ToolCallResult {
   isError: boolean;
   text: string;
+  /** The result's `structuredContent`, as the server sent it (untrusted; hooks' is read by hookEvidence). */
+  structured?: unknown;
 }
 

@@ -26,12 +26,14 @@ import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
+import { TestResultsMirror } from './testing/testResultsMirror';
 
 export interface SproutApi {
   controller: ChatController;
   host: AgentHost;
   hooks: HooksViewState;
   tree: HooksTreeProvider;
+  testing: TestResultsMirror;
   consent: ConsentStore;
   /** Consent to send the API key to a model URL the workspace set. */
   keyConsent: KeyConsent;
@@ -54,6 +56,7 @@ interface Parts {
   tree: HooksTreeProvider;
   index: ChatIndex;
   controller: ChatController;
+  testing: TestResultsMirror;
   approvals: WorkspaceApprovals;
   workspaceFolder: string;
 }
@@ -61,7 +64,7 @@ interface Parts {
 let statusBarItem: vscode.StatusBarItem | undefined;
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
-  const { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder } = parts;
+  const { channel, keys, logger, host, hooks, tree, index, controller, testing, workspaceFolder } = parts;
   // No polling: servers report each change of state, and a new hub (or none) brings a new server set
   // and its notices. The view state tells the tree and status bar only when something shown moved.
   const refreshServers = (): void => {
@@ -84,7 +87,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
-    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
+    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
     registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
     keys.onDidChange(() => {
       host.invalidateModel();
@@ -142,10 +145,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
+  const testing = new TestResultsMirror(workspaceFolder);
+  context.subscriptions.push(testing);
   const controller = new ChatController({
     host,
     index,
     hooks,
+    testing,
     logger,
     state: context.workspaceState,
     settings: () => settings,
@@ -160,7 +166,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
         : vscode.commands.executeCommand(command, ...args)),
   });
-  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, workspaceFolder }, {
+  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, testing, workspaceFolder }, {
     get: () => settings,
     reread: () => {
       settings = readSettings();
@@ -175,7 +181,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
+  return { controller, host, hooks, tree, testing, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

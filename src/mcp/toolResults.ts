@@ -59,8 +59,9 @@ function stringify(value: unknown): string {
 export function flattenToolResult(result: RawToolResult): ToolCallResult {
   const isError = result.isError === true;
   const content = Array.isArray(result.content) ? result.content : [];
-  if (content.length > 0) return { isError, text: content.map(describeBlock).join('\n') };
-  if (result.structuredContent !== undefined) return { isError, text: stringify(result.structuredContent) };
+  const structured = typeof result.structuredContent === 'object' && result.structuredContent !== null ? { structured: result.structuredContent } : {};
+  if (content.length > 0) return { isError, text: content.map(describeBlock).join('\n'), ...structured };
+  if (result.structuredContent !== undefined) return { isError, text: stringify(result.structuredContent), ...structured };
   if (result.toolResult !== undefined) return { isError, text: stringify(result.toolResult) };
   return { isError, text: '' };
 }

@@ -14,7 +14,11 @@ export type ToolStatus = z.infer<typeof toolStatusSchema>;
 export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
 export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
-const objectionSchema = z.object({ server: z.string(), text: z.string() });
+/** A failing test (or other finding) a hook attached to its objection; `file` relative to the workspace or absolute. */
+export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string() });
+export type FailureView = z.infer<typeof failureSchema>;
+
+const objectionSchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
 
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
@@ -47,7 +51,15 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
   }),
-  z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
+  z.object({
+    kind: z.literal('objection'),
+    id: z.string(),
+    server: z.string(),
+    text: z.string(),
+    used: z.number(),
+    max: z.number(),
+    failures: z.optional(z.array(failureSchema)),
+  }),
   z.object({
     kind: z.literal('hookEvent'),
     id: z.string(),
@@ -119,6 +131,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('draft'), text: z.string() }),
   z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel', 'useVscodeModel']) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()) }),
+  z.object({ type: z.literal('showInTesting') }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

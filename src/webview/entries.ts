@@ -1,15 +1,13 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
 import type { ChatEntry, OutcomeReasonName, UnresolvedCauseName } from '../shared/protocol';
+import { el } from './dom';
+import { failureList, type FailureSend } from './failureList';
 import { renderMarkdown } from './markdown';
 
-export type Send = (message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' }) => void;
+type Sent = Parameters<FailureSend>[0] | { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
+export type Send = (message: Sent) => void;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+export { el };
 
 function button(label: string, testid: string, onClick: () => void, cls = ''): HTMLButtonElement {
   const b = el('button', { 'data-testid': testid, class: cls }, label);
@@ -86,7 +84,9 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
       return toolCard(e, send);
     case 'objection': {
       const card = el('div', { class: 'card objection', 'data-testid': 'hook-objection', role: 'note' });
-      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`), el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
+      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`));
+      if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send));
+      card.append(el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
       return card;
     }
     case 'hookEvent':

@@ -91,6 +91,40 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   assert.ok(posted.includes('continueAnyway'), `posted: ${posted.join(', ')}`);
 });
 
+test('an objection that carries failing tests lists them; each opens its file at the line, and "Show in Testing" asks for the Testing view', async () => {
+  const failures = [
+    { name: 'cart › totals prices', file: 'src/cart.test.js', line: 5, message: 'expect(received).toBe(expected)\nExpected: 11\nReceived: 12' },
+    { name: '<img src=x onerror=alert(1)> no file', message: 'boom <b>not bold</b>' },
+  ];
+  await send({ type: 'entry', entry: { kind: 'objection', id: 'obj1', server: 'tests', text: 'The tests fail.', used: 1, max: 3, failures } });
+  const card = await page.evaluate(() => {
+    const node = document.querySelector('[data-testid=hook-objection]:last-of-type');
+    const items = [...(node?.querySelectorAll('[data-testid=objection-failure]') ?? [])];
+    return {
+      items: items.map((li) => ({
+        name: li.querySelector('.failure-name')?.textContent,
+        open: li.querySelector('[data-testid=failure-open]')?.textContent ?? null,
+        message: li.querySelector('.failure-message')?.textContent,
+      })),
+      injected: node?.querySelectorAll('img, b').length,
+      hookText: node?.querySelector('.hook-text')?.textContent,
+    };
+  });
+  assert.deepEqual(card, {
+    items: [
+      { name: 'cart › totals prices', open: 'src/cart.test.js:5', message: 'expect(received).toBe(expected)\nExpected: 11\nReceived: 12' },
+      { name: '<img src=x onerror=alert(1)> no file', open: null, message: 'boom <b>not bold</b>' },
+    ],
+    injected: 0,
+    hookText: 'The tests fail.',
+  });
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await page.click('[data-testid=hook-objection] [data-testid=failure-open]');
+  await page.click('[data-testid=hook-objection] [data-testid=show-in-testing]');
+  const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+  assert.deepEqual(posted, [{ type: 'openLocation', file: 'src/cart.test.js', line: 5 }, { type: 'showInTesting' }]);
+});
+
 test('thinking is a collapsed part of its own: deltas append as text, it stays open once opened, markup stays text', async () => {
   await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider <img src=x onerror="window.__pwned=1">', done: false } });
   await send({ type: 'delta', id: 'th1', text: ' and then answer.' });

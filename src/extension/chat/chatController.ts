@@ -15,6 +15,7 @@ import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approva
 import { Chat } from './chat';
 import { type ChatIndex, chatTitle } from './chatIndex';
 import type { HooksViewState } from '../hooks/hooksViewState';
+import type { TestResultsMirror } from '../testing/testResultsMirror';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
 export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
@@ -23,6 +24,8 @@ export interface ChatControllerDeps {
   host: AgentHost;
   index: ChatIndex;
   hooks: HooksViewState;
+  /** The Testing view's copy of the last test verdict; also opens failure locations. */
+  testing: TestResultsMirror;
   logger: Logger;
   state: vscode.Memento;
   settings: () => ExtensionSettings;
@@ -104,6 +107,10 @@ export class ChatController {
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
+      case 'openLocation':
+        return this.deps.testing.openLocation(message.file, message.line);
+      case 'showInTesting':
+        return this.deps.testing.reveal();
       default:
         assertNever(message);
     }
@@ -203,6 +210,12 @@ export class ChatController {
     await this.sendSnapshot();
   }
 
+  /** The views beside the chat's own: the Hooks view and the Testing view's mirror. */
+  private viewEvent(event: AgentEvent, at: number): void {
+    this.deps.hooks.apply(event, at);
+    this.deps.testing.apply(event);
+  }
+
   private async open(chatId: string): Promise<Chat> {
     this.deps.hooks.resetChat();
     const chat = await Chat.open(
@@ -214,9 +227,9 @@ export class ChatController {
         settings: this.deps.settings,
         policy: this.policy,
         post: (message) => this.broadcast(message),
-        onEvent: (event: AgentEvent, at: number) => this.deps.hooks.apply(event, at),
+        onEvent: (event: AgentEvent, at: number) => this.viewEvent(event, at),
       },
-      (event, at) => this.deps.hooks.apply(event, at),
+      (event, at) => this.viewEvent(event, at),
     );
     this.chat = chat;
     await this.deps.state.update('sprout.currentChat', chatId);

@@ -96,7 +96,15 @@ export class ChatViewState {
     switch (event.type) {
       case 'hook_objected':
         this.closeAssistant();
-        this.add({ kind: 'objection', id: this.id(), server: event.server, text: event.text, used: event.rejectionsUsed, max: event.maxRejections });
+        this.add({
+          kind: 'objection',
+          id: this.id(),
+          server: event.server,
+          text: event.text,
+          used: event.rejectionsUsed,
+          max: event.maxRejections,
+          ...(event.failures ? { failures: event.failures } : {}),
+        });
         return;
       case 'hook_finished':
         if (event.result === 'no_objection') this.note('info', `${event.server} ${event.hook}: no objection (${event.durationMs} ms)`);

@@ -14,6 +14,7 @@ import { clearApiKey, selectModel, setApiKey, type SelectModelArg } from './mode
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
+import type { TestResultsMirror } from '../testing/testResultsMirror';
 
 export interface CommandDeps {
   controller: ChatController;
@@ -23,6 +24,7 @@ export interface CommandDeps {
   settings: () => ExtensionSettings;
   channel: vscode.LogOutputChannel;
   openInEditor: () => void;
+  testing: TestResultsMirror;
 }
 
 async function revealChat(): Promise<void> {
@@ -84,6 +86,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.models, pick),
     'sprout.openChatInEditor': () => deps.openInEditor(),
     'sprout.showObjection': (server: string, text: string) => showObjection(server, text),
+    'sprout.openTestFailure': (file: string, line?: number) => deps.testing.openLocation(file, line),
+    'sprout.showTestResults': () => deps.testing.reveal(),
     'sprout.forgetToolApprovals': (names?: string[]) => forgetToolApprovals(deps.approvals, names),
   };
   return Object.entries(table).map(([id, run]) =>

@@ -2,9 +2,11 @@
  * The native "Hooks" tree: the current chat's `_Stop` budget, each MCP server (allowlisted or not,
  * hooks, health, calls, p50/p95 latency) and the timeline of objections. It renders HooksViewState and
  * refreshes whenever the model changes, so it moves live during a run. Selecting an objection opens its
- * full text; a server with hooks that is not allowlisted offers a one-click fix.
+ * full text, and an objection that carries failing tests lists them (each opens its file at the line)
+ * with a way to the Testing view; a server with hooks that is not allowlisted offers a one-click fix.
  */
 import * as vscode from 'vscode';
+import type { HookFailure } from '../../agent/hookEvidence';
 import { budgetText } from '../../shared/budgetText';
 import { healthText, percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
 
@@ -14,6 +16,8 @@ export type HookNode =
   | { kind: 'server'; server: ServerView }
   | { kind: 'timeline' }
   | { kind: 'objection'; objection: ObjectionView; index: number }
+  | { kind: 'failure'; failure: HookFailure }
+  | { kind: 'showInTesting' }
   | { kind: 'notice'; text: string };
 
 export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
@@ -35,6 +39,9 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
     }
     if (node.kind === 'servers') return [...this.hooks.servers.values()].map((server): HookNode => ({ kind: 'server', server }));
     if (node.kind === 'timeline') return this.hooks.objections.map((objection, index): HookNode => ({ kind: 'objection', objection, index })).reverse();
+    if (node.kind === 'objection' && node.objection.failures?.length) {
+      return [...node.objection.failures.map((failure): HookNode => ({ kind: 'failure', failure })), { kind: 'showInTesting' }];
+    }
     return [];
   }
 
@@ -64,6 +71,14 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
       }
       case 'objection':
         return objectionItem(node.objection);
+      case 'failure':
+        return failureItem(node.failure);
+      case 'showInTesting': {
+        const item = new vscode.TreeItem('Show in Testing');
+        item.iconPath = new vscode.ThemeIcon('beaker');
+        item.command = { command: 'sprout.showTestResults', title: 'Show in Testing' };
+        return item;
+      }
       case 'notice': {
         const item = new vscode.TreeItem(node.text);
         item.iconPath = new vscode.ThemeIcon('warning');
@@ -112,5 +127,19 @@ function objectionItem(o: ObjectionView): vscode.TreeItem {
   item.tooltip = o.text;
   item.iconPath = new vscode.ThemeIcon(o.outcome === 'complied' ? 'check' : o.outcome === 'pending' ? 'loading~spin' : 'circle-slash');
   item.command = { command: 'sprout.showObjection', title: 'Show objection', arguments: [o.server, o.text] };
+  if (o.failures?.length) {
+    item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    item.description = `${item.description} · ${o.failures.length} failing`;
+  }
+  return item;
+}
+
+function failureItem(f: HookFailure): vscode.TreeItem {
+  const where = f.file ? `${f.file}${f.line !== undefined ? `:${f.line}` : ''}` : '';
+  const item = new vscode.TreeItem(f.name);
+  item.description = where;
+  item.tooltip = [where, f.message].filter(Boolean).join('\n');
+  item.iconPath = new vscode.ThemeIcon('testing-failed-icon');
+  if (f.file) item.command = { command: 'sprout.openTestFailure', title: 'Open', arguments: [f.file, f.line] };
   return item;
 }

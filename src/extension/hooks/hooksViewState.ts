@@ -5,6 +5,7 @@
  * folding is unit-tested under node; the tree provider only renders it.
  */
 import { splitQualifiedName } from '../../agent/toolNames';
+import type { HookFailure } from '../../agent/hookEvidence';
 import type { AgentEvent } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { HookAllowlist } from '../../agent/settings';
@@ -32,6 +33,8 @@ export interface ObjectionView {
   server: string;
   text: string;
   outcome: 'pending' | 'complied' | 'declined' | 'overridden';
+  /** Failing tests the hook attached (its result's structured content). */
+  failures?: HookFailure[];
 }
 
 /** The slice of a server's status the view reads. */
@@ -136,7 +139,7 @@ export class HooksViewState {
         this.recordCall(event.server, event.durationMs, event.result === 'timeout' ? undefined : 'ok');
         return true;
       case 'hook_objected':
-        this.objections.push({ at, server: event.server, text: event.text, outcome: 'pending' });
+        this.objections.push({ at, server: event.server, text: event.text, outcome: 'pending', ...(event.failures ? { failures: event.failures } : {}) });
         return true;
       case 'objection_resolved':
         for (const o of this.objections) if (o.outcome === 'pending' && event.servers.includes(o.server)) o.outcome = event.resolution;

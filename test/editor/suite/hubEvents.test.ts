@@ -13,8 +13,8 @@ import type { HookServerConfig } from '../../fakes/hookServer/hookServerConfig';
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
 const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers', 'hooks.servers'];
-// Tool auto-approval can be written to user settings only.
-const user = vscode.ConfigurationTarget.Global;
+/** `tools.autoApprove` is a user setting (a workspace cannot approve tools), so it is written there. */
+const userTarget = vscode.ConfigurationTarget.Global;
 
 async function api(): Promise<SproutApi> {
   const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
@@ -42,7 +42,7 @@ function probeServer(probe: HookServerConfig): unknown {
  */
 async function useServers(sprout: SproutApi, servers: Record<string, unknown>, autoApprove: string[]): Promise<void> {
   await config().update('mcp.servers', servers, target);
-  await config().update('tools.autoApprove', autoApprove, user);
+  await config().update('tools.autoApprove', autoApprove, userTarget);
   await until(() => sprout.settings().autoApprove.join() === autoApprove.join(), 'the new servers to be read');
   await sprout.host.invalidateServers();
 }
@@ -64,7 +64,7 @@ describe('hub events and tool annotations in a chat opened before the hub', func
 
   after(async () => {
     for (const key of keys) await config().update(key, undefined, target);
-    await config().update('tools.autoApprove', undefined, user);
+    await config().update('tools.autoApprove', undefined, userTarget);
     await fake.close();
   });
 

@@ -112,6 +112,22 @@ test('replayed prompts that never ended are closed as interrupted: text kept, ru
   assert.equal(model.entries.length, count, 'a chat whose last prompt ended is left alone');
 });
 
+test('an objection that carries failures keeps them in its entry, valid for the webview protocol', () => {
+  const { model, sent } = recorder();
+  const failures = [
+    { name: 'cart › totals prices', file: 'src/cart.test.js', line: 5, message: 'Expected: 11\nReceived: 12' },
+    { name: 'no location', message: 'boom' },
+  ];
+  model.apply({ type: 'prompt_started', text: 'go' });
+  model.apply({ type: 'hook_objected', server: 'tests', text: 'The tests fail.', rejectionsUsed: 1, maxRejections: 3, failures });
+  model.apply({ type: 'hook_objected', server: 'todo', text: 'Open items.', rejectionsUsed: 1, maxRejections: 3 });
+  const [tests, todo] = model.entries.filter((e) => e.kind === 'objection');
+  assert.ok(tests?.kind === 'objection' && todo?.kind === 'objection');
+  assert.deepEqual(tests.failures, failures);
+  assert.equal('failures' in todo, false, 'no failures, no list');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
 test('thinking streams into a part of its own before the answer, closed when the answer starts; never in the answer', () => {
   const { model, sent } = recorder();
   model.apply({ type: 'prompt_started', text: 'hi' });

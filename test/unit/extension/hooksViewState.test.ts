@@ -58,6 +58,14 @@ test('servers: not started until the hub runs, idle ones read "not started", rem
   assert.equal(m.servers.size, 0, 'after a configuration change nothing stale is shown');
 });
 
+test('an objection keeps the failures its hook attached, for the Hooks view to list', () => {
+  const m = new HooksViewState({ kind: 'names', names: ['tests'] });
+  const failures = [{ name: 'adds', file: 'math.test.js', line: 4, message: 'two plus two' }];
+  m.apply({ type: 'hook_objected', server: 'tests', text: 'The tests fail.', rejectionsUsed: 1, maxRejections: 3, failures }, 1);
+  m.apply({ type: 'hook_objected', server: 'tests', text: 'Still failing, no details.', rejectionsUsed: 2, maxRejections: 3 }, 2);
+  assert.deepEqual(m.objections.map((o) => o.failures), [failures, undefined]);
+});
+
 test('each server state the hub reports reads as one health, and only a real change tells listeners', () => {
   const m = new HooksViewState({ kind: 'all' });
   let changes = 0;

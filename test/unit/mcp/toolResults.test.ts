@@ -36,8 +36,14 @@ describe('flattenToolResult', () => {
   });
 
   it('falls back to structuredContent as JSON, then to empty text', () => {
-    assert.deepEqual(flattenToolResult({ content: [], structuredContent: { ok: 1 } }), { isError: false, text: '{"ok":1}' });
+    assert.deepEqual(flattenToolResult({ content: [], structuredContent: { ok: 1 } }), { isError: false, text: '{"ok":1}', structured: { ok: 1 } });
     assert.deepEqual(flattenToolResult({}), { isError: false, text: '' });
+  });
+
+  it('keeps structuredContent beside the text, and only when it is an object', () => {
+    const result = flattenToolResult({ content: [{ type: 'text', text: '' }], structuredContent: { status: 'passed', failures: [] } });
+    assert.deepEqual(result, { isError: false, text: '', structured: { status: 'passed', failures: [] } });
+    assert.deepEqual(flattenToolResult({ content: [{ type: 'text', text: 'x' }], structuredContent: 'not an object' }), { isError: false, text: 'x' });
   });
 
   it('computes base64 sizes for every padding', () => {
