@@ -18,8 +18,10 @@ import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
+import type { ClientFeatures } from '../mcp/clientFeatures';
+import type { OAuthHost } from '../mcp/oauthClient';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
-import { resolveServers } from './settings/serverConfigs';
+import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource } from './settings/configReader';
 
@@ -35,6 +37,12 @@ export interface AgentHostDeps {
   baseUrlLevels: () => BaseUrlLevels;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
+  /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
+  features?: ClientFeatures;
+  /** Sign-in for HTTP servers (tokens in SecretStorage, the page in the browser). */
+  oauth?: OAuthHost;
+  /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
+  inputs?: ServerSources['inputs'];
 }
 
 export class AgentHost {
@@ -125,6 +133,16 @@ export class AgentHost {
     await (await this.ensureServers()).listTools();
   }
 
+  /** The workspace folders changed: running servers are told (roots/list_changed) and ask again. */
+  async rootsChanged(): Promise<void> {
+    await this.hub?.rootsChanged();
+  }
+
+  /** Forgets an HTTP server's sign-in; its next use asks the user to sign in again. */
+  async signOut(server: string): Promise<void> {
+    await (await this.ensureServers()).signOut(server);
+  }
+
   async dispose(): Promise<void> {
     this.models.dispose();
     const hub = this.hub;
@@ -146,6 +164,7 @@ export class AgentHost {
         // One private folder (0700) for every server's state: command output, todo lists, test results.
         stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
         protectedPaths: settings.protectedPaths,
+        inputs: this.deps.inputs,
       },
       this.deps.consent,
     );
@@ -154,7 +173,7 @@ export class AgentHost {
     this.notices = resolved.notices;
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr });
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth });
     hub.onStatus((status) => {
       if (this.hub !== hub) return;
       for (const listener of this.statusListeners) listener(status);

@@ -1,10 +1,11 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
-import type { ChatEntry, OutcomeReasonName, UnresolvedCauseName } from '../shared/protocol';
+import { progressText, type ChatEntry, type OutcomeReasonName, type UnresolvedCauseName } from '../shared/protocol';
 import { el } from './dom';
+import { elicitationCard, type ElicitationSend } from './elicitationCard';
 import { failureList, type FailureSend } from './failureList';
 import { renderMarkdown } from './markdown';
 
-type Sent = Parameters<FailureSend>[0] | { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
+type Sent = Parameters<FailureSend>[0] | Parameters<ElicitationSend>[0] | { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
 export type Send = (message: Sent) => void;
 
 export { el };
@@ -19,7 +20,10 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   const card = el('details', { class: `card tool status-${e.status}`, 'data-testid': 'tool-card', 'data-status': e.status });
   const summary = el('summary', { 'aria-label': `Tool ${e.name}, ${e.status}` });
   summary.append(el('span', { class: 'tool-name' }, e.name), el('span', { class: 'badge' }, e.status.replace('_', ' ')));
-  card.append(summary, el('pre', { class: 'args' }, e.args));
+  card.append(summary);
+  const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
+  if (progress !== '') summary.append(el('span', { class: 'progress', 'data-testid': 'tool-progress', 'aria-live': 'polite' }, progress));
+  card.append(el('pre', { class: 'args' }, e.args));
   if (e.result !== undefined) card.append(el('pre', { class: 'result' }, e.result));
   if (e.status === 'awaiting_approval' && e.approvalId) {
     const id = e.approvalId;
@@ -100,6 +104,8 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     }
     case 'outcome':
       return outcomeCard(e, send);
+    case 'elicitation':
+      return elicitationCard(e, send);
     case 'thinking': {
       // Collapsed: the model's thinking is there to look into, not to read as the answer.
       const card = el('details', { class: 'thinking', 'data-testid': 'thinking', 'data-done': String(e.done) });

@@ -185,3 +185,44 @@ test('a host message the protocol rejects is logged, not acted on', async () => 
     page.off('console', onConsole);
   }
 });
+
+test('a running tool card shows its last progress; a finished one does not', async () => {
+  await send({ type: 'snapshot', state: { chatId: 'p', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  const tool = { kind: 'tool', id: 't-1', name: 'srv__build', args: '{}', status: 'running' };
+  await send({ type: 'entry', entry: { ...tool, progress: { progress: 3, total: 6, message: 'Linking' } } });
+  assert.equal(await page.textContent('[data-testid=tool-progress]'), '3/6 · Linking');
+  await send({ type: 'entry', entry: { ...tool, status: 'ok', result: 'built', progress: { progress: 6, total: 6 } } });
+  assert.equal(await page.$('[data-testid=tool-progress]'), null);
+});
+
+test("a server's question renders its fields, refuses an invalid answer and sends a valid one", async () => {
+  await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Name' },
+      age: { type: 'integer', title: 'Age', minimum: 1, maximum: 120 },
+      color: { type: 'string', enum: ['red', 'blue'], default: 'blue' },
+      agree: { type: 'boolean', title: 'Agree', default: false },
+    },
+    required: ['name'],
+  };
+  const entry = { kind: 'elicitation', id: 'q-r1', requestId: 'r1', server: 'srv', message: 'Who are you? <img src=x onerror=alert(1)>', schema, status: 'pending' };
+  await send({ type: 'entry', entry });
+  assert.equal(await page.textContent('[data-testid=elicitation-card] .question'), 'Who are you? <img src=x onerror=alert(1)>');
+  assert.equal(await page.$('[data-testid=elicitation-card] img'), null, 'server text is never markup');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await page.fill('[data-field=age]', '500');
+  await page.click('[data-testid=elicitation-accept]');
+  const errors = await page.$$eval('[data-testid=elicitation-card] .field-error', (nodes) => nodes.map((n) => n.textContent));
+  assert.ok(errors.some((t) => t?.includes('Name is required')) && errors.some((t) => t?.includes('at most 120')), JSON.stringify(errors));
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [], 'nothing is sent while the form is invalid');
+  await page.fill('[data-field=name]', 'Ada');
+  await page.fill('[data-field=age]', '36');
+  await page.click('[data-testid=elicitation-accept]');
+  const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+  assert.deepEqual(posted, [{ type: 'elicitationAnswer', id: 'r1', action: 'accept', content: { name: 'Ada', age: 36, color: 'blue', agree: false } }]);
+  await send({ type: 'entry', entry: { ...entry, status: 'decline' } });
+  assert.match((await page.textContent('[data-testid=elicitation-card]')) ?? '', /You declined to answer/);
+  assert.equal(await page.$('[data-testid=elicitation-accept]'), null);
+});

@@ -13,6 +13,7 @@ import { ApprovalBroker } from '../approvals/approvalBroker';
 import { createApprovalPolicy, type ApprovalSources } from '../approvals/approvalPolicy';
 import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
+import { ElicitationBroker } from './elicitationBroker';
 import { type ChatIndex, chatTitle } from './chatIndex';
 import type { HooksViewState } from '../hooks/hooksViewState';
 import type { TestResultsMirror } from '../testing/testResultsMirror';
@@ -44,6 +45,11 @@ export class ChatController {
   private opening: Promise<Chat> | undefined;
   private readonly views = new Set<ChatViewPort>();
   readonly approvals = new ApprovalBroker();
+  /** Servers' questions go to the open chat (the hub's elicitation handler is this broker). */
+  readonly elicitations = new ElicitationBroker(
+    () => (this.chat === undefined ? undefined : { view: this.chat.view, visible: this.views.size > 0 }),
+    () => void vscode.commands.executeCommand('sprout.chat.focus'),
+  );
   notice: string | null = null;
   private readonly policy: ApprovalPolicy;
 
@@ -107,6 +113,9 @@ export class ChatController {
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
+      case 'elicitationAnswer':
+        this.elicitations.reply(message.id, message.action === 'accept' ? { action: 'accept', content: message.content ?? {} } : { action: message.action });
+        return;
       case 'openLocation':
         return this.deps.testing.openLocation(message.file, message.line);
       case 'showInTesting':
@@ -142,6 +151,7 @@ export class ChatController {
   async stop(): Promise<void> {
     this.chat?.stop();
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
   }
 
   async continueAnyway(): Promise<void> {
@@ -205,6 +215,7 @@ export class ChatController {
     old?.dispose();
     this.chat = undefined;
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;
     await this.sendSnapshot();

@@ -7,7 +7,8 @@
 import type { AgentEvent, Outcome } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { ApprovalScope } from '../../agent/ports';
-import type { Budget, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
+import type { ElicitationRequest } from '../../agent/messages';
+import type { Budget, ChatEntry, ElicitationStatus, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 
@@ -45,6 +46,8 @@ export class ChatViewState {
         return;
       case 'tool_finished':
         return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
+      case 'tool_progress':
+        return this.toolProgress(event.callId, { progress: event.progress, total: event.total, message: event.message });
       case 'approval_requested':
         return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning);
       case 'approval_resolved':
@@ -133,6 +136,9 @@ export class ChatViewState {
         this.closeThinking();
         this.note('info', `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms.`);
         return;
+      case 'servers_waiting':
+        this.note('info', `Waiting up to ${Math.round(event.waitMs / 100) / 10} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready; the agent goes on without ${event.servers.length === 1 ? 'it' : 'them'} after that.`);
+        return;
       default:
         return;
     }
@@ -159,6 +165,22 @@ export class ChatViewState {
     if (!entry) return;
     const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
     this.replace({ ...rest, status: approved ? 'running' : 'denied' });
+  }
+
+  /** A server's question, shown as a form card until it is answered (the elicitation broker drives it). */
+  askElicitation(request: ElicitationRequest): void {
+    this.closeAssistant();
+    this.add({ kind: 'elicitation', id: elicitationId(request.id), requestId: request.id, server: request.server, message: request.message, schema: request.schema, status: 'pending' });
+  }
+
+  settleElicitation(requestId: string, status: Exclude<ElicitationStatus, 'pending'>): void {
+    const entry = this.entries.find((e): e is EntryOf<'elicitation'> => e.kind === 'elicitation' && e.id === elicitationId(requestId));
+    if (entry && entry.status === 'pending') this.replace({ ...entry, status });
+  }
+
+  private toolProgress(callId: string, progress: ToolProgressInfo): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    if (entry && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, progress });
   }
 
   /** Streamed text goes to the open entry of its kind (a `delta` message), or opens one. */
@@ -246,6 +268,10 @@ export class ChatViewState {
 
 function toolId(callId: string): string {
   return `t-${callId}`;
+}
+
+function elicitationId(requestId: string): string {
+  return `q-${requestId}`;
 }
 
 function firstLine(text: string): string {

@@ -30,6 +30,10 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.servers': {} as Record<string, unknown>,
   'sprout.mcp.builtinServers': { ...DEFAULT_BUILTIN_SERVERS } as BuiltinServers,
   'sprout.tools.autoApprove': [] as string[],
+  'sprout.tools.timeoutMs': DEFAULT_SETTINGS.toolTimeoutMs,
+  'sprout.tools.maxTotalMs': DEFAULT_SETTINGS.toolMaxTotalMs,
+  'sprout.mcp.readyGraceMs': DEFAULT_SETTINGS.serverReadyGraceMs,
+  'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
   'sprout.tools.protectedPaths': [] as string[],
 } as const;
 
@@ -135,6 +139,20 @@ function readBuiltins(value: unknown): BuiltinServers {
   return { ...DEFAULT_BUILTIN_SERVERS, ...parsed.data };
 }
 
+/** Tool and server waits in milliseconds: setting -> core field, lower bound. */
+const WAITS = [
+  ['sprout.tools.timeoutMs', 'toolTimeoutMs', 1],
+  ['sprout.tools.maxTotalMs', 'toolMaxTotalMs', 1],
+  ['sprout.mcp.readyGraceMs', 'serverReadyGraceMs', 0],
+  ['sprout.mcp.startupWaitMs', 'firstPromptServerWaitMs', 0],
+] as const;
+
+function readWaits(get: SettingGetter, errors: ConfigError[]): Pick<AgentSettings, (typeof WAITS)[number][1]> {
+  const out = { toolTimeoutMs: 0, toolMaxTotalMs: 0, serverReadyGraceMs: 0, firstPromptServerWaitMs: 0 };
+  for (const [key, field, min] of WAITS) out[field] = attempt(errors, DEFAULT_SETTINGS[field], () => parseInteger(asNumberOrString(get(key), key), key, min));
+  return out;
+}
+
 /** The valid patterns; each bad one is reported and dropped, the others and the defaults still apply. */
 function readProtectedPaths(value: unknown, errors: ConfigError[]): string[] {
   const key = 'sprout.tools.protectedPaths';
@@ -163,6 +181,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     ),
     maxRounds: attempt(errors, d.maxRounds, () => parseInteger(asNumberOrString(get('sprout.agent.maxRounds'), 'sprout.agent.maxRounds'), 'sprout.agent.maxRounds', 0)),
     hooks: readHooks(get, errors),
+    ...readWaits(get, errors),
   };
   return {
     agent,
