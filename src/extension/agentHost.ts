@@ -1,9 +1,10 @@
 /**
- * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and one model
- * client over the current endpoint and key. Both are rebuilt when their inputs change (settings,
- * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates (`model`, and `tools`,
- * a relay that forwards the current hub's events to every session subscribed to it), so a rebuild
- * never strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
+ * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and the model
+ * sources (ModelRouter: the endpoint's client over the current URL and key, and VS Code's language
+ * models). Both are rebuilt when their inputs change (settings, `.vscode/mcp.json`, trust, the key,
+ * VS Code's set of models); chats reach them through stable delegates (`model`, and `tools`, a relay
+ * that forwards the current hub's events to every session subscribed to it), so a rebuild never
+ * strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
  * workspace chose only with the user's consent (keyConsent.ts).
  */
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
+import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';
@@ -55,10 +57,19 @@ export class AgentHost {
 
   /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
   readonly tools = new ToolHostRelay<McpHub>();
-  /** Every chat's model calls go through here, so a new key or URL applies to the next call. */
-  readonly model: ModelClient = { complete: async (request, options) => (await this.currentModel()).complete(request, options) };
+  /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
+  readonly models: ModelRouter;
+  /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
+  readonly model: ModelClient = { complete: (request, options) => this.models.complete(request, options) };
 
-  constructor(private readonly deps: AgentHostDeps) {}
+  constructor(private readonly deps: AgentHostDeps) {
+    this.models = new ModelRouter({
+      settings: deps.settings,
+      hasApiKey: () => deps.apiKey() !== undefined,
+      endpointClient: () => this.currentModel(),
+      logger: deps.logger,
+    });
+  }
 
   /** The client for the current endpoint, carrying the key only where the user allowed it to go. */
   async currentModel(): Promise<OpenAiModelClient> {
@@ -133,6 +144,7 @@ export class AgentHost {
   }
 
   async dispose(): Promise<void> {
+    this.models.dispose();
     const hub = this.hub;
     this.tools.use(undefined);
     await hub?.close();

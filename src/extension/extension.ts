@@ -101,6 +101,8 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
       host.invalidateModel();
       controller.applySettings();
     }),
+    // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
+    host.models.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, controller, workspaceFolder }),
   );
 }
@@ -187,10 +189,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
       remembered: approvals,
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
     },
-    onCommand: (command) =>
+    onCommand: (command, ...args) =>
       void (command === 'sprout.setBaseUrl'
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
-        : vscode.commands.executeCommand(command)),
+        : vscode.commands.executeCommand(command, ...args)),
   });
   chatRef.controller = controller;
   registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, testing, workspaceFolder }, {

@@ -113,7 +113,8 @@ export type ChatEntry = z.infer<typeof chatEntrySchema>;
 export const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
 export type ChatSummary = z.infer<typeof chatSummarySchema>;
 
-export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean() });
+/** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. */
+export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean() });
 export type SetupInfo = z.infer<typeof setupSchema>;
 
 export const chatStateSchema = z.object({
@@ -151,7 +152,7 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('deny'), approvalId: z.string() }),
   z.object({ type: z.literal('continueAnyway') }),
   z.object({ type: z.literal('draft'), text: z.string() }),
-  z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel']) }),
+  z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel', 'useVscodeModel']) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
   z.object({
     type: z.literal('elicitationAnswer'),

@@ -80,9 +80,11 @@ function setSetup(info: ChatState['setup']): void {
   setup.replaceChildren();
   if (!info) return;
   setup.append(el('div', { class: 'head' }, 'Set up Sprout'), el('div', {}, info.reason));
-  const actions: [string, 'setApiKey' | 'setBaseUrl' | 'selectModel'][] = [];
+  const actions: [string, 'setApiKey' | 'setBaseUrl' | 'selectModel' | 'useVscodeModel'][] = [];
+  if (info.vscodeModels) actions.push(['Use a model already in VS Code', 'useVscodeModel']);
   if (info.needsKey) actions.push(['Set API Key', 'setApiKey'], ['Use a local endpoint', 'setBaseUrl']);
-  if (info.needsModel) actions.push(['Select Model', 'selectModel']);
+  // With nothing configured the VS Code button already is the way to pick; the full picker would repeat it.
+  if (info.needsModel && !(info.vscodeModels && info.needsKey)) actions.push(['Select Model', 'selectModel']);
   for (const [label, action] of actions) {
     const b = el('button', { class: actions[0]?.[1] === action ? 'primary' : '' }, label);
     b.addEventListener('click', () => post({ type: 'setup', action }));

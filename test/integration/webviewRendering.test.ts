@@ -142,6 +142,23 @@ test('thinking is a collapsed part of its own: deltas append as text, it stays o
   assert.deepEqual(done, { open: true, summary: 'Thinking', done: 'true', pwned: undefined });
 });
 
+test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
+  const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
+  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: null } });
+  const card = page.locator('[data-testid=setup-card]');
+  await card.waitFor();
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Set API Key', 'Use a local endpoint']);
+  assert.equal(await card.locator('button.primary').textContent(), 'Use a model already in VS Code');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await card.locator('button.primary').click();
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'setup', action: 'useVscodeModel' }]);
+  await send({ type: 'setup', setup: { ...setup, vscodeModels: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Set API Key', 'Use a local endpoint', 'Select Model']);
+  // A key is stored but no model chosen: both ways to pick stay on the card.
+  await send({ type: 'setup', setup: { ...setup, needsKey: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Select Model']);
+});
+
 test('the copy button of a code block posts its code (found by its data-action, not a test id)', async () => {
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'copy', text: 'Run:\n\n```sh\nnpm test\n```', done: true } });
   const button = (await page.$$('[data-testid=assistant-message] .code-block [data-action=copy-code]')).at(-1);

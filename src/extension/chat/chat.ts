@@ -51,7 +51,7 @@ export class Chat {
     view.endInterruptedPrompt();
     const tools = new ApprovalToolHost(deps.host.tools, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
-    const { session } = await openSession({ sessionId: id, settings: deps.settings().agent, model: deps.host.model, tools, logger: deps.logger, transcript: store });
+    const { session } = await openSession({ sessionId: id, settings: deps.host.models.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
     link.live = true;
     const unsubscribe = session.subscribe((event) => {
       view.apply(event);

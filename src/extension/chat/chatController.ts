@@ -33,7 +33,7 @@ export interface ChatControllerDeps {
   apiKey: () => string | undefined;
   /** Where pre-approvals come from (never the workspace's files). */
   approvalSources: ApprovalSources;
-  onCommand: (command: string) => void;
+  onCommand: (command: string, ...args: unknown[]) => void;
 }
 
 export interface ChatViewPort {
@@ -107,7 +107,8 @@ export class ChatController {
         await this.deps.state.update('sprout.draft', message.text);
         return;
       case 'setup':
-        this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
+        if (message.action === 'useVscodeModel') this.deps.onCommand('sprout.selectModel', { source: 'vscode' });
+        else this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
@@ -125,22 +126,20 @@ export class ChatController {
   }
 
   setupNeeded(): SetupInfo | null {
-    const settings = this.deps.settings();
-    const needsModel = settings.agent.model === '';
-    const needsKey = this.deps.apiKey() === undefined && new URL(settings.baseUrl).hostname.endsWith('openai.com');
-    if (!needsModel && !needsKey) return null;
-    const reason = needsKey ? 'Sprout needs an API key for api.openai.com, or the URL of a local OpenAI-compatible server.' : 'Pick the model Sprout should use.';
-    return { reason, needsKey, needsModel };
+    return this.deps.host.models.setup();
   }
 
   async send(text: string): Promise<void> {
     const chat = await this.current();
     if (chat.view.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
+    await this.deps.host.models.prepare();
     const setup = this.setupNeeded();
     if (setup) {
       this.broadcast({ type: 'setup', setup });
       return;
     }
+    chat.session.updateSettings(this.deps.host.models.agentSettings());
     await this.deps.state.update('sprout.draft', '');
     this.deps.index.touch(chat.id, chatTitle(text), Date.now());
     this.broadcast({ type: 'history', history: this.deps.index.list() });
@@ -171,7 +170,7 @@ export class ChatController {
   }
 
   applySettings(): void {
-    this.chat?.session.updateSettings(this.deps.settings().agent);
+    this.chat?.session.updateSettings(this.deps.host.models.agentSettings());
     this.broadcast({ type: 'setup', setup: this.setupNeeded() });
   }
 

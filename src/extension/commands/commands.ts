@@ -10,7 +10,7 @@ import type { ChatController } from '../chat/chatController';
 import { configureHookServers, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
 import { forgetToolApprovals } from '../approvals/forgetToolApprovals';
 import type { WorkspaceApprovals } from '../approvals/workspaceApprovals';
-import { clearApiKey, selectModel, setApiKey } from './modelCommands';
+import { clearApiKey, selectModel, setApiKey, type SelectModelArg } from './modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
@@ -95,7 +95,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.openLogs': () => deps.channel.show(true),
     'sprout.setApiKey': (value?: string) => setApiKey(keys, host, value),
     'sprout.clearApiKey': () => clearApiKey(keys, host),
-    'sprout.selectModel': (pick?: string) => selectModel(host, pick),
+    'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.models, pick),
     'sprout.openChatInEditor': () => deps.openInEditor(),
     'sprout.showObjection': (server: string, text: string) => showObjection(server, text),
     'sprout.signOutMcpServer': (server?: string) => signOutMcpServer(host, server),
