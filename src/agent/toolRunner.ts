@@ -53,7 +53,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   const refusal = await authorize(ctx, tool, args.value, signal);
   if (refusal !== undefined) return refusal;
   const timeoutMs = ctx.settings().toolTimeoutMs;
-  const result = await runWithTimeout(ctx.clock, timeoutMs, (s) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s }), signal);
+  const result = await runWithTimeout(ctx.clock, timeoutMs, (s) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, callId: call.id }), signal);
   switch (result.kind) {
     case 'done':
       return result.value;

@@ -3,8 +3,10 @@
  * answer. Text up to the last block boundary (a blank line outside a code fence) is rendered once into
  * a fixed chunk and never touched again; only the unfinished tail is re-rendered. Chunks are rendered
  * apart, so a construct spanning a blank line (a loose list, say) may look split while streaming; the
- * finished answer is rendered whole when the host marks it done.
+ * finished answer is rendered whole when the host marks it done. Code in the tail is highlighted once
+ * its chunk settles.
  */
+import { highlightIn } from './highlight';
 import { renderMarkdown } from './markdown';
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -37,6 +39,8 @@ export class StreamingMarkdown {
       chunk.innerHTML = renderMarkdown(this.text.slice(this.settled, this.boundary));
       this.root.insertBefore(chunk, this.tail);
       this.settled = this.boundary;
+      // A settled chunk's code is final: highlighted once, never per token.
+      highlightIn(chunk);
     }
     this.tail.innerHTML = renderMarkdown(this.text.slice(this.settled));
   }

@@ -6,7 +6,8 @@
  * beside an idle frame's, for a long session and for one long answer; both should stay flat. It also
  * times one token from the host's ChatViewState (AgentEvent -> HostMessage) to the webview's DOM against a
  * floor that only waits for the same animation frame. The editor's IPC hop (extension host ->
- * workbench -> iframe) is not in these numbers: the message is dispatched in the page itself.
+ * workbench -> iframe) is not in these numbers: the message is dispatched in the page itself. The
+ * highlighter bundle (dist/highlight.js) is loaded as the chat loads it, so highlighting is included.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -55,6 +56,7 @@ const PAGE = `<!DOCTYPE html><html><head><meta charset="UTF-8"><style>${'/*css*/
 async function openWebview(page: Page): Promise<void> {
   const css = readFileSync(join(root, 'dist', 'webview.css'), 'utf8');
   await page.setContent(PAGE.replace('/*css*/', css));
+  await page.addScriptTag({ path: join(root, 'dist', 'highlight.js') });
   await page.addScriptTag({ path: join(root, 'dist', 'webview.js') });
   const ready = await page.evaluate(() => JSON.stringify((window as unknown as { __posted: unknown[] }).__posted));
   if (!ready.includes('"ready"')) throw new Error(`the webview bundle did not start: posted ${ready}`);

@@ -70,7 +70,7 @@ test('streams into fixed chunks and renders the finished answer whole', async ()
   });
   assert.equal(done.chunks, 0);
   assert.equal(done.streaming, false);
-  assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block">/);
+  assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block"><div class="code-toolbar">/);
 });
 
 test('a turn cut by the round cap with an objection standing says so and offers Continue anyway', async () => {
@@ -82,7 +82,7 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   });
   assert.deepEqual(card, {
     head: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
-    why: 'The round limit came before the model could answer the hook objection:',
+    why: 'The round limit came before the agent could act on the objection:',
     hook: 'tests: 2 tests fail <b>not bold</b>',
     bold: 0,
   });
@@ -149,7 +149,7 @@ test('the copy button of a code block posts its code (found by its data-action, 
   await button.click();
   const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.filter((m) => m.type === 'copy'));
   assert.deepEqual(posted.at(-1), { type: 'copy', text: 'npm test\n' });
-  assert.equal(await button.textContent(), 'Copied');
+  assert.equal(await button.getAttribute('aria-label'), 'Copied');
 });
 
 test('a host message the protocol rejects is logged, not acted on', async () => {

@@ -7,6 +7,7 @@ import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
 import { errorMessage } from '../../agent/errorMessage';
+import type { ExtensionSettings } from '../settings/settingsMapping';
 
 export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: string): Promise<boolean> {
   const key =
@@ -23,6 +24,34 @@ export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: stri
   host.invalidateModel();
   void vscode.window.showInformationMessage('Sprout: API key saved in Secret Storage.');
   return true;
+}
+
+/** A model endpoint typed into an input box (not the Settings editor), saved to the user's settings, which the message says. */
+export async function setBaseUrl(host: AgentHost, settings: () => ExtensionSettings, value?: string): Promise<string | undefined> {
+  const url =
+    value ??
+    (await vscode.window.showInputBox({
+      title: 'Sprout: Model Endpoint',
+      prompt: 'Base URL of an OpenAI-compatible server: Ollama http://127.0.0.1:11434/v1, LM Studio http://127.0.0.1:1234/v1, vLLM, llama.cpp, OpenRouter…',
+      value: settings().baseUrl,
+      ignoreFocusOut: true,
+      validateInput: (v) => endpointProblem(v.trim()),
+    }));
+  if (url === undefined || endpointProblem(url.trim()) !== undefined) return undefined;
+  await writeSetting('sprout.model.baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
+  host.invalidateModel();
+  void vscode.window.showInformationMessage(`Sprout: saved the endpoint ${url.trim()} to your user settings (sprout.model.baseUrl).`);
+  if (settings().agent.model === '') await selectModel(host);
+  return url.trim();
+}
+
+function endpointProblem(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? undefined : 'The URL must start with http:// or https://.';
+  } catch {
+    return 'Enter a URL such as http://127.0.0.1:11434/v1.';
+  }
 }
 
 export async function clearApiKey(keys: ApiKeyStore, host: AgentHost): Promise<void> {
@@ -54,6 +83,7 @@ export async function selectModel(host: AgentHost, pick?: string): Promise<strin
       : await vscode.window.showInputBox({ title: 'Sprout: Select Model', prompt: 'Model name, e.g. gpt-4o-mini' });
   }
   if (chosen === undefined || chosen.trim() === '') return undefined;
-  await writeSetting('sprout.model.name', chosen.trim(), vscode.ConfigurationTarget.Global);
+  const where = await writeSetting('sprout.model.name', chosen.trim(), vscode.ConfigurationTarget.Global);
+  void vscode.window.showInformationMessage(`Sprout: using the model ${chosen.trim()} (saved to ${where}).`);
   return chosen.trim();
 }

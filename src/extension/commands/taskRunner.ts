@@ -21,7 +21,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
   let outcome: Outcome = { reason: 'cancelled', rounds: 0 };
   const chat = await Chat.open(
     id,
-    deps.index.transcriptPath(id),
+    deps.index.files(id),
     {
       host: deps.host,
       logger: deps.logger,
