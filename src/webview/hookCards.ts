@@ -20,7 +20,7 @@ export function objectionCard(e: Objection, send: HookSend): HTMLElement {
   const outcome = e.outcome ?? 'pending';
   const card = el('div', { class: `card objection outcome-${outcome}`, 'data-testid': 'hook-objection', role: 'note', 'aria-label': `${hookBy(hook, e.server)} objected` });
   const headLine = el('div', { class: 'objection-head' });
-  headLine.append(icon('shield'), el('span', { class: 'objection-who' }, hookLabel(hook)), el('span', { class: 'objection-by' }, `by ${e.server} objected`));
+  headLine.append(icon('shield'), el('strong', { class: 'objection-who' }, hookLabel(hook)), document.createTextNode(` by ${e.server} objected`));
   card.append(headLine);
   const says = el('div', { class: 'hook-says' });
   says.append(el('div', { class: 'hook-text' }, e.text));
@@ -70,7 +70,9 @@ function filesText(e: OutcomeEntry, send: HookSend): HTMLElement[] {
   const span = el('span', { class: 'footer-item', title: e.files.paths.join('\n') });
   span.append(icon('files'), el('span', {}, `${n} ${n === 1 ? 'file' : 'files'} changed${e.files.undone ? ', undone' : ''}`));
   if (e.files.undone) return [span];
-  return [span, button({ label: "Undo this turn's file changes", testid: 'undo-turn', icon: 'discard', cls: 'link-button', onClick: () => send({ type: 'undoTurn', turn }) })];
+  const undo = button({ label: "Undo this turn's file changes", testid: 'undo-turn', icon: 'discard', cls: 'link-button', onClick: () => send({ type: 'undoTurn', turn }) });
+  undo.querySelector('span:not(.codicon)')!.textContent = 'Undo';
+  return [span, undo];
 }
 
 export function outcomeEntry(e: OutcomeEntry, send: HookSend): HTMLElement {

@@ -14,6 +14,7 @@ import { highlightIn } from './highlight';
 import { Composer } from './composer';
 import { Scroller } from './scroller';
 import { fillSetupCard } from './setupCard';
+import { GroupedList } from './groupedList';
 import { StreamingMarkdown } from './streamingMarkdown';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -33,6 +34,7 @@ const content = el('div', { class: 'log-content', role: 'log', 'aria-label': 'Co
 log.append(content);
 logWrap.append(log);
 const scroller = new Scroller(log, content, logWrap);
+const list = new GroupedList(content, 'entry-group');
 const setup = el('div', { class: 'card setup', 'data-testid': 'setup-card', hidden: '' });
 const composer = new Composer({
   send: (text, attachments) => {
@@ -60,6 +62,8 @@ function showEmpty(): void {
   empty?.remove();
   empty = nodes.size === 0 ? emptyState(hooks, (prompt) => (composer.setText(prompt), composer.input.focus()), () => post({ type: 'enableTestHook' })) : undefined;
   if (empty) content.append(empty);
+  // The empty state says the hooks line itself; the header takes it over once the chat has started.
+  header.hidden = empty !== undefined;
 }
 
 function upsert(entry: ChatEntry): void {
@@ -83,7 +87,7 @@ function upsert(entry: ChatEntry): void {
   else {
     empty?.remove();
     empty = undefined;
-    content.append(node);
+    list.append(node);
   }
   nodes.set(entry.id, node);
   dirty.delete(entry.id);
@@ -127,6 +131,7 @@ function setSetup(info: ChatState['setup']): void {
 
 function applySnapshot(state: ChatState): void {
   content.replaceChildren();
+  list.reset();
   nodes.clear();
   streams.clear();
   thinking.clear();

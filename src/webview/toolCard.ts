@@ -32,19 +32,24 @@ function approvalBlock(e: ToolEntry, approvalId: string, send: ToolSend): HTMLEl
   const block = el('div', { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call', 'data-testid': 'approval' });
   const question = el('div', { class: 'approval-question' });
   const what = toolSummary(e.args);
-  question.append(icon('shield'), el('span', {}, 'Allow Sprout to '), el('strong', {}, toolTitle(e.name).toLowerCase()));
-  if (what) question.append(el('span', {}, ' '), el('code', {}, what));
-  question.append(el('span', {}, '?'));
+  question.append(icon('shield'), document.createTextNode('Allow Sprout to '), el('strong', {}, toolTitle(e.name).toLowerCase()));
+  if (what) question.append(document.createTextNode(' '), el('code', {}, what));
+  question.append(document.createTextNode('?'));
   block.append(question);
   if (e.approvalWarning) block.append(el('div', { class: 'approval-warning', role: 'alert', 'data-testid': 'approval-warning' }, e.approvalWarning));
   const offered = e.approvalScopes ?? ['once', 'chat', 'workspace'];
   const row = el('div', { class: 'approval-buttons' });
   const approve = (scope: 'once' | 'chat' | 'workspace') => () => send({ type: 'approve', approvalId, scope });
-  row.append(button({ label: 'Allow once', testid: 'tool-approve', cls: 'primary', onClick: approve('once') }));
-  if (offered.includes('chat')) row.append(button({ label: 'Allow in this chat', testid: 'tool-approve-chat', onClick: approve('chat') }));
-  if (offered.includes('workspace')) row.append(button({ label: 'Always allow here', testid: 'tool-approve-workspace', onClick: approve('workspace') }));
-  row.append(button({ label: 'Deny', testid: 'tool-deny', cls: 'subtle', onClick: () => send({ type: 'deny', approvalId }) }));
+  row.append(
+    button({ label: 'Allow once', testid: 'tool-approve', cls: 'primary', onClick: approve('once') }),
+    button({ label: 'Deny', testid: 'tool-deny', onClick: () => send({ type: 'deny', approvalId }) }),
+  );
   block.append(row);
+  // The wider answers, quieter: they change what is asked from now on.
+  const wider = el('div', { class: 'approval-scopes' });
+  if (offered.includes('chat')) wider.append(button({ label: 'Allow in this chat', testid: 'tool-approve-chat', cls: 'link-button', onClick: approve('chat') }));
+  if (offered.includes('workspace')) wider.append(button({ label: 'Always allow in this workspace', testid: 'tool-approve-workspace', cls: 'link-button', onClick: approve('workspace') }));
+  if (wider.childElementCount > 0) block.append(wider);
   return block;
 }
 
@@ -54,7 +59,8 @@ function head(e: ToolEntry): HTMLElement {
   summary.append(icon(status.icon, 'tool-status-icon'), el('span', { class: 'tool-title' }, toolTitle(e.name)));
   const what = toolSummary(e.args);
   if (what) summary.append(el('span', { class: 'tool-arg', title: what }, what));
-  if (e.status !== 'ok') summary.append(el('span', { class: 'tool-state' }, status.text));
+  // A waiting card asks its question below; a finished one says nothing more than its icon.
+  if (e.status !== 'ok' && e.status !== 'awaiting_approval') summary.append(el('span', { class: 'tool-state' }, status.text));
   return summary;
 }
 

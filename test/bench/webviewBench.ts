@@ -18,7 +18,8 @@ import { launchChromium } from '../e2e/harness/chromium';
 import { fmt, timeSideBySide } from './benchHarness';
 
 const root = resolve(__dirname, '..', '..');
-const SIZES = [1_000, 10_000, 50_000, 100_000];
+/** Session sizes in tokens; SPROUT_BENCH_WEBVIEW_SIZES (comma-separated) picks others while iterating. */
+const SIZES = (process.env['SPROUT_BENCH_WEBVIEW_SIZES'] ?? '1000,10000,50000,100000').split(',').map(Number);
 const STREAMED = 100;
 
 /** Roughly one token each; paragraphs and a code block now and then, like real answers. */

@@ -12,7 +12,7 @@ import { type FrameLocator } from 'playwright-core';
 import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
 import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
-import { chatView, hooksTree, openSproutContainer } from './harness/workbench';
+import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand } from './harness/workbench';
 
 const OBJECTION = 'E2E objection: run the tests before you stop.';
 const FIRST_PROMPT = 'Please echo ping, then summarise.';
@@ -94,13 +94,15 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
     await objection.waitFor({ timeout: 60_000 });
     assert.match(await objection.innerText(), /run the tests before you stop/);
     const outcome = chat.getByTestId('turn-outcome').last();
-    await outcome.waitFor({ timeout: 60_000 });
+    // A turn that ends well has a quiet footer, which may be empty: attached, not necessarily visible.
+    await outcome.waitFor({ state: 'attached', timeout: 60_000 });
     assert.equal(await outcome.getAttribute('data-reason'), 'end_turn');
     assert.equal(await tool.getAttribute('data-status'), 'ok');
     assert.match(await streamed.first().innerText(), /the echo tool answered ping/);
     await session.screenshot('chat-2-objection-and-outcome');
 
-    await hooksTree(session.page).filter({ hasText: /1\s*\/\s*3/ }).waitFor({ timeout: 30_000 });
+    await expandHooksView(session.page);
+    await hooksTree(session.page).filter({ hasText: /Objections left: 2 of 3/ }).waitFor({ timeout: 30_000 });
     await session.screenshot('chat-3-hooks-budget');
     assert.equal(fake.chatRequests().length, 3, 'tool round, objected end of turn, final answer');
     assert.ok(fake.requests.every((r) => r.valid), 'every request the extension sent was valid for the real API');
@@ -126,11 +128,9 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
     await chat.getByTestId('chat-input').waitFor({ timeout: 60_000 });
     const restored = chat.getByTestId('user-message').filter({ hasText: FIRST_PROMPT });
     if ((await restored.count()) === 0) {
-      // The restored view may open on a new chat: the first one must then be in the history list.
-      const history = chat.getByTestId('chat-history');
-      const value = await history.locator('option', { hasText: FIRST_PROMPT }).first().getAttribute('value', { timeout: 30_000 });
-      assert.ok(value, 'the first chat is listed in the chat history');
-      await history.selectOption(value);
+      // The restored view may open on a new chat: the first one must then be among the past chats.
+      await runCommand(session.page, 'Sprout: Past Chats', { opensPick: 'Past Chats' });
+      await quickPickRows(session.page).filter({ hasText: FIRST_PROMPT }).first().click({ timeout: 30_000 });
     }
     await restored.first().waitFor({ timeout: 30_000 });
     await chat.getByTestId('hook-objection').first().waitFor({ timeout: 30_000 });

@@ -94,7 +94,7 @@ export class ChatController {
 
   async current(): Promise<Chat> {
     if (this.chat) return this.chat;
-    const lastId = this.deps.state.get<string>('sprout.currentChat');
+    const lastId = this.deps.index.lastOpen ?? this.deps.state.get<string>('sprout.currentChat');
     const id = lastId !== undefined && this.deps.index.get(lastId) ? lastId : randomUUID();
     this.opening ??= this.open(id).finally(() => (this.opening = undefined));
     return this.opening;
@@ -353,6 +353,7 @@ export class ChatController {
       (event, at) => this.viewEvent(event, at),
     );
     this.chat = chat;
+    this.deps.index.setLastOpen(chatId);
     await this.deps.state.update('sprout.currentChat', chatId);
     return chat;
   }

@@ -52,6 +52,23 @@ export class ChatIndex {
     return { transcript: this.transcriptPath(chatId), changes: join(this.dir, `${safeId(chatId)}.changes.json`) };
   }
 
+  /**
+   * The chat open last, kept in a file of its own: written at once, so it survives a window reload that
+   * comes before VS Code has flushed its workspace state.
+   */
+  get lastOpen(): string | undefined {
+    try {
+      const id = readFileSync(join(this.dir, 'current'), 'utf8').trim();
+      return id === '' ? undefined : id;
+    } catch {
+      return undefined;
+    }
+  }
+
+  setLastOpen(chatId: string): void {
+    writeFileSync(join(this.dir, 'current'), chatId, { mode: 0o600 });
+  }
+
   list(): ChatSummary[] {
     return [...this.chats].sort((a, b) => b.updatedAt - a.updatedAt);
   }

@@ -123,7 +123,7 @@ describe('sprout extension', function () {
     assert.match(sprout.hooks.objections[0]?.text ?? '', /Editor-test objection/);
     const roots = sprout.tree.getChildren();
     const budgetItem = sprout.tree.getTreeItem(roots[0] as HookNode);
-    assert.equal(budgetItem.label, '_Stop budget 1/3');
+    assert.equal(budgetItem.label, 'Objections left: 2 of 3');
     const servers = sprout.tree.getChildren(roots.find((n) => n.kind === 'servers'));
     const hooky = servers.find((n) => n.kind === 'server' && n.server.name === 'hooky');
     assert.ok(hooky && hooky.kind === 'server');
