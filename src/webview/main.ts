@@ -85,8 +85,11 @@ function upsert(entry: ChatEntry): void {
   if (wasOpen && details) details.open = true;
   if (old) old.replaceWith(node);
   else {
-    empty?.remove();
-    empty = undefined;
+    if (empty) {
+      empty.remove();
+      empty = undefined;
+      header.hidden = false;
+    }
     list.append(node);
   }
   nodes.set(entry.id, node);

@@ -6,13 +6,11 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { type FrameLocator } from 'playwright-core';
 import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../fakes/fakeOpenAiServer';
-import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
+import { objectingHookServer } from './harness/hookScenario';
 import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
-import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand } from './harness/workbench';
+import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand, sendPrompt } from './harness/workbench';
 
 const OBJECTION = 'E2E objection: run the tests before you stop.';
 const FIRST_PROMPT = 'Please echo ping, then summarise.';
@@ -29,19 +27,7 @@ function script(): FakeResponse[] {
   ];
 }
 
-function hookServerSettings(): Record<string, unknown> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const config = hookServerConfig({ hooks: { _Stop: objectTimes(OBJECTION, 1) } });
-  return {
-    hooks: { type: 'stdio', command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } },
-  };
-}
 
-async function send(chat: FrameLocator, text: string): Promise<void> {
-  const input = chat.getByTestId('chat-input');
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 describe('chat in the packaged extension', { timeout: 240_000 }, () => {
   let session: CodeServerSession | undefined;
@@ -57,7 +43,7 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
       userSettings: {
         'sprout.model.baseUrl': fake.url,
         'sprout.model.name': 'fake-model',
-        'sprout.mcp.servers': hookServerSettings(),
+        'sprout.mcp.servers': objectingHookServer(OBJECTION),
         'sprout.mcp.builtinServers': { workspace: false, todo: false, tests: false },
         'sprout.hooks.servers': ['hooks'],
       },
@@ -75,7 +61,7 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
     assert.ok(session && fake);
     const chat = chatView(session.page);
     await chat.getByTestId('chat-input').waitFor({ timeout: 60_000 });
-    await send(chat, FIRST_PROMPT);
+    await sendPrompt(chat, FIRST_PROMPT);
     await chat.getByTestId('user-message').filter({ hasText: FIRST_PROMPT }).waitFor({ timeout: 30_000 });
 
     const tool = chat.getByTestId('tool-card').first();
@@ -111,7 +97,7 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
   it('cancels a hanging answer with the stop button', async () => {
     assert.ok(session && fake);
     const chat = chatView(session.page);
-    await send(chat, 'Write something long.');
+    await sendPrompt(chat, 'Write something long.');
     await chat.getByTestId('assistant-message').filter({ hasText: 'This answer' }).first().waitFor({ timeout: 60_000 });
     await chat.getByTestId('stop').click();
     const outcome = chat.locator('[data-testid="turn-outcome"][data-reason="cancelled"]');

@@ -4,19 +4,18 @@
 // prompt is still titled by that prompt; a prompt typed before setup is kept and sent once a model is
 // picked; the approval after a long streamed answer with code is on screen; the objection card speaks
 // for the hook; a write opens in the diff editor and the turn's file changes are undone through the
-// editor. Screenshots of each state go to test-results/e2e (git-ignored), in a light and a dark theme,
-// and of Restricted Mode in a second window.
+// editor. Screenshots of each state go to test-results/e2e (git-ignored), in a light theme, and of
+// Restricted Mode and an answer with code in a second window in a dark theme.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import type { FrameLocator, Locator } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../fakes/fakeOpenAiServer';
-import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
+import { objectingHookServer } from './harness/hookScenario';
 import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
-import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand } from './harness/workbench';
+import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand, sendPrompt } from './harness/workbench';
 
 const PROMPT = 'Add a discount function to src/cart.ts';
 const OBJECTION = 'Two tests fail in cart.test.ts: run them and fix discount() before you stop.';
@@ -60,17 +59,7 @@ function script(): FakeResponse[] {
   ];
 }
 
-function hookServerSettings(): Record<string, unknown> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const config = hookServerConfig({ hooks: { _Stop: objectTimes(OBJECTION, 1) } });
-  return { hooks: { type: 'stdio', command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } } };
-}
 
-async function send(chat: FrameLocator, text: string): Promise<void> {
-  const input = chat.getByTestId('chat-input');
-  await input.fill(text);
-  await input.press('Enter');
-}
 
 /** Whether the element lies wholly inside its webview's viewport (what the user sees without scrolling). */
 function onScreen(target: Locator): Promise<boolean> {
@@ -105,7 +94,7 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
       userSettings: {
         'workbench.colorTheme': 'Default Light Modern',
         'sprout.model.baseUrl': fake.url,
-        'sprout.mcp.servers': hookServerSettings(),
+        'sprout.mcp.servers': objectingHookServer(OBJECTION),
         'sprout.mcp.builtinServers': { workspace: true, todo: false, tests: false },
         'sprout.hooks.servers': ['hooks'],
       },
@@ -136,7 +125,7 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
   it('keeps a prompt typed before setup and sends it once a model is picked', async () => {
     assert.ok(session && fake);
     const chat = chatView(session.page);
-    await send(chat, PROMPT);
+    await sendPrompt(chat, PROMPT);
     const pending = chat.getByTestId('pending-prompt');
     await pending.waitFor({ timeout: 30_000 });
     assert.match(await pending.innerText(), new RegExp(PROMPT));
@@ -226,22 +215,9 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     await session.screenshot('ui-8-past-chats');
     await session.page.keyboard.press('Escape');
   });
-
-  it('holds up in a dark theme', async () => {
-    assert.ok(session);
-    await runCommand(session.page, 'Preferences: Color Theme', { opensPick: 'Select Color Theme' });
-    await session.page.locator('.quick-input-widget input').fill('Dark Modern');
-    await quickPickRows(session.page).filter({ hasText: /^Dark Modern/ }).first().click({ timeout: 15_000 });
-    await session.page.locator('.monaco-workbench.vs-dark').waitFor({ timeout: 30_000 });
-    await runCommand(session.page, 'Sprout: Past Chats', { opensPick: 'Past Chats' });
-    await quickPickRows(session.page).filter({ hasText: PROMPT }).first().click({ timeout: 15_000 });
-    const chat = chatView(session.page);
-    await chat.getByTestId('hook-objection').first().scrollIntoViewIfNeeded();
-    await session.screenshot('ui-9-dark');
-  });
 });
 
-describe('chat UI in Restricted Mode', { timeout: 180_000 }, () => {
+describe('chat UI in Restricted Mode, in a dark theme', { timeout: 180_000 }, () => {
   let session: CodeServerSession | undefined;
   let fake: FakeOpenAi | undefined;
   let workspace = '';
@@ -250,8 +226,12 @@ describe('chat UI in Restricted Mode', { timeout: 180_000 }, () => {
     workspace = mkdtempSync(join(tmpdir(), 'sprout-e2e-untrusted-'));
     mkdirSync(join(workspace, '.vscode'));
     writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { db: { command: 'node', args: ['db-server.js'] } } }));
-    fake = await startFakeOpenAi({ responses: [] });
-    session = await startCodeServerWithVsix({ workspace, trust: 'untrusted', userSettings: { 'sprout.model.baseUrl': fake.url, 'sprout.model.name': 'fake-model' } });
+    fake = await startFakeOpenAi({ responses: [{ type: 'reply', text: longAnswer(), deltaSize: 200 }] });
+    session = await startCodeServerWithVsix({
+      workspace,
+      trust: 'untrusted',
+      userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'sprout.model.baseUrl': fake.url, 'sprout.model.name': 'fake-model' },
+    });
     await openSproutContainer(session.page);
   });
 
@@ -270,5 +250,14 @@ describe('chat UI in Restricted Mode', { timeout: 180_000 }, () => {
     await session.screenshot('ui-10-untrusted');
     await chat.getByTestId('dismiss-notice').click();
     await notice.waitFor({ state: 'hidden', timeout: 15_000 });
+  });
+
+  it('holds up in a dark theme: an answer with highlighted code and a table', async () => {
+    assert.ok(session);
+    const chat = chatView(session.page);
+    await sendPrompt(chat, 'How should discount() work?');
+    await chat.locator('[data-testid=assistant-message]:not(.streaming) .code-block code.hljs').first().waitFor({ timeout: 60_000 });
+    await chat.locator('[data-testid=assistant-message] .code-block').first().scrollIntoViewIfNeeded();
+    await session.screenshot('ui-9-dark');
   });
 });

@@ -6,16 +6,10 @@
 // the notice, tool cards and the turn footer post what the user asked for.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../e2e/harness/chromium';
+import type { Page } from 'playwright-core';
+import { openWebviewPage, type WebviewPage } from './webviewPage';
 
-const root = resolve(__dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'sprout-webview-chat-'));
-let browser: Browser | undefined;
+let view: WebviewPage | undefined;
 let page: Page;
 
 const state = (entries: unknown[], extra: Record<string, unknown> = {}): unknown => ({
@@ -32,28 +26,18 @@ const state = (entries: unknown[], extra: Record<string, unknown> = {}): unknown
 });
 
 before(async () => {
-  const build = (entry: string, out: string): void =>
-    void buildSync({ entryPoints: [join(root, entry)], outfile: join(dir, out), bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'error' });
-  build('src/webview/main.ts', 'webview.js');
-  build('src/webview/highlighter.ts', 'highlight.js');
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 420, height: 640 } });
-  const css = readFileSync(join(root, 'media/chat.css'), 'utf8');
-  await page.setContent(`<html><head><style>${css}</style></head><body><main id="app"></main>
-<script>window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });</script></body></html>`);
-  await page.addScriptTag({ path: join(dir, 'highlight.js') });
-  await page.addScriptTag({ path: join(dir, 'webview.js') });
+  view = await openWebviewPage({ highlighter: true, viewport: { width: 420, height: 640 } });
+  page = view.page;
 });
 
 after(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await view?.close();
 });
 
-const send = (message: unknown): Promise<void> => page.evaluate((m) => void window.dispatchEvent(new MessageEvent('message', { data: m })), message);
-const frames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-const posted = (): Promise<Array<Record<string, unknown>>> => page.evaluate(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted);
-const clearPosted = (): Promise<void> => page.evaluate(() => void ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+const send = (message: unknown): Promise<void> => view!.send(message);
+const frames = (): Promise<unknown> => view!.frames();
+const posted = (): Promise<Array<Record<string, unknown>>> => view!.posted();
+const clearPosted = (): Promise<void> => view!.clearPosted();
 
 function longAnswer(): string {
   const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i}); // a line of code`).join('\n');

@@ -4,35 +4,23 @@
 // with a hook objection standing says why, shows the hook's text and offers "Continue anyway".
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../e2e/harness/chromium';
+import type { Page } from 'playwright-core';
+import { openWebviewPage, type WebviewPage } from './webviewPage';
 
-const root = resolve(__dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'sprout-webview-test-'));
-let browser: Browser | undefined;
+let view: WebviewPage | undefined;
 let page: Page;
 
 before(async () => {
-  buildSync({ entryPoints: [join(root, 'src/webview/main.ts')], outfile: join(dir, 'webview.js'), bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'error' });
-  browser = await launchChromium();
-  page = await browser.newPage();
-  const css = readFileSync(join(root, 'media/chat.css'), 'utf8');
-  await page.setContent(`<html><head><style>${css}</style></head><body><main id="app"></main>
-<script>window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });</script></body></html>`);
-  await page.addScriptTag({ path: join(dir, 'webview.js') });
+  view = await openWebviewPage();
+  page = view.page;
 });
 
 after(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await view?.close();
 });
 
-const send = (message: unknown): Promise<void> => page.evaluate((m) => void window.dispatchEvent(new MessageEvent('message', { data: m })), message);
-const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const send = (message: unknown): Promise<void> => view!.send(message);
+const nextFrames = (): Promise<unknown> => view!.frames();
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
   const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };

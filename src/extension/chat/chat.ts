@@ -41,6 +41,7 @@ export class Chat {
     readonly view: ChatViewState,
     readonly tools: ApprovalToolHost,
     readonly checkpoints: CheckpointStore,
+    private readonly recorder: CheckpointToolHost,
     private readonly unsubscribe: () => void,
   ) {}
 
@@ -73,7 +74,7 @@ export class Chat {
       view.apply(event);
       deps.onEvent(event, Date.now());
     });
-    return new Chat(id, session, view, tools, checkpoints, unsubscribe);
+    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe);
   }
 
   async run(prompt: string, attachments: readonly PromptAttachment[] = []): Promise<void> {
@@ -95,5 +96,7 @@ export class Chat {
     this.stop();
     this.unsubscribe();
     this.session.dispose();
+    // The recorder relays the window's tool host to this chat only.
+    this.recorder.use(undefined);
   }
 }

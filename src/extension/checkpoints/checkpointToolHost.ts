@@ -4,10 +4,12 @@
  * nothing the user did while deciding is lost) and right after it. A ToolHost decorator like the
  * approval one, so the core never knows; it resolves the target the way the server will (symlinks and
  * all). Other servers' tools and `run_command` are not recorded: what they change cannot be known.
+ * Everything else is forwarded by the relay it extends; `use(undefined)` lets go of the inner host.
  */
 import { readFileSync } from 'node:fs';
-import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
-import type { ToolCallResult, ToolInfo } from '../../agent/messages';
+import type { ToolCallOptions, ToolHost } from '../../agent/ports';
+import type { ToolCallResult } from '../../agent/messages';
+import { ToolHostRelay } from '../../runtime/toolHostRelay';
 import { displayPath, realRoot, resolveInWorkspace } from '../../servers/shared/safePath';
 import { PATH_WRITING_TOOLS } from '../../servers/workspace/writeGuard';
 import type { CheckpointStore } from './checkpointStore';
@@ -26,45 +28,24 @@ function readOrNull(path: string): string | null {
   }
 }
 
-export class CheckpointToolHost implements ToolHost {
+export class CheckpointToolHost extends ToolHostRelay {
   constructor(
-    private readonly inner: ToolHost,
+    inner: ToolHost,
     private readonly store: CheckpointStore,
     private readonly targets: CheckpointTargets,
-  ) {}
-
-  serverNames(): string[] {
-    return this.inner.serverNames();
+  ) {
+    super();
+    this.use(inner);
   }
 
-  listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
-    return this.inner.listTools(signal);
-  }
-
-  cachedTools(): ToolInfo[] | undefined {
-    return this.inner.cachedTools?.();
-  }
-
-  authorize(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult | undefined> {
-    return this.inner.authorize?.(server, bareName, args, signal) ?? Promise.resolve(undefined);
-  }
-
-  async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
+  override async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
     const target = options.callId === undefined ? undefined : this.target(server, bareName, args);
-    if (target === undefined || options.callId === undefined) return this.inner.callTool(server, bareName, args, options);
+    if (target === undefined || options.callId === undefined) return super.callTool(server, bareName, args, options);
     const before = readOrNull(target.absolute);
-    const result = await this.inner.callTool(server, bareName, args, options);
+    const result = await super.callTool(server, bareName, args, options);
     const after = readOrNull(target.absolute);
     if (after !== before) this.store.add({ callId: options.callId, path: target.path, absolute: target.absolute, before, after });
     return result;
-  }
-
-  killServer(server: string, reason: string): Promise<void> {
-    return this.inner.killServer(server, reason);
-  }
-
-  subscribe(listener: (event: ToolHostEvent) => void): () => void {
-    return this.inner.subscribe(listener);
   }
 
   private target(server: string, bareName: string, args: Record<string, unknown>): { path: string; absolute: string } | undefined {

@@ -46,8 +46,6 @@ export interface CodeServerSession {
   /** Where code-server unpacked the extension (to check what the .vsix shipped). */
   extensionDir: string;
   screenshot(name: string): Promise<string>;
-  /** Changes user settings while the window runs (VS Code picks up the file's change). */
-  setUserSettings(patch: Record<string, unknown>): Promise<void>;
   /** Reloads the window (the workbench and the extension host restart, the server stays). */
   reload(): Promise<void>;
   stop(): Promise<void>;
@@ -92,9 +90,7 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
   const temp = mkdtempSync(join(tmpdir(), 'sprout-e2e-'));
   for (const d of ['user/User', 'ext', 'xdg-config', 'xdg-data']) mkdirSync(join(temp, d), { recursive: true });
   const trust = options.trust === 'untrusted' ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {};
-  const settingsFile = join(temp, 'user', 'User', 'settings.json');
-  let userSettings: Record<string, unknown> = { ...QUIET_SETTINGS, ...trust, ...options.userSettings };
-  writeFileSync(settingsFile, JSON.stringify(userSettings, null, 2));
+  writeFileSync(join(temp, 'user', 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...options.userSettings }, null, 2));
   // code-server writes into $HOME even for --version: keep all of it in the temp dir.
   const env = scrubbedEnv({ ...options.env, HOME: temp, XDG_CONFIG_HOME: join(temp, 'xdg-config'), XDG_DATA_HOME: join(temp, 'xdg-data') });
   let server: GroupProcess | undefined;
@@ -139,11 +135,6 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
         await page.waitForTimeout(700);
         await page.screenshot({ path: file });
         return file;
-      },
-      async setUserSettings(patch) {
-        userSettings = { ...userSettings, ...patch };
-        writeFileSync(settingsFile, JSON.stringify(userSettings, null, 2));
-        await new Promise((r) => setTimeout(r, 1500));
       },
       async reload() {
         await page.context().close();

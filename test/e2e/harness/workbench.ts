@@ -54,3 +54,10 @@ export async function expandHooksView(page: Page): Promise<void> {
 export function quickPickRows(page: Page): Locator {
   return page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
 }
+
+/** Types a message into the chat's box and sends it with Enter, as a user does. */
+export async function sendPrompt(chat: FrameLocator, text: string): Promise<void> {
+  const input = chat.getByTestId('chat-input');
+  await input.fill(text);
+  await input.press('Enter');
+}

@@ -132,6 +132,7 @@ describe('sprout extension', function () {
     const timeline = sprout.tree.getChildren(roots.find((n) => n.kind === 'timeline'));
     assert.equal(timeline.length, 1);
     assert.match(String(sprout.tree.getTreeItem(timeline[0] as HookNode).label), /hooky: Editor-test objection/);
-    assert.match(sprout.statusBar.text, /_Stop 1\/3/);
+    assert.match(sprout.statusBar.text, /Sprout · 2\/3 objections left/);
+    assert.match(String(sprout.tree.getTreeItem(hooky).description), /^ok · Completion check$/, "a short row: health and what it checks");
   });
 });
