@@ -114,7 +114,7 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     await chat.getByTestId('empty-state').waitFor({ timeout: 60_000 });
     await chat.getByTestId('setup-card').waitFor({ timeout: 30_000 });
     assert.equal(await chat.getByTestId('example-prompt').count(), 3);
-    assert.match((await chat.getByTestId('hooks-summary').innerText()).trim(), /Completion check: hooks/);
+    assert.match((await chat.getByTestId('empty-hooks').innerText()).trim(), /Completion check: hooks/);
     await session.screenshot('ui-1-empty-state');
     // The first chat is opened now; a reload before its first prompt once left it "Recovered chat" forever.
     await session.reload();

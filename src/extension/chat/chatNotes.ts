@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
-import { hookBy } from '../../shared/hookText';
+import { hookBy, hookLabel } from '../../shared/hookText';
 
 export interface Note {
   level: 'info' | 'warning' | 'error';
@@ -36,7 +36,7 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'hooks_not_enabled':
       return {
         level: 'warning',
-        text: `The server ${event.server} offers hooks (${event.hooks.join(', ')}) that do not run: it is not in sprout.hooks.servers. Run "Sprout: Configure Hook Servers" to turn them on.`,
+        text: `The server ${event.server} offers hooks (${event.hooks.map(hookLabel).join(', ')}) that do not run: it is not in sprout.hooks.servers. Run "Sprout: Configure Hook Servers" to turn them on.`,
       };
     case 'retry':
       return { level: 'info', text: `The model call failed (${event.reason}); trying again in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).` };
