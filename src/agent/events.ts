@@ -3,7 +3,7 @@
  * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
  */
 import type { HookEvidence, HookFailure } from './hookEvidence';
-import type { ChatMessage, Usage } from './messages';
+import type { ChatMessage, ElicitationAction, ElicitationRequest, Usage } from './messages';
 import type { ApprovalAnswer, ApprovalScope } from './ports';
 import type { BudgetScope } from './settings';
 
@@ -75,6 +75,13 @@ export type AgentEvent =
       history: ChatMessage[];
     }
   | { type: 'outcome'; outcome: Outcome }
+  /** The round waits (at most `waitMs`) for servers that are not ready; the rest join later via `tools_changed`. */
+  | { type: 'servers_waiting'; servers: string[]; waitMs: number }
+  /** A running tool reported progress (or a task's status changed); it also resets the tool's idle timeout. */
+  | { type: 'tool_progress'; callId: string; name: string; progress?: number; total?: number; message?: string }
+  /** A server asks the user something (MCP elicitation); answered by the host and reported below. */
+  | { type: 'elicitation_requested'; request: ElicitationRequest }
+  | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
   /** The model's thinking, streamed (reasoning fields or `<think>` text): shown apart, never the answer. */
   | { type: 'reasoning_delta'; delta: string };
 

@@ -50,6 +50,8 @@ export interface ToolInfo {
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
   isHook: boolean;
+  /** MCP `execution.taskSupport`: the tool runs as a task (`required`) or may (`optional`). */
+  taskSupport?: 'optional' | 'required';
 }
 
 /** A tool result flattened to text (non-text blocks described as `[image: mime, N bytes]`). */
@@ -60,3 +62,18 @@ export interface ToolCallResult {
   structured?: unknown;
 }
 
+/** A question a server asks the user (MCP elicitation, form mode): `schema` is the flat requested schema. */
+export interface ElicitationRequest {
+  id: string;
+  server: string;
+  message: string;
+  schema: Record<string, unknown>;
+}
+
+export type ElicitationAction = 'accept' | 'decline' | 'cancel';
+
+export interface ElicitationAnswer {
+  action: ElicitationAction;
+  /** The answers, for `accept` only; valid against the requested schema. */
+  content?: Record<string, string | number | boolean | string[]>;
+}

@@ -3,7 +3,7 @@
  * client over the `openai` package (src/model), the tool host over the MCP SDK (src/mcp), a clock and
  * a logger over Node (src/runtime), a transcript store over files or VS Code storage.
  */
-import type { ChatMessage, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
+import type { ChatMessage, ElicitationAction, ElicitationRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
 import type { TranscriptRecord } from './events';
 
 export interface ToolSpec {
@@ -65,6 +65,13 @@ export interface ModelClient {
   complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply>;
 }
 
+/** A `notifications/progress` of a running call (`progress` grows, `total` optional), or a task's status (a message only). */
+export interface ToolProgress {
+  progress?: number;
+  total?: number;
+  message?: string;
+}
+
 export interface ToolCallOptions {
   /** Aborting must send `notifications/cancelled` to the server and reject the call. */
   signal: AbortSignal;
@@ -72,6 +79,19 @@ export interface ToolCallOptions {
   meta?: Record<string, unknown>;
   /** The model's id for this call (as in `tool_started`), so a host can tie what it records to the call. */
   callId?: string;
+  /** The server reported progress (a task's status message counts too). */
+  onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface ToolListOptions {
+  /**
+   * Wait at most this long for servers that are not ready yet (starting, or slow to list); they are
+   * left out of this answer and announced with `tools_changed` once their list is in. Default: wait
+   * for every server (each bounded by its own connect timeout).
+   */
+  waitMs?: number;
+  /** Called once, soon after the listing began, with the servers it is still waiting for. */
+  onWaiting?: (servers: string[]) => void;
 }
 
 /** What a host's approval question got: allowed once, for the chat, for the workspace, or denied. */
@@ -87,6 +107,8 @@ export type ToolHostEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
   | { type: 'server_error'; server: string; message: string }
   | { type: 'tools_changed'; server: string }
+  | { type: 'elicitation_requested'; request: ElicitationRequest }
+  | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
   | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
   | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer };
 
@@ -98,7 +120,7 @@ export interface ToolHost {
    * order). Connects lazily; a server that cannot start is reported as a `server_error` event and
    * contributes no tools rather than failing the whole list.
    */
-  listTools(signal?: AbortSignal): Promise<ToolInfo[]>;
+  listTools(signal?: AbortSignal, options?: ToolListOptions): Promise<ToolInfo[]>;
   /**
    * What `listTools` would answer when that needs no I/O and no restart (every server up with a current
    * listing), else undefined. Optional: the loop asks it first every round and lists only without it.

@@ -6,7 +6,7 @@
  */
 import { compact } from './compact';
 import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
-import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
+import { type CoreContext, CancelledError, appendMessage, raceAbort, toolListOptions } from './context';
 import { validateHistory } from './historyValidity';
 import { callModel, replyMessage } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';
@@ -65,7 +65,7 @@ export class PromptRunner {
   /** Tools for this round: without I/O when the tool host has every list at hand (the usual round). */
   private async listTools(): Promise<ToolInfo[] | Step> {
     try {
-      return this.hintIgnoredHooks(await raceAbort(this.ctx.tools.listTools(this.signal), this.signal));
+      return this.hintIgnoredHooks(await raceAbort(this.ctx.tools.listTools(this.signal, toolListOptions(this.ctx)), this.signal));
     } catch (error) {
       if (error instanceof CancelledError) return finish('cancelled');
       return finish('error', { message: `Listing the MCP tools failed: ${errorMessage(error)}` });

@@ -7,7 +7,7 @@
  */
 import { compact } from './compact';
 import { fixedChars } from './compactionRules';
-import type { CoreContext } from './context';
+import { type CoreContext, toolListOptions } from './context';
 import { HookCaller } from './hookCaller';
 import { HistoryLedger } from './historyLedger';
 import { reserveHookCallIds } from './hookEnvelope';
@@ -97,6 +97,7 @@ export class AgentSession {
       state: () => this.replay,
       hintedServers: new Set(),
       historyLedger: this.ledger,
+      toolWait: { listedOnce: false },
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }
@@ -148,7 +149,7 @@ export class AgentSession {
     this.running = true;
     try {
       const abort = signal ?? NOT_CANCELLABLE;
-      const tools = await this.options.tools.listTools(abort);
+      const tools = await this.options.tools.listTools(abort, toolListOptions(this.ctx));
       const specs = toolSpecs(tools);
       await compact(this.ctx, { trigger: 'manual', currentPrompt: null, tools, specs, fixedChars: fixedChars(this.settings.systemPrompt, specs) }, abort);
     } finally {

@@ -15,6 +15,8 @@ export interface CliArgs {
   model?: string;
   maxRounds?: string;
   builtinServers?: string;
+  /** How servers' questions (MCP elicitation) are answered. */
+  elicitation?: string;
   /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
   allowProtectedWrites: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
@@ -37,6 +39,8 @@ Options:
   --json                   one JSON event per line on stdout; otherwise readable text
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
   --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
+  --elicitation POLICY     answers to MCP servers' questions: decline (default), cancel, off (servers
+                           are told the CLI cannot answer), or a JSON file of answers {"field": value}
   -h, --help               show this help
   -V, --version            show the version
 
@@ -53,13 +57,19 @@ Environment:
   SPROUT_AGENT_MAX_ROUNDS               model rounds per prompt, 0 = no cap (default: 50)
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
+  SPROUT_AGENT_ELICITATION              like --elicitation
+  SPROUT_AGENT_TOOL_TIMEOUT_MS          a tool call with no answer and no progress this long is cancelled (default: 300000)
+  SPROUT_AGENT_TOOL_MAX_TOTAL_MS        progress extends a tool call up to this total (default: 1800000)
+  SPROUT_AGENT_SERVER_READY_GRACE_MS    how long a round waits for MCP servers that are not ready (default: 1500)
+  SPROUT_AGENT_SERVER_STARTUP_WAIT_MS   the same wait on the first round, while servers start (default: 10000)
   SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
   XDG_STATE_HOME                        private state (command output, todo lists) goes to $XDG_STATE_HOME/sprout-agent
                                         (default: ~/.local/state/sprout-agent)
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
-Exit status: 0 ended normally, 2 bad usage or configuration, 3 max rounds reached,
-             130 interrupted (SIGINT/SIGTERM), 1 any other error.
+Exit status: 0 ended normally, 2 bad usage or configuration, or an MCP server the run needed
+             (allowlisted in MCP_HOOK_SERVERS, or whose tools the model called) failed,
+             3 max rounds reached, 130 interrupted (SIGINT/SIGTERM), 1 any other error.
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -79,6 +89,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         model: { type: 'string' },
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
+        elicitation: { type: 'string' },
         'allow-protected-writes': { type: 'boolean' },
       },
     });
@@ -98,6 +109,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     model: v.model,
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],
+    elicitation: v.elicitation,
     allowProtectedWrites: v['allow-protected-writes'] === true,
     prompt,
   };

@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
-import { loadMcpConfigFile, type McpServerConfig } from '../mcp/config';
+import { inputEnvName, loadMcpConfigFile, type McpServerConfig } from '../mcp/config';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,
@@ -24,6 +24,8 @@ export interface ServerSelection {
   /** The MCP config file in use, if any. */
   configFile: string | undefined;
   bundled: BundledServerName[];
+  /** Said once on stderr: which config shape was read, keys that are ignored, disabled servers. */
+  notices: string[];
 }
 
 export interface ServerSelectionInput {
@@ -71,10 +73,12 @@ function bundledSelection(input: ServerSelectionInput, configFile: string | unde
 export function selectServers(input: ServerSelectionInput): ServerSelection {
   const configFile = configFileInUse(input.workspaceFolder, input.mcpConfig);
   const bundled = bundledSelection(input, configFile);
+  const notices: string[] = [];
+  const env = { ...input.env };
   const configured =
     configFile === undefined
       ? []
-      : loadMcpConfigFile(configFile, { workspaceFolder: input.workspaceFolder, userHome: homedir(), env: { ...input.env } });
+      : loadMcpConfigFile(configFile, { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id) => env[inputEnvName(id)], notices });
   const taken = new Set(configured.map((s) => s.name));
   const clash = bundled.filter((name) => taken.has(name));
   if (clash.length > 0) {
@@ -83,7 +87,7 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
         'Rename it there, or leave it out of --builtin-servers / SPROUT_AGENT_BUILTIN_SERVERS.',
     );
   }
-  return { configured, configFile, bundled };
+  return { configured, configFile, bundled, notices };
 }
 
 /** Allowlisted names that match no server of this run: a typo here silently disables a hook. */

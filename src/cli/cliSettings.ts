@@ -41,6 +41,23 @@ function hookSettings(env: Env): AgentSettings['hooks'] {
   };
 }
 
+/** Tool and server waits: env name -> settings key, each a whole number of milliseconds >= 1. */
+const WAIT_VARS = [
+  ['SPROUT_AGENT_TOOL_TIMEOUT_MS', 'toolTimeoutMs'],
+  ['SPROUT_AGENT_TOOL_MAX_TOTAL_MS', 'toolMaxTotalMs'],
+  ['SPROUT_AGENT_SERVER_READY_GRACE_MS', 'serverReadyGraceMs'],
+  ['SPROUT_AGENT_SERVER_STARTUP_WAIT_MS', 'firstPromptServerWaitMs'],
+] as const;
+
+function waitSettings(env: Env): Pick<AgentSettings, (typeof WAIT_VARS)[number][1]> {
+  const out = { toolTimeoutMs: 0, toolMaxTotalMs: 0, serverReadyGraceMs: 0, firstPromptServerWaitMs: 0 };
+  for (const [name, key] of WAIT_VARS) {
+    const value = envValue(env, name);
+    out[key] = value === undefined ? DEFAULT_SETTINGS[key] : parseInteger(value, name, 1);
+  }
+  return out;
+}
+
 export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRounds'>): AgentSettings {
   const model = args.model?.trim() || envValue(env, 'SPROUT_AGENT_MODEL')?.trim();
   if (!model) {
@@ -56,6 +73,7 @@ export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRoun
   else if (maxRoundsEnv !== undefined) maxRounds = parseInteger(maxRoundsEnv, 'SPROUT_AGENT_MAX_ROUNDS', 0);
   return {
     ...DEFAULT_SETTINGS,
+    ...waitSettings(env),
     model,
     maxRounds,
     contextWindowTokens:

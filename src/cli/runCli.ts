@@ -5,17 +5,21 @@
  * session file flushed and the servers closed, then 130.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
-import { createAgentRuntime, type AgentRuntime } from '../runtime/createAgentRuntime';
+import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import { selectServers, unknownHookServers } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
+import { elicitationPolicy } from './cliElicitation';
+import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
+import { calledToolsRecorder, describeFailures, neededServerFailures } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 export interface CliIo {
@@ -72,12 +76,25 @@ async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo): Prom
   }
 }
 
+/** What the CLI offers MCP servers: answers by policy, the workspace as the root, sign-in by a printed URL. */
+function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string): Pick<AgentRuntimeOptions, 'mcpFeatures' | 'oauth'> {
+  const source = args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION';
+  return {
+    mcpFeatures: {
+      elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, source),
+      roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
+    },
+    oauth: cliOAuthHost(io.env, io.stderr),
+  };
+}
+
 async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
   const protectedPaths = protectedPathsFromEnv(io.env);
   const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
+  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
   const unknownHooks = unknownHookServers(settings.hooks.allowlist, selection);
   if (unknownHooks.length > 0) {
     const known = [...selection.configured.map((s) => s.name), ...selection.bundled].join(', ') || 'none';
@@ -109,17 +126,21 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     parentEnv: { ...io.env },
     clientVersion: io.version,
     onServerStderr: (server, text) => secretLogger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
+    ...mcpClientOptions(args, io, workspaceFolder),
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);
-  const unsubscribe = runtime.session.subscribe(print);
+  const called = calledToolsRecorder();
+  const unsubscribe = runtime.session.subscribe((event) => (print(event), called.listener(event)));
   try {
     const outcome = await runPrompt(runtime, prompt, io);
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     if (outcome === undefined) return EXIT_ERROR;
     // stderr in both modes: a --json consumer reads stdout, a person watching the terminal reads this.
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
-    return exitCodeForOutcome(outcome.reason);
+    const failures = neededServerFailures(runtime.hub.status(), settings.hooks.allowlist, called.names);
+    io.stderr.write(describeFailures(failures));
+    return failures.length > 0 ? EXIT_USAGE : exitCodeForOutcome(outcome.reason);
   } finally {
     unsubscribe();
     await runtime.dispose();

@@ -1,9 +1,10 @@
 /**
- * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and one model
- * client over the current endpoint and key. Both are rebuilt when their inputs change (settings,
- * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates (`model`, and `tools`,
- * a relay that forwards the current hub's events to every session subscribed to it), so a rebuild
- * never strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
+ * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and the model
+ * sources (ModelRouter: the endpoint's client over the current URL and key, and VS Code's language
+ * models). Both are rebuilt when their inputs change (settings, `.vscode/mcp.json`, trust, the key,
+ * VS Code's set of models); chats reach them through stable delegates (`model`, and `tools`, a relay
+ * that forwards the current hub's events to every session subscribed to it), so a rebuild never
+ * strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
  * workspace chose only with the user's consent (keyConsent.ts).
  */
 import { join } from 'node:path';
@@ -15,9 +16,12 @@ import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
+import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
+import type { ClientFeatures } from '../mcp/clientFeatures';
+import type { OAuthHost } from '../mcp/oauthClient';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
-import { resolveServers } from './settings/serverConfigs';
+import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource } from './settings/configReader';
 
@@ -33,6 +37,12 @@ export interface AgentHostDeps {
   baseUrlLevels: () => BaseUrlLevels;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
+  /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
+  features?: ClientFeatures;
+  /** Sign-in for HTTP servers (tokens in SecretStorage, the page in the browser). */
+  oauth?: OAuthHost;
+  /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
+  inputs?: ServerSources['inputs'];
 }
 
 export class AgentHost {
@@ -47,10 +57,19 @@ export class AgentHost {
 
   /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
   readonly tools = new ToolHostRelay<McpHub>();
-  /** Every chat's model calls go through here, so a new key or URL applies to the next call. */
-  readonly model: ModelClient = { complete: async (request, options) => (await this.currentModel()).complete(request, options) };
+  /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
+  readonly models: ModelRouter;
+  /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
+  readonly model: ModelClient = { complete: (request, options) => this.models.complete(request, options) };
 
-  constructor(private readonly deps: AgentHostDeps) {}
+  constructor(private readonly deps: AgentHostDeps) {
+    this.models = new ModelRouter({
+      settings: deps.settings,
+      hasApiKey: () => deps.apiKey() !== undefined,
+      endpointClient: () => this.currentModel(),
+      logger: deps.logger,
+    });
+  }
 
   /** The folder the servers run in (and tool paths are relative to). */
   get workspaceFolder(): string {
@@ -119,7 +138,18 @@ export class AgentHost {
     await (await this.ensureServers()).listTools();
   }
 
+  /** The workspace folders changed: running servers are told (roots/list_changed) and ask again. */
+  async rootsChanged(): Promise<void> {
+    await this.hub?.rootsChanged();
+  }
+
+  /** Forgets an HTTP server's sign-in; its next use asks the user to sign in again. */
+  async signOut(server: string): Promise<void> {
+    await (await this.ensureServers()).signOut(server);
+  }
+
   async dispose(): Promise<void> {
+    this.models.dispose();
     const hub = this.hub;
     this.tools.use(undefined);
     await hub?.close();
@@ -139,6 +169,7 @@ export class AgentHost {
         // One private folder (0700) for every server's state: command output, todo lists, test results.
         stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
         protectedPaths: settings.protectedPaths,
+        inputs: this.deps.inputs,
       },
       this.deps.consent,
     );
@@ -147,7 +178,7 @@ export class AgentHost {
     this.notices = resolved.notices;
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr });
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth });
     hub.onStatus((status) => {
       if (this.hub !== hub) return;
       for (const listener of this.statusListeners) listener(status);

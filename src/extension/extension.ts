@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../agent/ports';
-import { AgentHost } from './agentHost';
+import { AgentHost, type AgentHostDeps } from './agentHost';
 import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
 import { ChatIndex } from './chat/chatIndex';
@@ -26,6 +26,13 @@ import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
+import { openSignInInBrowser, promptForInput, resolveInputs, vscodeOAuthHost, type InputPrompt, type SignInOpener } from './settings/mcpSecrets';
+
+/** How MCP sign-in pages are opened and `${input:id}` values asked for; extension-host tests replace them to play the user. */
+export interface McpUserPrompts {
+  openSignIn: SignInOpener;
+  askInput: InputPrompt;
+}
 import { TestResultsMirror } from './testing/testResultsMirror';
 import { hooksSummary } from './hooks/hooksSummary';
 import { registerChangeDocuments } from './checkpoints/fileChanges';
@@ -45,6 +52,7 @@ export interface SproutApi {
   index: ChatIndex;
   settings: () => ReturnType<typeof readSettings>;
   statusBar: vscode.StatusBarItem;
+  mcpPrompts: McpUserPrompts;
   /** Wall time of `activate` itself (what `npm run bench` reports as activation). */
   activationMs: number;
 }
@@ -99,8 +107,26 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
       host.invalidateModel();
       controller.applySettings();
     }),
+    // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
+    host.models.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, controller, workspaceFolder }),
   );
+}
+
+/**
+ * What the window offers MCP servers: questions go to the chat's form cards (the hub starts on the
+ * first prompt, after the controller exists, so the late reference holds), roots are the workspace
+ * folders, sign-in and `${input:id}` values live in SecretStorage.
+ */
+function mcpHostOptions(context: vscode.ExtensionContext, chat: { controller?: ChatController }, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
+  return {
+    features: {
+      elicitation: { by: 'user', answer: (request, signal) => chat.controller?.elicitations.answer(request, signal) ?? Promise.resolve({ action: 'cancel' }) },
+      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+    },
+    oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
+    inputs: (source, specs) => resolveInputs(context.secrets, source, specs, prompts.askInput),
+  };
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -115,7 +141,7 @@ interface HostInputs {
 }
 
 /** The agent host with its two consents: to start workspace-defined servers, and to send the key where the workspace points. */
-function createHost(context: vscode.ExtensionContext, inputs: HostInputs): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
+function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
   const consent = new ConsentStore(context.globalState, askConsent);
   const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
   const host = new AgentHost({
@@ -130,6 +156,7 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs): { hos
     baseUrlLevels: readBaseUrlLevels,
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
+    ...mcp,
   });
   return { host, consent, keyConsent };
 }
@@ -145,7 +172,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
   const approvals = new WorkspaceApprovals(context.workspaceState);
-  const { host, consent, keyConsent } = createHost(context, { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings });
+  const chatRef: { controller?: ChatController } = {};
+  const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput };
+  const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
+  const { host, consent, keyConsent } = createHost(context, hostInputs, mcpHostOptions(context, chatRef, mcpPrompts));
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
@@ -165,9 +195,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
       remembered: approvals,
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
     },
-    onCommand: (command) => void vscode.commands.executeCommand(command),
+    onCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args),
     hooksSummary: () => hooksSummary(hooks, settings.agent.hooks.allowlist),
   });
+  chatRef.controller = controller;
   registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, testing, workspaceFolder }, {
     get: () => settings,
     reread: () => {
@@ -183,7 +214,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, testing, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
+  return { controller, host, hooks, tree, testing, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

@@ -52,7 +52,11 @@ function describeSpawnFailure(options: ProcessGroupTransportOptions, error: Node
       ? 'command not found (is it installed and on PATH?)'
       : error.code === 'EACCES'
         ? 'permission denied (is the file executable?)'
-        : error.message;
+        : error.code === 'E2BIG'
+          ? 'its arguments and environment are too large for the system (E2BIG); shorten the env values or args'
+          : error.code === 'ERR_INVALID_ARG_VALUE' && /null bytes/i.test(error.message)
+            ? 'an argument, the command or an environment value contains a NUL byte; remove it from the server configuration'
+            : error.message;
   return new SpawnError(server, command, error.code, `MCP server "${server}": cannot start "${command}": ${cause}`);
 }
 
@@ -101,13 +105,23 @@ export class ProcessGroupTransport implements Transport {
       );
     }
     return new Promise<void>((resolve, reject) => {
-      const child = spawn(this.options.command, this.options.args, {
-        detached: process.platform !== 'win32',
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...this.options.env, ...this.tag.env },
-        cwd,
-        windowsHide: true,
-      });
+      let child: ChildProcess;
+      try {
+        child = spawn(this.options.command, this.options.args, {
+          detached: process.platform !== 'win32',
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: { ...this.options.env, ...this.tag.env },
+          cwd,
+          windowsHide: true,
+        });
+      } catch (error) {
+        // Node throws at once for some bad input (a NUL byte in an argument, an environment past the
+        // kernel's limit): no process exists, so nothing will ever report an exit.
+        const failure = error as NodeJS.ErrnoException;
+        this.markExited(`failed to start (${failure.code ?? failure.message})`);
+        this.notifyClose();
+        return reject(describeSpawnFailure(this.options, failure));
+      }
       this.child = child;
       let spawned = false;
       child.once('spawn', () => {

@@ -26,6 +26,10 @@ export interface HubOptions {
   onServerStderr?: (server: string, line: string) => void;
   /** Restart backoff, connect timeout, close grace; the defaults suit both hosts. */
   tuning?: Pick<McpHubOptions, 'restart' | 'connectTimeoutMs' | 'closeGraceMs' | 'stableResetMs'>;
+  /** Elicitation and roots offered to servers (each declared only when given). */
+  features?: McpHubOptions['features'];
+  /** Sign-in for HTTP servers that ask for it. */
+  oauth?: McpHubOptions['oauth'];
 }
 
 export function createHub(servers: readonly McpServerConfig[], options: HubOptions = {}): McpHub {
@@ -36,6 +40,8 @@ export function createHub(servers: readonly McpServerConfig[], options: HubOptio
     logger: options.logger,
     parentEnv: options.parentEnv ?? process.env,
     onStderr: options.onServerStderr,
+    features: options.features,
+    oauth: options.oauth,
   });
 }
 

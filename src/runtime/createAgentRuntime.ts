@@ -9,8 +9,10 @@ import type { AgentSession } from '../agent/session';
 import type { Clock, Logger, TranscriptStore } from '../agent/ports';
 import type { AgentEvent } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
+import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, McpHubOptions } from '../mcp/mcpHub';
+import type { OAuthHost } from '../mcp/oauthClient';
 import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
@@ -56,6 +58,10 @@ export interface AgentRuntimeOptions {
   clientVersion?: string;
   /** A server wrote to its stderr. */
   onServerStderr?: (server: string, text: string) => void;
+  /** Elicitation and roots offered to MCP servers (each declared only when given). */
+  mcpFeatures?: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it. */
+  oauth?: OAuthHost;
 }
 
 export interface AgentRuntime {
@@ -92,6 +98,8 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     logger,
     parentEnv: options.parentEnv,
     onServerStderr: options.onServerStderr,
+    features: options.mcpFeatures,
+    oauth: options.oauth,
   });
   let disposed: Promise<void> | undefined;
   const transcript = transcriptStore(options.transcript, logger);

@@ -5,7 +5,7 @@
  * errors, tool list changes) through this relay. Before the first hub, and between a configuration
  * change and the next start, it offers no servers and no tools.
  */
-import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
+import type { ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
 
 export const NOT_STARTED_RESULT: ToolCallResult = { isError: true, text: 'MCP servers are not started yet.' };
@@ -32,8 +32,8 @@ export class ToolHostRelay<Hub extends ToolHost = ToolHost> implements ToolHost 
     return this.hub?.serverNames() ?? [];
   }
 
-  listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
-    return this.hub?.listTools(signal) ?? Promise.resolve([]);
+  listTools(signal?: AbortSignal, options?: ToolListOptions): Promise<ToolInfo[]> {
+    return this.hub?.listTools(signal, options) ?? Promise.resolve([]);
   }
 
   cachedTools(): ToolInfo[] | undefined {

@@ -20,6 +20,14 @@ export type FailureView = z.infer<typeof failureSchema>;
 
 const objectionSchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
 
+/** A running tool's last progress report, as the server sent it (progressText words it). */
+export const toolProgressSchema = z.object({ progress: z.optional(z.number()), total: z.optional(z.number()), message: z.optional(z.string()) });
+export type ToolProgressInfo = z.infer<typeof toolProgressSchema>;
+
+export const elicitationActionSchema = z.enum(['accept', 'decline', 'cancel']);
+export const elicitationStatusSchema = z.enum(['pending', 'accept', 'decline', 'cancel', 'withdrawn']);
+export type ElicitationStatus = z.infer<typeof elicitationStatusSchema>;
+
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
 
@@ -72,6 +80,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     status: toolStatusSchema,
     result: z.optional(z.string()),
     approvalId: z.optional(z.string()),
+    progress: z.optional(toolProgressSchema),
     /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
@@ -117,6 +126,16 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     checks: z.optional(z.array(hookCheckSchema)),
     files: z.optional(z.object({ paths: z.array(z.string()), undone: z.boolean() })),
   }),
+  /** A server's question (MCP form elicitation); `schema` is the requested schema (elicitationFields reads it). */
+  z.object({
+    kind: z.literal('elicitation'),
+    id: z.string(),
+    requestId: z.string(),
+    server: z.string(),
+    message: z.string(),
+    schema: z.record(z.string(), z.unknown()),
+    status: elicitationStatusSchema,
+  }),
   /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),
 ]);
@@ -125,8 +144,8 @@ export type ChatEntry = z.infer<typeof chatEntrySchema>;
 export const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
 export type ChatSummary = z.infer<typeof chatSummarySchema>;
 
-/** `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
-export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), pendingPrompt: z.optional(z.string()) });
+/** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
+export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean(), pendingPrompt: z.optional(z.string()) });
 export type SetupInfo = z.infer<typeof setupSchema>;
 
 export const chatStateSchema = z.object({
@@ -170,8 +189,14 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('deny'), approvalId: z.string() }),
   z.object({ type: z.literal('continueAnyway') }),
   z.object({ type: z.literal('draft'), text: z.string() }),
-  z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel']) }),
+  z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel', 'useVscodeModel']) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({
+    type: z.literal('elicitationAnswer'),
+    id: z.string(),
+    action: elicitationActionSchema,
+    content: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
+  }),
   z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()) }),
   z.object({ type: z.literal('showInTesting') }),
   /** Code block actions: put the code at the editor's cursor, or make it a file's content (`path` from the fence, else the active editor's). */
@@ -187,7 +212,14 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dismissNotice') }),
   z.object({ type: z.literal('cancelPendingPrompt') }),
 ]);
+
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** "3/6 · Building" for a tool card; empty when there is nothing to say. */
+export function progressText(p: ToolProgressInfo): string {
+  const amount = p.progress === undefined ? '' : p.total !== undefined && p.total > 0 ? `${p.progress}/${p.total}` : String(p.progress);
+  return [amount, p.message ?? ''].filter((part) => part !== '').join(' · ');
+}
 
 /** What was wrong with a rejected message, for the log: zod/mini carries no message texts, so the path and the issue code. */
 export function describeIssues(error: z.core.$ZodError): string[] {

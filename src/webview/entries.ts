@@ -1,11 +1,12 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
 import type { ChatEntry } from '../shared/protocol';
 import { el, icon } from './dom';
+import { elicitationCard, type ElicitationSend } from './elicitationCard';
 import { objectionCard, outcomeEntry, type HookSend } from './hookCards';
 import { renderMarkdown } from './markdown';
 import { toolCard, type ToolSend } from './toolCard';
 
-export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0]) => void;
+export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0]) => void;
 
 export { el };
 
@@ -56,6 +57,8 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     }
     case 'outcome':
       return outcomeEntry(e, send);
+    case 'elicitation':
+      return elicitationCard(e, send);
     case 'thinking': {
       // Collapsed: the model's thinking is there to look into, not to read as the answer.
       const card = el('details', { class: 'thinking', 'data-testid': 'thinking', 'data-done': String(e.done) });

@@ -6,7 +6,7 @@
 import type { SetupInfo } from '../shared/protocol';
 import { button, el, icon } from './dom';
 
-export type SetupAction = 'setApiKey' | 'setBaseUrl' | 'selectModel';
+export type SetupAction = 'setApiKey' | 'setBaseUrl' | 'selectModel' | 'useVscodeModel';
 
 export function fillSetupCard(card: HTMLElement, info: SetupInfo | null, act: (action: SetupAction) => void, editPending: (text: string) => void): void {
   card.hidden = info === null;
@@ -16,8 +16,10 @@ export function fillSetupCard(card: HTMLElement, info: SetupInfo | null, act: (a
   head.append(icon('gear'), el('span', {}, 'Set up Sprout'));
   card.append(head, el('div', { class: 'setup-reason' }, info.reason));
   const actions: [string, SetupAction, string][] = [];
+  if (info.vscodeModels) actions.push(['Use a model already in VS Code', 'useVscodeModel', 'vscode']);
   if (info.needsKey) actions.push(['Set API Key', 'setApiKey', 'key'], ['Use a local endpoint', 'setBaseUrl', 'server-environment']);
-  if (info.needsModel) actions.push(['Select Model', 'selectModel', 'symbol-class']);
+  // With nothing configured the VS Code button already is the way to pick; the full picker would repeat it.
+  if (info.needsModel && !(info.vscodeModels && info.needsKey)) actions.push(['Select Model', 'selectModel', 'symbol-class']);
   const row = el('div', { class: 'setup-actions' });
   actions.forEach(([label, action, iconName], i) => row.append(button({ label, icon: iconName, cls: i === 0 ? 'primary' : '', testid: `setup-${action}`, onClick: () => act(action) })));
   card.append(row);

@@ -5,7 +5,7 @@
  * one for actions (`.tool-actions`), so a new kind of status (progress, a hook's denial) or a new
  * action is one call here. Arguments and results are model and tool text: text only.
  */
-import type { ChatEntry, ToolStatus } from '../shared/protocol';
+import { progressText, type ChatEntry, type ToolStatus } from '../shared/protocol';
 import { button, el, icon } from './dom';
 import { prettyArgs, toolServer, toolSummary, toolTitle } from './toolSummary';
 
@@ -82,6 +82,8 @@ export function toolCard(e: ToolEntry, send: ToolSend): HTMLElement {
     actions.append(button({ label: `Open diff of ${e.change.path}`, testid: 'open-diff', icon: 'diff', iconOnly: true, onClick: () => send({ type: 'openDiff', entryId: e.id }) }));
   }
   card.append(details, actions);
+  const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
+  if (progress !== '') card.append(statusLine('progress', progress, 'tool-progress'));
   if (e.status === 'awaiting_approval' && e.approvalId) {
     card.dataset['attention'] = `Approval needed: Sprout wants to ${toolTitle(e.name).toLowerCase()} ${toolSummary(e.args)}`.trim();
     card.append(approvalBlock(e, e.approvalId, send));

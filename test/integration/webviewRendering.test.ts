@@ -130,6 +130,23 @@ test('thinking is a collapsed part of its own: deltas append as text, it stays o
   assert.deepEqual(done, { open: true, summary: 'Thinking', done: 'true', pwned: undefined });
 });
 
+test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
+  const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
+  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: null } });
+  const card = page.locator('[data-testid=setup-card]');
+  await card.waitFor();
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Set API Key', 'Use a local endpoint']);
+  assert.equal(await card.locator('button.primary').textContent(), 'Use a model already in VS Code');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await card.locator('button.primary').click();
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'setup', action: 'useVscodeModel' }]);
+  await send({ type: 'setup', setup: { ...setup, vscodeModels: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Set API Key', 'Use a local endpoint', 'Select Model']);
+  // A key is stored but no model chosen: both ways to pick stay on the card.
+  await send({ type: 'setup', setup: { ...setup, needsKey: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Select Model']);
+});
+
 test('the copy button of a code block posts its code (found by its data-action, not a test id)', async () => {
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'copy', text: 'Run:\n\n```sh\nnpm test\n```', done: true } });
   const button = (await page.$$('[data-testid=assistant-message] .code-block [data-action=copy-code]')).at(-1);
@@ -155,4 +172,45 @@ test('a host message the protocol rejects is logged, not acted on', async () => 
   } finally {
     page.off('console', onConsole);
   }
+});
+
+test('a running tool card shows its last progress; a finished one does not', async () => {
+  await send({ type: 'snapshot', state: { chatId: 'p', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  const tool = { kind: 'tool', id: 't-1', name: 'srv__build', args: '{}', status: 'running' };
+  await send({ type: 'entry', entry: { ...tool, progress: { progress: 3, total: 6, message: 'Linking' } } });
+  assert.equal(await page.textContent('[data-testid=tool-progress]'), '3/6 · Linking');
+  await send({ type: 'entry', entry: { ...tool, status: 'ok', result: 'built', progress: { progress: 6, total: 6 } } });
+  assert.equal(await page.$('[data-testid=tool-progress]'), null);
+});
+
+test("a server's question renders its fields, refuses an invalid answer and sends a valid one", async () => {
+  await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Name' },
+      age: { type: 'integer', title: 'Age', minimum: 1, maximum: 120 },
+      color: { type: 'string', enum: ['red', 'blue'], default: 'blue' },
+      agree: { type: 'boolean', title: 'Agree', default: false },
+    },
+    required: ['name'],
+  };
+  const entry = { kind: 'elicitation', id: 'q-r1', requestId: 'r1', server: 'srv', message: 'Who are you? <img src=x onerror=alert(1)>', schema, status: 'pending' };
+  await send({ type: 'entry', entry });
+  assert.equal(await page.textContent('[data-testid=elicitation-card] .question'), 'Who are you? <img src=x onerror=alert(1)>');
+  assert.equal(await page.$('[data-testid=elicitation-card] img'), null, 'server text is never markup');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await page.fill('[data-field=age]', '500');
+  await page.click('[data-testid=elicitation-accept]');
+  const errors = await page.$$eval('[data-testid=elicitation-card] .field-error', (nodes) => nodes.map((n) => n.textContent));
+  assert.ok(errors.some((t) => t?.includes('Name is required')) && errors.some((t) => t?.includes('at most 120')), JSON.stringify(errors));
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [], 'nothing is sent while the form is invalid');
+  await page.fill('[data-field=name]', 'Ada');
+  await page.fill('[data-field=age]', '36');
+  await page.click('[data-testid=elicitation-accept]');
+  const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+  assert.deepEqual(posted, [{ type: 'elicitationAnswer', id: 'r1', action: 'accept', content: { name: 'Ada', age: 36, color: 'blue', agree: false } }]);
+  await send({ type: 'entry', entry: { ...entry, status: 'decline' } });
+  assert.match((await page.textContent('[data-testid=elicitation-card]')) ?? '', /You declined to answer/);
+  assert.equal(await page.$('[data-testid=elicitation-accept]'), null);
 });

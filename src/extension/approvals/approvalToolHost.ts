@@ -13,7 +13,7 @@
  * it says now.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalAnswer, ApprovalScope, ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
+import type { ApprovalAnswer, ApprovalScope, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../../agent/ports';
 import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
 import { protectedWriteMeta } from '../../servers/shared/protectedPaths';
@@ -62,8 +62,8 @@ export class ApprovalToolHost implements ToolHost {
     return this.inner.serverNames();
   }
 
-  listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
-    return this.inner.listTools(signal);
+  listTools(signal?: AbortSignal, options?: ToolListOptions): Promise<ToolInfo[]> {
+    return this.inner.listTools(signal, options);
   }
 
   cachedTools(): ToolInfo[] | undefined {

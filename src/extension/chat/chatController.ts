@@ -7,18 +7,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Logger } from '../../agent/ports';
 import type { AgentEvent } from '../../agent/events';
-import { assertNever, type AttachmentRef, type ChatState, type HooksSummary, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
-import type { AgentHost } from '../agentHost';
+import { assertNever, type AttachmentRef, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
 import { ApprovalBroker } from '../approvals/approvalBroker';
-import { createApprovalPolicy, type ApprovalSources } from '../approvals/approvalPolicy';
+import { createApprovalPolicy } from '../approvals/approvalPolicy';
 import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
-import { type ChatIndex, chatTitle } from './chatIndex';
-import type { HooksViewState } from '../hooks/hooksViewState';
-import type { TestResultsMirror } from '../testing/testResultsMirror';
-import type { ExtensionSettings } from '../settings/settingsMapping';
+import { ElicitationBroker } from './elicitationBroker';
+import { chatTitle } from './chatIndex';
+import type { ChatControllerDeps, ChatViewPort } from './chatControllerDeps';
 import { readAttachments, pickAttachment } from './attachments';
 import { applyToFile, insertAtCursor } from './codeActions';
 import { showChatHistory } from './chatHistory';
@@ -27,41 +24,23 @@ import { CheckpointStore } from '../checkpoints/checkpointStore';
 
 export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
 
-export interface ChatControllerDeps {
-  host: AgentHost;
-  index: ChatIndex;
-  hooks: HooksViewState;
-  /** The Testing view's copy of the last test verdict; also opens failure locations. */
-  testing: TestResultsMirror;
-  logger: Logger;
-  state: vscode.Memento;
-  settings: () => ExtensionSettings;
-  apiKey: () => string | undefined;
-  /** Where pre-approvals come from (never the workspace's files). */
-  approvalSources: ApprovalSources;
-  onCommand: (command: string) => void;
-  /** The hooks in one line (header, empty state). */
-  hooksSummary: () => HooksSummary;
-}
-
-export interface ChatViewPort {
-  post(message: HostMessage): void;
-  /** Whether the user can see this view now (a collapsed side bar or a background tab cannot). */
-  visible(): boolean;
-}
+export type { ChatControllerDeps, ChatViewPort } from './chatControllerDeps';
 
 type MoreMessage = 'insertCode' | 'applyCode' | 'openDiff' | 'undoTurn' | 'showHistory' | 'showHooks' | 'enableTestHook' | 'attach' | 'dismissNotice' | 'cancelPendingPrompt';
 
-interface PendingPrompt {
-  text: string;
-  attachments: AttachmentRef[];
-}
+/** A prompt sent before setup was done, with what was attached to it. */
+type PendingPrompt = { text: string; attachments: AttachmentRef[] };
 
 export class ChatController {
   private chat: Chat | undefined;
   private opening: Promise<Chat> | undefined;
   private readonly views = new Set<ChatViewPort>();
   readonly approvals = new ApprovalBroker();
+  /** Servers' questions go to the open chat (the hub's elicitation handler is this broker). */
+  readonly elicitations = new ElicitationBroker(
+    () => (this.chat === undefined ? undefined : { view: this.chat.view, visible: [...this.views].some((v) => v.visible()) }),
+    () => void vscode.commands.executeCommand('sprout.chat.focus'),
+  );
   notice: string | null = null;
   /** The notice the user dismissed; it stays away for this window's life unless it changes. */
   private dismissedNotice: string | null = null;
@@ -124,10 +103,14 @@ export class ChatController {
         await this.deps.state.update('sprout.draft', message.text);
         return;
       case 'setup':
-        this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
+        if (message.action === 'useVscodeModel') this.deps.onCommand('sprout.selectModel', { source: 'vscode' });
+        else this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
+        return;
+      case 'elicitationAnswer':
+        this.elicitations.reply(message.id, message.action === 'accept' ? { action: 'accept', content: message.content ?? {} } : { action: message.action });
         return;
       case 'openLocation':
         return this.deps.testing.openLocation(message.file, message.line);
@@ -176,23 +159,22 @@ export class ChatController {
   }
 
   setupNeeded(): SetupInfo | null {
-    const settings = this.deps.settings();
-    const needsModel = settings.agent.model === '';
-    const needsKey = this.deps.apiKey() === undefined && new URL(settings.baseUrl).hostname.endsWith('openai.com');
-    if (!needsModel && !needsKey) return null;
-    const reason = needsKey ? 'Sprout needs an API key for api.openai.com, or the URL of a local OpenAI-compatible server.' : 'Pick the model Sprout should use.';
-    return { reason, needsKey, needsModel, ...(this.pending ? { pendingPrompt: this.pending.text } : {}) };
+    const setup = this.deps.host.models.setup();
+    return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
   }
 
   async send(text: string, attachments: AttachmentRef[] = []): Promise<void> {
     const chat = await this.current();
     if (chat.view.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
+    await this.deps.host.models.prepare();
     if (this.setupNeeded()) {
       // Kept, not lost: the setup card shows it, and it goes out once setup is done.
       this.pending = { text, attachments };
       this.broadcast({ type: 'setup', setup: this.setupNeeded() });
       return;
     }
+    chat.session.updateSettings(this.deps.host.models.agentSettings());
     await this.deps.state.update('sprout.draft', '');
     this.deps.index.touch(chat.id, chatTitle(text), Date.now());
     this.broadcastHistory();
@@ -254,6 +236,7 @@ export class ChatController {
   async stop(): Promise<void> {
     this.chat?.stop();
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
   }
 
   async continueAnyway(): Promise<void> {
@@ -272,7 +255,7 @@ export class ChatController {
   }
 
   applySettings(): void {
-    this.chat?.session.updateSettings(this.deps.settings().agent);
+    this.chat?.session.updateSettings(this.deps.host.models.agentSettings());
     this.broadcast({ type: 'setup', setup: this.setupNeeded() });
     this.broadcast({ type: 'hooks', hooks: this.deps.hooksSummary() });
     this.sendPending();
@@ -325,6 +308,7 @@ export class ChatController {
     old?.dispose();
     this.chat = undefined;
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;
     await this.sendSnapshot();

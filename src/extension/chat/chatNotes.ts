@@ -38,6 +38,10 @@ export function noteFor(event: AgentEvent): Note | undefined {
         level: 'warning',
         text: `The server ${event.server} offers hooks (${event.hooks.map(hookLabel).join(', ')}) that do not run: it is not in sprout.hooks.servers. Run "Sprout: Configure Hook Servers" to turn them on.`,
       };
+    case 'servers_waiting': {
+      const one = event.servers.length === 1;
+      return { level: 'info', text: `Waiting up to ${Math.round(event.waitMs / 100) / 10} s for the MCP ${one ? 'server' : 'servers'} ${event.servers.join(', ')} to be ready; the agent goes on without ${one ? 'it' : 'them'} after that.` };
+    }
     case 'retry':
       return { level: 'info', text: `The model call failed (${event.reason}); trying again in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).` };
     default:

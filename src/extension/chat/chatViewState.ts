@@ -10,7 +10,8 @@
  */
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { ApprovalScope } from '../../agent/ports';
-import type { Budget, ChatEntry, ContextUsage, HookCheck, HostMessage, ToolStatus } from '../../shared/protocol';
+import type { ElicitationRequest } from '../../agent/messages';
+import type { Budget, ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { noteFor } from './chatNotes';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
@@ -67,6 +68,8 @@ export class ChatViewState {
         return;
       case 'tool_finished':
         return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
+      case 'tool_progress':
+        return this.toolProgress(event.callId, { progress: event.progress, total: event.total, message: event.message });
       case 'approval_requested':
         return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning);
       case 'approval_resolved':
@@ -201,6 +204,22 @@ export class ChatViewState {
     this.replace({ ...rest, status: approved ? 'running' : 'denied' });
   }
 
+  /** A server's question, shown as a form card until it is answered (the elicitation broker drives it). */
+  askElicitation(request: ElicitationRequest): void {
+    this.closeAssistant();
+    this.add({ kind: 'elicitation', id: elicitationId(request.id), requestId: request.id, server: request.server, message: request.message, schema: request.schema, status: 'pending' });
+  }
+
+  settleElicitation(requestId: string, status: Exclude<ElicitationStatus, 'pending'>): void {
+    const entry = this.entries.find((e): e is EntryOf<'elicitation'> => e.kind === 'elicitation' && e.id === elicitationId(requestId));
+    if (entry && entry.status === 'pending') this.replace({ ...entry, status });
+  }
+
+  private toolProgress(callId: string, progress: ToolProgressInfo): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    if (entry && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, progress });
+  }
+
   /** Streamed text goes to the open entry of its kind (a `delta` message), or opens one. */
   private streamInto<E extends EntryOf<'assistant'> | EntryOf<'thinking'>>(open: E | undefined, kind: E['kind'], delta: string): E {
     if (open) {
@@ -305,4 +324,8 @@ export class ChatViewState {
 
 function toolId(callId: string): string {
   return `t-${callId}`;
+}
+
+function elicitationId(requestId: string): string {
+  return `q-${requestId}`;
 }

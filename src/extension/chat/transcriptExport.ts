@@ -45,6 +45,9 @@ export function entriesToMarkdown(title: string, entries: readonly ChatEntry[]):
           for (const o of e.unresolved.objections) out.push(...fenced(`${o.server}: ${o.text}`), '');
         }
         break;
+      case 'elicitation':
+        out.push(`**Question** from \`${e.server}\` (${e.status}, server text):`, '', ...fenced(e.message), '');
+        break;
     }
   }
   return out.join('\n');

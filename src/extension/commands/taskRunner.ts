@@ -19,6 +19,8 @@ export interface TaskRunnerDeps {
 export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, onEvent: (event: AgentEvent) => void, signal: AbortSignal): Promise<Outcome> {
   const id = randomUUID();
   let outcome: Outcome = { reason: 'cancelled', rounds: 0 };
+  // The session opens with the settings of the model source in use, window included.
+  await deps.host.models.prepare();
   const chat = await Chat.open(
     id,
     deps.index.files(id),

@@ -147,6 +147,7 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
       renotice();
       serversChanged();
     }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void deps.host.rootsChanged()),
     watcher,
     watcher.onDidChange(serversChanged),
     watcher.onDidCreate(serversChanged),

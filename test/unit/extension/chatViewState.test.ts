@@ -224,3 +224,21 @@ test('a turn knows its tool calls and the files they changed; undoing marks the 
   assert.ok(card?.kind === 'tool' && card.change?.undone === true);
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
+
+test('progress updates the running tool card; a server question becomes a card until it is answered', () => {
+  const posted: HostMessage[] = [];
+  const view = new ChatViewState((m) => posted.push(m));
+  view.apply({ type: 'prompt_started', text: 'go' });
+  view.apply({ type: 'servers_waiting', servers: ['slow'], waitMs: 10_000 });
+  view.apply({ type: 'tool_started', callId: 'c1', name: 'srv__build', arguments: '{}' });
+  view.apply({ type: 'tool_progress', callId: 'c1', name: 'srv__build', progress: 2, total: 5, message: 'compiling' });
+  const tool = view.entries.find((e) => e.kind === 'tool');
+  assert.deepEqual(tool?.kind === 'tool' ? tool.progress : undefined, { progress: 2, total: 5, message: 'compiling' });
+  assert.ok(view.entries.some((e) => e.kind === 'hookEvent' && e.text.startsWith('Waiting up to 10 s for the MCP server slow to be ready')));
+  view.askElicitation({ id: 'srv-elicitation-1', server: 'srv', message: 'Name?', schema: { type: 'object', properties: {} } });
+  const card = () => view.entries.find((e) => e.kind === 'elicitation');
+  assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'pending');
+  view.settleElicitation('srv-elicitation-1', 'accept');
+  view.settleElicitation('srv-elicitation-1', 'withdrawn');
+  assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'accept', 'a settled card stays as it was answered');
+});

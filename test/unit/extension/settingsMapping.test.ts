@@ -73,3 +73,17 @@ test('bad values become errors and fall back to defaults', () => {
   assert.equal(s.compatibility, 'auto');
   assert.match(s.errors.find((e) => e.setting === 'sprout.model.compatibility')?.message ?? '', /expected one of auto, openai, azure, mistral, deepseek, gemini, ollama, generic, got "claude"/);
 });
+
+test('sprout.model.provider is auto, openai or vscode; anything else is an error and auto stands', () => {
+  assert.equal(from({}).provider, 'auto');
+  assert.equal(from({ 'sprout.model.provider': 'vscode' }).provider, 'vscode');
+  const bad = from({ 'sprout.model.provider': 'copilot' });
+  assert.equal(bad.provider, 'auto');
+  assert.equal(bad.errors[0]?.setting, 'sprout.model.provider');
+  assert.match(bad.errors[0]?.message ?? '', /expected "auto", "openai", "vscode", got "copilot"/);
+});
+
+test('whether the base URL was configured comes from the probe, not from its value', () => {
+  assert.equal(from({ 'sprout.model.baseUrl': 'https://api.openai.com/v1' }).baseUrlConfigured, false);
+  assert.equal(mapSettings(() => undefined, (key) => key === 'sprout.model.baseUrl').baseUrlConfigured, true);
+});

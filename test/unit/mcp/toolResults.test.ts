@@ -26,11 +26,14 @@ describe('flattenToolResult', () => {
         { type: 'resource', resource: { uri: 'file:///a.txt', text: 'inline text' } },
         { type: 'resource', resource: { uri: 'file:///b.bin', mimeType: 'application/octet-stream', blob: 'AAAA' } },
         { type: 'resource_link', uri: 'file:///c', name: 'c' },
+        { type: 'resource_link', uri: 'demo://resource/2', name: 'Resource 2', mimeType: 'application/octet-stream' },
+        { type: 'resource_link', uri: 'demo://bare' },
       ],
     });
     assert.equal(
       result.text,
-      '[image: image/png, 1001 bytes]\n[audio: audio/wav, 5 bytes]\ninline text\n[resource: file:///b.bin, application/octet-stream]\n[resource link: file:///c]',
+      '[image: image/png, 1001 bytes]\n[audio: audio/wav, 5 bytes]\ninline text\n[resource: file:///b.bin, application/octet-stream]\n[resource link: file:///c (c)]' +
+        '\n[resource link: demo://resource/2 (Resource 2, application/octet-stream)]\n[resource link: demo://bare]',
     );
     assert.equal(result.isError, false);
   });
