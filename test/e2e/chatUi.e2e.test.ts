@@ -166,7 +166,9 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     await chat.getByTestId('tool-approve').click({ timeout: 60_000 });
     await objection.getByTestId('objection-outcome').filter({ hasText: 'The agent acted on it' }).waitFor({ timeout: 60_000 });
     await chat.getByTestId('undo-turn').waitFor({ timeout: 60_000 });
-    assert.equal(await chat.getByTestId('hook-event').count(), 0, 'no "no objection" lines');
+    // Notes are for what a user may act on (a slow server, say); a check that passed is never one.
+    const notes = await chat.getByTestId('hook-event').allInnerTexts();
+    assert.ok(!notes.some((n) => /no objection|_Stop/.test(n)), `no "no objection" lines: ${notes.join(' | ')}`);
     await chat.getByTestId('checks-passed').first().waitFor();
     await until(() => readFileSync(cart(), 'utf8') === EDITED, 'the edit on disk');
     await session.screenshot('ui-5-objection');
