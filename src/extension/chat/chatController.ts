@@ -228,9 +228,15 @@ export class ChatController {
     return this.chat?.id === chatId ? this.chat.checkpoints : new CheckpointStore(this.deps.index.files(chatId).changes);
   }
 
-  /** Questions waiting for the user's answer (for the views' badge). */
+  /** Questions waiting for the user's answer, approvals and servers' questions (for the views' badge). */
   get waiting(): number {
-    return this.approvals.waiting;
+    return this.approvals.waiting + this.elicitations.waiting;
+  }
+
+  /** The number of waiting questions changed. */
+  onWaitingChange(listener: () => void): () => void {
+    const stops = [this.approvals.onDidChange(listener), this.elicitations.onDidChange(listener)];
+    return () => stops.forEach((stop) => stop());
   }
 
   async stop(): Promise<void> {

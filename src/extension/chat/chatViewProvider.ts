@@ -54,9 +54,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
     // A question waiting for the user shows as a badge on the view, whether or not it is open.
     const badge = (): void => {
       const n = this.controller.waiting;
-      view.badge = n === 0 ? undefined : { value: n, tooltip: `${n} ${n === 1 ? 'tool call waits' : 'tool calls wait'} for your approval` };
+      view.badge = n === 0 ? undefined : { value: n, tooltip: `${n} ${n === 1 ? 'question waits' : 'questions wait'} for your answer` };
     };
-    const stopBadge = this.controller.approvals.onDidChange(badge);
+    const stopBadge = this.controller.onWaitingChange(badge);
     const title = (t: string | undefined): void => void (view.description = t);
     this.controller.onHistory = title;
     title(this.controller.currentTitle);
