@@ -85,6 +85,19 @@ test('an approval after a long answer is scrolled into view and announced, even 
   await page.click('[data-testid=jump-latest]').catch(() => undefined);
 });
 
+test("the user's own new message brings the view back to the end, wherever it was scrolled", async () => {
+  await page.evaluate(() => (document.querySelector('.log')!.scrollTop = 0));
+  await frames();
+  await send({ type: 'entry', entry: { kind: 'user', id: 'u-again', text: 'And now?' } });
+  await frames();
+  const left = await page.evaluate(() => {
+    const log = document.querySelector('.log')!;
+    return log.scrollHeight - log.scrollTop - log.clientHeight;
+  });
+  assert.ok(left < 30, `the new message is at the end, in view (${left} px left)`);
+  assert.equal(await page.locator('[data-testid=jump-latest]').isVisible(), false);
+});
+
 test('code blocks: a toolbar above the code, highlighting, long lines scroll instead of wrapping', async () => {
   const long = `const x = "${'y'.repeat(400)}";`;
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'code', text: `\`\`\`ts src/long.ts\n${long}\nfunction f() { return 1; }\n\`\`\``, done: true } });

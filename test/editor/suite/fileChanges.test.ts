@@ -29,6 +29,7 @@ describe("the agent's file changes: diff and undo", function () {
         fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'prices.ts', content: WRITTEN } }]),
         fakeReply.toolCalls([{ name: 'workspace__edit_file', arguments: { path: 'prices.ts', oldString: '0.2;', newString: '0.25;' } }]),
         fakeReply.text('Raised the rate.'),
+        fakeReply.text('It exports the rate.'),
       ],
     });
     await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, vscode.ConfigurationTarget.Workspace);
@@ -85,5 +86,20 @@ describe("the agent's file changes: diff and undo", function () {
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('undo');
     await until(() => doc.getText() === EDITED, "the editor's undo to take the restore back");
+  });
+
+  it('sends attached files and #file mentions to the model with the prompt, and shows their labels', async () => {
+    const sprout = await api();
+    const chat = await sprout.controller.current();
+    const before = fake?.chatRequests().length ?? 0;
+    await sprout.controller.handle({ type: 'send', text: 'what does #file:prices.ts export?', attachments: [{ path: 'prices.ts', label: 'prices.ts:1-1', startLine: 1, endLine: 1 }] });
+    const request = fake?.chatRequests()[before];
+    const messages = (request?.body as { messages: { role: string; content?: unknown }[] }).messages;
+    const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+    assert.match(user, /^what does #file:prices\.ts export\?\n\nAttached: prices\.ts:1-1\n```\nexport const rate = 0\.25;\n```\n\nAttached: prices\.ts\n```\nexport const rate = 0\.25;\n```$/);
+    const shown = chat.view.entries.filter((e) => e.kind === 'user').at(-1);
+    assert.ok(shown?.kind === 'user');
+    assert.equal(shown.text, 'what does #file:prices.ts export?', 'the bubble shows what was typed');
+    assert.deepEqual(shown.attachments, ['prices.ts:1-1', 'prices.ts']);
   });
 });
