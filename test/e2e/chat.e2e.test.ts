@@ -3,13 +3,10 @@
 // text, approves a tool card, sees the objection card and the Hooks view's budget move, cancels a
 // hanging second prompt, then reloads the window and finds the first chat again.
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../fakes/fakeOpenAiServer';
-import { objectingHookServer } from './harness/hookScenario';
-import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
+import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
+import { objectingHookServer, startChatScenario, type ChatScenario } from './harness/hookScenario';
+import type { CodeServerSession } from './harness/codeServerWithVsix';
 import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand, sendPrompt } from './harness/workbench';
 
 const OBJECTION = 'E2E objection: run the tests before you stop.';
@@ -30,31 +27,27 @@ function script(): FakeResponse[] {
 
 
 describe('chat in the packaged extension', { timeout: 240_000 }, () => {
+  let scenario: ChatScenario | undefined;
   let session: CodeServerSession | undefined;
   let fake: FakeOpenAi | undefined;
-  let workspace = '';
 
   before(async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'sprout-e2e-chat-'));
-    writeFileSync(join(workspace, 'notes.md'), '# notes\n');
-    fake = await startFakeOpenAi({ responses: script() });
-    session = await startCodeServerWithVsix({
-      workspace,
+    scenario = await startChatScenario({
+      name: 'chat',
+      files: { 'notes.md': '# notes\n' },
+      responses: script(),
       userSettings: {
-        'sprout.model.baseUrl': fake.url,
         'sprout.model.name': 'fake-model',
         'sprout.mcp.servers': objectingHookServer(OBJECTION),
         'sprout.mcp.builtinServers': { workspace: false, todo: false, tests: false },
         'sprout.hooks.servers': ['hooks'],
       },
     });
-    await openSproutContainer(session.page);
+    ({ session, fake } = scenario);
   });
 
   after(async () => {
-    await session?.stop();
-    await fake?.close();
-    rmSync(workspace, { recursive: true, force: true });
+    await scenario?.stop();
   });
 
   it('streams an answer with a tool card and an objection card, and the Hooks view shows the budget used', async () => {

@@ -7,14 +7,13 @@
 // editor. Screenshots of each state go to test-results/e2e (git-ignored), in a light theme, and of
 // Restricted Mode and an answer with code in a second window in a dark theme.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../fakes/fakeOpenAiServer';
-import { objectingHookServer } from './harness/hookScenario';
-import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
+import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
+import { objectingHookServer, startChatScenario, type ChatScenario } from './harness/hookScenario';
+import type { CodeServerSession } from './harness/codeServerWithVsix';
 import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand, sendPrompt } from './harness/workbench';
 
 const PROMPT = 'Add a discount function to src/cart.ts';
@@ -79,33 +78,28 @@ async function until(check: () => boolean, what: string, ms = 30_000): Promise<v
 }
 
 describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, () => {
+  let scenario: ChatScenario | undefined;
   let session: CodeServerSession | undefined;
   let fake: FakeOpenAi | undefined;
-  let workspace = '';
-  const cart = (): string => join(workspace, 'src', 'cart.ts');
+  const cart = (): string => join(scenario?.workspace ?? '', 'src', 'cart.ts');
 
   before(async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'sprout-e2e-ui-'));
-    mkdirSync(join(workspace, 'src'));
-    writeFileSync(cart(), ORIGINAL);
-    fake = await startFakeOpenAi({ responses: script() });
-    session = await startCodeServerWithVsix({
-      workspace,
+    scenario = await startChatScenario({
+      name: 'ui',
+      files: { 'src/cart.ts': ORIGINAL },
+      responses: script(),
       userSettings: {
         'workbench.colorTheme': 'Default Light Modern',
-        'sprout.model.baseUrl': fake.url,
         'sprout.mcp.servers': objectingHookServer(OBJECTION),
         'sprout.mcp.builtinServers': { workspace: true, todo: false, tests: false },
         'sprout.hooks.servers': ['hooks'],
       },
     });
-    await openSproutContainer(session.page);
+    ({ session, fake } = scenario);
   });
 
   after(async () => {
-    await session?.stop();
-    await fake?.close();
-    rmSync(workspace, { recursive: true, force: true });
+    await scenario?.stop();
   });
 
   it('shows the empty state with examples, the hooks line and what setup needs; survives a reload before the first prompt', async () => {
@@ -220,27 +214,22 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
 });
 
 describe('chat UI in Restricted Mode, in a dark theme', { timeout: 180_000 }, () => {
+  let scenario: ChatScenario | undefined;
   let session: CodeServerSession | undefined;
-  let fake: FakeOpenAi | undefined;
-  let workspace = '';
 
   before(async () => {
-    workspace = mkdtempSync(join(tmpdir(), 'sprout-e2e-untrusted-'));
-    mkdirSync(join(workspace, '.vscode'));
-    writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { db: { command: 'node', args: ['db-server.js'] } } }));
-    fake = await startFakeOpenAi({ responses: [{ type: 'reply', text: longAnswer(), deltaSize: 200 }] });
-    session = await startCodeServerWithVsix({
-      workspace,
+    scenario = await startChatScenario({
+      name: 'untrusted',
+      files: { '.vscode/mcp.json': JSON.stringify({ servers: { db: { command: 'node', args: ['db-server.js'] } } }) },
+      responses: [{ type: 'reply', text: longAnswer(), deltaSize: 200 }],
       trust: 'untrusted',
-      userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'sprout.model.baseUrl': fake.url, 'sprout.model.name': 'fake-model' },
+      userSettings: { 'workbench.colorTheme': 'Default Dark Modern', 'sprout.model.name': 'fake-model' },
     });
-    await openSproutContainer(session.page);
+    ({ session } = scenario);
   });
 
   after(async () => {
-    await session?.stop();
-    await fake?.close();
-    rmSync(workspace, { recursive: true, force: true });
+    await scenario?.stop();
   });
 
   it('names the blocked servers in a notice the user can dismiss for the session', async () => {
