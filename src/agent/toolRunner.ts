@@ -98,7 +98,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   const result = await runWithIdleTimeout(
     ctx.clock,
     { idleMs, maxTotalMs },
-    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, onProgress: (p) => (touch(), progress(p)) }),
+    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, callId: call.id, onProgress: (p) => (touch(), progress(p)) }),
     signal,
   );
   const ran = { tool, args: args.value, durationMs: ctx.clock.now() - started };

@@ -4,35 +4,23 @@
 // with a hook objection standing says why, shows the hook's text and offers "Continue anyway".
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../e2e/harness/chromium';
+import type { Page } from 'playwright-core';
+import { openWebviewPage, type WebviewPage } from './webviewPage';
 
-const root = resolve(__dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'sprout-webview-test-'));
-let browser: Browser | undefined;
+let view: WebviewPage | undefined;
 let page: Page;
 
 before(async () => {
-  buildSync({ entryPoints: [join(root, 'src/webview/main.ts')], outfile: join(dir, 'webview.js'), bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'error' });
-  browser = await launchChromium();
-  page = await browser.newPage();
-  const css = readFileSync(join(root, 'media/chat.css'), 'utf8');
-  await page.setContent(`<html><head><style>${css}</style></head><body><main id="app"></main>
-<script>window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });</script></body></html>`);
-  await page.addScriptTag({ path: join(dir, 'webview.js') });
+  view = await openWebviewPage();
+  page = view.page;
 });
 
 after(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await view?.close();
 });
 
-const send = (message: unknown): Promise<void> => page.evaluate((m) => void window.dispatchEvent(new MessageEvent('message', { data: m })), message);
-const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const send = (message: unknown): Promise<void> => view!.send(message);
+const nextFrames = (): Promise<unknown> => view!.frames();
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
   const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
@@ -70,7 +58,7 @@ test('streams into fixed chunks and renders the finished answer whole', async ()
   });
   assert.equal(done.chunks, 0);
   assert.equal(done.streaming, false);
-  assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block">/);
+  assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block"><div class="code-toolbar">/);
 });
 
 test('a turn cut by the round cap with an objection standing says so and offers Continue anyway', async () => {
@@ -82,7 +70,7 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   });
   assert.deepEqual(card, {
     head: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
-    why: 'The round limit came before the model could answer the hook objection:',
+    why: 'The round limit came before the agent could act on the objection:',
     hook: 'tests: 2 tests fail <b>not bold</b>',
     bold: 0,
   });
@@ -166,7 +154,7 @@ test('the copy button of a code block posts its code (found by its data-action, 
   await button.click();
   const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.filter((m) => m.type === 'copy'));
   assert.deepEqual(posted.at(-1), { type: 'copy', text: 'npm test\n' });
-  assert.equal(await button.textContent(), 'Copied');
+  assert.equal(await button.getAttribute('aria-label'), 'Copied');
 });
 
 test('a host message the protocol rejects is logged, not acted on', async () => {
@@ -227,31 +215,50 @@ test("a server's question renders its fields, refuses an invalid answer and send
   assert.equal(await page.$('[data-testid=elicitation-accept]'), null);
 });
 
-test('a call a _PreToolUse hook denied says "blocked by <server>: <text>" on its open card; an injection is a card naming its hook and server', async () => {
+test('a call a _PreToolUse hook denied says "blocked by <server>: <text>" on its card, in view; an injection is a card naming its hook and server; the footer counts quiet calls', async () => {
   const hostile = 'no <script>alert(1)</script> rm -rf';
   await send({
     type: 'entry',
-    entry: { kind: 'tool', id: 't-bad', name: 'workspace__run_command', args: '{"command":"rm -rf /"}', status: 'denied', result: '{"hook":"_PreToolUse"}', blockedBy: { server: 'guard', text: hostile } },
+    entry: { kind: 'tool', id: 't-bad', name: 'workspace__run_command', args: '{"command":"rm -rf /"}', status: 'denied', result: '{"hook":"_PreToolUse"}', blocked: { server: 'guard', text: hostile } },
   });
-  await send({ type: 'entry', entry: { kind: 'injection', id: 'i1', hook: '_UserPromptSubmit', server: 'ctx', text: 'Prefer <b>small</b> diffs.' } });
+  await send({ type: 'entry', entry: { kind: 'injection', id: 'i1', hook: '_UserPromptSubmit', server: 'ctx', text: 'Prefer <b>small</b> diffs.\nAnd tests.' } });
+  await send({
+    type: 'entry',
+    entry: { kind: 'outcome', id: 'o-hooks', reason: 'end_turn', turn: 0, checks: [{ server: 'guard', hook: '_PreToolUse', durationMs: 9, calls: 2 }, { server: 'tests', hook: '_Stop', durationMs: 4 }] },
+  });
   const view = await page.evaluate(() => {
-    const card = document.querySelector<HTMLDetailsElement>('[data-testid=tool-card][data-status=denied]');
+    const card = document.querySelector<HTMLElement>('[data-testid=tool-card][data-status=denied]');
     const injection = document.querySelector<HTMLDetailsElement>('[data-testid=hook-injection]');
     return {
-      open: card?.open,
       blocked: card?.querySelector('[data-testid=tool-blocked]')?.textContent,
+      state: card?.querySelector('.tool-state')?.textContent,
       scripts: document.querySelectorAll('main script, main b').length,
       result: card?.querySelector('.result')?.textContent ?? null,
-      injection: injection?.querySelector('summary')?.textContent,
+      injectionOpen: injection?.open,
+      injection: injection?.querySelector('.injection-who')?.textContent,
+      preview: injection?.querySelector('.injection-preview')?.textContent,
       injected: injection?.querySelector('.hook-text')?.textContent,
+      details: injection?.querySelector('.hook-details')?.textContent ?? '',
+      checks: [...document.querySelectorAll('[data-testid=checks-passed]')].at(-1)?.getAttribute('title'),
+      checksText: [...document.querySelectorAll('[data-testid=checks-passed]')].at(-1)?.textContent,
     };
   });
-  assert.deepEqual(view, {
-    open: true,
-    blocked: `blocked by guard: ${hostile}`,
-    scripts: 0,
-    result: null,
-    injection: '_UserPromptSubmit from ctx added context (hook output, untrusted)',
-    injected: 'Prefer <b>small</b> diffs.',
-  });
+  assert.equal(await page.locator('[data-testid=tool-blocked]').isVisible(), true, 'the denial shows without opening the card');
+  assert.match(view.details, /Hook _UserPromptSubmit of the MCP server ctx/);
+  assert.deepEqual(
+    { ...view, details: undefined },
+    {
+      blocked: `blocked by guard: ${hostile}`,
+      state: 'Blocked by a hook',
+      scripts: 0,
+      result: null,
+      injectionOpen: false,
+      injection: 'Prompt check by ctx added context',
+      preview: 'Prefer <b>small</b> diffs.',
+      injected: 'Prefer <b>small</b> diffs.\nAnd tests.',
+      details: undefined,
+      checks: 'guard _PreToolUse: allowed the call (2 calls, up to 9 ms)\ntests _Stop: no objection (4 ms)',
+      checksText: 'Tool check, Completion check passed (guard, tests)',
+    },
+  );
 });

@@ -22,7 +22,7 @@ export function entriesToMarkdown(title: string, entries: readonly ChatEntry[]):
         out.push('## Sprout', '', e.text, '');
         break;
       case 'tool':
-        out.push(`**Tool** \`${e.name}\` (${e.status}${e.blockedBy ? `, blocked by \`${e.blockedBy.server}\`` : ''})`, '', ...fenced(e.args, 'json'), ...(e.result ? fenced(e.result) : []), '');
+        out.push(`**Tool** \`${e.name}\` (${e.status}${e.blocked ? `, blocked by \`${e.blocked.server}\`` : ''})`, '', ...fenced(e.args, 'json'), ...(e.result ? fenced(e.result) : []), '');
         break;
       case 'objection':
         out.push(`**Hook objection** from \`${e.server}\` (budget ${e.used}/${e.max}, hook output):`, '', ...fenced(e.text), '');

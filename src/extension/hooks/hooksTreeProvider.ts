@@ -1,14 +1,15 @@
 /**
- * The native "Hooks" tree: the current chat's `_Stop` budget, each MCP server (allowlisted or not,
- * hooks, health, calls, p50/p95 latency) with a row per hook it exposes (its calls and p50/p95), and
- * the timeline of objections. It renders HooksViewState and
- * refreshes whenever the model changes, so it moves live during a run. Selecting an objection opens its
+ * The native "Hooks" tree: the current chat's `_Stop` budget, each MCP server (a short row: health and
+ * what it checks; allowlisting, calls and p50/p95 latency in its tooltip) with a row per hook it exposes
+ * (its calls and p50/p95), and the timeline of objections. It renders HooksViewState and refreshes
+ * whenever the model changes, so it moves live during a run. Selecting an objection opens its
  * full text, and an objection that carries failing tests lists them (each opens its file at the line)
  * with a way to the Testing view; a server with hooks that is not allowlisted offers a one-click fix.
  */
 import * as vscode from 'vscode';
 import type { HookFailure } from '../../agent/hookEvidence';
 import { budgetText } from '../../shared/budgetText';
+import { OBJECTION_OUTCOME_TEXT, hookLabel } from '../../shared/hookText';
 import { healthText, hookRows, percentile, type CallStats, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
 
 export type HookNode =
@@ -106,43 +107,65 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
   }
 }
 
-/** ` · p50 N ms p95 M ms`, or nothing before the first call. */
+/** `p50 N ms, p95 M ms`, or nothing before the first call. */
 function latencyText(latencies: readonly number[]): string {
   const p50 = percentile(latencies, 50);
   const p95 = percentile(latencies, 95);
-  return p50 === undefined ? '' : ` · p50 ${Math.round(p50)} ms p95 ${Math.round(p95 ?? p50)} ms`;
+  return p50 === undefined ? '' : `p50 ${Math.round(p50)} ms, p95 ${Math.round(p95 ?? p50)} ms`;
+}
+
+/** `3 calls, p50 4 ms, p95 9 ms` */
+function callsText(stats: CallStats): string {
+  const latency = latencyText(stats.latencies);
+  return `${stats.calls} ${stats.calls === 1 ? 'call' : 'calls'}${latency ? `, ${latency}` : ''}`;
+}
+
+/** Its hooks' rows show under an allowlisted server; a server whose hooks are off keeps them folded. */
+function serverState(server: ServerView): vscode.TreeItemCollapsibleState {
+  if (hookRows(server).length === 0) return vscode.TreeItemCollapsibleState.None;
+  return server.allowlisted ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
 }
 
 function serverItem(server: ServerView): vscode.TreeItem {
-  const item = new vscode.TreeItem(server.name, hookRows(server).length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(server.name, serverState(server));
   item.id = `server:${server.name}`;
-  const hooks = server.hooks.length > 0 ? server.hooks.join(' ') : 'no hooks';
   const health = healthText(server);
-  item.description = `${health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latencyText(server.latencies)}`;
-  item.tooltip = [server.detail, `health: ${health}`].filter(Boolean).join('\n');
+  // Short, so the row is not cut mid-word in a side bar: what it checks and whether it is well; each
+  // hook has a row of its own below (so many hooks read as a count here), the rest is in the tooltip.
+  const checks = server.hooks.length > 2 ? `${server.hooks.length} hooks` : server.hooks.map(hookLabel).join(', ');
+  item.description = server.hooks.length === 0 ? `${health} · tools only` : server.allowlisted ? `${health} · ${checks}` : `${health} · hooks off`;
+  item.tooltip = [
+    server.detail,
+    `Health: ${health}`,
+    server.hooks.length > 0 ? `Hooks: ${server.hooks.map((h) => `${hookLabel(h)} (${h})`).join(', ')}, ${server.allowlisted ? 'on (in sprout.hooks.servers)' : 'off (not in sprout.hooks.servers)'}` : 'No hooks',
+    callsText(server),
+  ]
+    .filter(Boolean)
+    .join('\n');
   item.iconPath = new vscode.ThemeIcon(server.health === 'ok' ? 'pass' : server.health === 'killed' || server.health === 'error' ? 'error' : 'circle-outline');
   item.contextValue = server.hooks.length > 0 && !server.allowlisted ? 'serverHooksDisabled' : 'server';
   if (item.contextValue === 'serverHooksDisabled') {
-    item.description = `hooks present but not enabled · ${item.description}`;
+    item.description = `${health} · hooks off, click to turn on`;
     item.command = { command: 'sprout.configureHookServers', title: 'Enable hooks', arguments: [server.name] };
   }
   return item;
 }
 
+/** One hook of a server: its name in plain words, its calls and p50/p95 (the raw name in the tooltip). */
 function hookItem(server: ServerView, hook: string, stats: CallStats): vscode.TreeItem {
-  const item = new vscode.TreeItem(hook);
+  const item = new vscode.TreeItem(hookLabel(hook));
   item.id = `hook:${server.name}:${hook}`;
-  item.description = `${stats.calls} call${stats.calls === 1 ? '' : 's'}${latencyText(stats.latencies)}`;
-  item.tooltip = `${hook} on ${server.name}${server.allowlisted ? '' : ' (not allowlisted: never called)'}`;
+  item.description = callsText(stats);
+  item.tooltip = `${hookLabel(hook)} (${hook}) of ${server.name}: ${callsText(stats)}${server.allowlisted ? '' : '. Not called: the server is not in sprout.hooks.servers.'}`;
   item.iconPath = new vscode.ThemeIcon('symbol-event');
   return item;
 }
 
 function objectionItem(o: ObjectionView): vscode.TreeItem {
   const first = o.text.split('\n', 1)[0] ?? '';
-  const item = new vscode.TreeItem(`${new Date(o.at).toLocaleTimeString()} ${o.server}: ${first}`);
-  item.description = o.outcome === 'overridden' ? 'budget overrode it' : o.outcome;
-  item.tooltip = o.text;
+  const item = new vscode.TreeItem(`${o.server}: ${first}`);
+  item.description = o.outcome === 'pending' ? 'open' : o.outcome === 'complied' ? 'acted on' : o.outcome;
+  item.tooltip = `${new Date(o.at).toLocaleTimeString()}: ${o.server} objected (completion check). ${OBJECTION_OUTCOME_TEXT[o.outcome]}.\n\n${o.text}`;
   item.iconPath = new vscode.ThemeIcon(o.outcome === 'complied' ? 'check' : o.outcome === 'pending' ? 'loading~spin' : 'circle-slash');
   item.command = { command: 'sprout.showObjection', title: 'Show objection', arguments: [o.server, o.text] };
   if (o.failures?.length) {

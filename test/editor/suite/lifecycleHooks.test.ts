@@ -89,8 +89,8 @@ describe('lifecycle hooks in the chat and the Hooks view', function () {
     await sprout.controller.send('clean up');
     const chat = await sprout.controller.current();
     const [bad, good] = toolCards(chat.view.entries);
-    assert.deepEqual([bad?.status, bad?.blockedBy], ['denied', { server: 'guard', text: 'guard: destructive command' }]);
-    assert.deepEqual([good?.status, good?.result, good?.blockedBy], ['ok', 'looked', undefined]);
+    assert.deepEqual([bad?.status, bad?.blocked], ['denied', { server: 'guard', text: 'guard: destructive command' }]);
+    assert.deepEqual([good?.status, good?.result, good?.blocked], ['ok', 'looked', undefined]);
     const injection = chat.view.entries.find((e) => e.kind === 'injection');
     assert.deepEqual(injection && { ...injection, id: '' }, { kind: 'injection', id: '', hook: '_UserPromptSubmit', server: 'guard', text: 'guard context: prefer small diffs' });
 
@@ -99,12 +99,18 @@ describe('lifecycle hooks in the chat and the Hooks view', function () {
     assert.ok(server);
     assert.equal(sprout.tree.getTreeItem(server).collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
     const rows = sprout.tree.getChildren(server).map((n: HookNode) => sprout.tree.getTreeItem(n));
-    assert.deepEqual(rows.map((r) => r.label), ['_PreToolUse', '_UserPromptSubmit', '_Stop', '_SessionEnd'], 'every hook the server lists, in its order');
-    const row = (hook: string): string => String(rows.find((r) => r.label === hook)?.description);
-    assert.match(row('_PreToolUse'), /^2 calls · p50 \d+ ms p95 \d+ ms$/);
-    assert.match(row('_UserPromptSubmit'), /^1 call · p50 \d+ ms p95 \d+ ms$/);
-    assert.match(row('_Stop'), /^1 call · p50 \d+ ms p95 \d+ ms$/);
-    assert.equal(row('_SessionEnd'), '0 calls');
+    assert.deepEqual(rows.map((r) => r.label), ['Tool check', 'Prompt check', 'Completion check', 'Session end hook'], 'every hook the server lists, in its order, in plain words');
+    assert.deepEqual(
+      rows.map((r) => String(r.tooltip).match(/\((_\w+)\) of guard/)?.[1]),
+      ['_PreToolUse', '_UserPromptSubmit', '_Stop', '_SessionEnd'],
+      'the raw hook name in the tooltip',
+    );
+    const row = (label: string): string => String(rows.find((r) => r.label === label)?.description);
+    assert.match(row('Tool check'), /^2 calls, p50 \d+ ms, p95 \d+ ms$/);
+    assert.match(row('Prompt check'), /^1 call, p50 \d+ ms, p95 \d+ ms$/);
+    assert.match(row('Completion check'), /^1 call, p50 \d+ ms, p95 \d+ ms$/);
+    assert.equal(row('Session end hook'), '0 calls');
+    assert.match(String(sprout.tree.getTreeItem(server).description), /^ok · 4 hooks$/, 'the server row stays short: its hooks have rows of their own');
   });
 
   it('New Chat ends the replaced session with _SessionEnd "new_chat"; reopening it starts with _SessionStart "resume"', async () => {

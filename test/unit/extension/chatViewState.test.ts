@@ -51,7 +51,7 @@ test('tool cards, approval, objections, compaction and outcome fold into entries
   // the awaiting call never finished before the outcome: it is shown as cancelled, not left spinning
   assert.ok(t2?.kind === 'tool' && t2.status === 'cancelled');
   assert.deepEqual(model.budget, { used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true });
-  assert.equal(budgetText(model.budget).line, '_Stop budget 1/3 (session, repeated end-turn stops)');
+  assert.equal(budgetText(model.budget).line, '2 of 3 left');
   assert.equal(model.running, false);
   const outcome = model.entries.at(-1);
   assert.ok(outcome?.kind === 'outcome' && outcome.unresolved?.cause === 'budget_exhausted');
@@ -156,6 +156,75 @@ test('a replayed message brings its thinking whole; a retry starts a new thinkin
   assert.deepEqual(retried.model.entries.filter((e) => e.kind === 'thinking').map((e) => e.kind === 'thinking' && e.text), ['first try', 'second try']);
 });
 
+test('hooks stay quiet when they pass: no note per check, the turn footer lists them, an objection learns its outcome', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'go' });
+  model.apply({ type: 'budget', used: 0, max: 3, scope: 'session', repeatedEndTurnStops: true });
+  model.apply({ type: 'hook_finished', server: 'todo', hook: '_Stop', result: 'no_objection', text: '', durationMs: 2 });
+  model.apply({ type: 'hook_objected', server: 'tests', text: '2 tests fail', rejectionsUsed: 1, maxRejections: 3 });
+  const objection = model.entries.find((e) => e.kind === 'objection');
+  assert.ok(objection?.kind === 'objection' && objection.outcome === 'pending' && objection.hook === '_Stop' && objection.scope === 'session');
+  model.apply({ type: 'objection_resolved', servers: ['tests'], resolution: 'complied' });
+  model.apply({ type: 'hook_finished', server: 'tests', hook: '_Stop', result: 'no_objection', text: '', durationMs: 5 });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 2 } });
+  assert.deepEqual(model.entries.map((e) => e.kind), ['user', 'objection', 'outcome'], 'no hookEvent line for a passing check or a resolution');
+  const settled = model.entries[1];
+  assert.ok(settled?.kind === 'objection' && settled.outcome === 'complied');
+  const outcome = model.entries[2];
+  assert.ok(outcome?.kind === 'outcome');
+  assert.deepEqual(outcome.checks, [
+    { server: 'todo', hook: '_Stop', durationMs: 2 },
+    { server: 'tests', hook: '_Stop', durationMs: 5 },
+  ]);
+  assert.equal(outcome.turn, 0);
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('an objection still pending when the turn ends reads declined or overridden, as the outcome says', () => {
+  const declined = recorder();
+  declined.model.apply({ type: 'prompt_started', text: 'go' });
+  declined.model.apply({ type: 'hook_objected', server: 'tests', text: 'fail', rejectionsUsed: 1, maxRejections: 3 });
+  declined.model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 2, unresolved: { cause: 'declined', objections: [{ server: 'tests', text: 'fail' }] } } });
+  assert.equal(declined.model.entries.find((e) => e.kind === 'objection')?.kind === 'objection' && (declined.model.entries.find((e) => e.kind === 'objection') as { outcome?: string }).outcome, 'declined');
+  const spent = recorder();
+  spent.model.apply({ type: 'prompt_started', text: 'go' });
+  spent.model.apply({ type: 'hook_objected', server: 'tests', text: 'fail', rejectionsUsed: 3, maxRejections: 3 });
+  spent.model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 2, unresolved: { cause: 'budget_exhausted', objections: [{ server: 'tests', text: 'fail' }] } } });
+  assert.equal((spent.model.entries.find((e) => e.kind === 'objection') as { outcome?: string }).outcome, 'overridden');
+});
+
+test('a turn knows its tool calls and the files they changed; undoing marks the cards and the footer', () => {
+  const changes = new Map([['c1', { path: 'src/a.ts', undone: false }]]);
+  const sent: HostMessage[] = [];
+  const model = new ChatViewState((m) => sent.push(m), { changeOf: (id) => changes.get(id), contextWindow: () => 1000 });
+  model.apply({ type: 'prompt_started', text: 'first', attachments: ['src/a.ts'] });
+  model.apply({ type: 'tool_started', callId: 'c1', name: 'workspace__write_file', arguments: '{"path":"src/a.ts"}' });
+  model.apply({ type: 'tool_finished', callId: 'c1', name: 'workspace__write_file', isError: false, text: 'ok', durationMs: 1 });
+  model.apply({ type: 'usage', usage: { promptTokens: 300, completionTokens: 20, totalTokens: 320 } });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  model.apply({ type: 'prompt_started', text: 'second' });
+  model.apply({ type: 'tool_started', callId: 'c2', name: 'workspace__read_file', arguments: '{"path":"src/a.ts"}' });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  assert.deepEqual(model.turnCallIds(0), ['c1']);
+  assert.deepEqual(model.turnCallIds(1), ['c2']);
+  const user = model.entries[0];
+  assert.ok(user?.kind === 'user' && user.attachments?.[0] === 'src/a.ts');
+  const tool = model.entries.find((e) => e.kind === 'tool' && e.id === 't-c1');
+  assert.ok(tool?.kind === 'tool' && tool.change?.path === 'src/a.ts');
+  const [first, second] = model.entries.filter((e) => e.kind === 'outcome');
+  assert.ok(first?.kind === 'outcome' && second?.kind === 'outcome');
+  assert.deepEqual(first.files, { paths: ['src/a.ts'], undone: false });
+  assert.equal(second.files, undefined, 'a turn that changed nothing offers no undo');
+  assert.deepEqual(model.usage, { used: 320, window: 1000, estimated: false });
+  changes.set('c1', { path: 'src/a.ts', undone: true });
+  model.markTurnUndone(0);
+  const undone = model.entries.filter((e) => e.kind === 'outcome')[0];
+  assert.ok(undone?.kind === 'outcome' && undone.files?.undone === true);
+  const card = model.entries.find((e) => e.kind === 'tool' && e.id === 't-c1');
+  assert.ok(card?.kind === 'tool' && card.change?.undone === true);
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
 test('progress updates the running tool card; a server question becomes a card until it is answered', () => {
   const posted: HostMessage[] = [];
   const view = new ChatViewState((m) => posted.push(m));
@@ -165,7 +234,7 @@ test('progress updates the running tool card; a server question becomes a card u
   view.apply({ type: 'tool_progress', callId: 'c1', name: 'srv__build', progress: 2, total: 5, message: 'compiling' });
   const tool = view.entries.find((e) => e.kind === 'tool');
   assert.deepEqual(tool?.kind === 'tool' ? tool.progress : undefined, { progress: 2, total: 5, message: 'compiling' });
-  assert.ok(view.entries.some((e) => e.kind === 'hookEvent' && e.text.startsWith('Waiting up to 10 s for MCP server slow to be ready')));
+  assert.ok(view.entries.some((e) => e.kind === 'hookEvent' && e.text.startsWith('Waiting up to 10 s for the MCP server slow to be ready')));
   view.askElicitation({ id: 'srv-elicitation-1', server: 'srv', message: 'Name?', schema: { type: 'object', properties: {} } });
   const card = () => view.entries.find((e) => e.kind === 'elicitation');
   assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'pending');
@@ -174,7 +243,7 @@ test('progress updates the running tool card; a server question becomes a card u
   assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'accept', 'a settled card stays as it was answered');
 });
 
-test('a _PreToolUse denial marks its tool card denied and blocked by the server; an injection is its own entry', () => {
+test('a _PreToolUse denial marks its tool card denied and blocked by the server; an injection is its own entry; the quiet calls fold into the footer', () => {
   const { model, sent } = recorder();
   const envelope = JSON.stringify({ hook: '_PreToolUse', server: 'guard', text: 'no rm' });
   const events: AgentEvent[] = [
@@ -184,14 +253,48 @@ test('a _PreToolUse denial marks its tool card denied and blocked by the server;
     { type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'objection', text: 'no rm', durationMs: 4 },
     { type: 'tool_denied', callId: 'c1', name: 'workspace__run_command', server: 'guard', text: 'no rm', denialsUsed: 1, denialBudget: 10 },
     { type: 'tool_finished', callId: 'c1', name: 'workspace__run_command', isError: true, text: envelope, durationMs: 5 },
+    { type: 'tool_started', callId: 'c2', name: 'workspace__read_file', arguments: '{"path":"a.ts"}' },
+    { type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'no_objection', text: '', durationMs: 3 },
+    { type: 'tool_finished', callId: 'c2', name: 'workspace__read_file', isError: false, text: 'x', durationMs: 5 },
     { type: 'hook_finished', server: 'post', hook: '_PostToolUse', result: 'no_objection', text: '', durationMs: 2 },
+    { type: 'tool_started', callId: 'c3', name: 'workspace__read_file', arguments: '{"path":"b.ts"}' },
+    { type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'no_objection', text: '', durationMs: 9 },
+    { type: 'tool_finished', callId: 'c3', name: 'workspace__read_file', isError: false, text: 'y', durationMs: 5 },
     { type: 'hook_timed_out', server: 'post', hook: '_PostToolUse', consecutive: 1 },
+    { type: 'outcome', outcome: { reason: 'end_turn', rounds: 2 } },
+    { type: 'hook_finished', server: 'guard', hook: '_SessionEnd', result: 'no_objection', text: '', durationMs: 1 },
   ];
   for (const event of events) model.apply(event);
   const tool = model.entries.find((e) => e.kind === 'tool');
-  assert.deepEqual(tool, { kind: 'tool', id: 't-c1', name: 'workspace__run_command', args: '{"command":"rm -rf /"}', status: 'denied', result: envelope, blockedBy: { server: 'guard', text: 'no rm' } });
+  assert.deepEqual(tool, { kind: 'tool', id: 't-c1', name: 'workspace__run_command', args: '{"command":"rm -rf /"}', status: 'denied', result: envelope, blocked: { server: 'guard', text: 'no rm' } });
   assert.deepEqual(model.entries.find((e) => e.kind === 'injection'), { kind: 'injection', id: 'e1', hook: '_UserPromptSubmit', server: 'ctx', text: 'prefer small diffs' });
   const notes = model.entries.flatMap((e) => (e.kind === 'hookEvent' ? [e.text] : []));
-  assert.deepEqual(notes, ['post _PostToolUse timed out (1/2 in a row); no effect.'], 'no "no objection" note for the hooks around every call');
+  assert.deepEqual(
+    notes,
+    ['After-tool check by post took too long (1 of 2 in a row stops the server), so it adds nothing.'],
+    'no note for the quiet calls around every prompt and tool call, and a timeout says it changes nothing',
+  );
+  const outcome = model.entries.find((e) => e.kind === 'outcome');
+  assert.deepEqual(
+    outcome?.kind === 'outcome' ? outcome.checks : undefined,
+    [
+      { server: 'guard', hook: '_PreToolUse', durationMs: 9, calls: 2 },
+      { server: 'post', hook: '_PostToolUse', durationMs: 2 },
+    ],
+    'one line per hook and server, its longest call; not the denial, nor the _SessionEnd after the turn',
+  );
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('the denial that spends the _PreToolUse budget says so once, naming the setting', () => {
+  const { model } = recorder();
+  model.apply({ type: 'prompt_started', text: 'go' });
+  for (const [id, used] of [['c1', 1], ['c2', 2]] as const) {
+    model.apply({ type: 'tool_started', callId: id, name: 'workspace__run_command', arguments: '{}' });
+    model.apply({ type: 'tool_denied', callId: id, name: 'workspace__run_command', server: 'guard', text: 'no', denialsUsed: used, denialBudget: 2 });
+  }
+  const notes = model.entries.flatMap((e) => (e.kind === 'hookEvent' ? [e.text] : []));
+  assert.equal(notes.length, 1, notes.join('\n'));
+  assert.match(notes[0] ?? '', /blocked 2 calls in this prompt, the most sprout\.hooks\.preToolUseMaxDenials allows/);
+  assert.deepEqual(model.entries.flatMap((e) => (e.kind === 'tool' ? [e.blocked?.server] : [])), ['guard', 'guard']);
 });
