@@ -50,8 +50,10 @@ Environment:
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
-Exit status: 0 ended normally, 2 bad usage or configuration, 3 max rounds reached,
-             130 interrupted (SIGINT/SIGTERM), 1 any other error.
+Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration,
+             3 max rounds reached, 4 ended with a hook objection unresolved (the model declined,
+             the _Stop budget was spent, or max rounds came right after an objection),
+             130 interrupted (SIGINT/SIGTERM).
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {

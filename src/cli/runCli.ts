@@ -112,7 +112,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     if (outcome === undefined) return EXIT_ERROR;
     // stderr in both modes: a --json consumer reads stdout, a person watching the terminal reads this.
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
-    return exitCodeForOutcome(outcome.reason);
+    return exitCodeForOutcome(outcome);
   } finally {
     unsubscribe();
     await runtime.dispose();
