@@ -15,6 +15,8 @@ export interface CliArgs {
   model?: string;
   maxRounds?: string;
   builtinServers?: string;
+  /** Start the servers of <cwd>/.vscode/mcp.json (a repository's own config is not trusted by default). */
+  trustWorkspace: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -25,10 +27,11 @@ Runs one prompt through the Sprout agent and exits. The prompt is read from stdi
 
 Options:
   --cwd DIR                workspace folder (default: the current directory)
-  --mcp-config FILE        MCP servers in the .vscode/mcp.json format
-                           (default: <cwd>/.vscode/mcp.json if present)
+  --mcp-config FILE        MCP servers in the .vscode/mcp.json format, started next to the bundled ones
+  --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json, which a cloned repository
+                           controls (default: listed, not started; env SPROUT_AGENT_TRUST_WORKSPACE=1)
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
-                           (default: workspace,todo when no MCP config file is in use, else none)
+                           (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
   --json                   one JSON event per line on stdout; otherwise readable text
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
@@ -48,6 +51,7 @@ Environment:
   SPROUT_AGENT_MAX_ROUNDS               model rounds per prompt, 0 = no cap (default: 50)
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
+  SPROUT_AGENT_TRUST_WORKSPACE          1 = like --trust-workspace
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
 Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration,
@@ -73,6 +77,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         model: { type: 'string' },
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
+        'trust-workspace': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -91,6 +96,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     model: v.model,
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],
+    trustWorkspace: v['trust-workspace'] === true,
     prompt,
   };
 }

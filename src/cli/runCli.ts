@@ -12,7 +12,7 @@ import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
-import { selectServers, unknownHookServers } from './cliServers';
+import { checkHookAllowlist, selectServers, untrustedNotice } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
@@ -76,12 +76,16 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
-  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
-  const unknownHooks = unknownHookServers(settings.hooks.allowlist, selection);
-  if (unknownHooks.length > 0) {
-    const known = [...selection.configured.map((s) => s.name), ...selection.bundled].join(', ') || 'none';
-    io.stderr.write(`sprout-agent: MCP_HOOK_SERVERS names ${unknownHooks.join(', ')}, which is no server of this run (servers: ${known}).\n`);
-  }
+  const selection = selectServers({
+    workspaceFolder,
+    mcpConfig: args.mcpConfig,
+    builtinServers: args.builtinServers,
+    trustWorkspace: args.trustWorkspace,
+    env: io.env,
+  });
+  const notice = untrustedNotice(selection);
+  if (notice !== undefined) io.stderr.write(`sprout-agent: ${notice}\n`);
+  checkHookAllowlist(settings.hooks.allowlist, selection);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }

@@ -212,13 +212,24 @@ describe('runs', () => {
     assert.deepEqual(users, ['prompt via stdin 0', 'prompt via stdin 1'], 'the final newline of piped input is not part of the prompt');
   });
 
-  it('an allowlisted name that matches no server is pointed out, and the run goes on', async () => {
+  it('an allowlisted name that matches no server is a configuration error (2) that names the servers', async () => {
     await withFake({ responses: [fakeReply.text('done')] });
     const config = gateConfig('tests', { _Stop: { kind: 'empty' } });
     const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'test' } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /MCP_HOOK_SERVERS names test, which is no server of this run \(servers: tests\): fix the name/);
+    assert.equal(fake.chatRequests().length, 0, 'nothing ran');
+    const off = await runCli(['go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'todo' } });
+    assert.equal(off.code, 2, off.stderr);
+    assert.match(off.stderr, /"todo" is a bundled server that is off: add it to --builtin-servers/);
+  });
+
+  it('a server with hooks that is not allowlisted gets the hint, and the run goes on', async () => {
+    await withFake({ responses: [fakeReply.text('done')] });
+    const config = gateConfig('quiet', { _Stop: { kind: 'empty' } });
+    const result = await runCli(['--mcp-config', config, 'go'], { env: baseEnv(fake.url) });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stderr, /MCP_HOOK_SERVERS names test, which is no server of this run \(servers: tests\)/);
-    assert.match(result.stderr, /server tests has hooks \(_Stop\) but is not in MCP_HOOK_SERVERS.*MCP_HOOK_SERVERS=tests/);
+    assert.match(result.stderr, /server quiet has hooks \(_Stop\) but is not in MCP_HOOK_SERVERS.*MCP_HOOK_SERVERS=quiet/);
   });
 
   it('the API key never reaches an MCP server', async () => {
