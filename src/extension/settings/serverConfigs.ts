@@ -1,6 +1,7 @@
 /**
  * Which MCP servers this window runs: user-level `sprout.mcp.servers`, then workspace-defined ones
- * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers.
+ * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers, which
+ * stay on beside them (a configured server with an enabled bundled server's name does not start).
  * Workspace-defined servers start only in a trusted workspace and with the user's consent for their
  * exact command; every server left out is reported with the reason so the UI can say why.
  */
@@ -45,11 +46,29 @@ export function workspaceDefinedServers(sources: ServerSources, notices: string[
   return [...fromSettings, ...fromFile.filter((s) => !names.has(s.name))];
 }
 
+/**
+ * The bundled servers stay on beside the user's; a configured server may not take an enabled bundled
+ * server's name (a hook allowlist entry "todo" must mean one server). The configured one is left out
+ * with a notice naming both; the bundled one starts.
+ */
+function withoutBundledNames(servers: McpServerConfig[], builtins: BuiltinServers, source: string, notices: string[]): McpServerConfig[] {
+  const enabled = (Object.keys(builtins) as BundledServerName[]).filter((name) => builtins[name]);
+  return servers.filter((server) => {
+    if (!(enabled as string[]).includes(server.name)) return true;
+    notices.push(
+      `MCP server "${server.name}" from ${source} has the same name as the bundled server "${server.name}", so it did not start: ` +
+        `two servers cannot share a name. Rename it, or turn the bundled one off in sprout.mcp.builtinServers.`,
+    );
+    return false;
+  });
+}
+
 export async function resolveServers(sources: ServerSources, consent: ConsentStore): Promise<ResolvedServers> {
   const notices: string[] = [];
   const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
-  const user = parseSafely(() => parseMcpConfig({ servers: sources.userServers }, 'user setting sprout.mcp.servers', vars), notices);
-  const workspace = workspaceDefinedServers(sources, notices);
+  const userSource = 'user setting sprout.mcp.servers';
+  const user = withoutBundledNames(parseSafely(() => parseMcpConfig({ servers: sources.userServers }, userSource, vars), notices), sources.builtins, userSource, notices);
+  const workspace = withoutBundledNames(workspaceDefinedServers(sources, notices), sources.builtins, "this workspace's sprout.mcp.servers or .vscode/mcp.json", notices);
   const allowed: McpServerConfig[] = [];
   if (!sources.trusted && workspace.length > 0) {
     notices.push(`This workspace is not trusted, so its MCP servers (${workspace.map((s) => s.name).join(', ')}) and hooks do not start. Trust the workspace to use them.`);
@@ -59,8 +78,7 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
       else notices.push(`MCP server "${server.name}" from this workspace did not start: you declined it. It asks again when its command changes.`);
     }
   }
-  const taken = new Set([...user, ...allowed].map((s) => s.name));
-  const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name] && !taken.has(name));
+  const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name]);
   const safeNames = sources.trusted ? names : names.filter((name) => name !== 'tests');
   if (safeNames.length < names.length) notices.push('The bundled test runner does not start in an untrusted workspace: it would run the workspace\'s test command.');
   const bundled = bundledServerConfigs(safeNames, { distDir: sources.distDir, stateDir: sources.stateDir, workspaceFolder: sources.workspaceFolder });
