@@ -8,8 +8,19 @@ import { runStdioServer } from '../shared/runStdioServer';
 import { intOption, parseServerArgs } from '../shared/serverArgs';
 import { createTestsServer, DEFAULT_HOOK_BUDGET_MS, DEFAULT_RUN_TIMEOUT_MS } from './testsServer';
 
+const USAGE = `Usage: sprout-mcp-tests [--root DIR] [--state-dir DIR] [--command CMD] [--hook-budget-ms N] [--timeout-ms N]
+
+An MCP server on stdio: a test runner (tool "run_tests") whose _Stop hook objects while the suite fails.
+  --root DIR           the workspace root (default: the current directory)
+  --state-dir DIR      where the last result is kept (default: a per-root folder under the OS temp dir)
+  --command CMD        the test command (default: detected: npm test, pytest, cargo test, go test, make test)
+  --hook-budget-ms N   how long _Stop may take to answer (default: ${DEFAULT_HOOK_BUDGET_MS})
+  --timeout-ms N       the longest one test run may take (default: ${DEFAULT_RUN_TIMEOUT_MS})
+  -h, --help           show this help
+`;
+
 runStdioServer('tests', () => {
-  const args = parseServerArgs(process.argv.slice(2));
+  const args = parseServerArgs(process.argv.slice(2), { usage: USAGE, extraOptions: ['command', 'hook-budget-ms', 'timeout-ms'] });
   const command = args.options.get('command')?.trim();
   const { server, controller } = createTestsServer({
     root: args.root,

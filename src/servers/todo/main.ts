@@ -6,9 +6,17 @@ import { runStdioServer } from '../shared/runStdioServer';
 import { parseServerArgs } from '../shared/serverArgs';
 import { createTodoServer } from './todoServer';
 
-runStdioServer('todo', () => createTodoServerFromArgs());
+const USAGE = `Usage: sprout-mcp-todo [--root DIR] [--state-dir DIR]
+
+An MCP server on stdio: the model's task list (tool "todo"), with _Stop and _PostCompact hooks.
+  --root DIR         the workspace root (default: the current directory)
+  --state-dir DIR    where the list is kept, as todo.json (default: a per-root folder under the OS temp dir)
+  -h, --help         show this help
+`;
 
 function createTodoServerFromArgs(): { server: ReturnType<typeof createTodoServer> } {
-  const args = parseServerArgs(process.argv.slice(2));
+  const args = parseServerArgs(process.argv.slice(2), { usage: USAGE });
   return { server: createTodoServer({ stateDir: args.stateDir }) };
 }
+
+runStdioServer('todo', () => createTodoServerFromArgs());
