@@ -19,7 +19,7 @@ describe('editor paths', () => {
   });
 
   it('SPROUT_EDITOR_CACHE and SPROUT_EDITOR_PROFILE override them', () => {
-    assert.equal(editorCacheDir({ SPROUT_EDITOR_CACHE: '/work/main/.cache/editor', XDG_CACHE_HOME: '/c' }), '/work/main/.cache/editor');
+    assert.equal(editorCacheDir({ SPROUT_EDITOR_CACHE: '/srv/shared/editor', XDG_CACHE_HOME: '/c' }), '/srv/shared/editor');
     assert.equal(profileDir({ SPROUT_EDITOR_PROFILE: '/p', XDG_CACHE_HOME: '/c' }), '/p');
   });
 
