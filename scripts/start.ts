@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     step('code', [target.folder]);
     return;
   }
-  await serveInCodeServer(ensureCodeServer(), vsix, target);
+  await serveInCodeServer(ensureCodeServer({ browser: false }), vsix, target);
 }
 
 main().catch((e: unknown) => {
