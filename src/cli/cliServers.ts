@@ -22,10 +22,10 @@ import type { Env } from './cliSettings';
 import { UsageError } from './exitCodes';
 
 export interface ServerSelection {
-  /** From the MCP config file, in file order; the bundled servers go after them. */
+  /** From --mcp-config, then the trusted workspace's file, in file order; the bundled servers go after them. */
   configured: McpServerConfig[];
-  /** The MCP config file in use, if any. */
-  configFile: string | undefined;
+  /** The MCP config files in use. */
+  configFiles: string[];
   bundled: BundledServerName[];
   /** `<cwd>/.vscode/mcp.json` exists but was not opted into: nothing in it starts. */
   untrusted: { file: string; names: string[] } | undefined;
@@ -96,34 +96,51 @@ function bundledSelection(input: ServerSelectionInput): BundledServerName[] {
   return [...DEFAULT_BUNDLED_SERVERS];
 }
 
-function rejectNameClash(configured: readonly McpServerConfig[], bundled: readonly BundledServerName[], file: string | undefined): void {
-  const clash = configured.map((s) => s.name).filter((name): name is BundledServerName => isBundledServerName(name) && bundled.includes(name));
-  if (clash.length === 0) return;
-  const rest = bundled.filter((name) => !clash.includes(name));
-  const names = clash.map((n) => `"${n}"`).join(', ');
-  throw new UsageError(
-    `MCP server ${names} in ${file ?? 'the MCP config'} has the same name as the bundled server ${names}; two servers cannot share a name. ` +
-      `Rename it in ${file ?? 'the file'}, or turn the bundled one off: --builtin-servers "${rest.join(',')}" (or SPROUT_AGENT_BUILTIN_SERVERS).`,
-  );
+interface ConfigSource {
+  file: string;
+  servers: McpServerConfig[];
 }
 
+/** Two servers cannot share a name: one allowlist entry, one tool prefix. The error names both places. */
+function rejectNameClashes(sources: readonly ConfigSource[], bundled: readonly BundledServerName[]): void {
+  const seen = new Map<string, string>();
+  for (const { file, servers } of sources) {
+    for (const { name } of servers) {
+      const earlier = seen.get(name);
+      if (earlier !== undefined) {
+        throw new UsageError(`MCP server "${name}" is defined in both ${earlier} and ${file}; two servers cannot share a name. Rename one of them.`);
+      }
+      seen.set(name, file);
+      if (isBundledServerName(name) && bundled.includes(name)) {
+        const rest = bundled.filter((n) => n !== name);
+        throw new UsageError(
+          `MCP server "${name}" in ${file} has the same name as the bundled server "${name}"; two servers cannot share a name. ` +
+            `Rename it in ${file}, or turn the bundled one off: --builtin-servers "${rest.join(',')}" (or SPROUT_AGENT_BUILTIN_SERVERS).`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * --mcp-config FILE's servers, then (with the opt-in) those of <cwd>/.vscode/mcp.json, then the
+ * bundled ones. Without the opt-in the workspace file is only read for its server names.
+ */
 export function selectServers(input: ServerSelectionInput): ServerSelection {
   const workspaceFile = join(input.workspaceFolder, '.vscode', 'mcp.json');
-  const trusted = trustsWorkspace(input.trustWorkspace, input.env);
   const bundled = bundledSelection(input);
-  let configFile: string | undefined;
+  const trusted = trustsWorkspace(input.trustWorkspace, input.env);
+  const files: string[] = [];
+  if (input.mcpConfig !== undefined) files.push(explicitConfigFile(input.mcpConfig));
   let untrusted: ServerSelection['untrusted'];
-  if (input.mcpConfig !== undefined) configFile = explicitConfigFile(input.mcpConfig);
-  else if (existsSync(workspaceFile)) {
-    if (trusted) configFile = workspaceFile;
+  if (existsSync(workspaceFile) && !files.includes(workspaceFile)) {
+    if (trusted) files.push(workspaceFile);
     else untrusted = { file: workspaceFile, names: declaredServerNames(workspaceFile) };
   }
-  const configured =
-    configFile === undefined
-      ? []
-      : loadMcpConfigFile(configFile, { workspaceFolder: input.workspaceFolder, userHome: homedir(), env: { ...input.env } });
-  rejectNameClash(configured, bundled, configFile);
-  return { configured, configFile, bundled, untrusted };
+  const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env: { ...input.env } };
+  const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, vars) }));
+  rejectNameClashes(sources, bundled);
+  return { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted };
 }
 
 /** What the CLI says on stderr when a workspace's own servers were left unstarted. */

@@ -76,6 +76,21 @@ describe('CLI consent for a workspace\'s own .vscode/mcp.json', () => {
     });
   }
 
+  it('--trust-workspace adds the workspace\'s servers to those of --mcp-config; a name both define is an error naming both files', async () => {
+    fake = await startFakeOpenAi({ responses: [fakeReply.text('done'), fakeReply.text('done, really')] });
+    const { repo, log } = clonedRepo();
+    const extra = writeMcpConfig(join(root, 'extra.mcp.json'), [hookServerMcpConfig('extra', hookServerConfig({}))]);
+    const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'repo-hook' };
+    const both = await runCli(['--json', '--mcp-config', extra, '--trust-workspace', 'hi'], { env, cwd: repo });
+    assert.ok(starts(log) >= 1, both.stderr);
+    const tools = (fake.chatRequests()[0]?.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name) ?? [];
+    assert.ok(tools.includes('extra__echo') && tools.includes('repo-hook__echo'), tools.join(', '));
+    const same = writeMcpConfig(join(root, 'same.mcp.json'), [hookServerMcpConfig('repo-hook', hookServerConfig({}))]);
+    const clash = await runCli(['--mcp-config', same, '--trust-workspace', 'hi'], { env, cwd: repo });
+    assert.equal(clash.code, 2);
+    assert.match(clash.stderr, /MCP server "repo-hook" is defined in both .*same\.mcp\.json and .*\.vscode\/mcp\.json/);
+  });
+
   it('SPROUT_AGENT_TRUST_WORKSPACE with a bad value exits 2 naming it', async () => {
     const { repo, log } = clonedRepo();
     const result = await runCli(['hi'], { env: { ...baseEnv('http://127.0.0.1:9/v1'), SPROUT_AGENT_TRUST_WORKSPACE: 'perhaps' }, cwd: repo });
