@@ -38,7 +38,7 @@ describe('usage and configuration (exit 2)', () => {
     const help = await runCli(['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage: sprout-agent/);
-    for (const name of ['--builtin-servers', 'SPROUT_AGENT_BUILTIN_SERVERS', 'MCP_HOOK_SERVERS', 'SPROUT_AGENT_MAX_CONTEXT_TOKENS']) assert.ok(help.stdout.includes(name), name);
+    for (const name of ['--builtin-servers', 'SPROUT_AGENT_BUILTIN_SERVERS', 'MCP_HOOK_SERVERS', 'SPROUT_AGENT_MAX_CONTEXT_TOKENS', '--trust-workspace', 'SPROUT_AGENT_TRUST_WORKSPACE', '4 ended with a hook objection unresolved']) assert.ok(help.stdout.includes(name), name);
     const version = await runCli(['--version']);
     assert.equal(version.code, 0);
     assert.equal(version.stdout.trim(), packageJson.version);
