@@ -17,6 +17,8 @@ export interface CliArgs {
   builtinServers?: string;
   /** Start the servers of <cwd>/.vscode/mcp.json (a repository's own config is not trusted by default). */
   trustWorkspace: boolean;
+  /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
+  allowProtectedWrites: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -33,6 +35,8 @@ Options:
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
+  --allow-protected-writes let the agent write protected paths (.git/**, .vscode/**, .github/workflows/**,
+                           ...: files that make git, editors or CI run code); refused without it
   --json                   one JSON event per line on stdout; otherwise readable text
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
   --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
@@ -52,6 +56,9 @@ Environment:
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
   SPROUT_AGENT_TRUST_WORKSPACE          1 = like --trust-workspace
+  SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
+  XDG_STATE_HOME                        private state (command output, todo lists) goes to $XDG_STATE_HOME/sprout-agent
+                                        (default: ~/.local/state/sprout-agent)
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
 Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration,
@@ -78,6 +85,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
         'trust-workspace': { type: 'boolean' },
+        'allow-protected-writes': { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -97,6 +105,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],
     trustWorkspace: v['trust-workspace'] === true,
+    allowProtectedWrites: v['allow-protected-writes'] === true,
     prompt,
   };
 }

@@ -5,6 +5,7 @@
  */
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
 import type { AgentSettings } from '../agent/settings';
+import { ProtectedPatternError, protectedRule } from '../servers/shared/protectedPaths';
 import type { CliArgs } from './cliArgs';
 
 
@@ -76,4 +77,18 @@ export function modelConnectionFromEnv(env: Env): ModelConnection {
     throw new ConfigError('OPENAI_API_KEY', 'OPENAI_API_KEY is not set. Export your API key (or point OPENAI_BASE_URL at a local server).');
   }
   return { baseUrl, apiKey };
+}
+
+/** SPROUT_AGENT_PROTECTED_PATHS: globs protected on top of the defaults (comma list; additions only). */
+export function protectedPathsFromEnv(env: Env): string[] {
+  const raw = envValue(env, 'SPROUT_AGENT_PROTECTED_PATHS');
+  if (raw === undefined) return [];
+  const patterns = raw.split(',').map((p) => p.trim()).filter((p) => p !== '');
+  try {
+    protectedRule(patterns);
+  } catch (error) {
+    if (error instanceof ProtectedPatternError) throw new ConfigError('SPROUT_AGENT_PROTECTED_PATHS', `SPROUT_AGENT_PROTECTED_PATHS: ${error.message}.`);
+    throw error;
+  }
+  return patterns;
 }

@@ -14,7 +14,7 @@ import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/strea
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import { checkHookAllowlist, selectServers, untrustedNotice } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
-import { modelConnectionFromEnv, settingsFromEnv, type Env } from './cliSettings';
+import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
@@ -76,6 +76,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
+  const protectedPaths = protectedPathsFromEnv(io.env);
   const selection = selectServers({
     workspaceFolder,
     mcpConfig: args.mcpConfig,
@@ -97,7 +98,13 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const runtime = await createAgentRuntime({
     workspaceFolder,
     servers: selection.configured,
-    bundledServers: { names: selection.bundled, distDir: io.distDir, stateDir: stateDirFor(sessionId) },
+    bundledServers: {
+      names: selection.bundled,
+      distDir: io.distDir,
+      stateDir: selection.bundled.length > 0 ? stateDirFor(sessionId, sessionFile !== undefined, io.env) : '',
+      protectedPaths,
+      allowProtectedWrites: args.allowProtectedWrites,
+    },
     settings,
     model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
     sessionId,

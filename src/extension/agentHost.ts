@@ -2,14 +2,17 @@
  * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and one model
  * client over the current endpoint and key. Both are rebuilt when their inputs change (settings,
  * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates, so a rebuild never
- * strands a session. The hub starts servers lazily, on first use.
+ * strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
+ * workspace chose only with the user's consent (keyConsent.ts).
  */
 import { join } from 'node:path';
 import type { Logger, ModelClient, ToolHost } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type ServerStatus } from '../mcp/mcpHub';
 import { OpenAiModelClient } from '../model/openAiModelClient';
+import { ensurePrivateDir } from '../servers/shared/privateState';
 import type { ConsentStore } from './settings/consentStore';
+import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
 import { resolveServers } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource } from './settings/configReader';
@@ -22,6 +25,8 @@ export interface AgentHostDeps {
   consent: ConsentStore;
   settings: () => ExtensionSettings;
   apiKey: () => string | undefined;
+  keyConsent: KeyConsent;
+  baseUrlLevels: () => BaseUrlLevels;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
 }
@@ -37,19 +42,29 @@ const EMPTY_HOST: ToolHost = {
 export class AgentHost {
   private hub: McpHub | undefined;
   private building: Promise<McpHub> | undefined;
-  private modelClient: OpenAiModelClient | undefined;
+  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined } | undefined;
   servers: McpServerConfig[] = [];
+  /** The name the bundled workspace server runs under (undefined when a configured server took the name, or it is off). */
+  bundledWorkspaceServer: string | undefined;
   notices: string[] = [];
   private readonly hubListeners = new Set<() => void>();
 
   /** Every chat's model calls go through here, so a new key or URL applies to the next call. */
-  readonly model: ModelClient = { complete: (request, options) => this.currentModel().complete(request, options) };
+  readonly model: ModelClient = { complete: async (request, options) => (await this.currentModel()).complete(request, options) };
 
   constructor(private readonly deps: AgentHostDeps) {}
 
-  currentModel(): OpenAiModelClient {
-    this.modelClient ??= new OpenAiModelClient({ baseUrl: this.deps.settings().baseUrl, apiKey: this.deps.apiKey() });
-    return this.modelClient;
+  /** The client for the current endpoint, carrying the key only where the user allowed it to go. */
+  async currentModel(): Promise<OpenAiModelClient> {
+    const baseUrl = this.deps.settings().baseUrl;
+    const key = this.deps.apiKey();
+    const origin = key === undefined ? undefined : originNeedingConsent(this.deps.baseUrlLevels(), baseUrl);
+    const apiKey = origin === undefined || (await this.deps.keyConsent.ensure(origin, baseUrl)) ? key : undefined;
+    const cached = this.modelClient;
+    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey) return cached.client;
+    const client = new OpenAiModelClient({ baseUrl, apiKey });
+    this.modelClient = { client, baseUrl, apiKey };
+    return client;
   }
 
   /** The live hub or, before the first start, a host that offers nothing. */
@@ -111,13 +126,16 @@ export class AgentHost {
         workspaceServers: this.deps.trusted() ? bySource.workspace : {},
         builtins: settings.builtinServers,
         distDir: join(this.deps.extensionPath, 'dist'),
-        stateDir: join(this.deps.storageDir, 'servers'),
+        // One private folder (0700) for every server's state: command output, todo lists, test results.
+        stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
+        protectedPaths: settings.protectedPaths,
       },
       this.deps.consent,
     );
     for (const notice of resolved.notices) this.deps.logger.warn(notice);
     this.servers = resolved.servers;
     this.notices = resolved.notices;
+    this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
     const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
     this.hub = hub;

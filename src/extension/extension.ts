@@ -14,11 +14,14 @@ import { ChatIndex } from './chat/chatIndex';
 import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor } from './chat/chatViewProvider';
 import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
-import { askConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
+import { askConsent, askKeyConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
+import { KeyConsent } from './settings/keyConsent';
+import { WorkspaceApprovals } from './approvals/workspaceApprovals';
+import { protectedTargetFinder } from './approvals/protectedTargets';
 import { HooksViewState } from './hooks/hooksViewState';
 import { HooksTreeProvider } from './hooks/hooksTreeProvider';
 import { createOutputLogger } from './outputLogger';
-import { readSettings } from './settings/configReader';
+import { readBaseUrlLevels, readSettings } from './settings/configReader';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
@@ -30,6 +33,10 @@ export interface SproutApi {
   hooks: HooksViewState;
   tree: HooksTreeProvider;
   consent: ConsentStore;
+  /** Consent to send the API key to a model URL the workspace set. */
+  keyConsent: KeyConsent;
+  /** "Always allow in this workspace", in workspace state. */
+  approvals: WorkspaceApprovals;
   keys: ApiKeyStore;
   index: ChatIndex;
   settings: () => ReturnType<typeof readSettings>;
@@ -47,6 +54,7 @@ interface Parts {
   tree: HooksTreeProvider;
   index: ChatIndex;
   controller: ChatController;
+  approvals: WorkspaceApprovals;
   workspaceFolder: string;
 }
 
@@ -73,7 +81,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     new vscode.Disposable(() => clearInterval(poll)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
-    ...registerCommands({ controller, host, keys, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
+    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
     registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
     keys.onDidChange(() => {
       host.invalidateModel();
@@ -85,6 +93,35 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
 
 let shutdown: (() => Promise<void>) | undefined;
 
+interface HostInputs {
+  storageDir: string;
+  workspaceFolder: string;
+  logger: Logger;
+  keys: ApiKeyStore;
+  channel: vscode.LogOutputChannel;
+  settings: () => ExtensionSettings;
+}
+
+/** The agent host with its two consents: to start workspace-defined servers, and to send the key where the workspace points. */
+function createHost(context: vscode.ExtensionContext, inputs: HostInputs): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
+  const consent = new ConsentStore(context.globalState, askConsent);
+  const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
+  const host = new AgentHost({
+    extensionPath: context.extensionPath,
+    storageDir: inputs.storageDir,
+    workspaceFolder: inputs.workspaceFolder,
+    logger: inputs.logger,
+    consent,
+    settings: inputs.settings,
+    apiKey: () => inputs.keys.current,
+    keyConsent,
+    baseUrlLevels: readBaseUrlLevels,
+    trusted: () => vscode.workspace.isTrusted,
+    onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
+  });
+  return { host, consent, keyConsent };
+}
+
 export async function activate(context: vscode.ExtensionContext): Promise<SproutApi> {
   const started = performance.now();
   const channel = vscode.window.createOutputChannel('Sprout', { log: true });
@@ -95,18 +132,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   reportSettingErrors(settings.errors);
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
-  const consent = new ConsentStore(context.globalState, askConsent);
-  const host = new AgentHost({
-    extensionPath: context.extensionPath,
-    storageDir,
-    workspaceFolder,
-    logger,
-    consent,
-    settings: () => settings,
-    apiKey: () => keys.current,
-    trusted: () => vscode.workspace.isTrusted,
-    onServerStderr: (server, line) => channel.debug(`[${server}] ${line}`),
-  });
+  const approvals = new WorkspaceApprovals(context.workspaceState);
+  const { host, consent, keyConsent } = createHost(context, { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings });
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
@@ -118,12 +145,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     state: context.workspaceState,
     settings: () => settings,
     apiKey: () => keys.current,
+    approvalSources: {
+      userAutoApprove: () => settings.autoApprove,
+      remembered: approvals,
+      protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
+    },
     onCommand: (command) =>
       void (command === 'sprout.setBaseUrl'
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
         : vscode.commands.executeCommand(command)),
   });
-  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder }, {
+  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, workspaceFolder }, {
     get: () => settings,
     reread: () => {
       settings = readSettings();
@@ -138,7 +170,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, consent, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
+  return { controller, host, hooks, tree, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

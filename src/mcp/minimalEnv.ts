@@ -3,6 +3,7 @@
  * (PATH, HOME, locale, temp folders, Windows essentials) plus the server's configured env. Nothing
  * else passes: API keys in the parent (OPENAI_API_KEY and the like) must never reach a server.
  */
+import { TAG_PREFIX } from './processTree';
 
 const PASSED_THROUGH = [
   'PATH',
@@ -27,7 +28,8 @@ const PASSED_THROUGH = [
 
 /** Windows env names are case-insensitive, so compare them that way there. */
 function isPassedThrough(name: string, windows: boolean): boolean {
-  if (name.startsWith('LC_')) return true;
+  // Process-tree tags of an enclosing Sprout (random ids, not secrets): its kill must still find us.
+  if (name.startsWith('LC_') || name.startsWith(TAG_PREFIX)) return true;
   if (windows) return PASSED_THROUGH.some((allowed) => allowed.toUpperCase() === name.toUpperCase());
   return PASSED_THROUGH.includes(name);
 }

@@ -1,14 +1,17 @@
 /**
  * An MCP SDK `Transport` over a child process that leads its own process group. The SDK's stdio client
  * kills only the direct child, so a server's grandchildren (a test runner, a shell) would outlive it;
- * here every kill targets the whole group, which is what lets the agent stay sovereign over hung or
- * hostile servers. Messages are newline-delimited JSON-RPC on stdin/stdout; stderr goes to a callback.
+ * here every kill targets the whole group, plus what left the group (a `setsid` grandchild, found by
+ * processTree.ts through the descendant tree and an environment tag), which is what lets the agent
+ * stay sovereign over hung or hostile servers. Messages are newline-delimited JSON-RPC on
+ * stdin/stdout; stderr goes to a callback.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { newSpawnTag, signalKnown, strayProcesses, type KnownProcess } from './processTree';
 
 export interface ProcessGroupTransportOptions {
   /** The server's configured name, for error messages. */
@@ -64,6 +67,10 @@ export class ProcessGroupTransport implements Transport {
   private readonly stderrTail: string[] = [];
   private resolveExited!: () => void;
   private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
+  /** Inherited by everything the server starts, so an orphaned descendant can still be found. */
+  private readonly tag = newSpawnTag();
+  /** Processes outside the group seen at a kill, remembered for the next signal (SIGKILL after SIGTERM). */
+  private readonly strays = new Map<number, KnownProcess>();
 
   constructor(private readonly options: ProcessGroupTransportOptions) {}
 
@@ -95,7 +102,7 @@ export class ProcessGroupTransport implements Transport {
       const child = spawn(this.options.command, this.options.args, {
         detached: process.platform !== 'win32',
         stdio: ['pipe', 'pipe', 'pipe'],
-        env: this.options.env,
+        env: { ...this.options.env, ...this.tag.env },
         cwd,
         windowsHide: true,
       });
@@ -187,16 +194,19 @@ export class ProcessGroupTransport implements Transport {
     });
   }
 
-  /** Signals every process in the server's group; a no-op once the group is gone. */
+  /** Signals every process in the server's group and every descendant that left it; a no-op once all are gone. */
   killGroup(signal: NodeJS.Signals): void {
     const pid = this.child?.pid;
     if (pid === undefined) return;
+    // Collected before the signal: once the server dies, its children are reparented away from the tree.
+    if (process.platform !== 'win32') for (const p of strayProcesses(this.exitedFlag ? undefined : pid, [this.tag.name])) this.strays.set(p.pid, p);
     try {
       if (process.platform === 'win32') this.child?.kill(signal);
       else process.kill(-pid, signal);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ESRCH') this.onerror?.(error as Error);
     }
+    signalKnown(this.strays.values(), signal);
   }
 
   /** SIGTERM to the group, SIGKILL after the grace; resolves once the server process has exited. */

@@ -24,6 +24,16 @@ export interface BundledServerOptions {
   stateDir: string;
   /** The executable to run; defaults to this process's. */
   execPath?: string;
+  /** Protected-path patterns added to the defaults (the workspace server refuses unapproved writes there). */
+  protectedPaths?: readonly string[];
+  /** The user allowed every protected write (the CLI's --allow-protected-writes). */
+  allowProtectedWrites?: boolean;
+}
+
+/** The options only the workspace server takes. */
+function workspaceArgs(options: BundledServerOptions): string[] {
+  const extra = options.protectedPaths ?? [];
+  return [...(extra.length > 0 ? ['--protected-paths', JSON.stringify(extra)] : []), ...(options.allowProtectedWrites ? ['--allow-protected-writes'] : [])];
 }
 
 export function bundledServerConfig(name: BundledServerName, options: BundledServerOptions): McpServerConfig {
@@ -32,7 +42,11 @@ export function bundledServerConfig(name: BundledServerName, options: BundledSer
     transport: {
       type: 'stdio',
       command: options.execPath ?? process.execPath,
-      args: [join(options.distDir, 'servers', `${name}.js`), '--root', options.workspaceFolder, '--state-dir', join(options.stateDir, name)],
+      args: [
+        join(options.distDir, 'servers', `${name}.js`),
+        ...['--root', options.workspaceFolder, '--state-dir', join(options.stateDir, name)],
+        ...(name === 'workspace' ? workspaceArgs(options) : []),
+      ],
       env: { ELECTRON_RUN_AS_NODE: '1' },
       cwd: options.workspaceFolder,
     },

@@ -27,6 +27,9 @@ export interface BundledServersOption {
   names: readonly BundledServerName[];
   distDir: string;
   stateDir: string;
+  /** Passed to the workspace server (see BundledServerOptions). */
+  protectedPaths?: readonly string[];
+  allowProtectedWrites?: boolean;
 }
 
 export interface AgentRuntimeOptions {
@@ -67,7 +70,7 @@ export interface AgentRuntime {
 function allServers(options: AgentRuntimeOptions): McpServerConfig[] {
   const bundled = options.bundledServers;
   const extra = bundled
-    ? bundledServerConfigs(bundled.names, { distDir: bundled.distDir, stateDir: bundled.stateDir, workspaceFolder: options.workspaceFolder })
+    ? bundledServerConfigs(bundled.names, { ...bundled, workspaceFolder: options.workspaceFolder })
     : [];
   return [...options.servers, ...extra];
 }

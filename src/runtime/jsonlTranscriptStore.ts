@@ -46,11 +46,12 @@ export class JsonlTranscriptStore implements TranscriptStore {
   append(record: TranscriptRecord): void {
     try {
       if (!this.checkedTail) {
-        mkdirSync(dirname(this.path), { recursive: true });
+        // Transcripts hold tool output (file contents, command output): only the user may read them.
+        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
         if (endsMidLine(this.path)) appendFileSync(this.path, '\n');
         this.checkedTail = true;
       }
-      appendFileSync(this.path, `${JSON.stringify(record)}\n`);
+      appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
     } catch (error) {
       // A full disk must not end the user's turn; say so once and keep the agent running.
       if (!this.failed) {

@@ -30,6 +30,9 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     status: toolStatusSchema,
     result: z.optional(z.string()),
     approvalId: z.optional(z.string()),
+    /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
+    approvalScopes: z.optional(z.array(approvalScopeSchema)),
+    approvalWarning: z.optional(z.string()),
   }),
   z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
   z.object({

@@ -26,13 +26,18 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   if (e.status === 'awaiting_approval' && e.approvalId) {
     const id = e.approvalId;
     card.open = true;
+    if (e.approvalWarning) card.append(el('div', { class: 'approval-warning', role: 'alert', 'data-testid': 'approval-warning' }, e.approvalWarning));
+    const offered = e.approvalScopes ?? ['once', 'chat', 'workspace'];
     const row = el('div', { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call' });
-    row.append(
+    const choices = [
       button('Allow once', 'tool-approve', () => send({ type: 'approve', approvalId: id, scope: 'once' }), 'primary'),
-      button('Allow for this chat', 'tool-approve-chat', () => send({ type: 'approve', approvalId: id, scope: 'chat' })),
-      button('Always allow in workspace', 'tool-approve-workspace', () => send({ type: 'approve', approvalId: id, scope: 'workspace' })),
+      offered.includes('chat') ? button('Allow for this chat', 'tool-approve-chat', () => send({ type: 'approve', approvalId: id, scope: 'chat' })) : undefined,
+      offered.includes('workspace')
+        ? button('Always allow in workspace', 'tool-approve-workspace', () => send({ type: 'approve', approvalId: id, scope: 'workspace' }))
+        : undefined,
       button('Deny', 'tool-deny', () => send({ type: 'deny', approvalId: id }), 'danger'),
-    );
+    ];
+    row.append(...choices.filter((b): b is HTMLButtonElement => b !== undefined));
     card.append(row);
   }
   return card;

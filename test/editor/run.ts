@@ -16,7 +16,9 @@ import { runExtensionTests, type ExtensionTestRun } from './runInServer';
 const root = resolve(__dirname, '..', '..');
 /** SPROUT_EDITOR_TRUST=untrusted runs test/editor/untrusted/ instead, with Workspace Trust on (Restricted Mode). */
 const untrusted = process.env['SPROUT_EDITOR_TRUST'] === 'untrusted';
-const suiteName = untrusted ? 'untrusted' : 'suite';
+/** SPROUT_EDITOR_SUITE=reload runs test/editor/reload/, whose first run reloads the window once. */
+const reload = process.env['SPROUT_EDITOR_SUITE'] === 'reload';
+const suiteName = untrusted ? 'untrusted' : reload ? 'reload' : 'suite';
 const suiteSrc = join(__dirname, suiteName);
 const suiteOut = join(root, 'out', 'editor', suiteName);
 

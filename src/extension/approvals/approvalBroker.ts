@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest } from './approvalToolHost';
 import type { ChatViewState } from '../chat/chatViewState';
+import type { ApprovalScope } from '../../shared/protocol';
 
 export class ApprovalBroker {
   private readonly pending = new Map<string, (answer: ApprovalAnswer) => void>();
@@ -25,7 +26,7 @@ export class ApprovalBroker {
       this.pending.set(approvalId, settle);
       // The prompt's signal: it outlives this question, so the listener goes when the question does.
       request.signal.addEventListener('abort', onAbort, { once: true });
-      const onCard = view.requestApproval(request.qualifiedName, approvalId);
+      const onCard = view.requestApproval(request.qualifiedName, approvalId, { scopes: request.scopes, warning: request.warning });
       if (!onCard || !viewsOpen) void this.notify(request, settle);
     });
   }
@@ -46,14 +47,11 @@ export class ApprovalBroker {
 
   private async notify(request: ApprovalRequest, settle: (answer: ApprovalAnswer) => void): Promise<void> {
     const args = JSON.stringify(request.args);
-    const choice = await vscode.window.showWarningMessage(
-      `Sprout wants to run ${request.qualifiedName} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`,
-      'Allow once',
-      'Allow for this chat',
-      'Always allow in this workspace',
-      'Deny',
-    );
-    const map: Record<string, ApprovalAnswer> = { 'Allow once': 'once', 'Allow for this chat': 'chat', 'Always allow in this workspace': 'workspace' };
-    settle(choice === undefined ? 'deny' : (map[choice] ?? 'deny'));
+    const labels: Record<ApprovalScope, string> = { once: 'Allow once', chat: 'Allow for this chat', workspace: 'Always allow in this workspace' };
+    const offered = request.scopes.map((scope) => labels[scope]);
+    const question = `Sprout wants to run ${request.qualifiedName} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
+    const choice = await vscode.window.showWarningMessage(request.warning ? `${request.warning}\n${question}` : question, ...offered, 'Deny');
+    const scope = request.scopes.find((s) => labels[s] === choice);
+    settle(scope ?? 'deny');
   }
 }

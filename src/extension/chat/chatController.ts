@@ -10,10 +10,10 @@ import type { AgentEvent } from '../../agent/events';
 import { assertNever, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { ApprovalBroker } from '../approvals/approvalBroker';
-import type { ApprovalPolicy } from '../approvals/approvalToolHost';
+import { createApprovalPolicy, type ApprovalSources } from '../approvals/approvalPolicy';
+import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
 import { type ChatIndex, chatTitle } from './chatIndex';
-import { writeSetting } from '../settings/configReader';
 import type { HooksViewState } from '../hooks/hooksViewState';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
@@ -27,6 +27,8 @@ export interface ChatControllerDeps {
   state: vscode.Memento;
   settings: () => ExtensionSettings;
   apiKey: () => string | undefined;
+  /** Where pre-approvals come from (never the workspace's files). */
+  approvalSources: ApprovalSources;
   onCommand: (command: string) => void;
 }
 
@@ -40,16 +42,16 @@ export class ChatController {
   private readonly views = new Set<ChatViewPort>();
   readonly approvals = new ApprovalBroker();
   notice: string | null = null;
-  private readonly policy: ApprovalPolicy = {
-    autoApproved: (name) => this.deps.settings().autoApprove.includes(name),
-    ask: (request) => this.approvals.ask(this.chat!.view, this.views.size > 0, request),
-    allowInWorkspace: async (name) => {
-      const current = this.deps.settings().autoApprove;
-      if (!current.includes(name)) await writeSetting('sprout.tools.autoApprove', [...current, name]);
-    },
-  };
+  private readonly policy: ApprovalPolicy;
 
-  constructor(private readonly deps: ChatControllerDeps) {}
+  constructor(private readonly deps: ChatControllerDeps) {
+    this.policy = this.approvalPolicy((request) => this.approvals.ask(this.chat!.view, this.views.size > 0, request));
+  }
+
+  /** The window's approval policy with a given way of asking (a task asks through a notification). */
+  approvalPolicy(ask: (request: ApprovalRequest) => Promise<ApprovalAnswer>): ApprovalPolicy {
+    return createApprovalPolicy(this.deps.approvalSources, ask);
+  }
 
   attach(view: ChatViewPort): vscode.Disposable {
     this.views.add(view);

@@ -19,7 +19,8 @@ export class ChatIndex {
   private chats: ChatSummary[];
 
   constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
+    // Transcripts hold tool output and prompts: only the user may enter the folder.
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     this.chats = this.read();
   }
 

@@ -6,7 +6,7 @@
  */
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { BudgetScope } from '../../agent/settings';
-import type { ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
+import type { ApprovalScope, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
 
 export function formatBudget(used: number, max: number, scope: BudgetScope, repeated: boolean): string {
   if (max === 0) return '_Stop disabled';
@@ -125,11 +125,12 @@ export class ChatViewState {
   }
 
   /** Marks the newest running card of `name` as waiting for the user; returns false when none is. */
-  requestApproval(name: string, approvalId: string): boolean {
+  requestApproval(name: string, approvalId: string, question: { scopes?: readonly ApprovalScope[]; warning?: string } = {}): boolean {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const entry = this.entries[i];
       if (entry?.kind === 'tool' && entry.name === name && entry.status === 'running' && entry.approvalId === undefined) {
-        this.replace({ ...entry, status: 'awaiting_approval', approvalId });
+        const scopes = question.scopes ? { approvalScopes: [...question.scopes] } : {};
+        this.replace({ ...entry, status: 'awaiting_approval', approvalId, ...scopes, ...(question.warning ? { approvalWarning: question.warning } : {}) });
         return true;
       }
     }
@@ -138,7 +139,10 @@ export class ChatViewState {
 
   resolveApproval(approvalId: string, approved: boolean): void {
     const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId);
-    if (entry && entry.status === 'awaiting_approval') this.replace({ ...entry, status: approved ? 'running' : 'denied' });
+    if (entry && entry.status === 'awaiting_approval') {
+      const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
+      this.replace({ ...rest, status: approved ? 'running' : 'denied' });
+    }
   }
 
   private appendText(delta: string): void {

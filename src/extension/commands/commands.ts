@@ -8,6 +8,8 @@ import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import type { ChatController } from '../chat/chatController';
 import { configureHookServers, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
+import { forgetToolApprovals } from '../approvals/forgetToolApprovals';
+import type { WorkspaceApprovals } from '../approvals/workspaceApprovals';
 import { clearApiKey, selectModel, setApiKey } from './modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
@@ -17,6 +19,7 @@ export interface CommandDeps {
   controller: ChatController;
   host: AgentHost;
   keys: ApiKeyStore;
+  approvals: WorkspaceApprovals;
   settings: () => ExtensionSettings;
   channel: vscode.LogOutputChannel;
   openInEditor: () => void;
@@ -81,6 +84,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.selectModel': (pick?: string) => selectModel(host, pick),
     'sprout.openChatInEditor': () => deps.openInEditor(),
     'sprout.showObjection': (server: string, text: string) => showObjection(server, text),
+    'sprout.forgetToolApprovals': (names?: string[]) => forgetToolApprovals(deps.approvals, names),
   };
   return Object.entries(table).map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: never[]) => {

@@ -44,7 +44,7 @@ export async function selectModel(host: AgentHost, pick?: string): Promise<strin
   if (chosen === undefined) {
     let ids: string[] = [];
     try {
-      const client = host.currentModel() as unknown as { listModels(signal?: AbortSignal): Promise<unknown> };
+      const client = (await host.currentModel()) as unknown as { listModels(signal?: AbortSignal): Promise<unknown> };
       ids = modelIds(await client.listModels());
     } catch (error) {
       void vscode.window.showWarningMessage(`Sprout: could not list the endpoint's models (${errorMessage(error)}). Type a name instead.`);

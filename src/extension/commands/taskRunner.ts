@@ -6,7 +6,6 @@ import type { AgentHost } from '../agentHost';
 import { Chat } from '../chat/chat';
 import type { ChatController } from '../chat/chatController';
 import { type ChatIndex, chatTitle } from '../chat/chatIndex';
-import { writeSetting } from '../settings/configReader';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
 export interface TaskRunnerDeps {
@@ -27,14 +26,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
       host: deps.host,
       logger: deps.logger,
       settings: deps.settings,
-      policy: {
-        autoApproved: (name) => deps.settings().autoApprove.includes(name),
-        ask: (request) => deps.controller.approvals.ask(chat.view, false, request),
-        allowInWorkspace: async (name) => {
-          const list = deps.settings().autoApprove;
-          if (!list.includes(name)) await writeSetting('sprout.tools.autoApprove', [...list, name]);
-        },
-      },
+      policy: deps.controller.approvalPolicy((request) => deps.controller.approvals.ask(chat.view, false, request)),
       post: () => {},
       onEvent: (event) => {
         if (event.type === 'outcome') outcome = event.outcome;

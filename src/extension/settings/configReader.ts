@@ -1,22 +1,42 @@
 /**
  * The only caller of `getConfiguration('sprout')`. It hands settingsMapping plain values and applies
  * Workspace Trust: in an untrusted workspace a restricted setting (servers, hook allowlist, tool
- * auto-approval, model URL) is read from the user's own settings only, never from the workspace.
+ * auto-approval, model URL) is read from the user's own settings only, never from the workspace. A
+ * user-only setting (`sprout.tools.autoApprove`, application scope) is read from the user's settings
+ * always, whatever VS Code does with a workspace value; `sprout.tools.protectedPaths` is the union of
+ * every level, so a workspace can add protected patterns but never remove one.
  */
 import * as vscode from 'vscode';
 import { mapSettings, type ExtensionSettings, type SettingKey } from './settingsMapping';
 
 export const RESTRICTED_KEYS: readonly SettingKey[] = ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl'];
 
+/** Settings a workspace must never provide: the repository would approve its own tool calls. */
+export const USER_ONLY_KEYS: readonly SettingKey[] = ['sprout.tools.autoApprove'];
+
 function section(key: SettingKey): string {
   return key.slice('sprout.'.length);
 }
 
+function unionOfLevels(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): unknown {
+  const levels = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].filter((v) => v !== undefined);
+  if (levels.some((v) => !Array.isArray(v))) return levels.find((v) => !Array.isArray(v));
+  return [...new Set(levels.flatMap((v) => v as unknown[]))];
+}
+
 export function readRaw(key: SettingKey, trusted = vscode.workspace.isTrusted): unknown {
   const config = vscode.workspace.getConfiguration('sprout');
-  if (trusted || !RESTRICTED_KEYS.includes(key)) return config.get(section(key));
+  if (key === 'sprout.tools.protectedPaths') return unionOfLevels(config.inspect(section(key)));
+  const userOnly = USER_ONLY_KEYS.includes(key) || (!trusted && RESTRICTED_KEYS.includes(key));
+  if (!userOnly) return config.get(section(key));
   const inspected = config.inspect(section(key));
   return inspected?.globalValue ?? inspected?.defaultValue;
+}
+
+/** Where `sprout.model.baseUrl` came from: the user's value, and the workspace's (folder first) if any. */
+export function readBaseUrlLevels(): { user: unknown; workspace: unknown } {
+  const inspected = vscode.workspace.getConfiguration('sprout').inspect('model.baseUrl');
+  return { user: inspected?.globalValue ?? inspected?.defaultValue, workspace: inspected?.workspaceFolderValue ?? inspected?.workspaceValue };
 }
 
 export function readSettings(trusted = vscode.workspace.isTrusted): ExtensionSettings {

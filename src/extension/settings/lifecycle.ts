@@ -1,14 +1,19 @@
 /**
  * What reacts to the world changing under the extension: settings edits (applied without a reload),
- * `.vscode/mcp.json` edits, Workspace Trust being granted, plus the user-facing prompts for setting
- * errors and for consent to start a workspace-defined MCP server.
+ * `.vscode/mcp.json` and `.vscode/settings.json` edits, Workspace Trust being granted, plus the
+ * user-facing prompts for setting errors, for consent to start a workspace-defined MCP server and to
+ * send the API key to a model URL the workspace chose, and the chat's notice about what the workspace
+ * may not do (untrusted, or a user-only setting it tried to set).
  */
+import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigError } from '../../agent/settings';
 import type { McpServerConfig } from '../../mcp/config';
 import type { AgentHost } from '../agentHost';
 import type { ChatController } from '../chat/chatController';
 import type { ExtensionSettings } from './settingsMapping';
+import { USER_ONLY_KEYS } from './configReader';
+import { findIgnoredSettings, ignoredSettingsNotice, type SettingsFile } from './ignoredSettings';
 
 const shownErrors = new Set<string>();
 
@@ -22,16 +27,66 @@ export function reportSettingErrors(errors: readonly ConfigError[]): void {
   }
 }
 
-export async function askConsent(server: McpServerConfig): Promise<boolean> {
+function serverSummary(server: McpServerConfig): string {
   const t = server.transport;
-  const what = t.type === 'stdio' ? `${t.command} ${t.args.join(' ')}` : t.url;
+  if (t.type === 'http') {
+    const headers = Object.keys(t.headers);
+    return `${t.url}${headers.length > 0 ? `, sending the headers ${headers.join(', ')}` : ''}`;
+  }
+  const env = Object.keys(t.env);
+  return `${t.command} ${t.args.join(' ')}${env.length > 0 ? ` (with the environment variables ${env.join(', ')})` : ''}`;
+}
+
+export async function askConsent(server: McpServerConfig): Promise<boolean> {
   const choice = await vscode.window.showWarningMessage(
-    `This workspace defines the MCP server "${server.name}": ${what}. Allow Sprout to start it? You are asked again if its command changes.`,
+    `This workspace defines the MCP server "${server.name}": ${serverSummary(server)}. Allow Sprout to start it? You are asked again if its command, environment, URL or headers change.`,
     { modal: true },
     'Allow',
     'Do Not Allow',
   );
   return choice === 'Allow';
+}
+
+export async function askKeyConsent(origin: string, url: string): Promise<boolean> {
+  const choice = await vscode.window.showWarningMessage(
+    `This workspace sends your API key to ${origin}. Allow?`,
+    {
+      modal: true,
+      detail:
+        `The workspace setting sprout.model.baseUrl points Sprout at ${url}, which is not the endpoint in your user settings. ` +
+        'Until you allow it, Sprout sends its requests there without your key. You are asked again if the address changes.',
+    },
+    'Send My Key',
+    'Do Not Send',
+  );
+  return choice === 'Send My Key';
+}
+
+/** Each folder's `.vscode/settings.json` and the `.code-workspace` file, as user-only settings may hide there. */
+export function workspaceSettingsFiles(): SettingsFile[] {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const files: SettingsFile[] = folders.map((f) => ({ path: join(f.uri.fsPath, '.vscode', 'settings.json'), shownFile: join(folders.length > 1 ? f.name : '', '.vscode', 'settings.json'), kind: 'folder' }));
+  const workspaceFile = vscode.workspace.workspaceFile;
+  if (workspaceFile?.scheme === 'file') {
+    const base = folders[0]?.uri.fsPath;
+    files.push({ path: workspaceFile.fsPath, shownFile: base ? relative(base, workspaceFile.fsPath) : workspaceFile.fsPath, kind: 'workspace' });
+  }
+  return files;
+}
+
+const warnedNotices = new Set<string>();
+
+/** The chat's notice: what this workspace may not do, or null. A new ignored setting also gets a warning once. */
+export function workspaceNotice(): string | null {
+  const ignored = ignoredSettingsNotice(findIgnoredSettings(workspaceSettingsFiles(), USER_ONLY_KEYS));
+  if (ignored !== null && !warnedNotices.has(ignored)) {
+    warnedNotices.add(ignored);
+    void vscode.window.showWarningMessage(ignored, 'Open User Settings').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.tools.autoApprove');
+    });
+  }
+  const parts = [untrustedNotice(), ignored].filter((n): n is string => n !== null);
+  return parts.length > 0 ? parts.join('\n') : null;
 }
 
 export function untrustedNotice(): string | null {
@@ -48,25 +103,33 @@ export interface WatchDeps {
 }
 
 export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
-  deps.controller.setNotice(untrustedNotice());
-  const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers'];
+  const renotice = (): void => deps.controller.setNotice(workspaceNotice());
+  renotice();
+  const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths'];
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/mcp.json'));
+  // VS Code raises no configuration event for a user-only key edited in workspace settings: watch the file.
+  const settingsWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/settings.json'));
   const serversChanged = (): void => void deps.host.invalidateServers();
   return [
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration('sprout')) return;
       reportSettingErrors(deps.reread().errors);
+      renotice();
       if (serverKeys.some((key) => event.affectsConfiguration(key))) serversChanged();
       if (event.affectsConfiguration('sprout.model.baseUrl')) deps.host.invalidateModel();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       deps.reread();
-      deps.controller.setNotice(untrustedNotice());
+      renotice();
       serversChanged();
     }),
     watcher,
     watcher.onDidChange(serversChanged),
     watcher.onDidCreate(serversChanged),
     watcher.onDidDelete(serversChanged),
+    settingsWatcher,
+    settingsWatcher.onDidChange(renotice),
+    settingsWatcher.onDidCreate(renotice),
+    settingsWatcher.onDidDelete(renotice),
   ];
 }

@@ -3,12 +3,13 @@
  * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers, which
  * stay on beside them (a configured server with an enabled bundled server's name does not start).
  * Workspace-defined servers start only in a trusted workspace and with the user's consent for their
- * exact command; every server left out is reported with the reason so the UI can say why.
+ * exact command, and never under a bundled server's name (tool approvals are by qualified name); every
+ * server left out is reported with the reason so the UI can say why.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadMcpConfigFile, parseMcpConfig, type McpConfigVars, type McpServerConfig } from '../../mcp/config';
-import { bundledServerConfigs, type BundledServerName } from '../../runtime/bundledServers';
+import { bundledServerConfigs, isBundledServerName, type BundledServerName } from '../../runtime/bundledServers';
 import type { ConsentStore } from './consentStore';
 import type { BuiltinServers } from './settingsMapping';
 
@@ -20,10 +21,14 @@ export interface ServerSources {
   builtins: BuiltinServers;
   distDir: string;
   stateDir: string;
+  /** Protected-path patterns added by the settings, for the bundled workspace server. */
+  protectedPaths?: readonly string[];
 }
 
 export interface ResolvedServers {
   servers: McpServerConfig[];
+  /** Names of the bundled servers among them. */
+  bundled: BundledServerName[];
   /** Human-readable reasons for servers that were left out or broken. */
   notices: string[];
 }
@@ -47,9 +52,9 @@ export function workspaceDefinedServers(sources: ServerSources, notices: string[
 }
 
 /**
- * The bundled servers stay on beside the user's; a configured server may not take an enabled bundled
- * server's name (a hook allowlist entry "todo" must mean one server). The configured one is left out
- * with a notice naming both; the bundled one starts.
+ * The bundled servers stay on beside the user's; a user-defined server may not take an enabled bundled
+ * server's name (a hook allowlist entry "todo" must mean one server). The user's one is left out with
+ * a notice naming both; the bundled one starts. (Workspace-defined servers may take no bundled name.)
  */
 function withoutBundledNames(servers: McpServerConfig[], builtins: BuiltinServers, source: string, notices: string[]): McpServerConfig[] {
   const enabled = (Object.keys(builtins) as BundledServerName[]).filter((name) => builtins[name]);
@@ -68,7 +73,15 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
   const userSource = 'user setting sprout.mcp.servers';
   const user = withoutBundledNames(parseSafely(() => parseMcpConfig({ servers: sources.userServers }, userSource, vars), notices), sources.builtins, userSource, notices);
-  const workspace = withoutBundledNames(workspaceDefinedServers(sources, notices), sources.builtins, "this workspace's sprout.mcp.servers or .vscode/mcp.json", notices);
+  const workspace = workspaceDefinedServers(sources, notices).filter((server) => {
+    // Approvals are by name: a workspace server named `workspace` would inherit the bundled one's,
+    // so no bundled name is free for the workspace, enabled or not.
+    if (!isBundledServerName(server.name)) return true;
+    notices.push(
+      `MCP server "${server.name}" from this workspace did not start: "${server.name}" is the name of a bundled server, and approvals given to its tools must not pass to another server. Rename it in .vscode/mcp.json or in the workspace's sprout.mcp.servers.`,
+    );
+    return false;
+  });
   const allowed: McpServerConfig[] = [];
   if (!sources.trusted && workspace.length > 0) {
     notices.push(`This workspace is not trusted, so its MCP servers (${workspace.map((s) => s.name).join(', ')}) and hooks do not start. Trust the workspace to use them.`);
@@ -81,6 +94,11 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name]);
   const safeNames = sources.trusted ? names : names.filter((name) => name !== 'tests');
   if (safeNames.length < names.length) notices.push('The bundled test runner does not start in an untrusted workspace: it would run the workspace\'s test command.');
-  const bundled = bundledServerConfigs(safeNames, { distDir: sources.distDir, stateDir: sources.stateDir, workspaceFolder: sources.workspaceFolder });
-  return { servers: [...user, ...allowed, ...bundled], notices };
+  const bundled = bundledServerConfigs(safeNames, {
+    distDir: sources.distDir,
+    stateDir: sources.stateDir,
+    workspaceFolder: sources.workspaceFolder,
+    protectedPaths: sources.protectedPaths,
+  });
+  return { servers: [...user, ...allowed, ...bundled], bundled: safeNames, notices };
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
 import type { AgentSettings, HookSettings } from '../../agent/settings';
+import { ProtectedPatternError, validateProtectedPattern } from '../../servers/shared/protectedPaths';
 
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
 export type BuiltinServers = { workspace: boolean; todo: boolean; tests: boolean };
@@ -25,6 +26,7 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.servers': {} as Record<string, unknown>,
   'sprout.mcp.builtinServers': { ...DEFAULT_BUILTIN_SERVERS } as BuiltinServers,
   'sprout.tools.autoApprove': [] as string[],
+  'sprout.tools.protectedPaths': [] as string[],
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -35,7 +37,10 @@ export interface ExtensionSettings {
   baseUrl: string;
   mcpServers: Record<string, unknown>;
   builtinServers: BuiltinServers;
+  /** User scope only: the reader never takes it from workspace settings. */
   autoApprove: string[];
+  /** Patterns protected on top of the defaults (user and workspace values together: additions only). */
+  protectedPaths: string[];
   errors: ConfigError[];
 }
 
@@ -113,6 +118,21 @@ function readBuiltins(value: unknown): BuiltinServers {
   return { ...DEFAULT_BUILTIN_SERVERS, ...parsed.data };
 }
 
+/** The valid patterns; each bad one is reported and dropped, the others and the defaults still apply. */
+function readProtectedPaths(value: unknown, errors: ConfigError[]): string[] {
+  const key = 'sprout.tools.protectedPaths';
+  const patterns = attempt(errors, [], () => asStringArray(value, key));
+  return patterns.flatMap((pattern) => {
+    try {
+      return [validateProtectedPattern(pattern)];
+    } catch (error) {
+      if (!(error instanceof ProtectedPatternError)) throw error;
+      errors.push(new ConfigError(key, `${key}: ${error.message}.`));
+      return [];
+    }
+  });
+}
+
 /** Reads every setting; a missing value (undefined) means the default. */
 export function mapSettings(rawGet: SettingGetter): ExtensionSettings {
   const get: SettingGetter = (key) => rawGet(key) ?? SETTING_DEFAULTS[key];
@@ -133,6 +153,7 @@ export function mapSettings(rawGet: SettingGetter): ExtensionSettings {
     mcpServers: attempt(errors, {}, () => readObject(get('sprout.mcp.servers'), 'sprout.mcp.servers')),
     builtinServers: attempt(errors, { ...DEFAULT_BUILTIN_SERVERS }, () => readBuiltins(get('sprout.mcp.builtinServers'))),
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
+    protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
     errors,
   };
 }

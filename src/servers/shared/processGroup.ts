@@ -1,8 +1,11 @@
 /**
  * Runs a shell command in its own process group so a timeout or shutdown kills the whole tree
- * (test runners and build tools spawn children that would otherwise outlive us).
+ * (test runners and build tools spawn children that would otherwise outlive us), including what left
+ * the group: descendants that called `setsid` are found through the process tree and an environment
+ * tag (src/mcp/processTree.ts) and killed with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from '../../mcp/processTree';
 
 export interface CommandRun {
   child: ChildProcess;
@@ -11,32 +14,43 @@ export interface CommandRun {
   kill(): void;
 }
 
-const live = new Set<ChildProcess>();
+/** Commands still running, with their tags. */
+const live = new Map<ChildProcess, string>();
+/** Tags of commands that ended: what they left running in the background is killed on shutdown. */
+const endedTags = new Set<string>();
 
+/** SIGKILL to the command's group and to its descendants that left the group. */
 export function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const tag = live.get(child);
+  // Until 'close' the group may outlive its leader (a background job holding the output pipe).
+  if (child.pid === undefined || tag === undefined) return;
+  const leaderAlive = child.exitCode === null && child.signalCode === null;
+  const strays = strayProcesses(leaderAlive ? child.pid : undefined, [tag]);
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
     child.kill('SIGKILL');
   }
+  signalKnown(strays, 'SIGKILL');
 }
 
-/** Kills every command still running; called on server shutdown. */
+/** Kills every command still running and what ended ones left in the background; called on server shutdown. */
 export function killAllCommands(): void {
-  for (const child of live) killGroup(child);
+  for (const child of live.keys()) killGroup(child);
+  signalKnown(processesTagged([...endedTags]), 'SIGKILL');
 }
 
 /** The server's environment minus a parent test runner's context, which would change how `node --test` reports. */
-function commandEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
+function commandEnv(tag: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...tag };
   delete env.NODE_TEST_CONTEXT;
   return env;
 }
 
 export function startCommand(command: string, cwd: string, timeoutMs: number, onData: (chunk: string) => void): CommandRun {
-  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv() });
-  live.add(child);
+  const tag = newSpawnTag();
+  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv(tag.env) });
+  live.set(child, tag.name);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -51,6 +65,7 @@ export function startCommand(command: string, cwd: string, timeoutMs: number, on
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
       live.delete(child);
+      endedTags.add(tag.name);
       resolve({ exitCode, signal, timedOut });
     });
   });

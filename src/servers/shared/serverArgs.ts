@@ -1,11 +1,11 @@
 /**
  * Command-line options shared by the bundled MCP servers: the workspace root (`--root`, default cwd)
- * and the state directory (`--state-dir`, default a per-root folder under the OS temp dir, so two
- * workspaces never share a todo list). Hosts pass one state dir per chat session.
+ * and the state directory (`--state-dir`, default a per-root folder under the user's private state
+ * root, so two workspaces never share a todo list). Hosts pass one state dir per chat session.
  */
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stateHome } from './privateState';
 
 export interface ServerArgs {
   root: string;
@@ -14,9 +14,10 @@ export interface ServerArgs {
   options: Map<string, string>;
 }
 
+/** Inside a folder only the user can enter, so the name may be derived from the root (and stay stable). */
 export function defaultStateDir(root: string): string {
   const hash = createHash('sha256').update(resolve(root)).digest('hex').slice(0, 12);
-  return join(tmpdir(), 'sprout-agent', hash);
+  return join(stateHome(), 'workspaces', hash);
 }
 
 /** What a server accepts: its own options (besides --root and --state-dir) and its usage text. */
@@ -37,13 +38,16 @@ export class HelpRequested extends Error {
 
 const COMMON_OPTIONS = ['root', 'state-dir'];
 
+/** Options that take no value; present means on. */
+const FLAGS = new Set(['allow-protected-writes']);
+
 function usageError(problem: string, spec: ServerArgsSpec): Error {
   return new Error(`${problem}\n\n${spec.usage.trimEnd()}`);
 }
 
 /**
- * Parses `--name value` and `--name=value` against the spec: `--help` asks for the usage, and an
- * unknown option, a flag without a value or a stray word is an error that shows it.
+ * Parses `--name value`, `--name=value` and the bare FLAGS against the spec: `--help` asks for the
+ * usage, and an unknown option, an option without a value or a stray word is an error that shows it.
  */
 export function parseServerArgs(argv: readonly string[], spec: ServerArgsSpec, cwd: string = process.cwd()): ServerArgs {
   const known = new Set([...COMMON_OPTIONS, ...(spec.extraOptions ?? [])]);
@@ -57,6 +61,10 @@ export function parseServerArgs(argv: readonly string[], spec: ServerArgsSpec, c
     if (!known.has(name)) throw usageError(`unknown option --${name}`, spec);
     if (eq > 0) {
       options.set(name, arg.slice(eq + 1));
+      continue;
+    }
+    if (FLAGS.has(name)) {
+      options.set(name, 'true');
       continue;
     }
     const value = argv[i + 1];
@@ -76,4 +84,26 @@ export function intOption(args: ServerArgs, name: string, fallback: number): num
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+/** A bare flag (see FLAGS), or `--name=true|false`. */
+export function flagOption(args: ServerArgs, name: string): boolean {
+  const raw = args.options.get(name);
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`--${name} takes no value (or =true / =false), got "${raw}"`);
+}
+
+/** A JSON array of strings, e.g. --protected-paths '["secrets/**"]'; empty when absent. */
+export function stringListOption(args: ServerArgs, name: string): string[] {
+  const raw = args.options.get(name);
+  if (raw === undefined) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new Error(`--${name} must be a JSON array of strings, got "${raw}"`);
+  }
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`--${name} must be a JSON array of strings, got ${raw}`);
+  return value as string[];
 }

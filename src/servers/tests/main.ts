@@ -12,7 +12,8 @@ const USAGE = `Usage: sprout-mcp-tests [--root DIR] [--state-dir DIR] [--command
 
 An MCP server on stdio: a test runner (tool "run_tests") whose _Stop hook objects while the suite fails.
   --root DIR           the workspace root (default: the current directory)
-  --state-dir DIR      where the last result is kept (default: a per-root folder under the OS temp dir)
+  --state-dir DIR      where the last result is kept (default: a private per-root folder under
+                       $XDG_STATE_HOME/sprout-agent or ~/.local/state/sprout-agent)
   --command CMD        the test command (default: detected: npm test, pytest, cargo test, go test, make test)
   --hook-budget-ms N   how long _Stop may take to answer (default: ${DEFAULT_HOOK_BUDGET_MS})
   --timeout-ms N       the longest one test run may take (default: ${DEFAULT_RUN_TIMEOUT_MS})

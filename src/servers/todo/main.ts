@@ -10,7 +10,8 @@ const USAGE = `Usage: sprout-mcp-todo [--root DIR] [--state-dir DIR]
 
 An MCP server on stdio: the model's task list (tool "todo"), with _Stop and _PostCompact hooks.
   --root DIR         the workspace root (default: the current directory)
-  --state-dir DIR    where the list is kept, as todo.json (default: a per-root folder under the OS temp dir)
+  --state-dir DIR    where the list is kept, as todo.json (default: a private per-root folder under
+                     $XDG_STATE_HOME/sprout-agent or ~/.local/state/sprout-agent)
   -h, --help         show this help
 `;
 

@@ -4,8 +4,9 @@
  * kill mid-write leaves the previous list rather than a torn one. Reads on every call: a restarted
  * server picks up where the last one stopped.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '../shared/privateState';
 import { z } from 'zod';
 import type { TodoItem } from './todoList';
 
@@ -34,9 +35,9 @@ export class TodoStore {
   }
 
   save(items: readonly TodoItem[]): void {
-    mkdirSync(join(this.file, '..'), { recursive: true });
+    ensurePrivateDir(join(this.file, '..'));
     const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ version: 1, items }, null, 2));
+    writeFileSync(temp, JSON.stringify({ version: 1, items }, null, 2), { mode: 0o600 });
     renameSync(temp, this.file);
   }
 }

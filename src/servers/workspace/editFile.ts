@@ -1,10 +1,12 @@
 /**
  * `write_file` and `edit_file`. Edits are exact string replacements that fail loudly when the text is
- * missing or ambiguous, because a silent wrong edit is worse than a failed one.
+ * missing or ambiguous, because a silent wrong edit is worse than a failed one. Both resolve the real
+ * target, pass it through the protected-path guard, and read and write it through confinedFs, so the
+ * file checked is the file changed.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readInWorkspace, writeInWorkspace } from '../shared/confinedFs';
 import { displayPath, resolveInWorkspace } from '../shared/safePath';
+import type { WriteGuard } from './writeGuard';
 
 export function countOccurrences(text: string, needle: string): number {
   if (needle === '') return 0;
@@ -25,14 +27,11 @@ export function replaceExact(text: string, oldString: string, newString: string,
   return replaceAll ? text.split(oldString).join(newString) : text.replace(oldString, () => newString);
 }
 
-export function writeWorkspaceFile(rootReal: string, path: string, content: string): string {
+export function writeWorkspaceFile(rootReal: string, path: string, content: string, guard: WriteGuard, meta?: Record<string, unknown>): string {
   const absolute = resolveInWorkspace(rootReal, path);
-  const shown = displayPath(rootReal, absolute);
-  if (statSync(absolute, { throwIfNoEntry: false })?.isDirectory()) throw new Error(`${shown} is a directory`);
-  const existed = statSync(absolute, { throwIfNoEntry: false }) !== undefined;
-  mkdirSync(dirname(absolute), { recursive: true });
-  writeFileSync(absolute, content);
-  return `${existed ? 'overwrote' : 'created'} ${shown} (${Buffer.byteLength(content)} bytes)`;
+  guard(absolute, meta);
+  const { existed } = writeInWorkspace(rootReal, absolute, content);
+  return `${existed ? 'overwrote' : 'created'} ${displayPath(rootReal, absolute)} (${Buffer.byteLength(content)} bytes)`;
 }
 
 export interface EditFileInput {
@@ -42,14 +41,27 @@ export interface EditFileInput {
   replaceAll?: boolean;
 }
 
-export function editWorkspaceFile(rootReal: string, input: EditFileInput): string {
+export function editWorkspaceFile(rootReal: string, input: EditFileInput, guard: WriteGuard, meta?: Record<string, unknown>): string {
   const absolute = resolveInWorkspace(rootReal, input.path);
   const shown = displayPath(rootReal, absolute);
-  if (!statSync(absolute, { throwIfNoEntry: false })?.isFile()) throw new Error(`file not found: ${shown}`);
-  const before = readFileSync(absolute, 'utf8');
+  guard(absolute, meta);
+  const { buffer } = readExisting(rootReal, absolute, shown);
+  const before = buffer.toString('utf8');
   const replaceAll = input.replaceAll ?? false;
   const after = replaceExact(before, input.oldString, input.newString, replaceAll, shown);
-  writeFileSync(absolute, after);
+  writeInWorkspace(rootReal, absolute, after);
   const count = replaceAll ? countOccurrences(before, input.oldString) : 1;
   return `edited ${shown}: replaced ${count} occurrence${count === 1 ? '' : 's'}`;
+}
+
+function readExisting(rootReal: string, absolute: string, shown: string): { buffer: Buffer } {
+  let buffer: Buffer | undefined;
+  try {
+    buffer = readInWorkspace(rootReal, absolute).buffer;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`file not found: ${shown}`, { cause: error });
+    throw error;
+  }
+  if (buffer === undefined) throw new Error(`not a file: ${shown}`);
+  return { buffer };
 }

@@ -2,7 +2,7 @@
  * `read_file`: a text file or a line range of it, capped in size so one call cannot flood the
  * model's context. Binary files are refused rather than dumped.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readInWorkspace } from '../shared/confinedFs';
 import { displayPath, resolveInWorkspace } from '../shared/safePath';
 
 export const READ_MAX_BYTES = 256 * 1024;
@@ -14,13 +14,22 @@ export interface ReadFileInput {
   maxBytes?: number;
 }
 
+function openForReading(rootReal: string, absolute: string, shown: string): { stat: { size: number }; buffer: Buffer } {
+  let read;
+  try {
+    read = readInWorkspace(rootReal, absolute);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`file not found: ${shown}`, { cause: error });
+    throw error;
+  }
+  if (read.buffer === undefined) throw new Error(`not a file: ${shown}`);
+  return { stat: read.stat, buffer: read.buffer };
+}
+
 export function readWorkspaceFile(rootReal: string, input: ReadFileInput): string {
   const absolute = resolveInWorkspace(rootReal, input.path);
   const shown = displayPath(rootReal, absolute);
-  const stat = statSync(absolute, { throwIfNoEntry: false });
-  if (!stat) throw new Error(`file not found: ${shown}`);
-  if (!stat.isFile()) throw new Error(`not a file: ${shown}`);
-  const buffer = readFileSync(absolute);
+  const { stat, buffer } = openForReading(rootReal, absolute, shown);
   if (buffer.subarray(0, 8192).includes(0)) throw new Error(`${shown} looks like a binary file (${stat.size} bytes); not shown`);
   const lines = buffer.toString('utf8').split('\n');
   const total = lines.length;

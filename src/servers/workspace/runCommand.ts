@@ -1,11 +1,12 @@
 /**
  * `run_command`: a shell command in the workspace with a timeout. The model sees the exit code and
  * the tail of the output (the end is where errors are); the full output goes to a file under the
- * state directory, named in the result, so nothing is lost to truncation.
+ * state directory, named in the result, so nothing is lost to truncation. That folder is private
+ * (0700, files 0600): command output often holds tokens and paths.
  */
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createPrivateFile, ensurePrivateDir } from '../shared/privateState';
 import { startCommand } from '../shared/processGroup';
 import { displayPath, resolveInWorkspace } from '../shared/safePath';
 
@@ -27,10 +28,10 @@ export function tail(text: string, max: number): { text: string; dropped: number
 export async function runWorkspaceCommand(rootReal: string, stateDir: string, input: RunCommandInput): Promise<{ text: string; failed: boolean }> {
   const cwd = resolveInWorkspace(rootReal, input.cwd ?? '.');
   const timeoutMs = Math.min(input.timeoutMs ?? COMMAND_DEFAULT_TIMEOUT_MS, COMMAND_MAX_TIMEOUT_MS);
-  const outDir = join(stateDir, 'command-output');
-  mkdirSync(outDir, { recursive: true });
-  const logPath = join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(3).toString('hex')}.log`);
-  const log = createWriteStream(logPath);
+  const outDir = ensurePrivateDir(join(stateDir, 'command-output'));
+  // Private folder, private file, and a name nobody can guess ahead of time.
+  const logPath = join(outDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(8).toString('hex')}.log`);
+  const log = createPrivateFile(logPath);
   let output = '';
   let totalChars = 0;
   const started = Date.now();

@@ -2,7 +2,8 @@
  * `search_text`: a regular expression over the workspace's text files (honouring `.gitignore`),
  * optionally filtered by a glob, returning `path:line: text` with a cap on results and line length.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readInWorkspace } from '../shared/confinedFs';
 import { walkFiles } from '../shared/fileWalker';
 import { globMatcher } from '../shared/glob';
 import { resolveInWorkspace } from '../shared/safePath';
@@ -33,6 +34,16 @@ function clip(line: string): string {
   return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}...` : line;
 }
 
+/** The file's bytes, or undefined for what search skips (not a file, too big, gone, outside, changed). */
+function readSafely(rootReal: string, absolute: string): Buffer | undefined {
+  try {
+    // Listed symlinks point inside; resolve them so the open may refuse any symlink on the last step.
+    return readInWorkspace(rootReal, resolveInWorkspace(rootReal, absolute), MAX_FILE_BYTES).buffer;
+  } catch {
+    return undefined;
+  }
+}
+
 export function searchWorkspaceText(rootReal: string, input: SearchTextInput): string {
   const regex = compile(input.pattern, input.caseSensitive ?? true);
   const start = resolveInWorkspace(rootReal, input.path ?? '.');
@@ -46,10 +57,8 @@ export function searchWorkspaceText(rootReal: string, input: SearchTextInput): s
   let more = false;
   for (const file of files) {
     if (!include(file.relative)) continue;
-    const stat = statSync(file.absolute, { throwIfNoEntry: false });
-    if (!stat?.isFile() || stat.size > MAX_FILE_BYTES) continue;
-    const buffer = readFileSync(file.absolute);
-    if (buffer.subarray(0, 8192).includes(0)) continue;
+    const buffer = readSafely(rootReal, file.absolute);
+    if (buffer === undefined || buffer.subarray(0, 8192).includes(0)) continue;
     const lines = buffer.toString('utf8').split('\n');
     for (let i = 0; i < lines.length; i++) {
       if (!regex.test(lines[i] ?? '')) continue;

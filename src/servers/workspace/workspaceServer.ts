@@ -1,21 +1,29 @@
 /**
  * The `workspace` MCP server: read, list, search, write, edit files and run commands, all confined to
  * the workspace root. Read tools carry `readOnlyHint`, changing tools `destructiveHint`, so a host can
- * ask for confirmation on the latter.
+ * ask for confirmation on the latter. Writes to protected paths (`.git/**`, `.vscode/**`, ...) are
+ * refused unless the request's `_meta` approves that exact path or the server runs with
+ * `allowProtectedWrites` (writeGuard.ts).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { guarded, textResult, errorResult } from '../shared/toolResults';
+import { protectedRule } from '../shared/protectedPaths';
 import { realRoot } from '../shared/safePath';
 import { readWorkspaceFile, READ_MAX_BYTES } from './readFile';
 import { listWorkspaceFiles, LIST_DEFAULT_MAX } from './listFiles';
 import { searchWorkspaceText, SEARCH_DEFAULT_MAX } from './searchText';
 import { editWorkspaceFile, writeWorkspaceFile } from './editFile';
 import { runWorkspaceCommand, COMMAND_DEFAULT_TIMEOUT_MS, COMMAND_MAX_TIMEOUT_MS } from './runCommand';
+import { writeGuard, type WriteGuard } from './writeGuard';
 
 export interface WorkspaceServerOptions {
   root: string;
   stateDir: string;
+  /** Patterns protected on top of the defaults (the host's setting). */
+  protectedPaths?: readonly string[];
+  /** Write protected paths without a per-call approval in `_meta` (the CLI's --allow-protected-writes). */
+  allowProtectedWrites?: boolean;
 }
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
@@ -68,7 +76,7 @@ function registerReadTools(server: McpServer, rootReal: string): void {
   );
 }
 
-function registerChangingTools(server: McpServer, rootReal: string, stateDir: string): void {
+function registerChangingTools(server: McpServer, rootReal: string, stateDir: string, guard: WriteGuard): void {
   server.registerTool(
     'write_file',
     {
@@ -76,7 +84,7 @@ function registerChangingTools(server: McpServer, rootReal: string, stateDir: st
       inputSchema: { path: pathArg, content: z.string() },
       annotations: { title: 'Write file', ...changing },
     },
-    (input) => guarded(() => textResult(writeWorkspaceFile(rootReal, input.path, input.content))),
+    (input, extra) => guarded(() => textResult(writeWorkspaceFile(rootReal, input.path, input.content, guard, extra._meta))),
   );
   server.registerTool(
     'edit_file',
@@ -86,7 +94,7 @@ function registerChangingTools(server: McpServer, rootReal: string, stateDir: st
       inputSchema: { path: pathArg, oldString: z.string(), newString: z.string(), replaceAll: z.boolean().optional() },
       annotations: { title: 'Edit file', ...changing },
     },
-    (input) => guarded(() => textResult(editWorkspaceFile(rootReal, input))),
+    (input, extra) => guarded(() => textResult(editWorkspaceFile(rootReal, input, guard, extra._meta))),
   );
   server.registerTool(
     'run_command',
@@ -112,6 +120,7 @@ export function createWorkspaceServer(options: WorkspaceServerOptions): McpServe
   const rootReal = realRoot(options.root);
   const server = new McpServer({ name: 'sprout-workspace', version: '0.1.0' });
   registerReadTools(server, rootReal);
-  registerChangingTools(server, rootReal, options.stateDir);
+  const guard = writeGuard({ rootReal, rule: protectedRule(options.protectedPaths), allowAll: options.allowProtectedWrites === true });
+  registerChangingTools(server, rootReal, options.stateDir, guard);
   return server;
 }

@@ -3,7 +3,7 @@
  * CallToolResult, or never returns (hang), or ends the process (crash, exit mid-call).
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { HookBehaviour } from './hookServerConfig';
 import { bumpCounter, getCounter } from './hookServerState';
@@ -21,6 +21,23 @@ function spawnGrandchild(pidFile: string): void {
     stdio: 'ignore',
   });
   writeFileSync(pidFile, String(child.pid));
+}
+
+/**
+ * A grandchild that escapes the process group: `detached` makes it call setsid (its own session and
+ * group), it ignores SIGTERM and SIGHUP, and writes its pid to `pidFile` once running. With `orphan`
+ * an intermediate process starts it and exits at once, so it is reparented away from the server's
+ * tree; with `clearEnv` it starts with an empty environment.
+ */
+function spawnEscapee(pidFile: string, orphan: boolean, clearEnv: boolean): void {
+  const escapee = `process.on("SIGTERM", () => {}); process.on("SIGHUP", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+  const env = clearEnv ? {} : process.env;
+  if (!orphan) {
+    spawn(process.execPath, ['-e', escapee], { detached: true, stdio: 'ignore', env }).unref();
+    return;
+  }
+  const starter = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(escapee)}], { detached: true, stdio: "ignore", env: ${clearEnv ? '{}' : 'process.env'} }).unref();`;
+  spawn(process.execPath, ['-e', starter], { stdio: 'ignore' });
 }
 
 /** Junk on both streams, written with backpressure so the flood really reaches the pipes. */
@@ -72,6 +89,11 @@ export async function runBehaviour(tool: string, behaviour: HookBehaviour, state
     case 'spawnGrandchild':
       spawnGrandchild(behaviour.pidFile);
       return behaviour.then === 'empty' ? text('') : forever();
+    case 'spawnEscapee':
+      spawnEscapee(behaviour.pidFile, behaviour.orphan ?? false, behaviour.clearEnv ?? false);
+      // Answer once it runs, so the caller knows there is something to kill.
+      for (let waited = 0; !existsSync(behaviour.pidFile) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      return text('');
     case 'env':
       return text(JSON.stringify(process.env));
     case 'flood':

@@ -28,6 +28,8 @@ export type HookBehaviour =
   | { kind: 'hostile' }
   /** Start a grandchild in the server's process group (pid written to `pidFile`), then hang (default) or answer empty. */
   | { kind: 'spawnGrandchild'; pidFile: string; then?: 'hang' | 'empty' }
+  /** Start a grandchild that calls setsid (leaves the group), optionally orphaned at once or with an empty environment; answer empty. */
+  | { kind: 'spawnEscapee'; pidFile: string; orphan?: boolean; clearEnv?: boolean }
   /** Answer the server's environment as JSON (to prove what reached it). */
   | { kind: 'env' }
   /** Flood: `bytes` of junk to stderr and non-JSON-RPC lines to stdout, then answer `text` (default empty) or hang. */

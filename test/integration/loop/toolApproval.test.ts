@@ -30,6 +30,7 @@ async function approvingSession(r: Rig, settings: Partial<AgentSettings>): Promi
   const open: Array<(answer: ApprovalAnswer) => void> = [];
   const tools = new ApprovalToolHost(() => r.runtime.hub, {
     autoApproved: () => false,
+    protectedTarget: () => undefined,
     ask: (request) => {
       asked.push(request);
       return new Promise((resolve) => {

@@ -10,11 +10,16 @@ function tool(server: string, bareName: string, readOnlyHint?: boolean): ToolInf
 
 class RecordingToolHost implements ToolHost {
   calls: string[] = [];
+  metas: (Record<string, unknown> | undefined)[] = [];
   listeners = new Set<(e: ToolHostEvent) => void>();
   constructor(readonly tools: ToolInfo[]) {}
   serverNames() { return [...new Set(this.tools.map((t) => t.server))]; }
   async listTools() { return this.tools; }
-  async callTool(server: string, bare: string) { this.calls.push(`${server}__${bare}`); return { isError: false, text: 'done' }; }
+  async callTool(server: string, bare: string, _args: Record<string, unknown>, options: { meta?: Record<string, unknown> }) {
+    this.calls.push(`${server}__${bare}`);
+    this.metas.push(options.meta);
+    return { isError: false, text: 'done' };
+  }
   async killServer() {}
   subscribe(l: (e: ToolHostEvent) => void) { this.listeners.add(l); return () => this.listeners.delete(l); }
 }
@@ -25,6 +30,7 @@ function setup(answers: ApprovalAnswer[], auto: string[] = []) {
   const allowed: string[] = [];
   const host = new ApprovalToolHost(() => inner, {
     autoApproved: (name) => auto.includes(name) || allowed.includes(name),
+    protectedTarget: () => undefined,
     ask: async (r) => { asked.push(r); return answers.shift() ?? 'deny'; },
     allowInWorkspace: async (name) => { allowed.push(name); },
   });
@@ -66,7 +72,7 @@ test('autoApprove setting skips the question; subscriptions follow a swapped inn
   await host.callTool('ws', 'write', {}, opts);
   assert.equal(asked.length, 0);
   let current = new RecordingToolHost([]);
-  const swapping = new ApprovalToolHost(() => current, { autoApproved: () => true, ask: async () => 'deny', allowInWorkspace: async () => {} });
+  const swapping = new ApprovalToolHost(() => current, { autoApproved: () => true, protectedTarget: () => undefined, ask: async () => 'deny', allowInWorkspace: async () => {} });
   const seen: string[] = [];
   swapping.subscribe((e) => seen.push(e.type));
   const next = new RecordingToolHost([]);

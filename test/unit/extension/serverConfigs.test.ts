@@ -93,7 +93,7 @@ describe('resolveServers', () => {
     );
     const workspace = resolved.servers.find((s) => s.name === 'workspace');
     assert.ok(workspace?.transport.type === 'stdio' && workspace.transport.command === process.execPath, 'the bundled workspace server, not the repository\'s');
-    assert.match(resolved.notices.join('\n'), /MCP server "workspace" from this workspace's sprout\.mcp\.servers or \.vscode\/mcp\.json has the same name as the bundled server "workspace"/);
+    assert.match(resolved.notices.join('\n'), /MCP server "workspace" from this workspace did not start: "workspace" is the name of a bundled server/);
   });
 
   it('no clash when that bundled server is turned off: the configured server starts under the name', async () => {

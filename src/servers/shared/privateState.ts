@@ -1,0 +1,46 @@
+/**
+ * Where Sprout keeps state that may hold secrets (full command output, todo lists, test results): a
+ * per-user folder that only the user can enter. `$XDG_STATE_HOME/sprout-agent` (else
+ * `~/.local/state/sprout-agent`; `%LOCALAPPDATA%\sprout-agent` on Windows), or a folder the host
+ * passes (the extension's own storage). Folders are created 0700 and checked to be real folders owned
+ * by this user, so a folder another user prepared (the old shared `/tmp/sprout-agent` problem) is
+ * refused rather than used; files are created 0600 and never through a symlink.
+ */
+import { chmodSync, createWriteStream, lstatSync, mkdirSync, type WriteStream } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export type StateEnv = Readonly<Record<string, string | undefined>>;
+
+/** The per-user state root: `<XDG_STATE_HOME or ~/.local/state>/sprout-agent`. */
+export function stateHome(env: StateEnv = process.env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, 'sprout-agent');
+  const localAppData = env.LOCALAPPDATA;
+  if (platform === 'win32' && localAppData !== undefined && isAbsolute(localAppData)) return join(localAppData, 'sprout-agent');
+  return join(home, '.local', 'state', 'sprout-agent');
+}
+
+export class UnsafeStateDirError extends Error {
+  constructor(path: string, why: string) {
+    super(`state folder ${path} ${why}; refusing to keep private state there. Remove it, or pass another --state-dir.`);
+    this.name = 'UnsafeStateDirError';
+  }
+}
+
+/** Creates `path` (and missing parents) 0700, and makes sure it is a folder of ours that only we can enter. */
+export function ensurePrivateDir(path: string): string {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(path);
+  if (stat.isSymbolicLink()) throw new UnsafeStateDirError(path, 'is a symbolic link');
+  if (!stat.isDirectory()) throw new UnsafeStateDirError(path, 'is not a folder');
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) throw new UnsafeStateDirError(path, `belongs to another user (uid ${stat.uid})`);
+  if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) chmodSync(path, 0o700);
+  return path;
+}
+
+/** A new file only the user can read; fails if anything (a symlink included) already has the name. */
+export function createPrivateFile(path: string): WriteStream {
+  return createWriteStream(path, { flags: 'wx', mode: 0o600 });
+}

@@ -1,0 +1,33 @@
+// Helpers for extension-host tests that drive a chat: the extension's test API, polling for a state,
+// and the chat's tool cards (a card waits for approval until the test answers it through the
+// controller, exactly as the webview's buttons do). Bundled into each suite file that imports it.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { SproutApi } from '../../src/extension/extension';
+import type { ChatEntry } from '../../src/shared/protocol';
+
+export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
+
+export async function sproutApi(): Promise<SproutApi> {
+  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
+  assert.ok(ext);
+  return ext.activate();
+}
+
+/** Polls `probe` until it returns something (not undefined/false); fails naming `what` after `ms`. */
+export async function until<T>(probe: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const toolCards = (entries: readonly ChatEntry[]): ToolEntry[] => entries.filter((e): e is ToolEntry => e.kind === 'tool');
+
+/** The first card waiting for the user's answer, other than those already answered. */
+export function waitingCard(entries: readonly ChatEntry[], answered: ReadonlySet<string> = new Set()): ToolEntry | undefined {
+  return toolCards(entries).find((e) => e.status === 'awaiting_approval' && e.approvalId !== undefined && !answered.has(e.approvalId));
+}
