@@ -10,7 +10,9 @@ const production = process.argv.includes('--production');
 /** Node-side entry points: [source, output file under dist/]. */
 const nodeEntries = [
   ['src/extension/extension.ts', 'extension.js'],
-  ['src/cli/main.ts', 'cli.js'],
+  // The launcher catches signals first, then loads the main CLI bundle (kept external to it).
+  ['src/cli/launcher.ts', 'cli.js'],
+  ['src/cli/main.ts', 'cliMain.js'],
   ['src/servers/workspace/main.ts', 'servers/workspace.js'],
   ['src/servers/todo/main.ts', 'servers/todo.js'],
   ['src/servers/tests/main.ts', 'servers/tests.js'],
@@ -41,7 +43,7 @@ for (const [src, out] of requireEntries(nodeEntries)) {
       platform: 'node',
       target: 'node20',
       format: 'cjs',
-      external: ['vscode'],
+      external: out === 'cli.js' ? ['vscode', './cliMain.js'] : ['vscode'],
       banner: out === 'extension.js' ? {} : { js: '#!/usr/bin/env node' },
     }),
   );

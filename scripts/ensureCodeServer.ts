@@ -139,6 +139,21 @@ function installCodeServer(cache: string, nodeBin: string, env: NodeJS.ProcessEn
   run(nodeBin, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `code-server@${CODE_SERVER_VERSION}`], env24, 'npm install code-server');
 }
 
+/**
+ * Just Node 24, in the same cache folder the editor install uses (so it is downloaded once for both),
+ * for tools that need a newer Node than the project runs on (the MCP conformance suite). Idempotent.
+ */
+export function ensureNode24(log: (m: string) => void = (m) => console.error(m)): string {
+  const cache = editorCacheDir();
+  const { nodeBin } = layout(cache);
+  if (nodeVersion(nodeBin).startsWith(`v${NODE_MAJOR}.`)) return nodeBin;
+  mkdirSync(cache, { recursive: true });
+  installNode(cache, { ...withoutNpmVariables(process.env), npm_config_update_notifier: 'false' }, log);
+  const node = nodeVersion(nodeBin);
+  if (!node.startsWith(`v${NODE_MAJOR}.`)) fail(`node@${NODE_MAJOR} install gave "${node || 'no working binary'}" at ${nodeBin}`);
+  return nodeBin;
+}
+
 export interface EnsureOptions {
   /** The suites drive Chromium; `npm run start` serves a browser the user brings, so it passes false. */
   browser?: boolean;

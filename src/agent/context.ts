@@ -27,6 +27,20 @@ export interface CoreContext {
   readonly hintedServers: Set<string>;
   /** Running size and validity of the history, so a round does not re-walk all of it. */
   readonly historyLedger?: HistoryLedger;
+  /** Set once the session listed tools: only that first listing may wait the longer startup wait. */
+  readonly toolWait?: { listedOnce: boolean };
+}
+
+/**
+ * How long this listing may wait for servers that are not ready, and the notice saying which: the
+ * first listing of a session gets the startup wait, every later one the short grace (SPEC 4's bound).
+ */
+export function toolListOptions(ctx: CoreContext): { waitMs: number; onWaiting: (servers: string[]) => void } {
+  const settings = ctx.settings();
+  const first = ctx.toolWait !== undefined && !ctx.toolWait.listedOnce;
+  if (ctx.toolWait !== undefined) ctx.toolWait.listedOnce = true;
+  const waitMs = first ? Math.max(settings.firstPromptServerWaitMs, settings.serverReadyGraceMs) : settings.serverReadyGraceMs;
+  return { waitMs, onWaiting: (servers) => ctx.emit({ type: 'servers_waiting', servers, waitMs }) };
 }
 
 export function appendMessage(ctx: CoreContext, message: ChatMessage): void {

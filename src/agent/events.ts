@@ -2,7 +2,9 @@
  * The one event union every consumer reads (chat view, Hooks view, status bar, transcript file, CLI
  * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
  */
-import type { ChatMessage, Usage } from './messages';
+import type { HookEvidence, HookFailure } from './hookEvidence';
+import type { ChatMessage, ElicitationAction, ElicitationRequest, Usage } from './messages';
+import type { ApprovalAnswer, ApprovalScope } from './ports';
 import type { BudgetScope } from './settings';
 
 export type HookName = '_Stop' | '_PostCompact';
@@ -13,6 +15,8 @@ export type OutcomeReason = 'end_turn' | 'max_rounds' | 'cancelled' | 'error' | 
 export interface HookObjection {
   server: string;
   text: string;
+  /** Failing tests (or other findings) the hook attached as structured content, for hosts to list. */
+  failures?: HookFailure[];
 }
 
 /** Why a turn ended with an objection standing: the budget was spent, the model declined, or the round cap came first. */
@@ -45,8 +49,8 @@ export type AgentEvent =
   | { type: 'tool_started'; callId: string; name: string; arguments: string }
   | { type: 'tool_finished'; callId: string; name: string; isError: boolean; text: string; durationMs: number }
   | { type: 'hook_called'; server: string; hook: HookName }
-  | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number }
-  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number }
+  | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number; evidence?: HookEvidence }
+  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number; failures?: HookFailure[] }
   /** What the model did with the objections of the previous gate round. */
   | { type: 'objection_resolved'; servers: string[]; resolution: 'complied' | 'declined' | 'overridden' }
   | { type: 'hook_timed_out'; server: string; hook: HookName; consecutive: number }
@@ -54,6 +58,9 @@ export type AgentEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
   | { type: 'server_error'; server: string; message: string }
   | { type: 'tools_changed'; server: string }
+  /** The host asked the user before running the tool `name` (qualified), and what they answered. */
+  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
+  | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer }
   | { type: 'hooks_not_enabled'; server: string; hooks: string[] }
   | { type: 'budget'; used: number; max: number; scope: BudgetScope; repeatedEndTurnStops: boolean }
   | {
@@ -66,7 +73,16 @@ export type AgentEvent =
       /** The whole fresh history after the reset. */
       history: ChatMessage[];
     }
-  | { type: 'outcome'; outcome: Outcome };
+  | { type: 'outcome'; outcome: Outcome }
+  /** The round waits (at most `waitMs`) for servers that are not ready; the rest join later via `tools_changed`. */
+  | { type: 'servers_waiting'; servers: string[]; waitMs: number }
+  /** A running tool reported progress (or a task's status changed); it also resets the tool's idle timeout. */
+  | { type: 'tool_progress'; callId: string; name: string; progress?: number; total?: number; message?: string }
+  /** A server asks the user something (MCP elicitation); answered by the host and reported below. */
+  | { type: 'elicitation_requested'; request: ElicitationRequest }
+  | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
+  /** The model's thinking, streamed (reasoning fields or `<think>` text): shown apart, never the answer. */
+  | { type: 'reasoning_delta'; delta: string };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

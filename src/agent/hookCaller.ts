@@ -5,10 +5,12 @@
  * counter per server, shared by all its hooks: the second timeout in a row kills the server, which
  * restarts lazily on next use.
  */
+import { runWithTimeout, type TimedResult } from './context';
 import { normaliseHookText } from './hookEnvelope';
+import { hookEvidence, type HookEvidence } from './hookEvidence';
 import type { Clock, Logger, ToolHost } from './ports';
 import type { AgentEvent, HookCallResult, HookName } from './events';
-import { errorMessage } from './errorMessage';
+import type { ToolCallResult } from './messages';
 
 export const HOOK_META_KEY = 'sprout/hook';
 /** Consecutive timeouts of one server that get it killed. */
@@ -27,6 +29,8 @@ export interface HookCallOutcome {
   result: HookCallResult;
   /** The normalised text for an objection; whatever came back (for display) otherwise. */
   text: string;
+  /** Test verdict and failures from a completed reply's structured content. */
+  evidence?: HookEvidence;
 }
 
 export interface HookCallerDeps {
@@ -36,8 +40,6 @@ export interface HookCallerDeps {
   timeoutMs: () => number;
   logger?: Logger;
 }
-
-type Race = { kind: 'reply'; isError: boolean; text: string } | { kind: 'failed'; message: string } | { kind: 'timeout' };
 
 export function hookMeta(hook: HookName, context: HookCallContext): Record<string, unknown> {
   return { [HOOK_META_KEY]: { event: hook, ...context } };
@@ -64,51 +66,27 @@ export class HookCaller {
     const timeoutMs = this.deps.timeoutMs();
     const started = clock.now();
     emit({ type: 'hook_called', server, hook });
-    const race = await this.race(server, hook, context, timeoutMs, signal);
+    // On timeout the call's own signal aborts, so the adapter sends notifications/cancelled.
+    const race = await runWithTimeout(clock, timeoutMs, (call) => this.deps.tools.callTool(server, hook, {}, { signal: call, meta: hookMeta(hook, context) }), signal);
     const outcome = this.classify(server, hook, race, signal);
-    emit({ type: 'hook_finished', server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started });
+    const finished = { type: 'hook_finished' as const, server, hook, result: outcome.result, text: outcome.text, durationMs: clock.now() - started };
+    emit(outcome.evidence ? { ...finished, evidence: outcome.evidence } : finished);
     if (outcome.result === 'timeout') await this.countTimeout(server, hook, timeoutMs);
     return outcome;
   }
 
-  private async race(server: string, hook: HookName, context: HookCallContext, timeoutMs: number, signal?: AbortSignal): Promise<Race> {
-    const call = new AbortController();
-    const wait = new AbortController();
-    const onAbort = (): void => {
-      call.abort();
-      wait.abort();
-    };
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const reply: Promise<Race> = this.deps.tools
-        .callTool(server, hook, {}, { signal: call.signal, meta: hookMeta(hook, context) })
-        .then(
-          (result) => ({ kind: 'reply' as const, isError: result.isError, text: result.text }),
-          (error: unknown) => ({ kind: 'failed' as const, message: errorMessage(error) }),
-        );
-      const timer: Promise<Race> = this.deps.clock.sleep(timeoutMs, wait.signal).then(() => ({ kind: 'timeout' as const }));
-      const first = await Promise.race([reply, timer]);
-      // Aborting the call makes the adapter send notifications/cancelled; stopping the timer frees it.
-      if (first.kind === 'timeout') call.abort();
-      wait.abort();
-      return first;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  private classify(server: string, hook: HookName, race: Race, signal?: AbortSignal): HookCallOutcome {
-    if (signal?.aborted) return { server, hook, result: 'cancelled', text: '' };
+  private classify(server: string, hook: HookName, race: TimedResult<ToolCallResult>, signal?: AbortSignal): HookCallOutcome {
+    if (race.kind === 'cancelled' || signal?.aborted) return { server, hook, result: 'cancelled', text: '' };
     if (race.kind === 'timeout') return { server, hook, result: 'timeout', text: '' };
     if (race.kind === 'failed') {
       this.deps.logger?.warn('hook call failed', { server, hook, message: race.message });
       return { server, hook, result: 'error', text: race.message };
     }
     this.timeouts.set(server, 0);
-    if (race.isError) return { server, hook, result: 'error', text: race.text };
-    const text = normaliseHookText(race.text);
-    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text };
+    if (race.value.isError) return { server, hook, result: 'error', text: race.value.text };
+    const text = normaliseHookText(race.value.text);
+    const evidence = hookEvidence(race.value.structured);
+    return { server, hook, result: text === '' ? 'no_objection' : 'objection', text, ...(evidence ? { evidence } : {}) };
   }
 
   private async countTimeout(server: string, hook: HookName, timeoutMs: number): Promise<void> {
@@ -119,12 +97,8 @@ export class HookCaller {
     this.timeouts.set(server, 0);
     const reason = killReason(server, timeoutMs);
     // The kill is ours, but it is still bounded so nothing on a server's side can hold the turn.
-    const stop = new AbortController();
-    const kill = this.deps.tools.killServer(server, reason).catch((error: unknown) => {
-      this.deps.logger?.warn('killing hook server failed', { server, message: errorMessage(error) });
-    });
-    await Promise.race([kill, this.deps.clock.sleep(Math.max(timeoutMs, 1000), stop.signal)]);
-    stop.abort();
+    const kill = await runWithTimeout(this.deps.clock, Math.max(timeoutMs, 1000), () => this.deps.tools.killServer(server, reason));
+    if (kill.kind === 'failed') this.deps.logger?.warn('killing hook server failed', { server, message: kill.message });
     this.deps.emit({ type: 'server_killed', server, reason });
   }
 }

@@ -8,6 +8,7 @@ export * from './events';
 export * from './ports';
 export * from './settings';
 export * from './toolNames';
+export * from './hookEvidence';
 export { AgentSession, type AgentSessionOptions, type SessionState } from './session';
 export { applyEvent, replayEvents, emptyReplayState, type ReplayState } from './sessionState';
 export {

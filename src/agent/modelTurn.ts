@@ -1,10 +1,11 @@
 /**
- * One model call as the loop sees it: streamed text forwarded as `text_delta`, retries as `retry`,
- * and every way it can end turned into a value (reply, cancelled with whatever text had streamed,
+ * One model call as the loop sees it: streamed text forwarded as `text_delta`, thinking as
+ * `reasoning_delta` (never part of the answer), retries as `retry`, and every way it can end turned into a value (reply, cancelled with whatever text had streamed,
  * error with the adapter's message). A cancel returns at once, even if the adapter is slow to notice.
  */
 import { type CoreContext, CancelledError, raceAbort } from './context';
 import { ModelError, type ModelReply, type ModelRequest } from './ports';
+import type { ChatMessage, ToolCall } from './messages';
 import { errorMessage } from './errorMessage';
 
 export type ModelTurn =
@@ -19,11 +20,15 @@ export async function callModel(ctx: CoreContext, request: ModelRequest, signal:
     partial += delta;
     if (streamText) ctx.emit({ type: 'text_delta', delta });
   };
+  const onReasoningDelta = (delta: string): void => {
+    if (streamText && !signal.aborted) ctx.emit({ type: 'reasoning_delta', delta });
+  };
   try {
     const reply = await raceAbort(
       ctx.model.complete(request, {
         signal,
         onTextDelta,
+        onReasoningDelta,
         onRetry: (info) => ctx.emit({ type: 'retry', attempt: info.attempt, delayMs: info.delayMs, reason: info.reason }),
       }),
       signal,
@@ -37,4 +42,14 @@ export async function callModel(ctx: CoreContext, request: ModelRequest, signal:
     if (error instanceof ModelError) return { kind: 'error', message: error.message, errorKind: error.kind };
     return { kind: 'error', message: `the model call failed: ${errorMessage(error)}` };
   }
+}
+
+/** The history message for a reply: the answer as content, the thinking kept apart for providers that need it back. */
+export function replyMessage(reply: ModelReply, content: string | null, toolCalls?: ToolCall[]): ChatMessage {
+  return {
+    role: 'assistant',
+    content,
+    ...(toolCalls === undefined ? {} : { toolCalls }),
+    ...(reply.reasoning === undefined || reply.reasoning === '' ? {} : { reasoning: reply.reasoning }),
+  };
 }

@@ -3,7 +3,7 @@
  * client over the `openai` package (src/model), the tool host over the MCP SDK (src/mcp), a clock and
  * a logger over Node (src/runtime), a transcript store over files or VS Code storage.
  */
-import type { ChatMessage, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
+import type { ChatMessage, ElicitationAction, ElicitationRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
 import type { TranscriptRecord } from './events';
 
 export interface ToolSpec {
@@ -23,7 +23,10 @@ export interface ModelRequest {
 
 export interface ModelReply {
   content: string | null;
+  /** Ids are unique within the request's history (the adapter renames a reused or missing id). */
   toolCalls: ToolCall[];
+  /** The model's thinking text, when the endpoint sent any; never part of `content`. */
+  reasoning?: string;
   /** `stop`, `tool_calls`, `length`, `content_filter`, or whatever else the provider said. */
   finishReason: string;
   usage: Usage | null;
@@ -38,6 +41,8 @@ export interface RetryInfo {
 export interface ModelCallOptions {
   signal: AbortSignal;
   onTextDelta?: (delta: string) => void;
+  /** Thinking text as it streams; not the answer, and a retry may follow it. */
+  onReasoningDelta?: (delta: string) => void;
   onRetry?: (info: RetryInfo) => void;
 }
 
@@ -60,18 +65,50 @@ export interface ModelClient {
   complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply>;
 }
 
+/** A `notifications/progress` of a running call (`progress` grows, `total` optional), or a task's status (a message only). */
+export interface ToolProgress {
+  progress?: number;
+  total?: number;
+  message?: string;
+}
+
 export interface ToolCallOptions {
   /** Aborting must send `notifications/cancelled` to the server and reject the call. */
   signal: AbortSignal;
   /** Sent as the request's `_meta` (hook context goes here, never in arguments). */
   meta?: Record<string, unknown>;
+  /** The server reported progress (a task's status message counts too). */
+  onProgress?: (progress: ToolProgress) => void;
 }
 
-/** Things servers do on their own, forwarded by the core into the event stream. */
+export interface ToolListOptions {
+  /**
+   * Wait at most this long for servers that are not ready yet (starting, or slow to list); they are
+   * left out of this answer and announced with `tools_changed` once their list is in. Default: wait
+   * for every server (each bounded by its own connect timeout).
+   */
+  waitMs?: number;
+  /** Called once, soon after the listing began, with the servers it is still waiting for. */
+  onWaiting?: (servers: string[]) => void;
+}
+
+/** What a host's approval question got: allowed once, for the chat, for the workspace, or denied. */
+export type ApprovalAnswer = 'once' | 'chat' | 'workspace' | 'deny';
+/** The allowing answers a question may offer (a write to a protected file offers only `once`). */
+export type ApprovalScope = Exclude<ApprovalAnswer, 'deny'>;
+
+/**
+ * Things the tool host does on its own, forwarded by the core into the event stream: what servers do
+ * (restart, fail, change their tools), and the questions a host asks before a call (`authorize`).
+ */
 export type ToolHostEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
   | { type: 'server_error'; server: string; message: string }
-  | { type: 'tools_changed'; server: string };
+  | { type: 'tools_changed'; server: string }
+  | { type: 'elicitation_requested'; request: ElicitationRequest }
+  | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
+  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
+  | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer };
 
 export interface ToolHost {
   /** Server names in configuration order. */
@@ -81,7 +118,7 @@ export interface ToolHost {
    * order). Connects lazily; a server that cannot start is reported as a `server_error` event and
    * contributes no tools rather than failing the whole list.
    */
-  listTools(signal?: AbortSignal): Promise<ToolInfo[]>;
+  listTools(signal?: AbortSignal, options?: ToolListOptions): Promise<ToolInfo[]>;
   /**
    * What `listTools` would answer when that needs no I/O and no restart (every server up with a current
    * listing), else undefined. Optional: the loop asks it first every round and lists only without it.

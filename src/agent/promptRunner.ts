@@ -6,9 +6,9 @@
  */
 import { compact } from './compact';
 import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
-import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
+import { type CoreContext, CancelledError, appendMessage, raceAbort, toolListOptions } from './context';
 import { validateHistory } from './historyValidity';
-import { callModel } from './modelTurn';
+import { callModel, replyMessage } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';
 import { type PromptGate, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
 import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
@@ -62,7 +62,7 @@ export class PromptRunner {
   /** Tools for this round: without I/O when the tool host has every list at hand (the usual round). */
   private async listTools(): Promise<ToolInfo[] | Step> {
     try {
-      return this.hintIgnoredHooks(await raceAbort(this.ctx.tools.listTools(this.signal), this.signal));
+      return this.hintIgnoredHooks(await raceAbort(this.ctx.tools.listTools(this.signal, toolListOptions(this.ctx)), this.signal));
     } catch (error) {
       if (error instanceof CancelledError) return finish('cancelled');
       return finish('error', { message: `Listing the MCP tools failed: ${errorMessage(error)}` });
@@ -143,7 +143,7 @@ export class PromptRunner {
     const calls = reply.toolCalls;
     const cutOff = reply.finishReason === 'length' || reply.finishReason === 'content_filter';
     if (calls.length > 0) {
-      appendMessage(ctx, { role: 'assistant', content: content === '' ? null : content, toolCalls: calls });
+      appendMessage(ctx, replyMessage(reply, content === '' ? null : content, calls));
       noteToolRound(ctx, this.gate);
       if (cutOff) {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
@@ -153,7 +153,7 @@ export class PromptRunner {
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }
     // An empty reply is not appended (OpenAI rejects it) and counts as the end of the turn.
-    if (content.trim() !== '') appendMessage(ctx, { role: 'assistant', content });
+    if (content.trim() !== '') appendMessage(ctx, replyMessage(reply, content));
     if (cutOff) return finish(reply.finishReason as OutcomeReason);
     const decided = runStopGate(ctx, this.gate, tools, this.signal);
     const gate = decided instanceof Promise ? await decided : decided;

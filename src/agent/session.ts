@@ -7,7 +7,7 @@
  */
 import { compact } from './compact';
 import { fixedChars } from './compactionRules';
-import type { CoreContext } from './context';
+import { type CoreContext, toolListOptions } from './context';
 import { HookCaller } from './hookCaller';
 import { HistoryLedger } from './historyLedger';
 import { reserveHookCallIds } from './hookEnvelope';
@@ -96,6 +96,7 @@ export class AgentSession {
       state: () => this.replay,
       hintedServers: new Set(),
       historyLedger: this.ledger,
+      toolWait: { listedOnce: false },
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }
@@ -146,7 +147,7 @@ export class AgentSession {
     this.running = true;
     try {
       const abort = signal ?? NOT_CANCELLABLE;
-      const tools = await this.options.tools.listTools(abort);
+      const tools = await this.options.tools.listTools(abort, toolListOptions(this.ctx));
       const specs = toolSpecs(tools);
       await compact(this.ctx, { trigger: 'manual', currentPrompt: null, tools, specs, fixedChars: fixedChars(this.settings.systemPrompt, specs) }, abort);
     } finally {
@@ -210,6 +211,8 @@ export class AgentSession {
    * that ended without one (an error mid-answer), so a reopened chat shows what the user saw.
    */
   private record(event: AgentEvent): void {
+    // Thinking is kept whole on the assistant message; its pieces are for the live view only.
+    if (event.type === 'reasoning_delta') return;
     if (event.type === 'text_delta') {
       this.unsavedText += event.delta;
       if (this.unsavedText.length >= SAVED_TEXT_PIECE) this.saveText();

@@ -28,7 +28,14 @@ export interface AgentSettings {
   contextWindowTokens: number;
   /** Compact when the estimated prompt passes this share of the window (0 < ratio < 1). */
   compactThreshold: number;
+  /** A tool call with no answer and no progress for this long is cancelled. */
   toolTimeoutMs: number;
+  /** Progress keeps a call alive (resets `toolTimeoutMs`), but never past this total. */
+  toolMaxTotalMs: number;
+  /** How long a round waits for MCP servers that are not ready; the rest join when they are (tools_changed). */
+  serverReadyGraceMs: number;
+  /** The same wait for the first prompt of a session, when servers are still starting. */
+  firstPromptServerWaitMs: number;
   /** Tool results longer than this are cut, with a marker saying how much was dropped. */
   toolResultMaxChars: number;
   /** Bound on tool calls of one round running at once. */
@@ -63,6 +70,9 @@ export const DEFAULT_SETTINGS: AgentSettings = {
   contextWindowTokens: 128_000,
   compactThreshold: 0.8,
   toolTimeoutMs: 300_000,
+  toolMaxTotalMs: 1_800_000,
+  serverReadyGraceMs: 1500,
+  firstPromptServerWaitMs: 10_000,
   toolResultMaxChars: 32_000,
   maxParallelTools: 4,
   hooks: {

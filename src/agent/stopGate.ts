@@ -89,7 +89,8 @@ async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[
   const nowUsed = used + 1;
   emitBudget(ctx, nowUsed);
   for (const objection of objections) {
-    ctx.emit({ type: 'hook_objected', server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: hooks.stopMaxRejections });
+    const objected = { type: 'hook_objected' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: hooks.stopMaxRejections };
+    ctx.emit(objection.failures ? { ...objected, failures: objection.failures } : objected);
     for (const message of buildHookPair('_Stop', objection.server, objection.text)) appendMessage(ctx, message);
   }
   gate.afterObjection = true;

@@ -48,8 +48,12 @@ export function sortByOrder(servers: readonly string[], order: readonly string[]
 
 /** Objections only (non-empty, not isError, not timed out), in server configuration order. */
 export function collectObjections(outcomes: readonly HookCallOutcome[], order: readonly string[]): HookObjection[] {
-  const byServer = new Map(outcomes.filter((o) => o.result === 'objection' && o.text.trim() !== '').map((o) => [o.server, o.text]));
-  return sortByOrder([...byServer.keys()], order).map((server) => ({ server, text: byServer.get(server) ?? '' }));
+  const byServer = new Map(outcomes.filter((o) => o.result === 'objection' && o.text.trim() !== '').map((o) => [o.server, o]));
+  return sortByOrder([...byServer.keys()], order).map((server) => {
+    const outcome = byServer.get(server);
+    const failures = outcome?.evidence?.failures ?? [];
+    return { server, text: outcome?.text ?? '', ...(failures.length > 0 ? { failures } : {}) };
+  });
 }
 
 /** The budget used at the start of a prompt: `prompt` scope resets, `session` scope carries over. */

@@ -5,10 +5,20 @@
  * tools never reach a server; bad arguments, failures, timeouts and cancels become error results the
  * model can read. Results are capped with a marker saying how much was cut.
  */
-import { type CoreContext, CancelledError, appendMessage, raceAbort, runWithTimeout } from './context';
+import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
+import type { ToolProgress } from './ports';
 import { errorMessage } from './errorMessage';
+import { runWithIdleTimeout } from './toolTimeout';
+
+/**
+ * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
+ * success ("File written" from a failing tool, say).
+ */
+export function markToolError(text: string): string {
+  return /^error\b/i.test(text.trimStart()) ? text : `Error: ${text === '' ? 'the tool reported an error without a message' : text}`;
+}
 
 export function truncateToolResult(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
@@ -52,18 +62,41 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   if (!args.ok) return { isError: true, text: `invalid arguments for ${call.name}: ${args.error}. Call it again with a JSON object.` };
   const refusal = await authorize(ctx, tool, args.value, signal);
   if (refusal !== undefined) return refusal;
-  const timeoutMs = ctx.settings().toolTimeoutMs;
-  const result = await runWithTimeout(ctx.clock, timeoutMs, (s) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s }), signal);
+  const { toolTimeoutMs: idleMs, toolMaxTotalMs: maxTotalMs } = ctx.settings();
+  const progress = progressReporter(ctx, call);
+  const result = await runWithIdleTimeout(
+    ctx.clock,
+    { idleMs, maxTotalMs },
+    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, onProgress: (p) => (touch(), progress(p)) }),
+    signal,
+  );
   switch (result.kind) {
     case 'done':
-      return result.value;
+      return result.value.isError ? { isError: true, text: markToolError(result.value.text) } : result.value;
     case 'failed':
       return { isError: true, text: `tool ${call.name} failed: ${result.message}` };
     case 'timeout':
-      return { isError: true, text: `tool ${call.name} timed out after ${timeoutMs} ms and was cancelled` };
+      return {
+        isError: true,
+        text:
+          result.why === 'idle'
+            ? `tool ${call.name} timed out after ${idleMs} ms and was cancelled`
+            : `tool ${call.name} was still running after ${Math.max(idleMs, maxTotalMs)} ms (the most progress may extend it) and was cancelled`,
+      };
     case 'cancelled':
       return { isError: true, text: CANCELLED_TOOL_RESULT };
   }
+}
+
+/** Emits `tool_progress` for a call, skipping repeats (a task polled every second says "working" each time). */
+function progressReporter(ctx: CoreContext, call: ToolCall): (progress: ToolProgress) => void {
+  let last = '';
+  return (p) => {
+    const key = `${p.progress ?? ''}|${p.total ?? ''}|${p.message ?? ''}`;
+    if (key === last) return;
+    last = key;
+    ctx.emit({ type: 'tool_progress', callId: call.id, name: call.name, ...p });
+  };
 }
 
 async function runOne(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, signal: AbortSignal): Promise<string> {

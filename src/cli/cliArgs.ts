@@ -17,6 +17,8 @@ export interface CliArgs {
   builtinServers?: string;
   /** Start the servers of <cwd>/.vscode/mcp.json (a repository's own config is not trusted by default). */
   trustWorkspace: boolean;
+  /** How servers' questions (MCP elicitation) are answered. */
+  elicitation?: string;
   /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
   allowProtectedWrites: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
@@ -40,6 +42,8 @@ Options:
   --json                   one JSON event per line on stdout; otherwise readable text
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
   --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
+  --elicitation POLICY     answers to MCP servers' questions: decline (default), cancel, off (servers
+                           are told the CLI cannot answer), or a JSON file of answers {"field": value}
   -h, --help               show this help
   -V, --version            show the version
 
@@ -47,6 +51,7 @@ Environment:
   OPENAI_BASE_URL                       OpenAI-compatible endpoint (default: https://api.openai.com/v1)
   OPENAI_API_KEY                        API key (never logged, never passed to MCP servers)
   SPROUT_AGENT_MODEL                    model name
+  SPROUT_AGENT_MODEL_COMPAT             server family: auto, openai, azure, mistral, deepseek, gemini, ollama, generic (default: auto)
   MCP_HOOK_SERVERS                      servers whose "_" tools act as hooks: "*" or a comma list (default: none)
   SPROUT_AGENT_HOOK_TIMEOUT_MS          per hook call timeout, >= 1 (default: 2500)
   SPROUT_AGENT_STOP_MAX_REJECTIONS      _Stop objections honoured, 0 disables _Stop (default: 3)
@@ -56,14 +61,20 @@ Environment:
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
   SPROUT_AGENT_TRUST_WORKSPACE          1 = like --trust-workspace
+  SPROUT_AGENT_ELICITATION              like --elicitation
+  SPROUT_AGENT_TOOL_TIMEOUT_MS          a tool call with no answer and no progress this long is cancelled (default: 300000)
+  SPROUT_AGENT_TOOL_MAX_TOTAL_MS        progress extends a tool call up to this total (default: 1800000)
+  SPROUT_AGENT_SERVER_READY_GRACE_MS    how long a round waits for MCP servers that are not ready (default: 1500)
+  SPROUT_AGENT_SERVER_STARTUP_WAIT_MS   the same wait on the first round, while servers start (default: 10000)
   SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
   XDG_STATE_HOME                        private state (command output, todo lists) goes to $XDG_STATE_HOME/sprout-agent
                                         (default: ~/.local/state/sprout-agent)
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
-Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration,
-             3 max rounds reached, 4 ended with a hook objection unresolved (the model declined,
-             the _Stop budget was spent, or max rounds came right after an objection),
+Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration, or an MCP
+             server the run needed (allowlisted in MCP_HOOK_SERVERS, or whose tools the model called)
+             failed, 3 max rounds reached, 4 ended with a hook objection unresolved (the model
+             declined, the _Stop budget was spent, or max rounds came right after an objection),
              130 interrupted (SIGINT/SIGTERM).
 `;
 
@@ -85,6 +96,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
         'trust-workspace': { type: 'boolean' },
+        elicitation: { type: 'string' },
         'allow-protected-writes': { type: 'boolean' },
       },
     });
@@ -105,6 +117,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],
     trustWorkspace: v['trust-workspace'] === true,
+    elicitation: v.elicitation,
     allowProtectedWrites: v['allow-protected-writes'] === true,
     prompt,
   };

@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, parseBoolean } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
-import { loadMcpConfigFile, stripJsonComments, type McpServerConfig } from '../mcp/config';
+import { inputEnvName, loadMcpConfigFile, stripJsonComments, type McpServerConfig } from '../mcp/config';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,
@@ -29,6 +29,8 @@ export interface ServerSelection {
   bundled: BundledServerName[];
   /** `<cwd>/.vscode/mcp.json` exists but was not opted into: nothing in it starts. */
   untrusted: { file: string; names: string[] } | undefined;
+  /** Said once on stderr: which config shape was read, keys that are ignored, disabled servers. */
+  notices: string[];
 }
 
 export interface ServerSelectionInput {
@@ -137,10 +139,13 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
     if (trusted) files.push(workspaceFile);
     else untrusted = { file: workspaceFile, names: declaredServerNames(workspaceFile) };
   }
-  const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env: { ...input.env } };
+  const notices: string[] = [];
+  const env = { ...input.env };
+  // `${input:id}` values come from SPROUT_AGENT_INPUT_<ID> (there is no one to ask in a CLI run).
+  const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices };
   const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, vars) }));
   rejectNameClashes(sources, bundled);
-  return { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted };
+  return { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, notices };
 }
 
 /** What the CLI says on stderr when a workspace's own servers were left unstarted. */

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger } from '../agent/ports';
 import { JsonlTranscriptStore } from '../runtime/jsonlTranscriptStore';
-import { ensurePrivateDir, stateHome, type StateEnv } from '../servers/shared/privateState';
+import { ensurePrivateDir, stateHome, type StateEnv } from '../platform/privateState';
 import { UsageError } from './exitCodes';
 
 export function resolveWorkspace(cwdOption: string | undefined, processCwd: string): string {

@@ -7,6 +7,7 @@ import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBud
 import type { AgentSettings } from '../agent/settings';
 import { ProtectedPatternError, protectedRule } from '../servers/shared/protectedPaths';
 import type { CliArgs } from './cliArgs';
+import { parseCompatibility, type Compatibility } from '../model/dialect';
 
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -14,6 +15,8 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export interface ModelConnection {
   baseUrl: string;
   apiKey: string | undefined;
+  /** SPROUT_AGENT_MODEL_COMPAT: which server family's request rules to follow (default auto). */
+  compatibility: Compatibility;
 }
 
 /** An env var counts as set only when it has a non-blank value (`VAR=` is how many shells unset). */
@@ -38,6 +41,23 @@ function hookSettings(env: Env): AgentSettings['hooks'] {
   };
 }
 
+/** Tool and server waits: env name -> settings key, each a whole number of milliseconds >= 1. */
+const WAIT_VARS = [
+  ['SPROUT_AGENT_TOOL_TIMEOUT_MS', 'toolTimeoutMs'],
+  ['SPROUT_AGENT_TOOL_MAX_TOTAL_MS', 'toolMaxTotalMs'],
+  ['SPROUT_AGENT_SERVER_READY_GRACE_MS', 'serverReadyGraceMs'],
+  ['SPROUT_AGENT_SERVER_STARTUP_WAIT_MS', 'firstPromptServerWaitMs'],
+] as const;
+
+function waitSettings(env: Env): Pick<AgentSettings, (typeof WAIT_VARS)[number][1]> {
+  const out = { toolTimeoutMs: 0, toolMaxTotalMs: 0, serverReadyGraceMs: 0, firstPromptServerWaitMs: 0 };
+  for (const [name, key] of WAIT_VARS) {
+    const value = envValue(env, name);
+    out[key] = value === undefined ? DEFAULT_SETTINGS[key] : parseInteger(value, name, 1);
+  }
+  return out;
+}
+
 export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRounds'>): AgentSettings {
   const model = args.model?.trim() || envValue(env, 'SPROUT_AGENT_MODEL')?.trim();
   if (!model) {
@@ -53,6 +73,7 @@ export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRoun
   else if (maxRoundsEnv !== undefined) maxRounds = parseInteger(maxRoundsEnv, 'SPROUT_AGENT_MAX_ROUNDS', 0);
   return {
     ...DEFAULT_SETTINGS,
+    ...waitSettings(env),
     model,
     maxRounds,
     contextWindowTokens:
@@ -76,7 +97,9 @@ export function modelConnectionFromEnv(env: Env): ModelConnection {
   if (apiKey === undefined && url.hostname === 'api.openai.com') {
     throw new ConfigError('OPENAI_API_KEY', 'OPENAI_API_KEY is not set. Export your API key (or point OPENAI_BASE_URL at a local server).');
   }
-  return { baseUrl, apiKey };
+  const compat = envValue(env, 'SPROUT_AGENT_MODEL_COMPAT');
+  const compatibility = compat === undefined ? 'auto' : parseCompatibility(compat, 'SPROUT_AGENT_MODEL_COMPAT');
+  return { baseUrl, apiKey, compatibility };
 }
 
 /** SPROUT_AGENT_PROTECTED_PATHS: globs protected on top of the defaults (comma list; additions only). */

@@ -50,6 +50,8 @@ function narrative(event: AgentEvent): string | undefined {
       return `-> ${event.name} ${oneLine(event.arguments, 120)}`;
     case 'tool_finished':
       return `<- ${event.name}${event.isError ? ' (error)' : ''}: ${oneLine(event.text)}`;
+    case 'tool_progress':
+      return `.. ${event.name}${progressAmount(event.progress, event.total)}${event.message !== undefined ? `: ${oneLine(event.message, 160)}` : ''}`;
     case 'hook_objected':
       return `!! HOOK OBJECTION from ${event.server} (_Stop ${event.rejectionsUsed}/${event.maxRejections}):\n${indent(event.text)}`;
     case 'objection_resolved':
@@ -88,6 +90,12 @@ function diagnostic(event: AgentEvent): string | undefined {
       return `server ${event.server} restarted (attempt ${event.attempt})`;
     case 'server_error':
       return `server ${event.server}: ${oneLine(event.message, 500)}`;
+    case 'servers_waiting':
+      return `waiting up to ${Math.round(event.waitMs / 100) / 10} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready`;
+    case 'elicitation_requested':
+      return `server ${event.request.server} asks: ${oneLine(event.request.message, 300)}`;
+    case 'elicitation_answered':
+      return elicitationNote(event.server, event.action, event.by);
     case 'hooks_not_enabled':
       return (
         `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled ` +
@@ -96,6 +104,17 @@ function diagnostic(event: AgentEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+function progressAmount(progress: number | undefined, total: number | undefined): string {
+  if (progress === undefined) return '';
+  return total !== undefined && total > 0 ? ` ${progress}/${total}` : ` ${progress}`;
+}
+
+function elicitationNote(server: string, action: string, by: string): string {
+  if (by === 'abort') return `the question of server ${server} was withdrawn`;
+  if (action === 'accept') return `answered the question of server ${server} from the --elicitation answers file`;
+  return `${action === 'decline' ? 'declined' : 'cancelled'} the question of server ${server} (nobody to ask; --elicitation FILE answers questions)`;
 }
 
 export function textEventPrinter(out: WritableLike, err: WritableLike): EventPrinter {

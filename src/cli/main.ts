@@ -1,7 +1,8 @@
 /**
- * The `sprout-agent` executable (dist/cli.js). Owns the process: signals, exit codes and the guarantee
- * that no child outlives us. The first SIGINT/SIGTERM cancels the run (runCli then saves and closes
- * the servers); a second one closes the servers at once and exits.
+ * The `sprout-agent` executable (dist/cliMain.js, loaded by the launcher dist/cli.js). Owns the process:
+ * signals, exit codes and the guarantee that no child outlives us. The first SIGINT/SIGTERM cancels the
+ * run (runCli then saves and closes the servers); a second one closes the servers at once and exits.
+ * Signals the launcher caught before this file was loaded count as if they arrived here.
  */
 import packageJson from '../../package.json';
 import { defaultDistDir, runCli } from './runCli';
@@ -13,7 +14,13 @@ function flushAndExit(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
-async function main(): Promise<void> {
+/** Signals caught by the launcher while this bundle loaded, and how to stop catching them there. */
+export interface EarlySignals {
+  seen: readonly NodeJS.Signals[];
+  release(): void;
+}
+
+export async function main(early?: EarlySignals): Promise<void> {
   const interrupt = new AbortController();
   let runtime: AgentRuntime | undefined;
   let signals = 0;
@@ -26,6 +33,8 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  early?.release();
+  for (let i = 0; i < (early?.seen.length ?? 0); i++) onSignal();
   // Servers run in their own process groups, so a crash would orphan them: close them, then exit 1.
   const onCrash = (error: unknown): void => {
     process.stderr.write(`sprout-agent: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
@@ -50,4 +59,5 @@ async function main(): Promise<void> {
   flushAndExit(code);
 }
 
-void main();
+// Run directly (node dist/cliMain.js, or tsx in development): no launcher, no early signals.
+if (require.main === module) void main();

@@ -5,17 +5,21 @@
  * session file flushed and the servers closed, then 130.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ConfigError } from '../agent/settings';
+import { basename, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
-import { createAgentRuntime, type AgentRuntime } from '../runtime/createAgentRuntime';
+import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
-import { checkHookAllowlist, selectServers, untrustedNotice } from './cliServers';
+import { checkHookAllowlist, selectServers, untrustedNotice, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
+import { elicitationPolicy } from './cliElicitation';
+import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
+import { calledToolsRecorder, describeFailures, neededServerFailures } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 export interface CliIo {
@@ -72,11 +76,20 @@ async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo): Prom
   }
 }
 
-async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
-  const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
-  const settings = settingsFromEnv(io.env, args);
-  const connection = modelConnectionFromEnv(io.env);
-  const protectedPaths = protectedPathsFromEnv(io.env);
+/** What the CLI offers MCP servers: answers by policy, the workspace as the root, sign-in by a printed URL. */
+function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string): Pick<AgentRuntimeOptions, 'mcpFeatures' | 'oauth'> {
+  const source = args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION';
+  return {
+    mcpFeatures: {
+      elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, source),
+      roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
+    },
+    oauth: cliOAuthHost(io.env, io.stderr),
+  };
+}
+
+/** The servers this run starts, with what was said about the configuration; a misconfiguration throws. */
+function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist: HookAllowlist): ServerSelection {
   const selection = selectServers({
     workspaceFolder,
     mcpConfig: args.mcpConfig,
@@ -84,9 +97,19 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     trustWorkspace: args.trustWorkspace,
     env: io.env,
   });
+  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
   const notice = untrustedNotice(selection);
   if (notice !== undefined) io.stderr.write(`sprout-agent: ${notice}\n`);
-  checkHookAllowlist(settings.hooks.allowlist, selection);
+  checkHookAllowlist(allowlist, selection);
+  return selection;
+}
+
+async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
+  const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
+  const settings = settingsFromEnv(io.env, args);
+  const connection = modelConnectionFromEnv(io.env);
+  const protectedPaths = protectedPathsFromEnv(io.env);
+  const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
@@ -106,24 +129,28 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       allowProtectedWrites: args.allowProtectedWrites,
     },
     settings,
-    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey },
+    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey, compatibility: connection.compatibility },
     sessionId,
     transcript: sessionFile,
     logger: secretLogger,
     parentEnv: { ...io.env },
     clientVersion: io.version,
     onServerStderr: (server, text) => secretLogger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
+    ...mcpClientOptions(args, io, workspaceFolder),
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);
-  const unsubscribe = runtime.session.subscribe(print);
+  const called = calledToolsRecorder();
+  const unsubscribe = runtime.session.subscribe((event) => (print(event), called.listener(event)));
   try {
     const outcome = await runPrompt(runtime, prompt, io);
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     if (outcome === undefined) return EXIT_ERROR;
     // stderr in both modes: a --json consumer reads stdout, a person watching the terminal reads this.
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
-    return exitCodeForOutcome(outcome);
+    const failures = neededServerFailures(runtime.hub.status(), settings.hooks.allowlist, called.names);
+    io.stderr.write(describeFailures(failures));
+    return failures.length > 0 ? EXIT_USAGE : exitCodeForOutcome(outcome);
   } finally {
     unsubscribe();
     await runtime.dispose();

@@ -1,19 +1,27 @@
 /**
- * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and one model
- * client over the current endpoint and key. Both are rebuilt when their inputs change (settings,
- * `.vscode/mcp.json`, trust, the key); chats reach them through stable delegates, so a rebuild never
+ * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and the model
+ * sources (ModelRouter: the endpoint's client over the current URL and key, and VS Code's language
+ * models). Both are rebuilt when their inputs change (settings, `.vscode/mcp.json`, trust, the key,
+ * VS Code's set of models); chats reach them through stable delegates (`model`, and `tools`, a relay
+ * that forwards the current hub's events to every session subscribed to it), so a rebuild never
  * strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
  * workspace chose only with the user's consent (keyConsent.ts).
  */
 import { join } from 'node:path';
-import type { Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
-import { McpHub, type ServerStatus } from '../mcp/mcpHub';
+import type { McpHub, ServerStatus } from '../mcp/mcpHub';
+import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
-import { ensurePrivateDir } from '../servers/shared/privateState';
+import { ensurePrivateDir } from '../platform/privateState';
+import { createHub } from '../runtime/compose';
+import { ToolHostRelay } from '../runtime/toolHostRelay';
+import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
+import type { ClientFeatures } from '../mcp/clientFeatures';
+import type { OAuthHost } from '../mcp/oauthClient';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
-import { resolveServers } from './settings/serverConfigs';
+import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource } from './settings/configReader';
 
@@ -29,52 +37,67 @@ export interface AgentHostDeps {
   baseUrlLevels: () => BaseUrlLevels;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
+  /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
+  features?: ClientFeatures;
+  /** Sign-in for HTTP servers (tokens in SecretStorage, the page in the browser). */
+  oauth?: OAuthHost;
+  /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
+  inputs?: ServerSources['inputs'];
 }
 
-const EMPTY_HOST: ToolHost = {
-  serverNames: () => [],
-  listTools: async () => [],
-  callTool: async () => ({ isError: true, text: 'MCP servers are not started yet.' }),
-  killServer: async () => {},
-  subscribe: () => () => {},
-};
-
 export class AgentHost {
-  private hub: McpHub | undefined;
   private building: Promise<McpHub> | undefined;
-  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined } | undefined;
+  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined; compatibility: Compatibility } | undefined;
   servers: McpServerConfig[] = [];
   /** The name the bundled workspace server runs under (undefined when a configured server took the name, or it is off). */
   bundledWorkspaceServer: string | undefined;
   notices: string[] = [];
   private readonly hubListeners = new Set<() => void>();
+  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
 
-  /** Every chat's model calls go through here, so a new key or URL applies to the next call. */
-  readonly model: ModelClient = { complete: async (request, options) => (await this.currentModel()).complete(request, options) };
+  /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
+  readonly tools = new ToolHostRelay<McpHub>();
+  /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
+  readonly models: ModelRouter;
+  /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
+  readonly model: ModelClient = { complete: (request, options) => this.models.complete(request, options) };
 
-  constructor(private readonly deps: AgentHostDeps) {}
+  constructor(private readonly deps: AgentHostDeps) {
+    this.models = new ModelRouter({
+      settings: deps.settings,
+      hasApiKey: () => deps.apiKey() !== undefined,
+      endpointClient: () => this.currentModel(),
+      logger: deps.logger,
+    });
+  }
 
   /** The client for the current endpoint, carrying the key only where the user allowed it to go. */
   async currentModel(): Promise<OpenAiModelClient> {
-    const baseUrl = this.deps.settings().baseUrl;
+    const { baseUrl, compatibility } = this.deps.settings();
     const key = this.deps.apiKey();
     const origin = key === undefined ? undefined : originNeedingConsent(this.deps.baseUrlLevels(), baseUrl);
     const apiKey = origin === undefined || (await this.deps.keyConsent.ensure(origin, baseUrl)) ? key : undefined;
     const cached = this.modelClient;
-    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey) return cached.client;
-    const client = new OpenAiModelClient({ baseUrl, apiKey });
-    this.modelClient = { client, baseUrl, apiKey };
+    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey && cached.compatibility === compatibility) return cached.client;
+    const client = new OpenAiModelClient({ baseUrl, apiKey, compatibility });
+    this.modelClient = { client, baseUrl, apiKey, compatibility };
     return client;
   }
 
-  /** The live hub or, before the first start, a host that offers nothing. */
-  currentTools(): ToolHost {
-    return this.hub ?? EMPTY_HOST;
-  }
-
+  /** A hub was built or dropped: the set of servers (and the notices about them) may have changed. */
   onHubChanged(listener: () => void): () => void {
     this.hubListeners.add(listener);
     return () => this.hubListeners.delete(listener);
+  }
+
+  /** A server of the current hub changed state (started, failed, killed, restarting, listed its tools). */
+  onServerStatus(listener: (status: ServerStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private get hub(): McpHub | undefined {
+    return this.tools.current;
   }
 
   async ensureServers(): Promise<McpHub> {
@@ -95,7 +118,7 @@ export class AgentHost {
   /** Settings, trust or the mcp.json changed: the next use starts the servers afresh. */
   async invalidateServers(): Promise<void> {
     const old = this.hub;
-    this.hub = undefined;
+    this.tools.use(undefined);
     for (const listener of this.hubListeners) listener();
     await old?.close();
   }
@@ -110,9 +133,21 @@ export class AgentHost {
     await (await this.ensureServers()).listTools();
   }
 
+  /** The workspace folders changed: running servers are told (roots/list_changed) and ask again. */
+  async rootsChanged(): Promise<void> {
+    await this.hub?.rootsChanged();
+  }
+
+  /** Forgets an HTTP server's sign-in; its next use asks the user to sign in again. */
+  async signOut(server: string): Promise<void> {
+    await (await this.ensureServers()).signOut(server);
+  }
+
   async dispose(): Promise<void> {
-    await this.hub?.close();
-    this.hub = undefined;
+    this.models.dispose();
+    const hub = this.hub;
+    this.tools.use(undefined);
+    await hub?.close();
   }
 
   private async build(): Promise<McpHub> {
@@ -129,6 +164,7 @@ export class AgentHost {
         // One private folder (0700) for every server's state: command output, todo lists, test results.
         stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
         protectedPaths: settings.protectedPaths,
+        inputs: this.deps.inputs,
       },
       this.deps.consent,
     );
@@ -137,8 +173,12 @@ export class AgentHost {
     this.notices = resolved.notices;
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = new McpHub(resolved.servers, { clientName: 'sprout-agent', logger: this.deps.logger, onStderr: this.deps.onServerStderr });
-    this.hub = hub;
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth });
+    hub.onStatus((status) => {
+      if (this.hub !== hub) return;
+      for (const listener of this.statusListeners) listener(status);
+    });
+    this.tools.use(hub);
     for (const listener of this.hubListeners) listener();
     return hub;
   }

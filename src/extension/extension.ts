@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../agent/ports';
-import { AgentHost } from './agentHost';
+import { AgentHost, type AgentHostDeps } from './agentHost';
 import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
 import { ChatIndex } from './chat/chatIndex';
@@ -26,12 +26,21 @@ import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
+import { openSignInInBrowser, promptForInput, resolveInputs, vscodeOAuthHost, type InputPrompt, type SignInOpener } from './settings/mcpSecrets';
+
+/** How MCP sign-in pages are opened and `${input:id}` values asked for; extension-host tests replace them to play the user. */
+export interface McpUserPrompts {
+  openSignIn: SignInOpener;
+  askInput: InputPrompt;
+}
+import { TestResultsMirror } from './testing/testResultsMirror';
 
 export interface SproutApi {
   controller: ChatController;
   host: AgentHost;
   hooks: HooksViewState;
   tree: HooksTreeProvider;
+  testing: TestResultsMirror;
   consent: ConsentStore;
   /** Consent to send the API key to a model URL the workspace set. */
   keyConsent: KeyConsent;
@@ -41,6 +50,7 @@ export interface SproutApi {
   index: ChatIndex;
   settings: () => ReturnType<typeof readSettings>;
   statusBar: vscode.StatusBarItem;
+  mcpPrompts: McpUserPrompts;
   /** Wall time of `activate` itself (what `npm run bench` reports as activation). */
   activationMs: number;
 }
@@ -54,6 +64,7 @@ interface Parts {
   tree: HooksTreeProvider;
   index: ChatIndex;
   controller: ChatController;
+  testing: TestResultsMirror;
   approvals: WorkspaceApprovals;
   workspaceFolder: string;
 }
@@ -61,34 +72,55 @@ interface Parts {
 let statusBarItem: vscode.StatusBarItem | undefined;
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
-  const { channel, keys, logger, host, hooks, tree, index, controller, workspaceFolder } = parts;
-  // Polled every 2 s: the model tells the tree and status bar only when something moved, and the
-  // tree is refreshed here only for a new set of notices.
+  const { channel, keys, logger, host, hooks, tree, index, controller, testing, workspaceFolder } = parts;
+  // No polling: servers report each change of state, and a new hub (or none) brings a new server set
+  // and its notices. The view state tells the tree and status bar only when something shown moved.
   const refreshServers = (): void => {
     hooks.updateStatus(host.status(), host.started);
     if (tree.notices.join('\n') === host.notices.join('\n')) return;
     tree.notices = host.notices;
     tree.refresh();
   };
-  host.onHubChanged(refreshServers);
-  const poll = setInterval(refreshServers, 2000);
-  const statusBar = createStatusBar(hooks);
+  const stopHub = host.onHubChanged(refreshServers);
+  const stopStatus = host.onServerStatus((status) => hooks.updateServer(status));
+  const statusBar = createStatusBar(hooks, () => controller.running);
   statusBarItem = statusBar.item;
   const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
   context.subscriptions.push(
     channel,
     statusBar,
-    new vscode.Disposable(() => clearInterval(poll)),
+    new vscode.Disposable(() => {
+      stopHub();
+      stopStatus();
+    }),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
-    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
+    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
     registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
     keys.onDidChange(() => {
       host.invalidateModel();
       controller.applySettings();
     }),
+    // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
+    host.models.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, controller, workspaceFolder }),
   );
+}
+
+/**
+ * What the window offers MCP servers: questions go to the chat's form cards (the hub starts on the
+ * first prompt, after the controller exists, so the late reference holds), roots are the workspace
+ * folders, sign-in and `${input:id}` values live in SecretStorage.
+ */
+function mcpHostOptions(context: vscode.ExtensionContext, chat: { controller?: ChatController }, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
+  return {
+    features: {
+      elicitation: { by: 'user', answer: (request, signal) => chat.controller?.elicitations.answer(request, signal) ?? Promise.resolve({ action: 'cancel' }) },
+      roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
+    },
+    oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
+    inputs: (source, specs) => resolveInputs(context.secrets, source, specs, prompts.askInput),
+  };
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -103,7 +135,7 @@ interface HostInputs {
 }
 
 /** The agent host with its two consents: to start workspace-defined servers, and to send the key where the workspace points. */
-function createHost(context: vscode.ExtensionContext, inputs: HostInputs): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
+function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
   const consent = new ConsentStore(context.globalState, askConsent);
   const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
   const host = new AgentHost({
@@ -118,6 +150,7 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs): { hos
     baseUrlLevels: readBaseUrlLevels,
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
+    ...mcp,
   });
   return { host, consent, keyConsent };
 }
@@ -133,14 +166,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
   const approvals = new WorkspaceApprovals(context.workspaceState);
-  const { host, consent, keyConsent } = createHost(context, { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings });
+  const chatRef: { controller?: ChatController } = {};
+  const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput };
+  const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
+  const { host, consent, keyConsent } = createHost(context, hostInputs, mcpHostOptions(context, chatRef, mcpPrompts));
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
+  const testing = new TestResultsMirror(workspaceFolder);
+  context.subscriptions.push(testing);
   const controller = new ChatController({
     host,
     index,
     hooks,
+    testing,
     logger,
     state: context.workspaceState,
     settings: () => settings,
@@ -150,12 +189,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
       remembered: approvals,
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
     },
-    onCommand: (command) =>
+    onCommand: (command, ...args) =>
       void (command === 'sprout.setBaseUrl'
         ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
-        : vscode.commands.executeCommand(command)),
+        : vscode.commands.executeCommand(command, ...args)),
   });
-  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, workspaceFolder }, {
+  chatRef.controller = controller;
+  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, testing, workspaceFolder }, {
     get: () => settings,
     reread: () => {
       settings = readSettings();
@@ -170,7 +210,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, activationMs };
+  return { controller, host, hooks, tree, testing, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs };
 }
 
 export async function deactivate(): Promise<void> {

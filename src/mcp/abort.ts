@@ -15,17 +15,3 @@ export function abortError(message: string): Error {
 export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, what = 'operation'): Promise<T> {
   return raceAbortWith(promise, signal, () => abortError(`${what} aborted`));
 }
-
-/** Resolves after `ms`, or early (without rejecting) when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}

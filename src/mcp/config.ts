@@ -26,6 +26,10 @@ export interface McpConfigVars {
   userHome?: string;
   /** Source of `${env:NAME}`; defaults to `process.env`. */
   env?: Record<string, string | undefined>;
+  /** Values for `${input:id}` (VS Code `inputs`), resolved by the host before parsing (see configInputs.ts). */
+  inputs?: (id: string) => string | undefined;
+  /** Receives what the user should know but is no error: which shape was read, keys that are ignored. */
+  notices?: string[];
 }
 
 export class McpConfigError extends Error {
@@ -58,8 +62,16 @@ const stdioSchema = z
 const httpSchema = z.object({ type: z.literal('http').optional(), url: z.string().min(1), headers: stringMap.optional() }).passthrough();
 
 const fileSchema = z
-  .object({ servers: z.record(z.string(), z.unknown()).optional(), inputs: z.array(z.unknown()).optional() })
+  .object({
+    servers: z.record(z.string(), z.unknown()).optional(),
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+    inputs: z.array(z.unknown()).optional(),
+  })
   .passthrough();
+
+const KNOWN_FILE_KEYS = new Set(['servers', 'mcpServers', 'inputs', '$schema']);
+/** What a server entry may hold: VS Code's fields, plus Claude Code / Cursor / Cline's `disabled`. */
+const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled']);
 
 type Expand = (value: string, field: string) => string;
 
@@ -87,12 +99,14 @@ function makeExpander(source: string, server: string, vars: McpConfigVars): Expa
       // VS Code resolves an unset variable to the empty string; we do the same so files stay portable.
       if (name.startsWith('env:')) return env[name.slice(4)] ?? '';
       if (name.startsWith('input:')) {
+        const value = vars.inputs?.(name.slice(6));
+        if (value !== undefined) return value;
         throw new McpConfigError(
           source,
           server,
           field,
-          `${whole} needs an interactive prompt, which Sprout does not support. Put the value in an environment ` +
-            `variable and write \${env:NAME} instead.`,
+          `${whole} has no value. Declare "${name.slice(6)}" in the file's "inputs" (VS Code asks for it once and keeps it in ` +
+            `Secret Storage); the CLI reads it from the variable ${inputEnvName(name.slice(6))}, or write \${env:NAME} instead.`,
         );
       }
       throw new McpConfigError(
@@ -180,6 +194,28 @@ function parseServer(raw: unknown, source: string, name: string, vars: McpConfig
   throw new McpConfigError(source, name, 'type', `unknown type ${JSON.stringify(type)}: use "stdio" or "http".`);
 }
 
+/** The environment variable the CLI reads for `${input:id}`: SPROUT_AGENT_INPUT_ plus the id in capitals. */
+export function inputEnvName(id: string): string {
+  return `SPROUT_AGENT_INPUT_${id.replace(/[^A-Za-z0-9]/g, '_').toUpperCase()}`;
+}
+
+/**
+ * The server entries of a file in file order: VS Code's `servers`, or the `mcpServers` shape of Claude
+ * Code, Cursor and Cline (said in a notice); a name in both is taken from `servers`.
+ */
+function serverEntries(data: z.infer<typeof fileSchema>, source: string, notices: string[] | undefined): [string, unknown][] {
+  for (const key of Object.keys(data)) if (!KNOWN_FILE_KEYS.has(key)) notices?.push(`${source}: the key "${key}" is not MCP configuration and is ignored.`);
+  const entries = Object.entries(data.servers ?? {});
+  if (data.mcpServers === undefined) return entries;
+  notices?.push(`${source}: read the "mcpServers" key (the Claude Code / Cursor / Cline shape)${data.servers !== undefined ? ' as well as "servers"' : ''}.`);
+  const taken = new Set(entries.map(([name]) => name));
+  for (const [name, raw] of Object.entries(data.mcpServers)) {
+    if (taken.has(name)) notices?.push(`${source}: server "${name}" is in both "servers" and "mcpServers"; the "servers" entry is used.`);
+    else entries.push([name, raw]);
+  }
+  return entries;
+}
+
 /** Parses the parsed JSON of an mcp.json file; `source` names the file in errors. */
 export function parseMcpConfig(json: unknown, source: string, vars: McpConfigVars): McpServerConfig[] {
   const file = fileSchema.safeParse(json);
@@ -187,11 +223,27 @@ export function parseMcpConfig(json: unknown, source: string, vars: McpConfigVar
     const issue = file.error.issues[0];
     throw new McpConfigError(source, undefined, issueField(issue), `${issue?.message ?? 'invalid file'} (expected {"servers": {...}}).`);
   }
-  return Object.entries(file.data.servers ?? {}).map(([name, raw]) => parseServer(raw, source, name, vars));
+  const servers: McpServerConfig[] = [];
+  for (const [name, raw] of serverEntries(file.data, source, vars.notices)) {
+    if (typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).disabled === true) {
+      vars.notices?.push(`${source}: server "${name}" is marked "disabled" and does not start.`);
+      continue;
+    }
+    if (typeof raw === 'object' && raw !== null) {
+      for (const key of Object.keys(raw)) if (!KNOWN_SERVER_KEYS.has(key)) vars.notices?.push(`${source}: server "${name}": "${key}" is not supported and is ignored.`);
+    }
+    servers.push(parseServer(raw, source, name, vars));
+  }
+  return servers;
 }
 
 /** Reads and parses an mcp.json file (JSON with comments and trailing commas, as VS Code allows). */
 export function loadMcpConfigFile(path: string, vars: McpConfigVars): McpServerConfig[] {
+  return parseMcpConfig(readMcpConfigJson(path), path, vars);
+}
+
+/** The file's JSON (comments and trailing commas allowed), or an McpConfigError naming the file. */
+export function readMcpConfigJson(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -204,7 +256,7 @@ export function loadMcpConfigFile(path: string, vars: McpConfigVars): McpServerC
   } catch (error) {
     throw new McpConfigError(path, undefined, undefined, `not valid JSON: ${(error as Error).message}`);
   }
-  return parseMcpConfig(json, path, vars);
+  return json;
 }
 
 /** Removes `//` and `/* *\/` comments and trailing commas outside strings (VS Code's JSONC). */

@@ -4,17 +4,29 @@
  * (restarts, errors, tool list changes) to subscribers. close() stops every server and waits for the
  * processes to exit, so no server or its children outlive the host.
  */
-import type { Logger, ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
+import type { Clock, Logger, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import { nodeClock } from '../runtime/nodeClock';
 import type { McpServerConfig } from './config';
+import type { ClientFeatures } from './clientFeatures';
+import type { OAuthHost } from './oauthClient';
 import { ServerConnection, type ServerStatus } from './serverConnection';
 
 export type { ServerState, ServerStatus } from './serverConnection';
+
+/** A listing still waiting after this long tells the host which servers it waits for. */
+const WAITING_NOTICE_MS = 300;
+
+function raceSignal(promise: Promise<unknown>, signal: AbortSignal): Promise<unknown> {
+  return Promise.race([promise, new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }))]);
+}
 
 export interface McpHubOptions {
   clientName?: string;
   clientVersion?: string;
   logger?: Logger;
+  /** Restart backoff waits; default the Node clock. */
+  clock?: Clock;
   restart?: { initialDelayMs?: number; maxDelayMs?: number; maxAttempts?: number };
   parentEnv?: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
@@ -24,19 +36,30 @@ export interface McpHubOptions {
   closeGraceMs?: number;
   /** A server that stayed up this long gets a fresh restart budget; default 60 s. */
   stableResetMs?: number;
+  /** Elicitation and roots; each capability is declared to servers only when given here. */
+  features?: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it (OAuth); without it their 401 is a start failure. */
+  oauth?: OAuthHost;
 }
 
 export class McpHub implements ToolHost {
   private readonly connections = new Map<string, ServerConnection>();
   private readonly listeners = new Set<(event: ToolHostEvent) => void>();
+  /** Servers a listing gave up waiting for; they are not waited for again until their list is in. */
+  private readonly late = new Set<string>();
+  private readonly listed = new Map<string, ToolInfo[]>();
+  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
+  private readonly clock: Clock;
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
+    this.clock = options.clock ?? nodeClock;
     for (const config of servers) {
       if (this.connections.has(config.name)) throw new Error(`MCP server "${config.name}" is configured twice`);
       this.connections.set(
         config.name,
         new ServerConnection(config, {
+          clock: this.clock,
           clientName: options.clientName ?? 'sprout-agent',
           clientVersion: options.clientVersion ?? '0.0.0',
           logger: options.logger,
@@ -51,6 +74,9 @@ export class McpHub implements ToolHost {
           parentEnv: options.parentEnv ?? process.env,
           onStderr: options.onStderr,
           emit: (event) => this.emit(event),
+          features: options.features ?? {},
+          oauth: options.oauth,
+          onStatus: (status) => this.emitStatus(status),
         }),
       );
     }
@@ -60,10 +86,36 @@ export class McpHub implements ToolHost {
     return [...this.connections.keys()];
   }
 
-  async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
-    // A failing server has already reported itself (server_error); it just contributes nothing here.
-    const lists = await Promise.all([...this.connections.values()].map((c) => c.listTools(signal).catch(() => [])));
+  /**
+   * Every server's tools. With `waitMs`, a server that is not ready in time contributes what it last
+   * listed (often nothing) and is marked late: later listings do not wait for it again, and once its
+   * list is in, `tools_changed` says so. A failing server has already reported itself (server_error).
+   */
+  async listTools(signal?: AbortSignal, options: ToolListOptions = {}): Promise<ToolInfo[]> {
+    const entries = [...this.connections.values()].map((c) => ({ c, list: this.startListing(c) }));
+    const waited = entries.filter((e) => !this.late.has(e.c.name));
+    const settled = new Set<string>();
+    for (const e of waited) void e.list.then(() => settled.add(e.c.name));
+    const all = Promise.all(waited.map((e) => e.list));
+    const cutoff = new AbortController();
+    const stopWaiting = () => cutoff.abort();
+    signal?.addEventListener('abort', stopWaiting, { once: true });
+    let noticeTimer: NodeJS.Timeout | undefined;
+    if (options.onWaiting !== undefined && waited.length > 0) {
+      const onWaiting = options.onWaiting;
+      noticeTimer = setTimeout(() => {
+        const names = waited.filter((e) => !settled.has(e.c.name)).map((e) => e.c.name);
+        if (names.length > 0) onWaiting(names);
+      }, Math.min(WAITING_NOTICE_MS, options.waitMs ?? WAITING_NOTICE_MS));
+    }
+    try {
+      await (options.waitMs === undefined ? raceSignal(all, cutoff.signal) : Promise.race([all, this.clock.sleep(options.waitMs, cutoff.signal)]));
+    } finally {
+      clearTimeout(noticeTimer);
+      signal?.removeEventListener('abort', stopWaiting);
+    }
     signal?.throwIfAborted();
+    const lists = entries.map(({ c }) => (settled.has(c.name) ? (this.listed.get(c.name) ?? []) : this.markLate(c)));
     return lists.flat();
   }
 
@@ -94,14 +146,47 @@ export class McpHub implements ToolHost {
     return [...this.connections.values()].map((c) => c.status());
   }
 
+  /** Forgets the server's sign-in (tokens, registration); the next use asks the user to sign in again. */
+  async signOut(server: string): Promise<void> {
+    await this.connection(server).signOut();
+  }
+
+  /** The roots (workspace folders) changed: every running server is told, and asks again. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.rootsChanged()));
+  }
+
+  /** Each server's status whenever it changed (its typed `state`, error, restarts, hooks listed). */
+  onStatus(listener: (status: ServerStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
   /** Stops every server and clears their restart budgets; each starts again on next use. */
   async restartAll(): Promise<void> {
+    this.late.clear();
     await Promise.all([...this.connections.values()].map((c) => c.reset()));
   }
 
   /** Stops every server (whole process groups) and resolves once all have exited. */
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((c) => c.close()));
+  }
+
+  /** The server's listing, shared by every waiting caller; remembers the result for `listTools`. */
+  private startListing(c: ServerConnection): Promise<void> {
+    return c.listTools().then(
+      (tools) => {
+        this.listed.set(c.name, tools);
+        if (this.late.delete(c.name)) this.emit({ type: 'tools_changed', server: c.name });
+      },
+      () => void this.listed.set(c.name, []),
+    );
+  }
+
+  private markLate(c: ServerConnection): ToolInfo[] {
+    this.late.add(c.name);
+    return c.lastTools();
   }
 
   private connection(server: string): ServerConnection {
@@ -111,12 +196,20 @@ export class McpHub implements ToolHost {
   }
 
   private emit(event: ToolHostEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A broken listener must not break the hub or the other listeners.
-      }
+    notifyAll(this.listeners, event);
+  }
+
+  private emitStatus(status: ServerStatus): void {
+    notifyAll(this.statusListeners, status);
+  }
+}
+
+function notifyAll<T>(listeners: ReadonlySet<(value: T) => void>, value: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(value);
+    } catch {
+      // A broken listener must not break the hub or the other listeners.
     }
   }
 }

@@ -3,7 +3,7 @@
  * (PATH, HOME, locale, temp folders, Windows essentials) plus the server's configured env. Nothing
  * else passes: API keys in the parent (OPENAI_API_KEY and the like) must never reach a server.
  */
-import { TAG_PREFIX } from './processTree';
+import { TAG_PREFIX } from '../platform/processTree';
 
 const PASSED_THROUGH = [
   'PATH',

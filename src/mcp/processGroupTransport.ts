@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { newSpawnTag, signalKnown, strayProcesses, type KnownProcess } from './processTree';
+import { newSpawnTag, signalKnown, strayProcesses, waitUntilGone, type KnownProcess } from '../platform/processTree';
 
 export interface ProcessGroupTransportOptions {
   /** The server's configured name, for error messages. */
@@ -42,6 +42,8 @@ const MAX_STDERR_LINE = 8192;
 const STDERR_TAIL_LINES = 5;
 /** After `exit`, wait this long for stdout to drain before reporting the close (a grandchild may hold the pipe). */
 const CLOSE_AFTER_EXIT_MS = 200;
+/** How long close/kill wait for SIGKILLed group members and strays to be gone. */
+const DESCENDANTS_GONE_MS = 2000;
 
 function describeSpawnFailure(options: ProcessGroupTransportOptions, error: NodeJS.ErrnoException): SpawnError {
   const { server, command } = options;
@@ -50,7 +52,11 @@ function describeSpawnFailure(options: ProcessGroupTransportOptions, error: Node
       ? 'command not found (is it installed and on PATH?)'
       : error.code === 'EACCES'
         ? 'permission denied (is the file executable?)'
-        : error.message;
+        : error.code === 'E2BIG'
+          ? 'its arguments and environment are too large for the system (E2BIG); shorten the env values or args'
+          : error.code === 'ERR_INVALID_ARG_VALUE' && /null bytes/i.test(error.message)
+            ? 'an argument, the command or an environment value contains a NUL byte; remove it from the server configuration'
+            : error.message;
   return new SpawnError(server, command, error.code, `MCP server "${server}": cannot start "${command}": ${cause}`);
 }
 
@@ -99,13 +105,23 @@ export class ProcessGroupTransport implements Transport {
       );
     }
     return new Promise<void>((resolve, reject) => {
-      const child = spawn(this.options.command, this.options.args, {
-        detached: process.platform !== 'win32',
-        stdio: ['pipe', 'pipe', 'pipe'],
-        env: { ...this.options.env, ...this.tag.env },
-        cwd,
-        windowsHide: true,
-      });
+      let child: ChildProcess;
+      try {
+        child = spawn(this.options.command, this.options.args, {
+          detached: process.platform !== 'win32',
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: { ...this.options.env, ...this.tag.env },
+          cwd,
+          windowsHide: true,
+        });
+      } catch (error) {
+        // Node throws at once for some bad input (a NUL byte in an argument, an environment past the
+        // kernel's limit): no process exists, so nothing will ever report an exit.
+        const failure = error as NodeJS.ErrnoException;
+        this.markExited(`failed to start (${failure.code ?? failure.message})`);
+        this.notifyClose();
+        return reject(describeSpawnFailure(this.options, failure));
+      }
       this.child = child;
       let spawned = false;
       child.once('spawn', () => {
@@ -222,6 +238,7 @@ export class ProcessGroupTransport implements Transport {
     // Always, even after the leader exited: grandchildren that ignored SIGTERM must not survive.
     this.killGroup('SIGKILL');
     await this.exited;
+    await this.descendantsGone();
     this.notifyClose();
   }
 
@@ -229,7 +246,15 @@ export class ProcessGroupTransport implements Transport {
   async kill(): Promise<void> {
     this.killGroup('SIGKILL');
     await this.exited;
+    await this.descendantsGone();
     this.notifyClose();
+  }
+
+  /** SIGKILL is delivered asynchronously: wait (bounded) until the group and the strays are really gone. */
+  private async descendantsGone(): Promise<void> {
+    if (process.platform === 'win32') return;
+    // Bounded: a process stuck in the kernel (uninterruptible I/O) must not hold the host's shutdown.
+    await waitUntilGone(this.child?.pid, this.strays.values(), DESCENDANTS_GONE_MS);
   }
 }
 

@@ -3,15 +3,19 @@
  * calls, kills, and lazy restarts with backoff and an attempt cap after a kill or a crash. McpHub owns
  * one of these per server and merges them; all state about a single server lives here.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Clock, Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
-import { abortError, raceAbort, sleep } from './abort';
+import { errorMessage } from '../agent/errorMessage';
+import { abortError, raceAbort } from './abort';
+import type { ClientFeatures } from './clientFeatures';
+import { afterSignIn, openClient, type Live } from './clientOpener';
 import type { McpServerConfig } from './config';
-import { createServerTransport, type ServerTransport } from './serverTransport';
-import { toToolInfos, type RawTool } from './toolInfos';
+import { forgetSignIn, serverOAuth, type OAuthHost } from './oauthClient';
+import { httpLoss, startFailureMessage } from './connectionErrors';
+import type { ServerTransport } from './serverTransport';
+import { callToolOverClient, isServerAnswer, serverRunsToolTasks } from './toolCall';
+import { fetchToolPages, toToolInfos } from './toolInfos';
 import { flattenToolResult } from './toolResults';
 
 export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting' | 'failed';
@@ -31,6 +35,8 @@ export interface ServerStatus {
 }
 
 export interface ConnectionOptions {
+  /** Backoff waits and the times they are measured from. */
+  clock: Clock;
   clientName: string;
   clientVersion: string;
   logger?: Logger;
@@ -42,20 +48,23 @@ export interface ConnectionOptions {
   parentEnv: NodeJS.ProcessEnv;
   onStderr?: (server: string, line: string) => void;
   emit: (event: ToolHostEvent) => void;
+  /** Elicitation and roots, declared to the server only when handled. */
+  features: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it; without it a 401 is a start failure. */
+  oauth?: OAuthHost;
+  /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
+  onStatus?: (status: ServerStatus) => void;
 }
 
-/** setTimeout's ceiling: the core owns call timeouts, so the SDK's own 60 s default must never fire. */
-const NO_TIMEOUT = 2_147_483_647;
-const MAX_PAGES = 1000;
-
 export class ServerConnection {
-  private state: ServerState = 'idle';
+  private stateNow: ServerState = 'idle';
+  private statusQueued = false;
   private error: string | undefined;
   private restarts = 0;
   private attempts = 0;
   private lastDownAt = 0;
   private readySince = 0;
-  private live: { client: Client; st: ServerTransport } | undefined;
+  private live: Live | undefined;
   private pending: ServerTransport | undefined;
   private connecting: Promise<Client> | undefined;
   private tools: ToolInfo[] | undefined;
@@ -65,6 +74,8 @@ export class ServerConnection {
   private toolsFetch: Promise<ToolInfo[]> | undefined;
   private closed = false;
   private readonly closing = new AbortController();
+  /** Aborted when a start in progress must give up (kill, reset, close): ends a wait for sign-in. */
+  private abandon = new AbortController();
 
   constructor(
     readonly config: McpServerConfig,
@@ -73,6 +84,28 @@ export class ServerConnection {
 
   get name(): string {
     return this.config.name;
+  }
+
+  private get state(): ServerState {
+    return this.stateNow;
+  }
+
+  /**
+   * Every transition is reported, so views follow the server without polling. The report goes out a
+   * microtask later, so it carries the fields set together with the state (error, restarts, pid).
+   */
+  private set state(next: ServerState) {
+    this.stateNow = next;
+    this.statusChanged();
+  }
+
+  private statusChanged(): void {
+    if (this.statusQueued || this.opts.onStatus === undefined) return;
+    this.statusQueued = true;
+    queueMicrotask(() => {
+      this.statusQueued = false;
+      this.opts.onStatus?.(this.status());
+    });
   }
 
   status(): ServerStatus {
@@ -94,6 +127,14 @@ export class ServerConnection {
     return this.live !== undefined && !this.closed ? this.tools : undefined;
   }
 
+  /** What the server last listed (kept while it is down or slow); no I/O. */
+  lastTools(): ToolInfo[] {
+    return this.tools ?? this.lastListed;
+  }
+
+  /** Tells a running server that the roots changed; it asks again with roots/list. */
+  rootsChanged = async (): Promise<void> => void (await this.live?.client.sendRootsListChanged().catch(() => undefined));
+
   async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
     if (this.isDown()) {
       // Lists run every round: waiting for a backoff or a slow (hostile) restart would break SPEC 4's
@@ -106,7 +147,7 @@ export class ServerConnection {
     const live = this.live;
     this.toolsFetch ??= this.fetchTools(client)
       .catch((error: unknown) => {
-        this.httpSessionLost(live, error);
+        if (this.httpSessionLost(live, error) === undefined && this.live === live) this.listFailed(error);
         throw error;
       })
       .finally(() => (this.toolsFetch = undefined));
@@ -118,20 +159,19 @@ export class ServerConnection {
   }
 
   private async call(bareName: string, args: Record<string, unknown>, options: ToolCallOptions, retried: boolean): Promise<ToolCallResult> {
-    const { signal, meta } = options;
+    const { signal, meta, onProgress } = options;
     const what = `call of ${bareName} on MCP server "${this.name}"`;
     const client = await this.getClient(signal);
     const live = this.live;
     try {
-      const params = { name: bareName, arguments: args, ...(meta !== undefined ? { _meta: meta } : {}) };
-      const result = await client.callTool(params, undefined, { signal, timeout: NO_TIMEOUT });
+      const asTask = this.lastTools().find((t) => t.bareName === bareName)?.taskSupport !== undefined && serverRunsToolTasks(client);
+      const plan = { name: bareName, args, meta, asTask, signal, onProgress };
+      const result = await afterSignIn(live, () => callToolOverClient(client, plan), signal, this.name);
       return flattenToolResult(result);
     } catch (error) {
       if (signal.aborted) throw abortError(`${what} aborted`);
-      const protocolError =
-        error instanceof McpError && error.code !== ErrorCode.ConnectionClosed && error.code !== ErrorCode.RequestTimeout;
       // The server answered, with an error: that is a tool result for the model, not a broken transport.
-      if (protocolError) return { isError: true, text: error.message };
+      if (isServerAnswer(error)) return { isError: true, text: error.message };
       const lost = this.httpSessionLost(live, error);
       // A server that no longer knows the session never ran the call: one retry on a new session is safe.
       if (lost === 'unknown_session' && !retried) return this.call(bareName, args, options, true);
@@ -141,10 +181,12 @@ export class ServerConnection {
   }
 
   async kill(reason: string): Promise<void> {
+    this.abandon.abort();
     const live = this.live;
     const pending = this.pending;
     this.live = undefined;
     this.tools = undefined;
+    void live?.oauth?.done();
     if (this.state !== 'failed' || live || pending) this.markDown('killed', `killed: ${reason}`);
     this.opts.logger?.info('mcp server killed', { server: this.name, reason });
     await Promise.all([live?.st.kill(), pending?.kill()]);
@@ -152,6 +194,7 @@ export class ServerConnection {
 
   /** Stops the server and forgets its failures; the next use starts it afresh. */
   async reset(): Promise<void> {
+    this.abandon.abort();
     await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
     // A start that completed while we waited must not survive the reset either.
@@ -162,6 +205,7 @@ export class ServerConnection {
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
+    this.abandon.abort();
     await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
     await this.takeLive()?.st.close();
@@ -172,10 +216,11 @@ export class ServerConnection {
     return !this.live && (this.state === 'killed' || this.state === 'restarting' || this.state === 'failed');
   }
 
-  private takeLive(): { client: Client; st: ServerTransport } | undefined {
+  private takeLive(): Live | undefined {
     const live = this.live;
     this.live = undefined;
     this.tools = undefined;
+    void live?.oauth?.done();
     return live;
   }
 
@@ -191,30 +236,33 @@ export class ServerConnection {
     if (restarting) await this.waitBackoff();
     if (this.closed) throw new Error(`MCP server "${this.name}": the MCP hub is closed`);
     this.state = restarting ? 'restarting' : 'starting';
-    const st = createServerTransport(this.config, {
-      parentEnv: this.opts.parentEnv,
-      closeGraceMs: this.opts.closeGraceMs,
-      onStderrLine: (line) => this.onStderrLine(line),
-    });
-    const client = new Client({ name: this.opts.clientName, version: this.opts.clientVersion }, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.onToolsChanged(client));
-    client.onerror = (error) => this.opts.logger?.debug('mcp transport error', { server: this.name, error: error.message });
-    this.pending = st;
+    this.abandon = new AbortController();
+    const oauth = serverOAuth(this.config, this.opts.oauth);
+    await oauth?.prepare();
+    let opened: Live;
     try {
-      await client.connect(st.transport, { timeout: this.opts.connectTimeoutMs });
+      opened = await openClient({
+        config: this.config,
+        opts: this.opts,
+        oauth,
+        abandon: this.abandon.signal,
+        onStderrLine: (line) => (this.opts.onStderr ? this.opts.onStderr(this.name, line) : this.opts.logger?.debug('mcp server stderr', { server: this.name, line })),
+        onToolsChanged: (client) => this.onToolsChanged(client),
+        track: (st) => (this.pending = st),
+        failed: (error, st) => this.startFailed(error, st),
+      });
     } catch (error) {
-      await st.kill().catch(() => undefined);
-      throw this.startFailed(error, st);
-    } finally {
-      this.pending = undefined;
+      await oauth?.done();
+      throw error;
     }
+    const { client, st } = opened;
     client.onclose = () => this.onClientClosed(client);
     if (this.closed || (this.state as ServerState) === 'killed') {
-      await st.close();
+      await Promise.all([st.close(), oauth?.done()]);
       throw new Error(`MCP server "${this.name}" was stopped while starting`);
     }
-    this.live = { client, st };
-    Object.assign(this, { state: 'ready', error: undefined, readySince: Date.now(), tools: undefined });
+    this.live = { client, st, ...(oauth !== undefined ? { oauth } : {}) };
+    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), tools: undefined });
     this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid });
     if (restarting) {
       this.restarts++;
@@ -223,14 +271,14 @@ export class ServerConnection {
     return client;
   }
 
+  /** Forgets this server's sign-in (tokens and registration) and drops the connection; the next use signs in again. */
+  async signOut(): Promise<void> {
+    if (await forgetSignIn(this.config, this.opts.oauth)) await this.reset();
+  }
+
   private startFailed(error: unknown, st: ServerTransport): Error {
     if (this.state === 'killed' || this.closed) return new Error(`MCP server "${this.name}" was stopped while starting`);
-    const t = this.config.transport;
-    const target = t.type === 'stdio' ? `command "${t.command}"` : `URL ${safeUrl(t.url)}`;
-    const raw = (error as Error).message;
-    const cause = raw.includes(`MCP server "${this.name}"`) ? raw : `MCP server "${this.name}" (${target}) failed to start: ${raw}`;
-    const exit = st.describeExit();
-    const message = exit && !cause.includes(exit) ? `${cause} (${exit})` : cause;
+    const message = startFailureMessage(this.config, error, st.describeExit());
     this.markDown('failed', message);
     this.opts.emit({ type: 'server_error', server: this.name, message });
     return new Error(message);
@@ -249,13 +297,13 @@ export class ServerConnection {
     }
     this.attempts++;
     const delay = Math.min(initialDelayMs * 2 ** (this.attempts - 1), maxDelayMs);
-    const wait = this.lastDownAt + delay - Date.now();
+    const wait = this.lastDownAt + delay - this.opts.clock.now();
     this.state = 'restarting';
-    if (wait > 0) await sleep(wait, this.closing.signal);
+    if (wait > 0) await this.opts.clock.sleep(wait, this.closing.signal);
   }
 
   private markDown(state: ServerState, error: string): void {
-    const now = Date.now();
+    const now = this.opts.clock.now();
     if (this.readySince > 0 && now - this.readySince >= this.opts.stableResetMs) this.attempts = 0;
     Object.assign(this, { state, error, lastDownAt: now, readySince: 0 });
   }
@@ -274,11 +322,9 @@ export class ServerConnection {
    */
   private httpSessionLost(live: ServerConnection['live'], error: unknown): 'unknown_session' | 'unreachable' | undefined {
     if (this.config.transport.type !== 'http' || live === undefined || this.live !== live) return undefined;
-    let kind: 'unknown_session' | 'unreachable';
-    let what: string;
-    if (error instanceof StreamableHTTPError && error.code === 404) [kind, what] = ['unknown_session', 'no longer knows this session (HTTP 404: restarted?)'];
-    else if (error instanceof TypeError) [kind, what] = ['unreachable', `cannot be reached (${describeFetchError(error)})`];
-    else return undefined;
+    const loss = httpLoss(error);
+    if (loss === undefined) return undefined;
+    const { kind, what } = loss;
     this.opts.logger?.warn('mcp http session lost', { server: this.name, kind });
     this.connectionLost(`MCP server "${this.name}" ${what}; it reconnects on next use.`);
     return kind;
@@ -299,47 +345,26 @@ export class ServerConnection {
     this.toolsVersion++;
     this.fetchTools(client).then(
       () => this.opts.emit({ type: 'tools_changed', server: this.name }),
-      (error: Error) => this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${error.message}` }),
+      (error: unknown) => this.listFailed(error),
     );
+  }
+
+  private listFailed(error: unknown): void {
+    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${errorMessage(error)}` });
   }
 
   private async fetchTools(client: Client): Promise<ToolInfo[]> {
     const version = this.toolsVersion;
-    const raw: RawTool[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await client.listTools(cursor !== undefined ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs });
-      raw.push(...(result.tools as RawTool[]));
-      cursor = result.nextCursor;
-      if (cursor === undefined) break;
-    }
-    const tools = toToolInfos(this.name, raw, (message) => this.opts.emit({ type: 'server_error', server: this.name, message }));
+    const live = this.live?.client === client ? this.live : undefined;
+    const raw = await fetchToolPages((params) => afterSignIn(live, () => client.listTools(params, { timeout: this.opts.connectTimeoutMs }), this.abandon.signal, this.name));
+    const report = (message: string): void => this.opts.emit({ type: 'server_error', server: this.name, message });
+    const tools = toToolInfos(this.name, raw, report, serverRunsToolTasks(client));
     if (this.live?.client === client && this.toolsVersion === version) {
       this.tools = tools;
       this.lastListed = tools;
+      this.statusChanged();
     }
     return tools;
   }
 
-  private onStderrLine(line: string): void {
-    if (this.opts.onStderr) this.opts.onStderr(this.name, line);
-    else this.opts.logger?.debug('mcp server stderr', { server: this.name, line });
-  }
-}
-
-/** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
-function describeFetchError(error: TypeError): string {
-  const cause = error.cause;
-  const code = cause !== null && typeof cause === 'object' && 'code' in cause ? String(cause.code) : undefined;
-  return code === undefined ? error.message : `${error.message}: ${code}`;
-}
-
-/** The URL without credentials or query (tokens often hide there) for error messages. */
-function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname}`;
-  } catch {
-    return '(invalid URL)';
-  }
 }

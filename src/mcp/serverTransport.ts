@@ -5,6 +5,7 @@
  * transport and nowhere else.
  */
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServerConfig } from './config';
 import { minimalEnv } from './minimalEnv';
@@ -20,12 +21,16 @@ export interface ServerTransport {
   kill(): Promise<void>;
   /** Stop politely (SIGTERM, then SIGKILL after a grace). Resolves once stopped. */
   close(): Promise<void>;
+  /** HTTP with sign-in: trades the authorization code for tokens (kept by the auth provider). */
+  finishAuth?(code: string): Promise<void>;
 }
 
 export interface ServerTransportOptions {
   parentEnv: NodeJS.ProcessEnv;
   onStderrLine?: (line: string) => void;
   closeGraceMs?: number;
+  /** Sign-in for an HTTP server that asks for it (OAuth). */
+  authProvider?: OAuthClientProvider;
 }
 
 export function createServerTransport(config: McpServerConfig, options: ServerTransportOptions): ServerTransport {
@@ -50,7 +55,10 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
       close: () => transport.close(),
     };
   }
-  const transport = new StreamableHTTPClientTransport(new URL(t.url), { requestInit: { headers: t.headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(t.url), {
+    requestInit: { headers: t.headers },
+    ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
+  });
   // A hung or unreachable server must not hold up a kill: the DELETE gets a short grace, then we drop our side.
   const stop = async (graceMs: number) => {
     let timer: NodeJS.Timeout | undefined;
@@ -65,5 +73,6 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
     describeExit: () => '',
     kill: () => stop(500),
     close: () => stop(options.closeGraceMs ?? 2000),
+    finishAuth: (code) => transport.finishAuth(code),
   };
 }

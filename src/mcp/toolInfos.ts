@@ -11,8 +11,10 @@ export interface RawTool {
   description?: string;
   inputSchema: Record<string, unknown>;
   annotations?: Record<string, unknown>;
+  execution?: { taskSupport?: unknown };
 }
 
+const MAX_PAGES = 1000;
 const BOOLEAN_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 function pickAnnotations(raw: Record<string, unknown> | undefined): ToolAnnotations {
@@ -23,7 +25,16 @@ function pickAnnotations(raw: Record<string, unknown> | undefined): ToolAnnotati
   return out;
 }
 
-export function toToolInfos(server: string, raw: readonly RawTool[], report: (message: string) => void): ToolInfo[] {
+function taskSupport(tool: RawTool): ToolInfo['taskSupport'] {
+  const value = tool.execution?.taskSupport;
+  return value === 'required' || value === 'optional' ? value : undefined;
+}
+
+/**
+ * `runsTasks`: the server offers tasks for tools/call. A tool that requires a task on a server that
+ * does not offer them could never succeed, so it is left out with a reason instead of failing every call.
+ */
+export function toToolInfos(server: string, raw: readonly RawTool[], report: (message: string) => void, runsTasks = false): ToolInfo[] {
   const seen = new Set<string>();
   const tools: ToolInfo[] = [];
   for (const tool of raw) {
@@ -40,6 +51,14 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
       continue;
     }
     seen.add(tool.name);
+    const tasks = taskSupport(tool);
+    if (tasks === 'required' && !runsTasks) {
+      report(
+        `MCP server "${server}": the tool "${tool.name}" must run as a task, but the server does not offer tasks for tools/call; ` +
+          'it is not offered to the model.',
+      );
+      continue;
+    }
     tools.push({
       server,
       bareName: tool.name,
@@ -48,7 +67,21 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
       inputSchema: tool.inputSchema,
       annotations: pickAnnotations(tool.annotations),
       isHook: isHookName(tool.name),
+      ...(tasks !== undefined && runsTasks ? { taskSupport: tasks } : {}),
     });
   }
   return tools;
+}
+
+/** A server's whole tool list, page by page (`nextCursor`), bounded so a server cannot page forever. */
+export async function fetchToolPages(page: (params: { cursor: string } | undefined) => Promise<{ tools: unknown[]; nextCursor?: string }>): Promise<RawTool[]> {
+  const raw: RawTool[] = [];
+  let cursor: string | undefined;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const result = await page(cursor !== undefined ? { cursor } : undefined);
+    raw.push(...(result.tools as RawTool[]));
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return raw;
 }

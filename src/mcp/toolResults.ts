@@ -32,6 +32,13 @@ function describeResource(resource: Record<string, unknown>): string {
   return `[resource: ${uri}, ${mime}]`;
 }
 
+/** A link keeps what the model needs to use it: the URI, its name (or title) and its type. */
+function describeLink(link: Record<string, unknown>): string {
+  const name = typeof link.name === 'string' && link.name !== '' ? link.name : typeof link.title === 'string' ? link.title : undefined;
+  const details = [name, typeof link.mimeType === 'string' ? link.mimeType : undefined].filter((part) => part !== undefined);
+  return `[resource link: ${str(link.uri, 'unknown')}${details.length > 0 ? ` (${details.join(', ')})` : ''}]`;
+}
+
 export function describeBlock(block: unknown): string {
   if (typeof block !== 'object' || block === null) return '[unknown content]';
   const b = block as Record<string, unknown>;
@@ -46,7 +53,7 @@ export function describeBlock(block: unknown): string {
         ? describeResource(b.resource as Record<string, unknown>)
         : '[resource]';
     case 'resource_link':
-      return `[resource link: ${str(b.uri, 'unknown')}]`;
+      return describeLink(b);
     default:
       return `[${typeof b.type === 'string' ? b.type : 'unknown'} content]`;
   }
@@ -59,8 +66,9 @@ function stringify(value: unknown): string {
 export function flattenToolResult(result: RawToolResult): ToolCallResult {
   const isError = result.isError === true;
   const content = Array.isArray(result.content) ? result.content : [];
-  if (content.length > 0) return { isError, text: content.map(describeBlock).join('\n') };
-  if (result.structuredContent !== undefined) return { isError, text: stringify(result.structuredContent) };
+  const structured = typeof result.structuredContent === 'object' && result.structuredContent !== null ? { structured: result.structuredContent } : {};
+  if (content.length > 0) return { isError, text: content.map(describeBlock).join('\n'), ...structured };
+  if (result.structuredContent !== undefined) return { isError, text: stringify(result.structuredContent), ...structured };
   if (result.toolResult !== undefined) return { isError, text: stringify(result.toolResult) };
   return { isError, text: '' };
 }

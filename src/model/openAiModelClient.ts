@@ -1,15 +1,21 @@
 /**
  * The ModelClient port over the `openai` package: one streamed Chat Completions call per
- * `complete`, against any OpenAI-compatible base URL. The SDK's own retries are off so that every
- * retry goes through `onRetry` (the UI shows it) and so that a retry never happens once text of that
- * attempt reached the user (it would be shown twice). Errors leave as ModelError, key-free.
+ * `complete`, against any OpenAI-compatible base URL, under the endpoint's dialect (dialect.ts):
+ * a rejection that names a rule the endpoint needs is learned and the request sent again at once.
+ * The SDK's own retries are off so that every retry goes through `onRetry` (the UI shows it) and so
+ * that a retry never happens once text of that attempt reached the user (it would be shown twice).
+ * Thinking streams apart from the answer. Errors leave as ModelError, key-free.
  */
-import OpenAI from 'openai';
 import { onAbort } from '../agent/context';
+import { historyChars } from '../agent/compactionRules';
 import { DEFAULT_BASE_URL } from '../agent/settings';
-import { ModelError, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
-import { classifyError, redact, StreamCutError, type ClassifiedError } from './modelErrors';
-import { backoffDelayMs, sleep } from './retryPolicy';
+import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
+import { nodeClock } from '../runtime/nodeClock';
+import type { Compatibility } from './dialect';
+import { createEndpoint, type Endpoint } from './endpoint';
+import { classifyError, redact, rejectionOf, StreamCutError, type ClassifiedError } from './modelErrors';
+import { shapeReply } from './replyShaping';
+import { backoffDelayMs } from './retryPolicy';
 import { IdleWatch, type WatchedStream } from './idleWatch';
 import { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
@@ -30,21 +36,24 @@ export interface OpenAiModelClientOptions {
   /** A stream silent this long after its headers counts as broken (cut within a quarter more); default 5 minutes (slow local models). */
   streamIdleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
+  /** Which server family's rules to follow; `auto` (default) picks by host and learns from the replies. */
+  compatibility?: Compatibility;
   /** [0, 1) for the backoff jitter; tests pin it. */
   random?: () => number;
-}
-
-interface Endpoint {
-  sdk: OpenAI;
-  baseUrl: string;
+  /** Backoff waits; default the Node clock. */
+  clock?: Clock;
 }
 
 function cancelled(): ModelError {
   return new ModelError('cancelled', 'The model call was cancelled.');
 }
 
-function isAzure(url: URL): boolean {
-  return /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i.test(url.hostname);
+/** Rejections that name a rule the endpoint needs (stream_options, id format, provider fields): each is learned once. */
+const MAX_ADAPTATIONS = 4;
+
+/** The size of a request, for a usage estimate when the endpoint reports none. */
+function requestChars(request: ModelRequest): number {
+  return historyChars(request.messages) + (request.tools.length > 0 ? JSON.stringify(request.tools).length : 0);
 }
 
 export class OpenAiModelClient implements ModelClient {
@@ -65,46 +74,14 @@ export class OpenAiModelClient implements ModelClient {
 
   /** Built lazily so a bad base URL surfaces as a ModelError from the call, not from construction. */
   private connect(): Endpoint {
-    this.endpoint ??= this.createEndpoint();
+    this.endpoint ??= createEndpoint({ ...this.options, baseUrl: this.baseUrl });
     if (this.endpoint instanceof ModelError) throw this.endpoint;
     return this.endpoint;
   }
 
-  private createEndpoint(): Endpoint | ModelError {
-    const baseUrl = this.baseUrl;
-    if (!baseUrl) return new ModelError('config', 'No model base URL is configured. Set the base URL of an OpenAI-compatible endpoint (for example https://api.openai.com/v1).');
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      return new ModelError('config', `The model base URL "${baseUrl}" is not a valid URL. Use something like http://127.0.0.1:11434/v1.`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return new ModelError('config', `The model base URL "${baseUrl}" must use http or https.`);
-    }
-    // The SDK appends paths to the base URL as text, so a query (Azure's api-version) must travel separately.
-    const defaultQuery = Object.fromEntries(url.searchParams);
-    const root = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-    const key = this.options.apiKey?.trim() || undefined;
-    const headers: Record<string, string | null> = { ...this.options.defaultHeaders };
-    // The SDK insists on a key; a null header keeps the placeholder off the wire. Azure takes its key
-    // in `api-key` and reads a Bearer header as an Entra token, so the key goes only there.
-    if (!key || isAzure(url)) headers.Authorization = null;
-    if (key && isAzure(url)) headers['api-key'] = key;
-    const sdk = new OpenAI({
-      baseURL: root,
-      apiKey: key ?? 'sprout-no-api-key',
-      // Explicit nulls so nothing is picked up from the environment behind the user's back.
-      adminAPIKey: null,
-      organization: null,
-      project: null,
-      maxRetries: 0,
-      timeout: this.options.requestTimeoutMs,
-      defaultHeaders: headers,
-      ...(Object.keys(defaultQuery).length > 0 ? { defaultQuery } : {}),
-      logLevel: 'off',
-    });
-    return { sdk, baseUrl: root };
+  /** The rules in force (after what the endpoint taught), or undefined before the first call. */
+  get dialect(): Endpoint['dialect']['rules'] | undefined {
+    return this.endpoint instanceof ModelError ? undefined : this.endpoint?.dialect.rules;
   }
 
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
@@ -115,25 +92,41 @@ export class OpenAiModelClient implements ModelClient {
     }
     const endpoint = this.connect();
     const maxRetries = Math.max(0, this.options.maxRetries ?? 4);
-    for (let attempt = 0; ; attempt++) {
+    let adaptations = 0;
+    for (let failures = 0; ; ) {
       const delivered = { text: false };
       try {
         return await this.attempt(endpoint, request, options, delivered);
       } catch (raw) {
         if (signal.aborted) throw cancelled();
+        // A rejection that names a rule (stream_options, Mistral's ids, DeepSeek's reasoning_content,
+        // Gemini's signatures): learn it for the endpoint and send again at once.
+        const learned = adaptations < MAX_ADAPTATIONS ? this.learnFrom(endpoint, raw) : undefined;
+        if (learned !== undefined) {
+          adaptations += 1;
+          options.onRetry?.({ attempt: failures + 1, delayMs: 0, reason: learned });
+          continue;
+        }
+        failures += 1;
         const failure = classifyError(raw, { baseUrl: endpoint.baseUrl, model: request.model, apiKey: this.options.apiKey });
         if (!failure.retryable) throw failure.error;
         if (delivered.text) throw this.afterText(failure);
-        if (attempt >= maxRetries) throw this.givenUp(failure, attempt + 1);
+        if (failures > maxRetries) throw this.givenUp(failure, failures);
         const delayMs = backoffDelayMs(
-          attempt + 1,
+          failures,
           { baseDelayMs: this.options.retryBaseDelayMs ?? 500, maxDelayMs: this.options.retryMaxDelayMs ?? 20_000, random: this.options.random },
           failure.serverDelayMs,
         );
-        options.onRetry?.({ attempt: attempt + 1, delayMs, reason: failure.reason });
-        if (!(await sleep(delayMs, signal))) throw cancelled();
+        options.onRetry?.({ attempt: failures, delayMs, reason: failure.reason });
+        await (this.options.clock ?? nodeClock).sleep(delayMs, signal);
+        if (signal.aborted) throw cancelled();
       }
     }
+  }
+
+  private learnFrom(endpoint: Endpoint, raw: unknown): string | undefined {
+    const rejection = rejectionOf(raw);
+    return rejection === undefined ? undefined : endpoint.dialect.adaptTo(rejection);
   }
 
   private async attempt(endpoint: Endpoint, request: ModelRequest, options: ModelCallOptions, delivered: { text: boolean }): Promise<ModelReply> {
@@ -143,21 +136,31 @@ export class OpenAiModelClient implements ModelClient {
     let idle = false;
     let watched: WatchedStream | undefined;
     try {
-      const stream = await endpoint.sdk.chat.completions.create(toStreamingParams(request, (messages) => this.wireHistory.map(messages)), { signal: controller.signal });
+      const rules = endpoint.dialect.rules;
+      const params = toStreamingParams(request, (messages) => this.wireHistory.map(messages, rules), { streamUsage: rules.streamUsage });
+      const stream = await endpoint.sdk.chat.completions.create(params, { signal: controller.signal });
       const accumulator = new StreamAccumulator();
       watched = this.idleWatch.watch(() => ((idle = true), controller.abort()));
       for await (const chunk of stream) {
         watched.touch();
         const text = accumulator.add(chunk);
+        if (accumulator.reasoningPiece) options.onReasoningDelta?.(accumulator.reasoningPiece);
         if (text) {
           delivered.text = true;
           options.onTextDelta?.(text);
         }
       }
-      // The SDK ends the iteration quietly on abort; a stream without a finish reason was cut.
+      // The SDK ends the iteration quietly on abort, ours (a silent stream) included.
       if (options.signal.aborted) throw cancelled();
-      if (!accumulator.finished) throw new StreamCutError();
-      return accumulator.reply();
+      if (idle) throw new StreamCutError(`the response stream sent nothing for ${this.idleWatch.idleMs} ms`);
+      const rest = accumulator.flush();
+      if (accumulator.reasoningPiece) options.onReasoningDelta?.(accumulator.reasoningPiece);
+      if (rest) {
+        delivered.text = true;
+        options.onTextDelta?.(rest);
+      }
+      if (!accumulator.complete) throw new StreamCutError();
+      return this.shape(endpoint, request, accumulator);
     } catch (error) {
       if (idle && !options.signal.aborted) throw new StreamCutError(`the response stream sent nothing for ${this.idleWatch.idleMs} ms`);
       throw error;
@@ -165,6 +168,16 @@ export class OpenAiModelClient implements ModelClient {
       watched?.stop();
       stopForwarding();
     }
+  }
+
+  private shape(endpoint: Endpoint, request: ModelRequest, accumulator: StreamAccumulator): ModelReply {
+    const raw = accumulator.reply();
+    endpoint.dialect.noteReply({ reasoningField: raw.reasoningField, hadToolCalls: raw.calls.length > 0, hadProviderData: raw.calls.some((c) => c.providerData !== undefined) });
+    return shapeReply(raw, {
+      toolNames: request.tools.map((tool) => tool.name),
+      isTaken: (id) => this.wireHistory.hasCallId(id),
+      promptChars: () => requestChars(request),
+    });
   }
 
   private afterText(failure: ClassifiedError): ModelError {

@@ -1,7 +1,8 @@
 /**
  * When and how long to wait before retrying a model call: exponential backoff with jitter, unless
- * the server said how long (`retry-after-ms`, `retry-after` in seconds or as an HTTP date). Also an
- * abortable sleep, so cancelling during a backoff is as prompt as cancelling a request.
+ * the server said how long (`retry-after-ms`, `retry-after` in seconds or as an HTTP date). The wait
+ * itself is the Clock port's abortable sleep, so cancelling during a backoff is as prompt as
+ * cancelling a request.
  */
 
 export interface BackoffOptions {
@@ -42,20 +43,4 @@ export function backoffDelayMs(attempt: number, options: BackoffOptions, serverD
   const exponential = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.max(0, attempt - 1));
   // Up to 25% below the nominal delay, so clients that failed together do not retry together.
   return Math.max(0, Math.round(exponential * (1 - 0.25 * random())));
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,93 +1,229 @@
 /**
- * Folds a Chat Completions chunk stream into one ModelReply. Tool calls are accumulated by their
- * `index` (id and name come in the first delta of an index, arguments arrive in fragments and may
- * interleave across indices); usage comes from the final chunk that `include_usage` adds. Whether a
- * finish reason was seen tells the client a cut stream from a complete one.
+ * Folds a Chat Completions chunk stream into one raw reply, reading every shape OpenAI-compatible
+ * servers are known to stream (sources in docs/model-servers.md): tool-call deltas by `index`, without
+ * `index`, or all at `index: 0` with distinct ids (a new id at a used index opens a new call instead of
+ * gluing arguments together); a whole call in one delta; id, name and type repeated, blanked or
+ * (the name) sent in fragments in later deltas; `arguments` sent as a JSON object; thinking as `reasoning_content`, `reasoning` or
+ * `<think>` text; usage in every chunk, in a final chunk, or not at all; an error array instead of a
+ * chunk. Per chunk it only reads fields and appends strings; anything unusual takes a side path.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ModelReply } from '../agent/ports';
-import type { ToolCall, Usage } from '../agent/messages';
+import type { Usage } from '../agent/messages';
+import type { ReasoningField } from './dialect';
+import { ThinkTagSplitter } from './thinkTags';
 
 type ToolCallDelta = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
 
+/** What some servers add to the typed delta. */
+interface LooseDelta {
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+}
+
+export interface PendingCall {
+  id: string;
+  name: string;
+  arguments: string;
+  providerData?: Record<string, unknown>;
+}
+
+/** A call being streamed and where it goes in the reply: by its index, then by first appearance. */
+interface OpenCall extends PendingCall {
+  order: number;
+  seq: number;
+}
+
+/** The reply as streamed, before ids and names are made safe for the history (replyShaping). */
+export interface RawReply {
+  content: string | null;
+  reasoning: string | null;
+  reasoningField: ReasoningField | undefined;
+  calls: PendingCall[];
+  finishReason: string | null;
+  usage: Usage | null;
+}
+
+/** An error the server sent inside the stream (`data: {"error": ...}` or Gemini's `[{"error": ...}]`). */
+export class StreamErrorEvent extends Error {
+  constructor(
+    message: string,
+    readonly code: number | undefined,
+  ) {
+    super(message);
+    this.name = 'StreamErrorEvent';
+  }
+}
+
+function errorEventOf(value: unknown): StreamErrorEvent | undefined {
+  const first = Array.isArray(value) ? (value[0] as unknown) : value;
+  const error = (first as { error?: unknown } | null)?.error;
+  if (error === undefined || error === null) return undefined;
+  const body = typeof error === 'object' ? (error as { message?: unknown; code?: unknown }) : { message: error };
+  const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : JSON.stringify(error);
+  return new StreamErrorEvent(message, typeof body.code === 'number' ? body.code : undefined);
+}
+
+/**
+ * A name seen again: repeated whole (keep it), sent as a growing prefix (take the longer), or sent in
+ * fragments (append). OpenAI sends it once, some servers in every delta, some relays in pieces.
+ */
+function mergedName(current: string, piece: string): string {
+  if (current === '' || piece.startsWith(current)) return piece;
+  return current.endsWith(piece) ? current : current + piece;
+}
+
 export class StreamAccumulator {
+  /** The thinking text of the last `add` ('' for none). */
+  reasoningPiece = '';
   private text = '';
   private sawText = false;
-  private readonly calls = new Map<number, ToolCall>();
-  private lastIndex = -1;
+  private reasoning = '';
+  private reasoningField: ReasoningField | undefined;
+  private readonly calls: OpenCall[] = [];
+  private readonly byIndex = new Map<number, OpenCall>();
+  private last: OpenCall | undefined;
   private finishReason: string | null = null;
   private usage: Usage | null = null;
+  private readonly think = new ThinkTagSplitter();
 
-  /** Adds one chunk; returns the visible text it carried ('' for none). */
+  /** Adds one chunk; returns the answer text it carried ('' for none) and sets `reasoningPiece`. */
   add(chunk: ChatCompletionChunk): string {
-    if (chunk.usage) {
-      const u = chunk.usage;
-      this.usage = { promptTokens: u.prompt_tokens ?? 0, completionTokens: u.completion_tokens ?? 0, totalTokens: u.total_tokens ?? 0 };
-    }
+    this.reasoningPiece = '';
+    const choices = chunk.choices as ChatCompletionChunk['choices'] | undefined;
+    if (!Array.isArray(choices)) return this.oddChunk(chunk);
+    if (chunk.usage) this.noteUsage(chunk.usage);
     let visible = '';
-    for (const choice of chunk.choices ?? []) {
+    for (const choice of choices) {
       if (choice.index !== undefined && choice.index !== 0) continue; // we ask for one choice
-      const delta = choice.delta ?? {};
-      // A refusal is what the user gets to read instead of an answer, so it streams like text.
-      const piece = (delta.content ?? '') + (delta.refusal ?? '');
-      if (piece) {
-        this.text += piece;
-        this.sawText = true;
-        visible += piece;
+      const delta = choice.delta;
+      if (delta) {
+        const loose = delta as LooseDelta;
+        if (loose.reasoning_content || loose.reasoning) this.addReasoning(loose);
+        const content = delta.content;
+        if (content) visible += this.think.answering ? content : this.splitThinking(content);
+        // A refusal is what the user gets to read instead of an answer, so it streams like text.
+        if (delta.refusal) visible += delta.refusal;
+        const calls = delta.tool_calls;
+        if (calls) for (const call of calls) this.addToolCall(call);
       }
-      const calls = delta.tool_calls;
-      if (calls) for (const call of calls) this.addToolCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    }
+    if (visible) {
+      this.text += visible;
+      this.sawText = true;
     }
     return visible;
   }
 
-  private addToolCall(delta: ToolCallDelta): void {
-    const index = this.indexOf(delta);
-    this.lastIndex = index;
-    let call = this.calls.get(index);
-    if (!call) {
-      call = { id: '', name: '', arguments: '' };
-      this.calls.set(index, call);
-    }
-    if (delta.id && !call.id) call.id = delta.id;
-    if (delta.function?.name && !call.name) call.name = delta.function.name;
-    if (delta.function?.arguments) call.arguments += delta.function.arguments;
-  }
-
-  /** Some compatible servers omit `index`; then a new id opens a new call and no id continues the last. */
-  private indexOf(delta: ToolCallDelta): number {
-    if (typeof delta.index === 'number') return delta.index;
-    if (delta.id) {
-      for (const [index, call] of this.calls) if (call.id === delta.id) return index;
-      return this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
-    }
-    return Math.max(this.lastIndex, 0);
-  }
-
-  get finished(): boolean {
-    return this.finishReason !== null;
-  }
-
-  /** True once any text was delivered: a retry from here would show it twice. */
+  /** True once any answer text was delivered: a retry from here would show it twice. */
   get hasText(): boolean {
     return this.sawText;
   }
 
-  reply(): ModelReply {
-    const toolCalls = [...this.calls.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([index, call]) => ({
-        // An id is what ties the tool result to its call; invent one if the server sent none.
-        id: call.id || `call_${index}_${Math.random().toString(36).slice(2, 10)}`,
-        name: call.name,
-        arguments: call.arguments,
-      }));
+  /**
+   * Whether the stream may be taken as the whole reply. The SDK consumes `[DONE]` itself and a broken
+   * connection raises a transport error, so a stream that ended cleanly is complete when it carried a
+   * finish reason or anything at all (some servers send `[DONE]` without a finish reason); a clean end
+   * with nothing in it is treated as cut.
+   */
+  get complete(): boolean {
+    return this.finishReason !== null || this.sawText || this.reasoning !== '' || this.calls.length > 0;
+  }
+
+  /** Releases text held back while a `<think>` tag might still be opening; call once at the end. */
+  flush(): string {
+    this.reasoningPiece = '';
+    this.think.end();
+    if (this.think.thought) this.appendReasoning(this.think.thought);
+    const rest = this.think.answer;
+    if (rest) {
+      this.text += rest;
+      this.sawText = true;
+    }
+    return rest;
+  }
+
+  reply(): RawReply {
     return {
       content: this.sawText ? this.text : null,
-      toolCalls,
-      finishReason: this.finishReason ?? 'unknown',
+      reasoning: this.reasoning === '' ? null : this.reasoning,
+      reasoningField: this.reasoningField,
+      calls: this.calls
+        .filter((c) => c.name !== '' || c.arguments !== '' || c.id !== '')
+        .sort((a, b) => a.order - b.order || a.seq - b.seq)
+        .map(({ order: _order, seq: _seq, ...call }) => call),
+      finishReason: this.finishReason,
       usage: this.usage,
     };
+  }
+
+  private noteUsage(u: NonNullable<ChatCompletionChunk['usage']>): void {
+    // Some servers repeat a running total in every chunk; the last one is the reply's.
+    this.usage = { promptTokens: u.prompt_tokens ?? 0, completionTokens: u.completion_tokens ?? 0, totalTokens: u.total_tokens ?? 0 };
+  }
+
+  /** A chunk without `choices`: an error event, or a usage-only chunk from a server that left `choices` out. */
+  private oddChunk(chunk: unknown): string {
+    const error = errorEventOf(chunk);
+    if (error) throw error;
+    const usage = (chunk as { usage?: ChatCompletionChunk['usage'] } | null)?.usage;
+    if (usage) this.noteUsage(usage);
+    return '';
+  }
+
+  private addReasoning(delta: LooseDelta): void {
+    // vLLM may send the same text under both names; reasoning_content wins.
+    const field: ReasoningField = typeof delta.reasoning_content === 'string' && delta.reasoning_content ? 'reasoning_content' : 'reasoning';
+    const piece = delta[field];
+    if (typeof piece !== 'string' || piece === '') return;
+    this.reasoningField ??= field;
+    this.appendReasoning(piece);
+  }
+
+  private appendReasoning(piece: string): void {
+    this.reasoning += piece;
+    this.reasoningPiece += piece;
+  }
+
+  private splitThinking(content: string): string {
+    this.think.push(content);
+    if (this.think.thought) this.appendReasoning(this.think.thought);
+    return this.think.answer;
+  }
+
+  private addToolCall(delta: ToolCallDelta): void {
+    const id = typeof delta.id === 'string' ? delta.id : '';
+    const call = this.callFor(delta.index as number | undefined, id);
+    if (id !== '' && call.id === '') call.id = id;
+    const fn = delta.function as { name?: unknown; arguments?: unknown } | undefined;
+    if (typeof fn?.name === 'string' && fn.name !== '') call.name = mergedName(call.name, fn.name);
+    const args = fn?.arguments;
+    if (typeof args === 'string') call.arguments += args;
+    // Some llama.cpp builds send the arguments as a JSON object instead of a string.
+    else if (args !== null && typeof args === 'object') call.arguments += JSON.stringify(args);
+    const extra = (delta as { extra_content?: unknown }).extra_content;
+    if (extra !== null && typeof extra === 'object' && !Array.isArray(extra)) call.providerData = extra as Record<string, unknown>;
+  }
+
+  private open(index = Number.MAX_SAFE_INTEGER): OpenCall {
+    const call: OpenCall = { id: '', name: '', arguments: '', order: index, seq: this.calls.length };
+    this.calls.push(call);
+    return call;
+  }
+
+  /**
+   * The call a delta belongs to. By index, unless the delta names another id than the call there (then
+   * it is a new call); without an index, by id, else the last call.
+   */
+  private callFor(index: number | undefined, id: string): OpenCall {
+    if (typeof index === 'number') {
+      const at = this.byIndex.get(index);
+      if (at !== undefined && (id === '' || at.id === '' || at.id === id)) return (this.last = at);
+      const call = this.open(index);
+      this.byIndex.set(index, call);
+      return (this.last = call);
+    }
+    if (id !== '') return (this.last = this.calls.find((c) => c.id === id) ?? this.open());
+    return (this.last ??= this.open());
   }
 }

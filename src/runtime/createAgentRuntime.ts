@@ -1,24 +1,29 @@
 /**
- * The Node-side composition both hosts share: MCP servers (configured, then bundled) behind one McpHub,
- * an OpenAI-compatible model client and the transcript store, wired into one AgentSession.
- * `dispose()` flushes the transcript and closes the hub, which kills every server's process group, so
- * a host that awaits it leaves no child process behind.
+ * One run's worth of agent, composed from the parts in compose.ts (the CLI's whole composition, and
+ * the loop tests'): MCP servers (configured, then bundled) behind one McpHub, an OpenAI-compatible
+ * model client and the transcript store, wired into one AgentSession. `dispose()` flushes the
+ * transcript and closes the hub, which kills every server's process group, so a host that awaits it
+ * leaves no child process behind.
  */
-import { AgentSession } from '../agent/index';
+import type { AgentSession } from '../agent/session';
 import type { Clock, Logger, TranscriptStore } from '../agent/ports';
 import type { AgentEvent } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
+import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';
-import { McpHub, type McpHubOptions } from '../mcp/mcpHub';
+import type { McpHub, McpHubOptions } from '../mcp/mcpHub';
+import type { OAuthHost } from '../mcp/oauthClient';
+import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
+import { createHub, openSession, type OpenedSession } from './compose';
 import { JsonlTranscriptStore } from './jsonlTranscriptStore';
-import { nodeClock } from './nodeClock';
 import { silentLogger } from './streamLogger';
 
 export interface ModelOptions {
   baseUrl?: string;
   apiKey?: string;
+  compatibility?: Compatibility;
   maxRetries?: number;
   retryBaseDelayMs?: number;
 }
@@ -53,6 +58,10 @@ export interface AgentRuntimeOptions {
   clientVersion?: string;
   /** A server wrote to its stderr. */
   onServerStderr?: (server: string, text: string) => void;
+  /** Elicitation and roots offered to MCP servers (each declared only when given). */
+  mcpFeatures?: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it. */
+  oauth?: OAuthHost;
 }
 
 export interface AgentRuntime {
@@ -80,36 +89,17 @@ function transcriptStore(option: AgentRuntimeOptions['transcript'], logger: Logg
   return typeof option === 'string' ? new JsonlTranscriptStore(option, { logger }) : option;
 }
 
-/**
- * The session announces itself from inside `open`, before a host can subscribe; this store passes
- * records through to the real one (if any) and keeps the events seen until `stop()`.
- */
-function startupRecorder(store: TranscriptStore | undefined): { store: TranscriptStore; events: AgentEvent[]; stop(): void } {
-  const events: AgentEvent[] = [];
-  let recording = true;
-  return {
-    events,
-    stop: () => (recording = false),
-    store: {
-      append(record) {
-        if (recording) events.push(record.event);
-        store?.append(record);
-      },
-      load: () => store?.load() ?? Promise.resolve([]),
-      flush: () => store?.flush() ?? Promise.resolve(),
-    },
-  };
-}
-
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const logger = options.logger ?? silentLogger;
   const servers = allServers(options);
-  const hub = new McpHub(servers, {
-    ...options.hub,
+  const hub = createHub(servers, {
+    tuning: options.hub,
     clientVersion: options.clientVersion,
     logger,
-    parentEnv: options.parentEnv ?? process.env,
-    onStderr: options.onServerStderr,
+    parentEnv: options.parentEnv,
+    onServerStderr: options.onServerStderr,
+    features: options.mcpFeatures,
+    oauth: options.oauth,
   });
   let disposed: Promise<void> | undefined;
   const transcript = transcriptStore(options.transcript, logger);
@@ -121,30 +111,21 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     }
   };
   const model = new OpenAiModelClient({ ...options.model });
-  const recorder = startupRecorder(transcript);
-  let session: AgentSession;
+  let opened: OpenedSession;
   try {
-    session = await AgentSession.open({
-      sessionId: options.sessionId,
-      settings: options.settings,
-      model,
-      tools: hub,
-      clock: options.clock ?? nodeClock,
-      logger,
-      transcript: recorder.store,
-    });
-    recorder.stop();
+    opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, tools: hub, clock: options.clock, logger, transcript });
   } catch (error) {
     await closeAll();
     throw error;
   }
+  const { session, startupEvents } = opened;
   return {
     session,
     hub,
     model,
     transcript,
     servers,
-    startupEvents: recorder.events,
+    startupEvents,
     dispose: () => (disposed ??= closeAll().finally(() => session.dispose())),
   };
 }

@@ -2,7 +2,7 @@
  * The host <-> webview protocol: one zod discriminated union per direction, parsed with `safeParse` at
  * both ends so a malformed message is dropped and logged, never acted on. The host owns the chat state:
  * it answers `ready` with a whole `snapshot`, then sends incremental messages (`entry` appends or
- * replaces one entry by id, `delta` appends streamed text). The webview only renders and reports
+ * replaces one entry by id, `delta` appends streamed text to an open answer or thinking entry). The webview only renders and reports
  * what the user did. Host-neutral: no vscode, no DOM, no Node. Written with `zod/mini` (the functional,
  * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
@@ -14,10 +14,35 @@ export type ToolStatus = z.infer<typeof toolStatusSchema>;
 export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
 export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
-const objectionSchema = z.object({ server: z.string(), text: z.string() });
+/** A failing test (or other finding) a hook attached to its objection; `file` relative to the workspace or absolute. */
+export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string() });
+export type FailureView = z.infer<typeof failureSchema>;
+
+const objectionSchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
+
+/** A running tool's last progress report, as the server sent it (progressText words it). */
+export const toolProgressSchema = z.object({ progress: z.optional(z.number()), total: z.optional(z.number()), message: z.optional(z.string()) });
+export type ToolProgressInfo = z.infer<typeof toolProgressSchema>;
+
+export const elicitationActionSchema = z.enum(['accept', 'decline', 'cancel']);
+export const elicitationStatusSchema = z.enum(['pending', 'accept', 'decline', 'cancel', 'withdrawn']);
+export type ElicitationStatus = z.infer<typeof elicitationStatusSchema>;
 
 export const unresolvedCauseSchema = z.enum(['budget_exhausted', 'declined', 'max_rounds']);
 export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
+
+/** Why a prompt ended (the core's OutcomeReason; the host's mapping fails to compile if they part). */
+export const outcomeReasonSchema = z.enum(['end_turn', 'max_rounds', 'cancelled', 'error', 'length', 'content_filter']);
+export type OutcomeReasonName = z.infer<typeof outcomeReasonSchema>;
+
+/** The `_Stop` budget as the core reports it; src/shared/budgetText.ts puts it into words. */
+export const budgetSchema = z.object({
+  used: z.number(),
+  max: z.number(),
+  scope: z.enum(['session', 'prompt']),
+  repeatedEndTurnStops: z.boolean(),
+});
+export type Budget = z.infer<typeof budgetSchema>;
 
 export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
@@ -30,11 +55,20 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     status: toolStatusSchema,
     result: z.optional(z.string()),
     approvalId: z.optional(z.string()),
+    progress: z.optional(toolProgressSchema),
     /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
   }),
-  z.object({ kind: z.literal('objection'), id: z.string(), server: z.string(), text: z.string(), used: z.number(), max: z.number() }),
+  z.object({
+    kind: z.literal('objection'),
+    id: z.string(),
+    server: z.string(),
+    text: z.string(),
+    used: z.number(),
+    max: z.number(),
+    failures: z.optional(z.array(failureSchema)),
+  }),
   z.object({
     kind: z.literal('hookEvent'),
     id: z.string(),
@@ -53,17 +87,30 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('outcome'),
     id: z.string(),
-    reason: z.string(),
+    reason: outcomeReasonSchema,
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
   }),
+  /** A server's question (MCP form elicitation); `schema` is the requested schema (elicitationFields reads it). */
+  z.object({
+    kind: z.literal('elicitation'),
+    id: z.string(),
+    requestId: z.string(),
+    server: z.string(),
+    message: z.string(),
+    schema: z.record(z.string(), z.unknown()),
+    status: elicitationStatusSchema,
+  }),
+  /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
+  z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
 export const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
 export type ChatSummary = z.infer<typeof chatSummarySchema>;
 
-export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean() });
+/** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. */
+export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean() });
 export type SetupInfo = z.infer<typeof setupSchema>;
 
 export const chatStateSchema = z.object({
@@ -74,7 +121,7 @@ export const chatStateSchema = z.object({
   history: z.array(chatSummarySchema),
   setup: z.nullable(setupSchema),
   notice: z.nullable(z.string()),
-  budget: z.string(),
+  budget: z.nullable(budgetSchema),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -86,7 +133,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('history'), history: z.array(chatSummarySchema) }),
   z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
-  z.object({ type: z.literal('budget'), budget: z.string() }),
+  z.object({ type: z.literal('budget'), budget: budgetSchema }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
@@ -101,10 +148,30 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('deny'), approvalId: z.string() }),
   z.object({ type: z.literal('continueAnyway') }),
   z.object({ type: z.literal('draft'), text: z.string() }),
-  z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel']) }),
+  z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel', 'useVscodeModel']) }),
   z.object({ type: z.literal('copy'), text: z.string() }),
+  z.object({
+    type: z.literal('elicitationAnswer'),
+    id: z.string(),
+    action: elicitationActionSchema,
+    content: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
+  }),
+  z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()) }),
+  z.object({ type: z.literal('showInTesting') }),
 ]);
+
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** "3/6 · Building" for a tool card; empty when there is nothing to say. */
+export function progressText(p: ToolProgressInfo): string {
+  const amount = p.progress === undefined ? '' : p.total !== undefined && p.total > 0 ? `${p.progress}/${p.total}` : String(p.progress);
+  return [amount, p.message ?? ''].filter((part) => part !== '').join(' · ');
+}
+
+/** What was wrong with a rejected message, for the log: zod/mini carries no message texts, so the path and the issue code. */
+export function describeIssues(error: z.core.$ZodError): string[] {
+  return error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`);
+}
 
 /** Compile-time exhaustiveness for the switches over these unions. */
 export function assertNever(value: never): never {

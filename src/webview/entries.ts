@@ -1,15 +1,14 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
-import type { ChatEntry, UnresolvedCauseName } from '../shared/protocol';
+import { progressText, type ChatEntry, type OutcomeReasonName, type UnresolvedCauseName } from '../shared/protocol';
+import { el } from './dom';
+import { elicitationCard, type ElicitationSend } from './elicitationCard';
+import { failureList, type FailureSend } from './failureList';
 import { renderMarkdown } from './markdown';
 
-export type Send = (message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' }) => void;
+type Sent = Parameters<FailureSend>[0] | Parameters<ElicitationSend>[0] | { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'continueAnyway' };
+export type Send = (message: Sent) => void;
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
+export { el };
 
 function button(label: string, testid: string, onClick: () => void, cls = ''): HTMLButtonElement {
   const b = el('button', { 'data-testid': testid, class: cls }, label);
@@ -21,7 +20,10 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   const card = el('details', { class: `card tool status-${e.status}`, 'data-testid': 'tool-card', 'data-status': e.status });
   const summary = el('summary', { 'aria-label': `Tool ${e.name}, ${e.status}` });
   summary.append(el('span', { class: 'tool-name' }, e.name), el('span', { class: 'badge' }, e.status.replace('_', ' ')));
-  card.append(summary, el('pre', { class: 'args' }, e.args));
+  card.append(summary);
+  const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
+  if (progress !== '') summary.append(el('span', { class: 'progress', 'data-testid': 'tool-progress', 'aria-live': 'polite' }, progress));
+  card.append(el('pre', { class: 'args' }, e.args));
   if (e.result !== undefined) card.append(el('pre', { class: 'result' }, e.result));
   if (e.status === 'awaiting_approval' && e.approvalId) {
     const id = e.approvalId;
@@ -43,7 +45,7 @@ function toolCard(e: Extract<ChatEntry, { kind: 'tool' }>, send: Send): HTMLElem
   return card;
 }
 
-const OUTCOME_TEXT: Record<string, string> = {
+const OUTCOME_TEXT: Record<OutcomeReasonName, string> = {
   end_turn: 'Done.',
   max_rounds: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
   cancelled: 'Cancelled.',
@@ -61,7 +63,7 @@ const UNRESOLVED_TEXT: Record<UnresolvedCauseName, string> = {
 function outcomeCard(e: Extract<ChatEntry, { kind: 'outcome' }>, send: Send): HTMLElement {
   const card = el('div', { class: `card outcome reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
   // "Done." above "the hook still objects" read as a contradiction: an unresolved end says so first.
-  const head = e.unresolved && e.reason === 'end_turn' ? 'Finished with a hook objection unresolved.' : (OUTCOME_TEXT[e.reason] ?? e.reason);
+  const head = e.unresolved && e.reason === 'end_turn' ? 'Finished with a hook objection unresolved.' : OUTCOME_TEXT[e.reason];
   card.append(el('div', { class: 'head' }, head));
   if (e.message) card.append(el('div', { class: 'detail' }, e.message));
   if (e.unresolved) {
@@ -86,7 +88,9 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
       return toolCard(e, send);
     case 'objection': {
       const card = el('div', { class: 'card objection', 'data-testid': 'hook-objection', role: 'note' });
-      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`), el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
+      card.append(el('div', { class: 'head' }, `Hook objection from ${e.server} · budget ${e.used}/${e.max}`));
+      if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send));
+      card.append(el('div', { class: 'label' }, 'hook output (untrusted)'), el('pre', { class: 'hook-text' }, e.text));
       return card;
     }
     case 'hookEvent':
@@ -100,5 +104,13 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     }
     case 'outcome':
       return outcomeCard(e, send);
+    case 'elicitation':
+      return elicitationCard(e, send);
+    case 'thinking': {
+      // Collapsed: the model's thinking is there to look into, not to read as the answer.
+      const card = el('details', { class: 'thinking', 'data-testid': 'thinking', 'data-done': String(e.done) });
+      card.append(el('summary', {}, e.done ? 'Thinking' : 'Thinking…'), el('pre', { class: 'thinking-text' }, e.text));
+      return card;
+    }
   }
 }

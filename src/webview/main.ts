@@ -5,7 +5,8 @@
  * open message (StreamingMarkdown), at most once per animation frame, so cost per token stays flat as a
  * session or an answer grows (test/bench/webviewBench.ts measures it).
  */
-import { assertNever, hostMessageSchema, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
+import { budgetText } from '../shared/budgetText';
+import { assertNever, describeIssues, hostMessageSchema, type Budget, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
 import { el, renderEntry } from './entries';
 import { StreamingMarkdown } from './streamingMarkdown';
 
@@ -31,12 +32,16 @@ app.append(header, notice, setup, log, form);
 
 const nodes = new Map<string, HTMLElement>();
 const streams = new Map<string, StreamingMarkdown>();
+/** The text element of each thinking part still streaming: deltas append to it as text. */
+const thinking = new Map<string, HTMLElement>();
 const dirty = new Set<string>();
 let frame = 0;
 
 function upsert(entry: ChatEntry): void {
   const node = renderEntry(entry, post);
   streams.delete(entry.id);
+  thinking.delete(entry.id);
+  if (entry.kind === 'thinking' && !entry.done) thinking.set(entry.id, node.querySelector('pre') ?? node);
   if (entry.kind === 'assistant' && !entry.done) {
     const stream = new StreamingMarkdown(node);
     stream.append(entry.text);
@@ -44,6 +49,8 @@ function upsert(entry: ChatEntry): void {
     streams.set(entry.id, stream);
   }
   const old = nodes.get(entry.id);
+  // A part the user opened stays open when it is redrawn.
+  if (old instanceof HTMLDetailsElement && old.open && node instanceof HTMLDetailsElement) node.open = true;
   if (old) old.replaceWith(node);
   else log.append(node);
   nodes.set(entry.id, node);
@@ -73,9 +80,11 @@ function setSetup(info: ChatState['setup']): void {
   setup.replaceChildren();
   if (!info) return;
   setup.append(el('div', { class: 'head' }, 'Set up Sprout'), el('div', {}, info.reason));
-  const actions: [string, 'setApiKey' | 'setBaseUrl' | 'selectModel'][] = [];
+  const actions: [string, 'setApiKey' | 'setBaseUrl' | 'selectModel' | 'useVscodeModel'][] = [];
+  if (info.vscodeModels) actions.push(['Use a model already in VS Code', 'useVscodeModel']);
   if (info.needsKey) actions.push(['Set API Key', 'setApiKey'], ['Use a local endpoint', 'setBaseUrl']);
-  if (info.needsModel) actions.push(['Select Model', 'selectModel']);
+  // With nothing configured the VS Code button already is the way to pick; the full picker would repeat it.
+  if (info.needsModel && !(info.vscodeModels && info.needsKey)) actions.push(['Select Model', 'selectModel']);
   for (const [label, action] of actions) {
     const b = el('button', { class: actions[0]?.[1] === action ? 'primary' : '' }, label);
     b.addEventListener('click', () => post({ type: 'setup', action }));
@@ -93,7 +102,8 @@ function setHistory(history: ChatState['history'], current?: string): void {
 }
 
 /** One line in the toolbar, cut with an ellipsis in a narrow view; the whole text is the tooltip. */
-function setBudget(text: string): void {
+function setBudget(value: Budget | null): void {
+  const text = budgetText(value).line;
   budget.textContent = text;
   budget.title = text;
 }
@@ -104,6 +114,7 @@ function applySnapshot(state: ChatState): void {
   log.replaceChildren();
   nodes.clear();
   streams.clear();
+  thinking.clear();
   dirty.clear();
   for (const entry of state.entries) upsert(entry);
   setRunning(state.running);
@@ -118,7 +129,11 @@ function applySnapshot(state: ChatState): void {
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = hostMessageSchema.safeParse(event.data);
-  if (!parsed.success) return;
+  if (!parsed.success) {
+    // Shows in the webview's developer tools; a message the protocol rejects is never acted on.
+    console.warn('Sprout: dropped an invalid message from the host', describeIssues(parsed.error).join('; '));
+    return;
+  }
   const m = parsed.data;
   switch (m.type) {
     case 'snapshot':
@@ -126,6 +141,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     case 'entry':
       return upsert(m.entry);
     case 'delta':
+      thinking.get(m.id)?.append(m.text);
       streams.get(m.id)?.append(m.text);
       dirty.add(m.id);
       if (frame === 0) frame = requestAnimationFrame(flushDeltas);
@@ -179,8 +195,8 @@ historySelect.addEventListener('change', () => {
   if (historySelect.value !== '') post({ type: 'openChat', chatId: historySelect.value });
 });
 log.addEventListener('click', (event) => {
-  const target = event.target as HTMLElement;
-  if (target.dataset.testid !== 'copy-code') return;
+  const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action="copy-code"]');
+  if (!target) return;
   const code = target.parentElement?.querySelector('code')?.textContent ?? '';
   post({ type: 'copy', text: code });
   target.textContent = 'Copied';

@@ -5,12 +5,13 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
+import { packScriptedLmProvider, SCRIPTED_LM_DIR } from './lmProvider/buildScriptedLmProvider';
 import { runExtensionTests, type ExtensionTestRun } from './runInServer';
 
 const root = resolve(__dirname, '..', '..');
@@ -76,10 +77,11 @@ async function launch(run: ExtensionTestRun & { workspace: string; env: Record<s
   try {
     await runTests({
       ...(mode === 'shim' ? { vscodeExecutablePath: join(__dirname, 'runShim.sh') } : {}),
-      extensionDevelopmentPath: run.extensionDevelopmentPath,
+      // Desktop VS Code loads the fixture as a second development extension; the shim installs its .vsix.
+      extensionDevelopmentPath: mode === 'desktop' ? [run.extensionDevelopmentPath, SCRIPTED_LM_DIR] : run.extensionDevelopmentPath,
       extensionTestsPath: run.extensionTestsPath,
       launchArgs: [run.workspace, '--disable-extensions'],
-      extensionTestsEnv: run.env,
+      extensionTestsEnv: mode === 'shim' ? { ...run.env, SPROUT_EDITOR_INSTALL_VSIX: (run.installVsix ?? []).join(delimiter) } : run.env,
     });
     return 0;
   } catch (e) {
@@ -93,6 +95,8 @@ async function main(): Promise<number> {
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) throw new Error('node esbuild.mjs failed');
   await compileSuite();
+  // A fixture extension beside Sprout: scripted chat models behind the real vscode.lm API.
+  const lmProvider = await packScriptedLmProvider();
   const model = await startFakeModel();
   const workspace = mkdtempSync(join(tmpdir(), 'sprout-editor-ws-'));
   writeFileSync(join(workspace, 'README.md'), '# editor test workspace\n');
@@ -103,7 +107,7 @@ async function main(): Promise<number> {
       if (/^\d+ passed, \d+ failed$/.test(line.trim())) summary = line.trim();
       console.log(line);
     };
-    const code = await launch({ install, extensionDevelopmentPath: root, extensionTestsPath: suiteOut, workspace, env, log, workspaceTrust: untrusted ? 'untrusted' : 'disabled' });
+    const code = await launch({ install, extensionDevelopmentPath: root, installVsix: [lmProvider], extensionTestsPath: suiteOut, workspace, env, log, workspaceTrust: untrusted ? 'untrusted' : 'disabled' });
     console.log(`editor suite: exit ${code}${summary ? ` (${summary})` : ''}`);
     return code;
   } finally {

@@ -3,6 +3,7 @@
 // The workbench reports the suite's result through `codeAutomationExit`, so the exit code is the
 // suite's own. Everything started here (server, extension host, its MCP servers, browser, temp dirs)
 // is stopped on every path.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,11 @@ export interface ExtensionTestRun {
   log?: (line: string) => void;
   /** `untrusted` launches with Workspace Trust on, so the opened folder starts in Restricted Mode. */
   workspaceTrust?: 'disabled' | 'untrusted';
+  /**
+   * .vsix files installed before the server starts (test fixtures such as a language model provider):
+   * the web workbench takes one extensionDevelopmentPath only.
+   */
+  installVsix?: string[];
 }
 
 /** Info lines the workbench itself logs on every start; kept out of the suite's output unless it fails. */
@@ -40,6 +46,14 @@ function payloadUrl(port: number, run: ExtensionTestRun): string {
   return `http://127.0.0.1:${port}/?${folder}payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
 
+function installFixtures(run: ExtensionTestRun, temp: string, env: NodeJS.ProcessEnv): void {
+  for (const vsix of run.installVsix ?? []) {
+    const dirs = ['--server-data-dir', join(temp, 'data'), '--user-data-dir', join(temp, 'user'), '--extensions-dir', join(temp, 'ext')];
+    const r = spawnSync(run.install.nodeBin, [run.install.serverMain, '--accept-server-license-terms', ...dirs, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
+    if (r.status !== 0) throw new Error(`installing ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  }
+}
+
 /** Resolves with the suite's exit code (0 = every test passed). */
 export async function runExtensionTests(run: ExtensionTestRun): Promise<number> {
   const log = run.log ?? ((line: string) => console.log(line));
@@ -48,6 +62,14 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
   const port = await freePort();
   const noise: string[] = [];
   let code = 1;
+  const env = scrubbedEnv({
+    ...run.env,
+    HOME: temp,
+    XDG_CONFIG_HOME: join(temp, 'xdg-config'),
+    XDG_DATA_HOME: join(temp, 'xdg-data'),
+    VSCODE_AGENT_FOLDER: join(temp, 'data'),
+  });
+  installFixtures(run, temp, env);
   const server = spawnGroup(
     run.install.nodeBin,
     [
@@ -57,16 +79,7 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
       ...(run.workspaceTrust === 'untrusted' ? [] : ['--disable-workspace-trust']),
       ...['--server-data-dir', join(temp, 'data'), '--user-data-dir', join(temp, 'user'), '--extensions-dir', join(temp, 'ext')],
     ],
-    {
-      cwd: temp,
-      env: scrubbedEnv({
-        ...run.env,
-        HOME: temp,
-        XDG_CONFIG_HOME: join(temp, 'xdg-config'),
-        XDG_DATA_HOME: join(temp, 'xdg-data'),
-        VSCODE_AGENT_FOLDER: join(temp, 'data'),
-      }),
-    },
+    { cwd: temp, env },
     (line) => noise.push(`[server] ${line}`),
   );
   let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;

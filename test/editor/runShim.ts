@@ -2,6 +2,7 @@
 // (`--extensionDevelopmentPath=`, `--extensionTestsPath=`, a folder) and runs the suite in the VS Code
 // server through Chromium. The extensionTestsEnv a launcher passes is this process's environment,
 // which runInServer hands on to the extension host.
+import { delimiter } from 'node:path';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer';
 import { runExtensionTests } from './runInServer';
 
@@ -35,8 +36,11 @@ async function main(): Promise<number> {
     console.error(`runShim: expected --extensionDevelopmentPath= and --extensionTestsPath= (got ${process.argv.slice(2).join(' ')})`);
     return 2;
   }
+  // Fixture extensions the launcher wants beside the one under development (see run.ts).
+  const installVsix = (process.env['SPROUT_EDITOR_INSTALL_VSIX'] ?? '').split(delimiter).filter((p) => p !== '');
   return runExtensionTests({
     install: ensureCodeServer(),
+    installVsix,
     extensionDevelopmentPath: args.extensionDevelopmentPath,
     extensionTestsPath: args.extensionTestsPath,
     ...(args.folder ? { workspace: args.folder } : {}),

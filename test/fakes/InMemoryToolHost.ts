@@ -4,13 +4,15 @@
  * tests can check what the agent sent and that it let go of hung calls. Handlers get the call's signal.
  */
 import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../src/agent/ports';
-import type { ToolCallResult, ToolInfo } from '../../src/agent/messages';
+import type { ToolAnnotations, ToolCallResult, ToolInfo } from '../../src/agent/messages';
 
 export type ToolHandler = (args: Record<string, unknown>, options: ToolCallOptions) => ToolCallResult | string | Promise<ToolCallResult | string>;
 
 export interface InMemoryServer {
   name: string;
   tools: Record<string, ToolHandler>;
+  /** Annotations by bare tool name (`readOnlyHint`...); a listing reads them as they are then. */
+  annotations?: Record<string, ToolAnnotations>;
 }
 
 export interface RecordedCall {
@@ -68,7 +70,7 @@ export class InMemoryToolHost implements ToolHost {
         qualifiedName: `${server.name}__${bareName}`,
         description: `${bareName} of ${server.name}`,
         inputSchema: { type: 'object', properties: {} },
-        annotations: {},
+        annotations: { ...server.annotations?.[bareName] },
         isHook: bareName.startsWith('_'),
       })),
     );
@@ -104,6 +106,10 @@ export class InMemoryToolHost implements ToolHost {
 
   fire(event: ToolHostEvent): void {
     for (const listener of this.listeners) listener(event);
+  }
+
+  get listenerCount(): number {
+    return this.listeners.size;
   }
 
   callsTo(tool: string): RecordedCall[] {

@@ -1,8 +1,9 @@
 /**
  * FakeOpenAiServer: a real HTTP server on 127.0.0.1 speaking OpenAI Chat Completions (streaming and
- * not) and `GET /v1/models`, playing scripted responses (a queue or a responder function). It
- * rejects what the real API rejects, with the real 400/401 error shapes, and records every request,
- * so a test can end with `requests.every((r) => r.valid)`.
+ * not) and `GET /v1/models`, playing scripted responses (a queue or a responder function) with the
+ * streaming quirks of real servers as switches. It rejects what the real API rejects, with the real
+ * 400/401 error shapes, plus, when it plays Mistral, DeepSeek or Gemini, what those reject (see
+ * FakeProvider), and records every request, so a test can end with `requests.every((r) => r.valid)`.
  *
  * Importing this file gives `startFakeOpenAi`; running it (`node --import tsx fakeOpenAiServer.ts
  * --script responses.json [--log requests.jsonl]`) starts one and prints its URL on stdout.
@@ -17,6 +18,7 @@ import {
   type FakeResponder,
   type FakeResponse,
 } from './openai/fakeOpenAiTypes';
+import { providerHistoryRejection, providerRequestRejection, type IssuedProviderData } from './openai/providerRules';
 import { authRejection, validateChatRequest, type Rejection } from './openai/validateChatRequest';
 import { writeFakeResponse, writeJson } from './openai/writeFakeResponse';
 
@@ -60,6 +62,7 @@ class FakeOpenAiState {
   private responder: FakeResponder | undefined;
   private chatCount = 0;
   private callCount = 0;
+  private readonly issued: IssuedProviderData = { reasoning: new Map(), signatures: new Map() };
 
   constructor(private readonly options: FakeOpenAiOptions) {
     this.queue = [...(options.responses ?? [])];
@@ -91,9 +94,19 @@ class FakeOpenAiState {
 
   private rejectWith(res: ServerResponse, record: FakeRequestRecord, rejection: Rejection): void {
     record.valid = false;
-    record.error = rejection.body.error.message;
+    record.error = rejection.message;
     record.outcome = 'rejected';
     writeJson(res, rejection.status, rejection.body);
+  }
+
+  private get provider(): NonNullable<FakeOpenAiOptions['provider']> {
+    return this.options.provider ?? 'openai';
+  }
+
+  /** Mistral has 9-character ids; the others the fake's own readable ones. */
+  private nextCallId(): string {
+    this.callCount += 1;
+    return this.provider === 'mistral' ? `fk${this.callCount.toString(36).padStart(7, '0')}` : `call_fake_${this.callCount}`;
   }
 
   private async route(req: IncomingMessage, res: ServerResponse, record: FakeRequestRecord): Promise<void> {
@@ -111,7 +124,8 @@ class FakeOpenAiState {
   }
 
   private async chat(req: IncomingMessage, res: ServerResponse, record: FakeRequestRecord): Promise<void> {
-    const rejection = validateChatRequest(record.body);
+    const rejection =
+      providerRequestRejection(this.provider, record.body) ?? validateChatRequest(record.body) ?? providerHistoryRejection(this.provider, record.body, this.issued);
     if (rejection) return this.rejectWith(res, record, rejection);
     const index = this.chatCount++;
     const response = this.responder ? this.responder(record, index) : this.queue.shift();
@@ -127,7 +141,9 @@ class FakeOpenAiState {
       stream: body.stream === true,
       includeUsage: body.stream_options?.include_usage === true,
       requestChars: record.rawBody.length,
-      nextCallId: () => `call_fake_${++this.callCount}`,
+      nextCallId: () => this.nextCallId(),
+      provider: this.provider,
+      issued: this.issued,
     });
   }
 }

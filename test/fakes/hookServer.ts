@@ -64,7 +64,8 @@ async function main(): Promise<void> {
   if (config.ignoreSigterm) process.on('SIGTERM', () => appendLog(config.logFile, { type: 'sigterm' }));
   const server = new Server({ name: config.serverName ?? 'fake-hook-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
 
-  server.setRequestHandler(ListToolsRequestSchema, (request) => {
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    if (config.listToolsDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, config.listToolsDelayMs));
     const start = Number(request.params?.cursor ?? 0);
     const size = config.pageSize ?? tools.length;
     const page = tools.slice(start, start + size).map(toWire);
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
   if (config.restartDelayMs !== undefined && bumpCounter(config.stateFile, 'starts') > 1) {
     await new Promise((resolve) => setTimeout(resolve, config.restartDelayMs));
   }
+  if (config.startDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, config.startDelayMs));
   const transport = new StdioServerTransport();
   await server.connect(transport);
   // Log cancellations as they arrive on the wire, before the SDK turns them into an aborted signal.

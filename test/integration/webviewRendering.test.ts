@@ -35,7 +35,7 @@ const send = (message: unknown): Promise<void> => page.evaluate((m) => void wind
 const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
-  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: '' };
+  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
   await send({ type: 'snapshot', state });
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: 'First paragraph.', done: false } });
   await send({ type: 'delta', id: 'a', text: '\n\nSecond' });
@@ -89,4 +89,140 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   await page.click('[data-testid=turn-outcome][data-reason=max_rounds] [data-testid=continue-anyway]');
   const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.map((m) => m.type));
   assert.ok(posted.includes('continueAnyway'), `posted: ${posted.join(', ')}`);
+});
+
+test('an objection that carries failing tests lists them; each opens its file at the line, and "Show in Testing" asks for the Testing view', async () => {
+  const failures = [
+    { name: 'cart › totals prices', file: 'src/cart.test.js', line: 5, message: 'expect(received).toBe(expected)\nExpected: 11\nReceived: 12' },
+    { name: '<img src=x onerror=alert(1)> no file', message: 'boom <b>not bold</b>' },
+  ];
+  await send({ type: 'entry', entry: { kind: 'objection', id: 'obj1', server: 'tests', text: 'The tests fail.', used: 1, max: 3, failures } });
+  const card = await page.evaluate(() => {
+    const node = document.querySelector('[data-testid=hook-objection]:last-of-type');
+    const items = [...(node?.querySelectorAll('[data-testid=objection-failure]') ?? [])];
+    return {
+      items: items.map((li) => ({
+        name: li.querySelector('.failure-name')?.textContent,
+        open: li.querySelector('[data-testid=failure-open]')?.textContent ?? null,
+        message: li.querySelector('.failure-message')?.textContent,
+      })),
+      injected: node?.querySelectorAll('img, b').length,
+      hookText: node?.querySelector('.hook-text')?.textContent,
+    };
+  });
+  assert.deepEqual(card, {
+    items: [
+      { name: 'cart › totals prices', open: 'src/cart.test.js:5', message: 'expect(received).toBe(expected)\nExpected: 11\nReceived: 12' },
+      { name: '<img src=x onerror=alert(1)> no file', open: null, message: 'boom <b>not bold</b>' },
+    ],
+    injected: 0,
+    hookText: 'The tests fail.',
+  });
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await page.click('[data-testid=hook-objection] [data-testid=failure-open]');
+  await page.click('[data-testid=hook-objection] [data-testid=show-in-testing]');
+  const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+  assert.deepEqual(posted, [{ type: 'openLocation', file: 'src/cart.test.js', line: 5 }, { type: 'showInTesting' }]);
+});
+
+test('thinking is a collapsed part of its own: deltas append as text, it stays open once opened, markup stays text', async () => {
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider <img src=x onerror="window.__pwned=1">', done: false } });
+  await send({ type: 'delta', id: 'th1', text: ' and then answer.' });
+  const streaming = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, text: node?.querySelector('pre')?.textContent, imgs: node?.querySelectorAll('img').length };
+  });
+  assert.deepEqual(streaming, { open: false, summary: 'Thinking…', text: 'Consider <img src=x onerror="window.__pwned=1"> and then answer.', imgs: 0 });
+  await page.click('[data-testid=thinking] summary');
+  await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider it and then answer.', done: true } });
+  const done = await page.evaluate(() => {
+    const node = document.querySelector<HTMLDetailsElement>('[data-testid=thinking]');
+    return { open: node?.open, summary: node?.querySelector('summary')?.textContent, done: node?.dataset.done, pwned: (window as unknown as { __pwned?: number }).__pwned };
+  });
+  assert.deepEqual(done, { open: true, summary: 'Thinking', done: 'true', pwned: undefined });
+});
+
+test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
+  const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
+  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: null } });
+  const card = page.locator('[data-testid=setup-card]');
+  await card.waitFor();
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Set API Key', 'Use a local endpoint']);
+  assert.equal(await card.locator('button.primary').textContent(), 'Use a model already in VS Code');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await card.locator('button.primary').click();
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'setup', action: 'useVscodeModel' }]);
+  await send({ type: 'setup', setup: { ...setup, vscodeModels: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Set API Key', 'Use a local endpoint', 'Select Model']);
+  // A key is stored but no model chosen: both ways to pick stay on the card.
+  await send({ type: 'setup', setup: { ...setup, needsKey: false } });
+  assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Select Model']);
+});
+
+test('the copy button of a code block posts its code (found by its data-action, not a test id)', async () => {
+  await send({ type: 'entry', entry: { kind: 'assistant', id: 'copy', text: 'Run:\n\n```sh\nnpm test\n```', done: true } });
+  const button = (await page.$$('[data-testid=assistant-message] .code-block [data-action=copy-code]')).at(-1);
+  assert.ok(button, 'the code block has a copy button keyed by data-action');
+  await button.click();
+  const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.filter((m) => m.type === 'copy'));
+  assert.deepEqual(posted.at(-1), { type: 'copy', text: 'npm test\n' });
+  assert.equal(await button.textContent(), 'Copied');
+});
+
+test('a host message the protocol rejects is logged, not acted on', async () => {
+  const warnings: string[] = [];
+  const onConsole = (message: { type(): string; text(): string }): void => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  };
+  page.on('console', onConsole);
+  try {
+    const before = await page.evaluate(() => document.querySelectorAll('[data-testid=hook-event]').length);
+    await send({ type: 'entry', entry: { kind: 'hookEvent', id: 'bad', level: 'loud', text: 'not a level' } });
+    await nextFrames();
+    assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=hook-event]').length), before, 'nothing rendered');
+    assert.ok(warnings.some((w) => /dropped an invalid message from the host/.test(w) && /entry\.level/.test(w)), `warnings: ${warnings.join(' | ')}`);
+  } finally {
+    page.off('console', onConsole);
+  }
+});
+
+test('a running tool card shows its last progress; a finished one does not', async () => {
+  await send({ type: 'snapshot', state: { chatId: 'p', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  const tool = { kind: 'tool', id: 't-1', name: 'srv__build', args: '{}', status: 'running' };
+  await send({ type: 'entry', entry: { ...tool, progress: { progress: 3, total: 6, message: 'Linking' } } });
+  assert.equal(await page.textContent('[data-testid=tool-progress]'), '3/6 · Linking');
+  await send({ type: 'entry', entry: { ...tool, status: 'ok', result: 'built', progress: { progress: 6, total: 6 } } });
+  assert.equal(await page.$('[data-testid=tool-progress]'), null);
+});
+
+test("a server's question renders its fields, refuses an invalid answer and sends a valid one", async () => {
+  await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  const schema = {
+    type: 'object',
+    properties: {
+      name: { type: 'string', title: 'Name' },
+      age: { type: 'integer', title: 'Age', minimum: 1, maximum: 120 },
+      color: { type: 'string', enum: ['red', 'blue'], default: 'blue' },
+      agree: { type: 'boolean', title: 'Agree', default: false },
+    },
+    required: ['name'],
+  };
+  const entry = { kind: 'elicitation', id: 'q-r1', requestId: 'r1', server: 'srv', message: 'Who are you? <img src=x onerror=alert(1)>', schema, status: 'pending' };
+  await send({ type: 'entry', entry });
+  assert.equal(await page.textContent('[data-testid=elicitation-card] .question'), 'Who are you? <img src=x onerror=alert(1)>');
+  assert.equal(await page.$('[data-testid=elicitation-card] img'), null, 'server text is never markup');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await page.fill('[data-field=age]', '500');
+  await page.click('[data-testid=elicitation-accept]');
+  const errors = await page.$$eval('[data-testid=elicitation-card] .field-error', (nodes) => nodes.map((n) => n.textContent));
+  assert.ok(errors.some((t) => t?.includes('Name is required')) && errors.some((t) => t?.includes('at most 120')), JSON.stringify(errors));
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [], 'nothing is sent while the form is invalid');
+  await page.fill('[data-field=name]', 'Ada');
+  await page.fill('[data-field=age]', '36');
+  await page.click('[data-testid=elicitation-accept]');
+  const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+  assert.deepEqual(posted, [{ type: 'elicitationAnswer', id: 'r1', action: 'accept', content: { name: 'Ada', age: 36, color: 'blue', agree: false } }]);
+  await send({ type: 'entry', entry: { ...entry, status: 'decline' } });
+  assert.match((await page.textContent('[data-testid=elicitation-card]')) ?? '', /You declined to answer/);
+  assert.equal(await page.$('[data-testid=elicitation-accept]'), null);
 });

@@ -1,33 +1,31 @@
 /**
- * Asks the user about a tool call: as approve/deny buttons on the call's card in the chat when a chat
- * view shows it, or as a notification otherwise (a `sprout` task, a hidden view). Cancelling the
+ * Waits for the user's answer to a tool call's question: from the approve/deny buttons on the call's
+ * card (the card shows them because the question is an event the chat view folds), or from a
+ * notification when no chat view shows that card (a `sprout` task, a hidden view). Cancelling the
  * prompt counts as a denial, so a stopped run never waits on a question nobody will answer.
  */
 import * as vscode from 'vscode';
 import type { ApprovalAnswer, ApprovalRequest } from './approvalToolHost';
-import type { ChatViewState } from '../chat/chatViewState';
-import type { ApprovalScope } from '../../shared/protocol';
+import type { ApprovalScope } from '../../agent/ports';
 
 export class ApprovalBroker {
   private readonly pending = new Map<string, (answer: ApprovalAnswer) => void>();
-  private next = 0;
 
-  ask(view: ChatViewState, viewsOpen: boolean, request: ApprovalRequest): Promise<ApprovalAnswer> {
-    const approvalId = `a${this.next++}`;
+  /** `onCard`: a visible chat shows this question on its card, so no notification is needed. */
+  ask(request: ApprovalRequest, onCard: boolean): Promise<ApprovalAnswer> {
+    const approvalId = request.approvalId;
     if (request.signal.aborted) return Promise.resolve('deny');
     return new Promise((resolve) => {
       const onAbort = (): void => settle('deny');
       const settle = (answer: ApprovalAnswer): void => {
         if (!this.pending.delete(approvalId)) return;
         request.signal.removeEventListener('abort', onAbort);
-        view.resolveApproval(approvalId, answer !== 'deny');
         resolve(answer);
       };
       this.pending.set(approvalId, settle);
       // The prompt's signal: it outlives this question, so the listener goes when the question does.
       request.signal.addEventListener('abort', onAbort, { once: true });
-      const onCard = view.requestApproval(request.qualifiedName, approvalId, { scopes: request.scopes, warning: request.warning });
-      if (!onCard || !viewsOpen) void this.notify(request, settle);
+      if (!onCard) void this.notify(request, settle);
     });
   }
 

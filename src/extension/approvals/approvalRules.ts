@@ -6,7 +6,7 @@
  * approve anything, shell-like tools included. A write to a protected path asks every time, whatever
  * was approved before, and can only be allowed once.
  */
-import type { ApprovalScope } from '../../shared/protocol';
+import type { ApprovalScope } from '../../agent/ports';
 
 export interface ProtectedTarget {
   /** Root-relative real path (symlinks resolved), as the workspace server will check it. */

@@ -5,19 +5,25 @@
  * the approver (the chat's approve/deny card) answers, and a denial becomes an error result the model
  * reads. An approved protected write carries its approval to the workspace server in the request's
  * `_meta`, because the server refuses such writes without it. The question is put in `authorize`,
- * before the core starts the tool timeout. One instance per chat; the inner host can be swapped when
- * the configured servers change, and subscriptions follow the swap.
+ * before the core starts the tool timeout, and is itself an event (`approval_requested`, then
+ * `approval_resolved`) to this host's subscribers, so the chat, its transcript and any other view see
+ * it like every other step. One instance per chat, over the window's stable tool host (which follows
+ * the configured servers as they change). Whether a tool is read-only is read from that host's
+ * current listing at each call, never from a copy of its own, so a changed server is judged by what
+ * it says now.
  */
-import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../../agent/ports';
+import { randomUUID } from 'node:crypto';
+import type { ApprovalAnswer, ApprovalScope, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../../agent/ports';
 import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
 import { protectedWriteMeta } from '../../servers/shared/protectedPaths';
-import type { ApprovalScope } from '../../shared/protocol';
 import { allowedAnswer, decideApproval, type ProtectedTarget } from './approvalRules';
 
-export type ApprovalAnswer = ApprovalScope | 'deny';
+export type { ApprovalAnswer } from '../../agent/ports';
 
 export interface ApprovalRequest {
+  /** Names this question in its events; unique across chats and reloads (transcripts keep them). */
+  approvalId: string;
   qualifiedName: string;
   args: Record<string, unknown>;
   signal: AbortSignal;
@@ -41,25 +47,27 @@ export const DENIED_RESULT = 'The user denied this tool call. Do not retry it; a
 
 export class ApprovalToolHost implements ToolHost {
   private readonly allowedInChat = new Set<string>();
-  private readonly annotations = new Map<string, ToolInfo>();
   /** Argument objects of calls `authorize` let through; the core passes the same object to `callTool`. */
   private readonly authorized = new WeakSet<Record<string, unknown>>();
   /** Argument objects of approved protected writes, with the path the user approved. */
   private readonly protectedApproved = new WeakMap<Record<string, unknown>, string>();
+  private readonly listeners = new Set<(event: ToolHostEvent) => void>();
 
   constructor(
-    private readonly inner: () => ToolHost,
+    private readonly inner: ToolHost,
     private readonly policy: ApprovalPolicy,
   ) {}
 
   serverNames(): string[] {
-    return this.inner().serverNames();
+    return this.inner.serverNames();
   }
 
-  async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
-    const tools = await this.inner().listTools(signal);
-    for (const tool of tools) this.annotations.set(tool.qualifiedName, tool);
-    return tools;
+  listTools(signal?: AbortSignal, options?: ToolListOptions): Promise<ToolInfo[]> {
+    return this.inner.listTools(signal, options);
+  }
+
+  cachedTools(): ToolInfo[] | undefined {
+    return this.inner.cachedTools?.();
   }
 
   /** The core asks this before the timed call, so the user's time to decide is not tool time. */
@@ -75,60 +83,64 @@ export class ApprovalToolHost implements ToolHost {
     if (!pass && !(await this.mayRun(server, bareName, args, options.signal))) return { isError: true, text: DENIED_RESULT };
     const approvedPath = this.protectedApproved.get(args);
     this.protectedApproved.delete(args);
-    if (approvedPath === undefined) return this.inner().callTool(server, bareName, args, options);
-    return this.inner().callTool(server, bareName, args, { ...options, meta: { ...options.meta, ...protectedWriteMeta(approvedPath) } });
+    if (approvedPath === undefined) return this.inner.callTool(server, bareName, args, options);
+    return this.inner.callTool(server, bareName, args, { ...options, meta: { ...options.meta, ...protectedWriteMeta(approvedPath) } });
   }
 
   killServer(server: string, reason: string): Promise<void> {
-    return this.inner().killServer(server, reason);
+    return this.inner.killServer(server, reason);
   }
 
+  /** The inner host's events (servers) and this host's own (approval questions). */
   subscribe(listener: (event: ToolHostEvent) => void): () => void {
-    let current = this.inner();
-    let unsubscribe = current.subscribe(listener);
-    // The inner host is swapped on configuration changes; poll cheaply at each use instead of a second event system.
-    const follow = (): void => {
-      const next = this.inner();
-      if (next !== current) {
-        unsubscribe();
-        current = next;
-        unsubscribe = current.subscribe(listener);
-      }
-    };
-    this.followers.add(follow);
+    const stopInner = this.inner.subscribe(listener);
+    this.listeners.add(listener);
     return () => {
-      this.followers.delete(follow);
-      unsubscribe();
+      stopInner();
+      this.listeners.delete(listener);
     };
   }
 
-  /** Called by the owner after it swapped the inner host. */
-  innerChanged(): void {
-    this.annotations.clear();
-    for (const follow of this.followers) follow();
+  /** The tool as its server lists it now: from the host's cache when current, else from a listing. */
+  private async currentInfo(qualifiedName: string, signal: AbortSignal): Promise<ToolInfo | undefined> {
+    const tools = this.inner.cachedTools?.() ?? (await this.inner.listTools(signal).catch(() => []));
+    return tools.find((tool) => tool.qualifiedName === qualifiedName);
   }
-
-  private readonly followers = new Set<() => void>();
 
   private async mayRun(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<boolean> {
-    const qualifiedName = qualifyToolName(server, bareName);
     if (isHookName(bareName)) return true;
-    if (this.annotations.size === 0) await this.listTools(signal).catch(() => []);
+    const qualifiedName = qualifyToolName(server, bareName);
     const protectedTarget = this.policy.protectedTarget(server, bareName, args);
     const decision = decideApproval({
       isHook: false,
-      readOnly: this.annotations.get(qualifiedName)?.annotations.readOnlyHint === true,
+      readOnly: (await this.currentInfo(qualifiedName, signal))?.annotations.readOnlyHint === true,
       preApproved: this.policy.autoApproved(qualifiedName),
       allowedInChat: this.allowedInChat.has(qualifiedName),
       protectedTarget,
     });
     if (decision.kind === 'run') return true;
-    const asked = await this.policy.ask({ qualifiedName, args, signal, scopes: decision.scopes, warning: decision.warning });
-    const answer = allowedAnswer(asked, decision.scopes);
+    const answer = allowedAnswer(await this.ask(qualifiedName, args, signal, decision.scopes, decision.warning), decision.scopes);
     if (answer === 'deny') return false;
     if (protectedTarget) this.protectedApproved.set(args, protectedTarget.path);
     if (answer === 'chat') this.allowedInChat.add(qualifiedName);
     if (answer === 'workspace') await this.policy.allowInWorkspace(qualifiedName);
     return true;
+  }
+
+  /** The question and its answer, each told to the subscribers before anything else happens. */
+  private async ask(name: string, args: Record<string, unknown>, signal: AbortSignal, scopes: readonly ApprovalScope[], warning: string | undefined): Promise<ApprovalAnswer> {
+    const approvalId = randomUUID();
+    this.tell({ type: 'approval_requested', approvalId, name, scopes: [...scopes], ...(warning === undefined ? {} : { warning }) });
+    let answer: ApprovalAnswer = 'deny';
+    try {
+      answer = await this.policy.ask({ approvalId, qualifiedName: name, args, signal, scopes, ...(warning === undefined ? {} : { warning }) });
+    } finally {
+      this.tell({ type: 'approval_resolved', approvalId, name, answer: answer === 'deny' ? 'deny' : allowedAnswer(answer, scopes) });
+    }
+    return answer;
+  }
+
+  private tell(event: ToolHostEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
   }
 }

@@ -1,13 +1,13 @@
 /**
- * One open chat: its AgentSession over the window's shared model and servers, its display model, its
+ * One open chat: its AgentSession over the window's shared model and servers, its view state, its
  * approval decorator and the transcript file it is written to event by event. Opening replays the
  * transcript, so a chat survives a window reload or an extension-host crash.
  */
-import { AgentSession } from '../../agent/session';
+import type { AgentSession } from '../../agent/session';
 import type { Logger } from '../../agent/ports';
 import type { AgentEvent } from '../../agent/events';
+import { openSession } from '../../runtime/compose';
 import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
-import { nodeClock } from '../../runtime/nodeClock';
 import type { HostMessage } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalToolHost';
@@ -45,26 +45,15 @@ export class Chat {
     }
     // A crash or reload mid-prompt leaves the stored chat "running"; nothing runs now.
     view.endInterruptedPrompt();
-    const tools = new ApprovalToolHost(() => deps.host.currentTools(), deps.policy);
-    const session = await AgentSession.open({
-      sessionId: id,
-      settings: deps.settings().agent,
-      model: deps.host.model,
-      tools,
-      clock: nodeClock,
-      logger: deps.logger,
-      transcript: store,
-    });
+    const tools = new ApprovalToolHost(deps.host.tools, deps.policy);
+    // The view was filled from the stored events above, so what the session says while opening is not needed.
+    const { session } = await openSession({ sessionId: id, settings: deps.host.models.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
     live = true;
     const unsubscribe = session.subscribe((event) => {
       view.apply(event);
       deps.onEvent(event, Date.now());
     });
     return new Chat(id, session, view, tools, unsubscribe);
-  }
-
-  get running(): boolean {
-    return this.abort !== undefined;
   }
 
   async run(prompt: string): Promise<void> {

@@ -13,8 +13,10 @@ import { ApprovalBroker } from '../approvals/approvalBroker';
 import { createApprovalPolicy, type ApprovalSources } from '../approvals/approvalPolicy';
 import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
+import { ElicitationBroker } from './elicitationBroker';
 import { type ChatIndex, chatTitle } from './chatIndex';
 import type { HooksViewState } from '../hooks/hooksViewState';
+import type { TestResultsMirror } from '../testing/testResultsMirror';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
 export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
@@ -23,13 +25,15 @@ export interface ChatControllerDeps {
   host: AgentHost;
   index: ChatIndex;
   hooks: HooksViewState;
+  /** The Testing view's copy of the last test verdict; also opens failure locations. */
+  testing: TestResultsMirror;
   logger: Logger;
   state: vscode.Memento;
   settings: () => ExtensionSettings;
   apiKey: () => string | undefined;
   /** Where pre-approvals come from (never the workspace's files). */
   approvalSources: ApprovalSources;
-  onCommand: (command: string) => void;
+  onCommand: (command: string, ...args: unknown[]) => void;
 }
 
 export interface ChatViewPort {
@@ -41,11 +45,19 @@ export class ChatController {
   private opening: Promise<Chat> | undefined;
   private readonly views = new Set<ChatViewPort>();
   readonly approvals = new ApprovalBroker();
+  /** Servers' questions go to the open chat (the hub's elicitation handler is this broker). */
+  readonly elicitations = new ElicitationBroker(
+    () => (this.chat === undefined ? undefined : { view: this.chat.view, visible: this.views.size > 0 }),
+    () => void vscode.commands.executeCommand('sprout.chat.focus'),
+  );
   notice: string | null = null;
   private readonly policy: ApprovalPolicy;
 
   constructor(private readonly deps: ChatControllerDeps) {
-    this.policy = this.approvalPolicy((request) => this.approvals.ask(this.chat!.view, this.views.size > 0, request));
+    // The card answers when a chat view shows it; otherwise the broker asks with a notification.
+    this.policy = this.approvalPolicy((request) =>
+      this.approvals.ask(request, this.views.size > 0 && this.chat?.view.showsApproval(request.approvalId) === true),
+    );
   }
 
   /** The window's approval policy with a given way of asking (a task asks through a notification). */
@@ -56,6 +68,11 @@ export class ChatController {
   attach(view: ChatViewPort): vscode.Disposable {
     this.views.add(view);
     return new vscode.Disposable(() => this.views.delete(view));
+  }
+
+  /** Whether the open chat's prompt is running (its view state says; nothing else keeps this). */
+  get running(): boolean {
+    return this.chat?.view.running ?? false;
   }
 
   async current(): Promise<Chat> {
@@ -90,33 +107,39 @@ export class ChatController {
         await this.deps.state.update('sprout.draft', message.text);
         return;
       case 'setup':
-        this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
+        if (message.action === 'useVscodeModel') this.deps.onCommand('sprout.selectModel', { source: 'vscode' });
+        else this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
         return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
+      case 'elicitationAnswer':
+        this.elicitations.reply(message.id, message.action === 'accept' ? { action: 'accept', content: message.content ?? {} } : { action: message.action });
+        return;
+      case 'openLocation':
+        return this.deps.testing.openLocation(message.file, message.line);
+      case 'showInTesting':
+        return this.deps.testing.reveal();
       default:
         assertNever(message);
     }
   }
 
   setupNeeded(): SetupInfo | null {
-    const settings = this.deps.settings();
-    const needsModel = settings.agent.model === '';
-    const needsKey = this.deps.apiKey() === undefined && new URL(settings.baseUrl).hostname.endsWith('openai.com');
-    if (!needsModel && !needsKey) return null;
-    const reason = needsKey ? 'Sprout needs an API key for api.openai.com, or the URL of a local OpenAI-compatible server.' : 'Pick the model Sprout should use.';
-    return { reason, needsKey, needsModel };
+    return this.deps.host.models.setup();
   }
 
   async send(text: string): Promise<void> {
     const chat = await this.current();
-    if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    if (chat.view.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
+    await this.deps.host.models.prepare();
     const setup = this.setupNeeded();
     if (setup) {
       this.broadcast({ type: 'setup', setup });
       return;
     }
+    chat.session.updateSettings(this.deps.host.models.agentSettings());
     await this.deps.state.update('sprout.draft', '');
     this.deps.index.touch(chat.id, chatTitle(text), Date.now());
     this.broadcast({ type: 'history', history: this.deps.index.list() });
@@ -128,6 +151,7 @@ export class ChatController {
   async stop(): Promise<void> {
     this.chat?.stop();
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
   }
 
   async continueAnyway(): Promise<void> {
@@ -146,7 +170,7 @@ export class ChatController {
   }
 
   applySettings(): void {
-    this.chat?.session.updateSettings(this.deps.settings().agent);
+    this.chat?.session.updateSettings(this.deps.host.models.agentSettings());
     this.broadcast({ type: 'setup', setup: this.setupNeeded() });
   }
 
@@ -168,7 +192,7 @@ export class ChatController {
     return {
       chatId: chat.id,
       entries: chat.view.entries,
-      running: chat.running,
+      running: chat.view.running,
       draft: this.deps.state.get<string>('sprout.draft') ?? '',
       history: this.deps.index.list(),
       setup: this.setupNeeded(),
@@ -191,9 +215,16 @@ export class ChatController {
     old?.dispose();
     this.chat = undefined;
     this.approvals.denyAll();
+    this.elicitations.cancelAll();
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;
     await this.sendSnapshot();
+  }
+
+  /** The views beside the chat's own: the Hooks view and the Testing view's mirror. */
+  private viewEvent(event: AgentEvent, at: number): void {
+    this.deps.hooks.apply(event, at);
+    this.deps.testing.apply(event);
   }
 
   private async open(chatId: string): Promise<Chat> {
@@ -207,11 +238,10 @@ export class ChatController {
         settings: this.deps.settings,
         policy: this.policy,
         post: (message) => this.broadcast(message),
-        onEvent: (event: AgentEvent, at: number) => this.deps.hooks.apply(event, at),
+        onEvent: (event: AgentEvent, at: number) => this.viewEvent(event, at),
       },
-      (event, at) => this.deps.hooks.apply(event, at),
+      (event, at) => this.viewEvent(event, at),
     );
-    this.deps.hooks.runState = 'idle';
     this.chat = chat;
     await this.deps.state.update('sprout.currentChat', chatId);
     return chat;

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
-import { webviewMessageSchema, type HostMessage } from '../../shared/protocol';
+import { describeIssues, webviewMessageSchema, type HostMessage } from '../../shared/protocol';
 import type { ChatController } from './chatController';
 import { buildChatHtml, webviewOptions } from './webviewHtml';
 import { errorMessage } from '../../agent/errorMessage';
@@ -26,8 +26,7 @@ export function connectWebview(webview: vscode.Webview, controller: ChatControll
   const listener = webview.onDidReceiveMessage((raw: unknown) => {
     const parsed = webviewMessageSchema.safeParse(raw);
     if (!parsed.success) {
-      // zod/mini carries no message texts: the path and the issue code say what was wrong.
-      logger.warn('dropped an invalid message from the chat webview', { issues: parsed.error.issues.map((i) => `${i.path.join('.') || '(message)'}: ${i.code}`) });
+      logger.warn('dropped an invalid message from the chat webview', { issues: describeIssues(parsed.error) });
       return;
     }
     if (parsed.data.type === 'ready') ready = true;

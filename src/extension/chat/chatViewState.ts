@@ -5,21 +5,20 @@
  * entries are never sent again. vscode-free so it is unit-tested under node.
  */
 import type { AgentEvent, Outcome } from '../../agent/events';
-import type { BudgetScope } from '../../agent/settings';
-import type { ApprovalScope, ChatEntry, HostMessage, ToolStatus } from '../../shared/protocol';
-
-export function formatBudget(used: number, max: number, scope: BudgetScope, repeated: boolean): string {
-  if (max === 0) return '_Stop disabled';
-  return `_Stop budget ${used}/${max} (${scope}${repeated ? ', repeated end-turn stops' : ''})`;
-}
+import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
+import type { ApprovalScope } from '../../agent/ports';
+import type { ElicitationRequest } from '../../agent/messages';
+import type { Budget, ChatEntry, ElicitationStatus, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 
 export class ChatViewState {
   readonly entries: ChatEntry[] = [];
+  /** Whether this chat's prompt is running, as its events say: the one place the UI reads it from. */
   running = false;
-  budget = '';
+  budget: Budget | null = null;
   private openAssistant: EntryOf<'assistant'> | undefined;
+  private openThinking: EntryOf<'thinking'> | undefined;
   private nextId = 0;
 
   constructor(private readonly post: (message: HostMessage) => void = () => {}) {}
@@ -36,8 +35,10 @@ export class ChatViewState {
         return;
       case 'text_delta':
         return this.appendText(event.delta);
+      case 'reasoning_delta':
+        return this.appendThinking(event.delta);
       case 'message':
-        if (event.message.role === 'assistant') this.finishAssistant(event.message.content);
+        if (event.message.role === 'assistant') this.finishAssistant(event.message.content, event.message.reasoning);
         return;
       case 'tool_started':
         this.closeAssistant();
@@ -45,8 +46,14 @@ export class ChatViewState {
         return;
       case 'tool_finished':
         return this.finishTool(event.callId, event.isError ? 'error' : 'ok', event.text);
+      case 'tool_progress':
+        return this.toolProgress(event.callId, { progress: event.progress, total: event.total, message: event.message });
+      case 'approval_requested':
+        return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning);
+      case 'approval_resolved':
+        return this.resolveApproval(event.approvalId, event.answer !== 'deny');
       case 'budget':
-        this.budget = formatBudget(event.used, event.max, event.scope, event.repeatedEndTurnStops);
+        this.budget = { used: event.used, max: event.max, scope: event.scope, repeatedEndTurnStops: event.repeatedEndTurnStops };
         this.post({ type: 'budget', budget: this.budget });
         return;
       case 'compaction':
@@ -92,14 +99,22 @@ export class ChatViewState {
     switch (event.type) {
       case 'hook_objected':
         this.closeAssistant();
-        this.add({ kind: 'objection', id: this.id(), server: event.server, text: event.text, used: event.rejectionsUsed, max: event.maxRejections });
+        this.add({
+          kind: 'objection',
+          id: this.id(),
+          server: event.server,
+          text: event.text,
+          used: event.rejectionsUsed,
+          max: event.maxRejections,
+          ...(event.failures ? { failures: event.failures } : {}),
+        });
         return;
       case 'hook_finished':
         if (event.result === 'no_objection') this.note('info', `${event.server} ${event.hook}: no objection (${event.durationMs} ms)`);
         if (event.result === 'error') this.note('warning', `${event.server} ${event.hook} failed, treated as no objection: ${firstLine(event.text)}`);
         return;
       case 'hook_timed_out':
-        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/2 in a row); treated as no objection.`);
+        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/${KILL_AFTER_TIMEOUTS} in a row); treated as no objection.`);
         return;
       case 'server_killed':
         this.note('error', `Server ${event.server} was killed (${event.reason}). It restarts on next use; its in-memory state (a todo list, say) is lost.`);
@@ -117,46 +132,92 @@ export class ChatViewState {
         this.note('info', resolutionText(event.servers, event.resolution));
         return;
       case 'retry':
+        // The next attempt thinks afresh; its thinking goes in a part of its own.
+        this.closeThinking();
         this.note('info', `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms.`);
+        return;
+      case 'servers_waiting':
+        this.note('info', `Waiting up to ${Math.round(event.waitMs / 100) / 10} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready; the agent goes on without ${event.servers.length === 1 ? 'it' : 'them'} after that.`);
         return;
       default:
         return;
     }
   }
 
-  /** Marks the newest running card of `name` as waiting for the user; returns false when none is. */
-  requestApproval(name: string, approvalId: string, question: { scopes?: readonly ApprovalScope[]; warning?: string } = {}): boolean {
+  /** Whether the question `approvalId` shows on a tool card (so the card's buttons can answer it). */
+  showsApproval(approvalId: string): boolean {
+    return this.entries.some((e) => e.kind === 'tool' && e.approvalId === approvalId && e.status === 'awaiting_approval');
+  }
+
+  /** The newest running card of `name` waits for the user (no card: the question is asked elsewhere). */
+  private requestApproval(name: string, approvalId: string, scopes: readonly ApprovalScope[], warning: string | undefined): void {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const entry = this.entries[i];
       if (entry?.kind === 'tool' && entry.name === name && entry.status === 'running' && entry.approvalId === undefined) {
-        const scopes = question.scopes ? { approvalScopes: [...question.scopes] } : {};
-        this.replace({ ...entry, status: 'awaiting_approval', approvalId, ...scopes, ...(question.warning ? { approvalWarning: question.warning } : {}) });
-        return true;
+        this.replace({ ...entry, status: 'awaiting_approval', approvalId, approvalScopes: [...scopes], ...(warning ? { approvalWarning: warning } : {}) });
+        return;
       }
     }
-    return false;
   }
 
-  resolveApproval(approvalId: string, approved: boolean): void {
-    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId);
-    if (entry && entry.status === 'awaiting_approval') {
-      const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
-      this.replace({ ...rest, status: approved ? 'running' : 'denied' });
+  private resolveApproval(approvalId: string, approved: boolean): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId && e.status === 'awaiting_approval');
+    if (!entry) return;
+    const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
+    this.replace({ ...rest, status: approved ? 'running' : 'denied' });
+  }
+
+  /** A server's question, shown as a form card until it is answered (the elicitation broker drives it). */
+  askElicitation(request: ElicitationRequest): void {
+    this.closeAssistant();
+    this.add({ kind: 'elicitation', id: elicitationId(request.id), requestId: request.id, server: request.server, message: request.message, schema: request.schema, status: 'pending' });
+  }
+
+  settleElicitation(requestId: string, status: Exclude<ElicitationStatus, 'pending'>): void {
+    const entry = this.entries.find((e): e is EntryOf<'elicitation'> => e.kind === 'elicitation' && e.id === elicitationId(requestId));
+    if (entry && entry.status === 'pending') this.replace({ ...entry, status });
+  }
+
+  private toolProgress(callId: string, progress: ToolProgressInfo): void {
+    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    if (entry && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, progress });
+  }
+
+  /** Streamed text goes to the open entry of its kind (a `delta` message), or opens one. */
+  private streamInto<E extends EntryOf<'assistant'> | EntryOf<'thinking'>>(open: E | undefined, kind: E['kind'], delta: string): E {
+    if (open) {
+      open.text += delta;
+      this.post({ type: 'delta', id: open.id, text: delta });
+      return open;
+    }
+    const entry = { kind, id: this.id(), text: delta, done: false } as E;
+    this.add(entry);
+    return entry;
+  }
+
+  private appendThinking(delta: string): void {
+    if (delta !== '') this.openThinking = this.streamInto(this.openThinking, 'thinking', delta);
+  }
+
+  /** Thinking shown live ends when the answer, a tool or anything else comes; a replayed message brings it whole. */
+  private closeThinking(reasoning?: string): void {
+    if (this.openThinking) {
+      this.replace({ ...this.openThinking, done: true });
+      this.openThinking = undefined;
+    } else if (reasoning !== undefined && reasoning.trim() !== '') {
+      this.add({ kind: 'thinking', id: this.id(), text: reasoning, done: true });
     }
   }
 
   private appendText(delta: string): void {
     if (delta === '') return;
-    if (!this.openAssistant) {
-      this.openAssistant = { kind: 'assistant', id: this.id(), text: delta, done: false };
-      this.add(this.openAssistant);
-      return;
-    }
-    this.openAssistant.text += delta;
-    this.post({ type: 'delta', id: this.openAssistant.id, text: delta });
+    this.closeThinking();
+    this.openAssistant = this.streamInto(this.openAssistant, 'assistant', delta);
   }
 
-  private finishAssistant(content: string | null): void {
+  private finishAssistant(content: string | null, reasoning?: string): void {
+    // A replayed transcript has no reasoning deltas: the thinking comes whole with the message, before the answer.
+    this.closeThinking(this.openAssistant ? undefined : reasoning);
     if (this.openAssistant) {
       const text = content !== null && content.length >= this.openAssistant.text.length ? content : this.openAssistant.text;
       this.replace({ ...this.openAssistant, text, done: true });
@@ -167,6 +228,7 @@ export class ChatViewState {
   }
 
   private closeAssistant(): void {
+    this.closeThinking();
     if (this.openAssistant) this.finishAssistant(null);
   }
 
@@ -206,6 +268,10 @@ export class ChatViewState {
 
 function toolId(callId: string): string {
   return `t-${callId}`;
+}
+
+function elicitationId(requestId: string): string {
+  return `q-${requestId}`;
 }
 
 function firstLine(text: string): string {

@@ -34,12 +34,19 @@ export function entriesToMarkdown(title: string, entries: readonly ChatEntry[]):
         out.push(`**Compaction** (${e.trigger}${e.fallback ? ', fallback' : ''})`, '', e.summary ?? '', '');
         for (const i of e.injected) out.push(`_PostCompact from \`${i.server}\` (hook output):`, '', ...fenced(i.text), '');
         break;
+      case 'thinking':
+        // Collapsed and fenced: the model's thinking is not the answer, and it is model text.
+        out.push('<details><summary>Thinking</summary>', '', ...fenced(e.text), '', '</details>', '');
+        break;
       case 'outcome':
         out.push(`_Turn ended: ${e.reason}${e.message ? ` – ${e.message}` : ''}_`, '');
         if (e.unresolved) {
           out.push(`**Unresolved hook objection** (${e.unresolved.cause.replace('_', ' ')}, hook output):`, '');
           for (const o of e.unresolved.objections) out.push(...fenced(`${o.server}: ${o.text}`), '');
         }
+        break;
+      case 'elicitation':
+        out.push(`**Question** from \`${e.server}\` (${e.status}, server text):`, '', ...fenced(e.message), '');
         break;
     }
   }

@@ -10,10 +10,11 @@ import type { ChatController } from '../chat/chatController';
 import { configureHookServers, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
 import { forgetToolApprovals } from '../approvals/forgetToolApprovals';
 import type { WorkspaceApprovals } from '../approvals/workspaceApprovals';
-import { clearApiKey, selectModel, setApiKey } from './modelCommands';
+import { clearApiKey, selectModel, setApiKey, type SelectModelArg } from './modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
+import type { TestResultsMirror } from '../testing/testResultsMirror';
 
 export interface CommandDeps {
   controller: ChatController;
@@ -23,6 +24,7 @@ export interface CommandDeps {
   settings: () => ExtensionSettings;
   channel: vscode.LogOutputChannel;
   openInEditor: () => void;
+  testing: TestResultsMirror;
 }
 
 async function revealChat(): Promise<void> {
@@ -57,6 +59,18 @@ async function exportTranscript(deps: CommandDeps, target?: vscode.Uri): Promise
   return uri;
 }
 
+/** Forgets an HTTP server's sign-in (tokens and registration in SecretStorage); its next use asks again. */
+async function signOutMcpServer(host: AgentHost, server?: string): Promise<void> {
+  await host.ensureServers();
+  const http = host.servers.filter((s) => s.transport.type === 'http').map((s) => s.name);
+  if (http.length === 0) return void vscode.window.showInformationMessage('Sprout: no HTTP MCP server is configured, so there is nothing to sign out of.');
+  const name = server ?? (await vscode.window.showQuickPick(http, { title: 'Sprout: Sign Out of MCP Server', placeHolder: 'The server whose sign-in to forget' }));
+  if (name === undefined) return;
+  if (!http.includes(name)) throw new Error(`"${name}" is not an HTTP MCP server of this window (${http.join(', ')}).`);
+  await host.signOut(name);
+  void vscode.window.showInformationMessage(`Sprout: signed out of the MCP server "${name}". It asks you to sign in again on next use.`);
+}
+
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { controller, host, keys, settings } = deps;
   const table: Record<string, (...args: never[]) => unknown> = {
@@ -81,9 +95,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.openLogs': () => deps.channel.show(true),
     'sprout.setApiKey': (value?: string) => setApiKey(keys, host, value),
     'sprout.clearApiKey': () => clearApiKey(keys, host),
-    'sprout.selectModel': (pick?: string) => selectModel(host, pick),
+    'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.models, pick),
     'sprout.openChatInEditor': () => deps.openInEditor(),
     'sprout.showObjection': (server: string, text: string) => showObjection(server, text),
+    'sprout.signOutMcpServer': (server?: string) => signOutMcpServer(host, server),
+    'sprout.openTestFailure': (file: string, line?: number) => deps.testing.openLocation(file, line),
+    'sprout.showTestResults': () => deps.testing.reveal(),
     'sprout.forgetToolApprovals': (names?: string[]) => forgetToolApprovals(deps.approvals, names),
   };
   return Object.entries(table).map(([id, run]) =>

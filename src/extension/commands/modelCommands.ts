@@ -1,12 +1,17 @@
 /**
- * Commands about the model: set or clear the API key (SecretStorage only) and pick a model from the
- * endpoint's list. The key is never echoed, logged or written to settings.
+ * Commands about the model: set or clear the API key (SecretStorage only) and pick a model, from VS
+ * Code's language models or the endpoint's list, which also picks the source. The key is never
+ * echoed, logged or written to settings.
  */
 import * as vscode from 'vscode';
 import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
 import { errorMessage } from '../../agent/errorMessage';
+import type { LanguageModels } from '../model/languageModels';
+import type { LmModelInfo } from '../model/lmMapping';
+import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../model/modelChoices';
+import type { ModelSource } from '../model/modelSource';
 
 export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: string): Promise<boolean> {
   const key =
@@ -31,29 +36,83 @@ export async function clearApiKey(keys: ApiKeyStore, host: AgentHost): Promise<v
   void vscode.window.showInformationMessage('Sprout: API key removed.');
 }
 
-function modelIds(list: unknown): string[] {
-  if (!Array.isArray(list)) return [];
-  return list
-    .map((m: unknown) => (typeof m === 'string' ? m : typeof m === 'object' && m !== null && 'id' in m ? String((m as { id: unknown }).id) : ''))
-    .filter((id) => id !== '')
-    .sort();
+/** What the picker reads: VS Code's models, the endpoint's, and the model in use. */
+export interface ModelSources {
+  readonly languageModels: LanguageModels;
+  /** The endpoint's client (for a workspace-chosen URL this may ask whether the key may go there). */
+  endpoint(): Promise<{ listModels(signal?: AbortSignal): Promise<string[]> }>;
+  endpointUrl(): string;
+  current(): { source: ModelSource; name: string };
 }
 
-export async function selectModel(host: AgentHost, pick?: string): Promise<string | undefined> {
-  let chosen = pick;
-  if (chosen === undefined) {
-    let ids: string[] = [];
-    try {
-      const client = (await host.currentModel()) as unknown as { listModels(signal?: AbortSignal): Promise<unknown> };
-      ids = modelIds(await client.listModels());
-    } catch (error) {
-      void vscode.window.showWarningMessage(`Sprout: could not list the endpoint's models (${errorMessage(error)}). Type a name instead.`);
-    }
-    chosen = ids.length > 0
-      ? (await vscode.window.showQuickPick(ids, { title: 'Sprout: Select Model', placeHolder: 'Models offered by the endpoint' }))
-      : await vscode.window.showInputBox({ title: 'Sprout: Select Model', prompt: 'Model name, e.g. gpt-4o-mini' });
+/** An endpoint model name (as before), or a source with the model to use, or a source alone to pick within it. */
+export type SelectModelArg = string | { source: 'vscode'; ref?: string } | { source: 'openai'; name?: string };
+
+export interface SelectedModel {
+  source: ModelSource;
+  name: string;
+}
+
+async function endpointListing(sources: ModelSources): Promise<EndpointListing> {
+  const baseUrl = sources.endpointUrl();
+  try {
+    return { baseUrl, models: await (await sources.endpoint()).listModels() };
+  } catch (error) {
+    return { baseUrl, error: errorMessage(error) };
   }
-  if (chosen === undefined || chosen.trim() === '') return undefined;
-  await writeSetting('sprout.model.name', chosen.trim(), vscode.ConfigurationTarget.Global);
-  return chosen.trim();
+}
+
+async function vscodeListing(sources: ModelSources): Promise<LmModelInfo[]> {
+  try {
+    return await sources.languageModels.list();
+  } catch (error) {
+    void vscode.window.showWarningMessage(`Sprout: could not list VS Code's language models (${errorMessage(error)}).`);
+    return [];
+  }
+}
+
+async function pickModel(sources: ModelSources, only: ModelSource | undefined): Promise<ModelChoice | undefined> {
+  const quickPick = vscode.window.createQuickPick<vscode.QuickPickItem & { choice?: ModelChoice }>();
+  quickPick.title = 'Sprout: Select Model';
+  quickPick.placeholder = only === 'vscode' ? 'Models VS Code offers' : 'Models VS Code offers, and the endpoint\'s';
+  quickPick.matchOnDescription = true;
+  quickPick.busy = true;
+  // Listening before the lists arrive: the user may press Escape while they load.
+  const answered = new Promise<ModelChoice | undefined>((resolve) => {
+    quickPick.onDidAccept(() => resolve(quickPick.selectedItems[0]?.choice));
+    quickPick.onDidHide(() => resolve(undefined));
+  });
+  quickPick.show();
+  try {
+    const [vscodeModels, endpoint] = await Promise.all([only === 'openai' ? [] : vscodeListing(sources), only === 'vscode' ? undefined : endpointListing(sources)]);
+    const entries = modelPickerEntries({ vscodeModels, ...(endpoint ? { endpoint } : {}), current: sources.current() });
+    quickPick.items = entries.map((e) => (e.separator ? { label: e.label, kind: vscode.QuickPickItemKind.Separator } : { label: e.label, description: e.description, detail: e.detail, choice: e.choice }));
+    if (entries.length === 0) quickPick.placeholder = 'VS Code offers no language model: install or sign in to a model provider (GitHub Copilot, say).';
+    quickPick.busy = false;
+    return await answered;
+  } finally {
+    quickPick.dispose();
+  }
+}
+
+function directChoice(arg: SelectModelArg | undefined): ModelChoice | undefined {
+  if (typeof arg === 'string') return { source: 'openai', name: arg };
+  if (arg?.source === 'vscode' && arg.ref) return { source: 'vscode', ref: arg.ref };
+  if (arg?.source === 'openai' && arg.name) return { source: 'openai', name: arg.name };
+  return undefined;
+}
+
+/** Shows the picker (or takes `arg`), then writes the source and the model together, in the user's settings. */
+export async function selectModel(sources: ModelSources, arg?: SelectModelArg): Promise<SelectedModel | undefined> {
+  let choice = directChoice(arg) ?? (await pickModel(sources, typeof arg === 'object' ? arg.source : undefined));
+  if (choice && 'typeName' in choice) {
+    const name = await vscode.window.showInputBox({ title: 'Sprout: Select Model', prompt: `Model name for ${sources.endpointUrl()}, e.g. gpt-4o-mini` });
+    choice = name?.trim() ? { source: 'openai', name: name.trim() } : undefined;
+  }
+  if (choice === undefined) return undefined;
+  const selected: SelectedModel = 'ref' in choice ? { source: 'vscode', name: choice.ref } : { source: 'openai', name: choice.name.trim() };
+  if (selected.name === '') return undefined;
+  await writeSetting('sprout.model.provider', selected.source, vscode.ConfigurationTarget.Global);
+  await writeSetting('sprout.model.name', selected.name, vscode.ConfigurationTarget.Global);
+  return selected;
 }

@@ -19,6 +19,8 @@ export interface TaskRunnerDeps {
 export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, onEvent: (event: AgentEvent) => void, signal: AbortSignal): Promise<Outcome> {
   const id = randomUUID();
   let outcome: Outcome = { reason: 'cancelled', rounds: 0 };
+  // The session opens with the settings of the model source in use, window included.
+  await deps.host.models.prepare();
   const chat = await Chat.open(
     id,
     deps.index.transcriptPath(id),
@@ -26,7 +28,8 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
       host: deps.host,
       logger: deps.logger,
       settings: deps.settings,
-      policy: deps.controller.approvalPolicy((request) => deps.controller.approvals.ask(chat.view, false, request)),
+      // No chat view shows a task's chat: its questions are notifications.
+      policy: deps.controller.approvalPolicy((request) => deps.controller.approvals.ask(request, false)),
       post: () => {},
       onEvent: (event) => {
         if (event.type === 'outcome') outcome = event.outcome;

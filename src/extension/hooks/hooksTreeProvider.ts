@@ -2,10 +2,13 @@
  * The native "Hooks" tree: the current chat's `_Stop` budget, each MCP server (allowlisted or not,
  * hooks, health, calls, p50/p95 latency) and the timeline of objections. It renders HooksViewState and
  * refreshes whenever the model changes, so it moves live during a run. Selecting an objection opens its
- * full text; a server with hooks that is not allowlisted offers a one-click fix.
+ * full text, and an objection that carries failing tests lists them (each opens its file at the line)
+ * with a way to the Testing view; a server with hooks that is not allowlisted offers a one-click fix.
  */
 import * as vscode from 'vscode';
-import { percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
+import type { HookFailure } from '../../agent/hookEvidence';
+import { budgetText } from '../../shared/budgetText';
+import { healthText, percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
 
 export type HookNode =
   | { kind: 'budget' }
@@ -13,6 +16,8 @@ export type HookNode =
   | { kind: 'server'; server: ServerView }
   | { kind: 'timeline' }
   | { kind: 'objection'; objection: ObjectionView; index: number }
+  | { kind: 'failure'; failure: HookFailure }
+  | { kind: 'showInTesting' }
   | { kind: 'notice'; text: string };
 
 export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
@@ -34,6 +39,9 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
     }
     if (node.kind === 'servers') return [...this.hooks.servers.values()].map((server): HookNode => ({ kind: 'server', server }));
     if (node.kind === 'timeline') return this.hooks.objections.map((objection, index): HookNode => ({ kind: 'objection', objection, index })).reverse();
+    if (node.kind === 'objection' && node.objection.failures?.length) {
+      return [...node.objection.failures.map((failure): HookNode => ({ kind: 'failure', failure })), { kind: 'showInTesting' }];
+    }
     return [];
   }
 
@@ -63,6 +71,14 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
       }
       case 'objection':
         return objectionItem(node.objection);
+      case 'failure':
+        return failureItem(node.failure);
+      case 'showInTesting': {
+        const item = new vscode.TreeItem('Show in Testing');
+        item.iconPath = new vscode.ThemeIcon('beaker');
+        item.command = { command: 'sprout.showTestResults', title: 'Show in Testing' };
+        return item;
+      }
       case 'notice': {
         const item = new vscode.TreeItem(node.text);
         item.iconPath = new vscode.ThemeIcon('warning');
@@ -73,14 +89,14 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
   }
 
   private budgetItem(): vscode.TreeItem {
-    const b = this.hooks.budget;
-    const item = new vscode.TreeItem(b ? `_Stop budget ${b.used}/${b.max}` : '_Stop budget: no run yet');
+    const budget = budgetText(this.hooks.budget);
+    const item = new vscode.TreeItem(budget.label);
     item.id = 'budget';
-    if (b) {
-      item.description = `${b.scope} scope · repeated end-turn stops ${b.repeatedEndTurnStops ? 'on' : 'off'}`;
-      item.tooltip = b.max === 0 ? '_Stop is disabled (sprout.hooks.stopMaxRejections = 0).' : `${b.used} of ${b.max} objection rounds used (${b.scope} scope).`;
+    if (this.hooks.budget) {
+      item.description = budget.detail;
+      item.tooltip = budget.tooltip;
     }
-    item.iconPath = new vscode.ThemeIcon(b && b.max > 0 && b.used >= b.max ? 'error' : 'shield');
+    item.iconPath = new vscode.ThemeIcon(budget.spent ? 'error' : 'shield');
     return item;
   }
 }
@@ -92,8 +108,9 @@ function serverItem(server: ServerView): vscode.TreeItem {
   const p95 = percentile(server.latencies, 95);
   const hooks = server.hooks.length > 0 ? server.hooks.join(' ') : 'no hooks';
   const latency = p50 === undefined ? '' : ` · p50 ${Math.round(p50)} ms p95 ${Math.round(p95 ?? p50)} ms`;
-  item.description = `${server.health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latency}`;
-  item.tooltip = [server.detail, `health: ${server.health}`].filter(Boolean).join('\n');
+  const health = healthText(server);
+  item.description = `${health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latency}`;
+  item.tooltip = [server.detail, `health: ${health}`].filter(Boolean).join('\n');
   item.iconPath = new vscode.ThemeIcon(server.health === 'ok' ? 'pass' : server.health === 'killed' || server.health === 'error' ? 'error' : 'circle-outline');
   item.contextValue = server.hooks.length > 0 && !server.allowlisted ? 'serverHooksDisabled' : 'server';
   if (item.contextValue === 'serverHooksDisabled') {
@@ -110,5 +127,19 @@ function objectionItem(o: ObjectionView): vscode.TreeItem {
   item.tooltip = o.text;
   item.iconPath = new vscode.ThemeIcon(o.outcome === 'complied' ? 'check' : o.outcome === 'pending' ? 'loading~spin' : 'circle-slash');
   item.command = { command: 'sprout.showObjection', title: 'Show objection', arguments: [o.server, o.text] };
+  if (o.failures?.length) {
+    item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+    item.description = `${item.description} · ${o.failures.length} failing`;
+  }
+  return item;
+}
+
+function failureItem(f: HookFailure): vscode.TreeItem {
+  const where = f.file ? `${f.file}${f.line !== undefined ? `:${f.line}` : ''}` : '';
+  const item = new vscode.TreeItem(f.name);
+  item.description = where;
+  item.tooltip = [where, f.message].filter(Boolean).join('\n');
+  item.iconPath = new vscode.ThemeIcon('testing-failed-icon');
+  if (f.file) item.command = { command: 'sprout.openTestFailure', title: 'Open', arguments: [f.file, f.line] };
   return item;
 }

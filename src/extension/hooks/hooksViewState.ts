@@ -1,21 +1,28 @@
 /**
- * What the Hooks view and the status bar show, folded from the core's events plus the tool host's
- * server status: the `_Stop` budget, each MCP server's hooks, allowlisting, health, call count and
+ * What the Hooks view and the status bar show, folded from the core's events plus the status each MCP
+ * server reports when it changes (no polling): the `_Stop` budget, each MCP server's hooks, allowlisting, health, call count and
  * latency percentiles, and the timeline of objections with what became of each. vscode-free so the
  * folding is unit-tested under node; the tree provider only renders it.
  */
 import { splitQualifiedName } from '../../agent/toolNames';
+import type { HookFailure } from '../../agent/hookEvidence';
 import type { AgentEvent } from '../../agent/events';
-import type { BudgetScope, HookAllowlist } from '../../agent/settings';
+import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
+import type { HookAllowlist } from '../../agent/settings';
 import { isHookServerAllowed } from '../../agent/settings';
+import type { ServerState, ServerStatus } from '../../mcp/mcpHub';
+import type { Budget } from '../../shared/protocol';
 
-export type ServerHealth = 'ok' | 'not started' | 'starting' | 'timed out 1/2' | 'killed' | 'restarting' | 'error' | 'stopped';
+/** 'timed out': its last hook calls timed out (`timeouts` of them), one more and the agent kills it. */
+export type ServerHealth = 'ok' | 'not started' | 'starting' | 'timed out' | 'killed' | 'restarting' | 'error';
 
 export interface ServerView {
   name: string;
   allowlisted: boolean;
   hooks: string[];
   health: ServerHealth;
+  /** Consecutive hook timeouts while 'timed out'. */
+  timeouts: number;
   detail?: string;
   calls: number;
   latencies: number[];
@@ -26,25 +33,19 @@ export interface ObjectionView {
   server: string;
   text: string;
   outcome: 'pending' | 'complied' | 'declined' | 'overridden';
+  /** Failing tests the hook attached (its result's structured content). */
+  failures?: HookFailure[];
 }
 
-export interface BudgetView {
-  used: number;
-  max: number;
-  scope: BudgetScope;
-  repeatedEndTurnStops: boolean;
-}
-
-/** The slice of a tool host's per-server status the view needs (McpHub.status() carries more). */
-export interface ServerStatusLike {
-  name: string;
-  state: string;
-  restarts?: number;
-  hooks?: string[];
-  error?: string;
-}
+/** The slice of a server's status the view reads. */
+export type ServerStatusView = Pick<ServerStatus, 'name' | 'state' | 'hooks' | 'error'>;
 
 const LATENCY_WINDOW = 200;
+
+/** The health as the Hooks view words it. */
+export function healthText(server: Pick<ServerView, 'health' | 'timeouts'>): string {
+  return server.health === 'timed out' ? `timed out ${server.timeouts}/${KILL_AFTER_TIMEOUTS}` : server.health;
+}
 
 export function percentile(values: readonly number[], p: number): number | undefined {
   if (values.length === 0) return undefined;
@@ -54,8 +55,7 @@ export function percentile(values: readonly number[], p: number): number | undef
 }
 
 export class HooksViewState {
-  budget: BudgetView | undefined;
-  runState: 'idle' | 'running' = 'idle';
+  budget: Budget | undefined;
   readonly servers = new Map<string, ServerView>();
   /** Whether the window's MCP servers have been started (they start with the first prompt). */
   serversStarted = false;
@@ -79,16 +79,15 @@ export class HooksViewState {
   resetChat(): void {
     this.budget = undefined;
     this.objections.length = 0;
-    this.runState = 'idle';
     this.changed();
   }
 
   /**
-   * Polled with the servers the window runs (`started` is false before the first prompt starts them,
-   * and after a configuration change until the next): servers no longer configured leave the view.
-   * Tells listeners only when a server's hooks, health or detail actually moved.
+   * The servers the window runs, whenever that set may have changed (`started` is false before the
+   * first prompt starts them, and after a configuration change until the next): servers no longer
+   * configured leave the view. Tells listeners only when something shown moved.
    */
-  updateStatus(statuses: readonly ServerStatusLike[], started = true): void {
+  updateStatus(statuses: readonly ServerStatusView[], started = true): void {
     let moved = started !== this.serversStarted;
     this.serversStarted = started;
     const listed = new Set(statuses.map((s) => s.name));
@@ -97,16 +96,23 @@ export class HooksViewState {
       this.servers.delete(name);
       moved = true;
     }
-    for (const status of statuses) {
-      const known = this.servers.has(status.name);
-      const server = this.server(status.name);
-      const before = `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
-      if (status.hooks) server.hooks = [...status.hooks];
-      server.health = healthOf(status.state, server.health);
-      server.detail = status.error;
-      moved ||= !known || before !== `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
-    }
+    for (const status of statuses) moved = this.fromStatus(status) || moved;
     if (moved) this.changed();
+  }
+
+  /** One server reported a change of its own (the hub says so as it happens). */
+  updateServer(status: ServerStatusView): void {
+    if (this.fromStatus(status)) this.changed();
+  }
+
+  private fromStatus(status: ServerStatusView): boolean {
+    const known = this.servers.has(status.name);
+    const server = this.server(status.name);
+    const before = `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
+    server.hooks = [...status.hooks];
+    server.health = healthOf(status.state, server.health);
+    server.detail = status.error;
+    return !known || before !== `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
   }
 
   apply(event: AgentEvent, at: number): void {
@@ -116,10 +122,9 @@ export class HooksViewState {
   private fold(event: AgentEvent, at: number): boolean {
     switch (event.type) {
       case 'prompt_started':
-        this.runState = 'running';
+        // Nothing of its own to fold, but whoever shows "running" (the status bar) looks again.
         return true;
       case 'outcome':
-        this.runState = 'idle';
         for (const o of this.objections) if (o.outcome === 'pending') o.outcome = event.outcome.unresolved?.cause === 'declined' ? 'declined' : 'overridden';
         return true;
       case 'budget':
@@ -134,7 +139,7 @@ export class HooksViewState {
         this.recordCall(event.server, event.durationMs, event.result === 'timeout' ? undefined : 'ok');
         return true;
       case 'hook_objected':
-        this.objections.push({ at, server: event.server, text: event.text, outcome: 'pending' });
+        this.objections.push({ at, server: event.server, text: event.text, outcome: 'pending', ...(event.failures ? { failures: event.failures } : {}) });
         return true;
       case 'objection_resolved':
         for (const o of this.objections) if (o.outcome === 'pending' && event.servers.includes(o.server)) o.outcome = event.resolution;
@@ -147,7 +152,7 @@ export class HooksViewState {
   private foldServerEvent(event: AgentEvent): boolean {
     switch (event.type) {
       case 'hook_timed_out':
-        this.server(event.server).health = event.consecutive >= 2 ? 'killed' : 'timed out 1/2';
+        Object.assign(this.server(event.server), { health: event.consecutive >= KILL_AFTER_TIMEOUTS ? 'killed' : 'timed out', timeouts: event.consecutive });
         return true;
       case 'server_killed':
         Object.assign(this.server(event.server), { health: 'killed', detail: event.reason });
@@ -177,7 +182,7 @@ export class HooksViewState {
   private server(name: string): ServerView {
     let server = this.servers.get(name);
     if (!server) {
-      server = { name, allowlisted: isHookServerAllowed(this.allowlist, name), hooks: [], health: 'starting', calls: 0, latencies: [] };
+      server = { name, allowlisted: isHookServerAllowed(this.allowlist, name), hooks: [], health: 'starting', timeouts: 0, calls: 0, latencies: [] };
       this.servers.set(name, server);
     }
     return server;
@@ -188,14 +193,21 @@ export class HooksViewState {
   }
 }
 
-function healthOf(state: string, previous: ServerHealth): ServerHealth {
-  const s = state.toLowerCase();
-  if (s.includes('kill')) return 'killed';
-  if (s.includes('restart') || s.includes('backoff')) return 'restarting';
-  if (s.includes('error') || s.includes('fail')) return 'error';
-  if (s.includes('connect') || s.includes('start')) return 'starting';
-  if (s.includes('idle')) return previous === 'killed' ? 'killed' : 'not started';
-  if (s.includes('stop') || s.includes('closed')) return previous === 'killed' ? 'killed' : 'stopped';
-  if (previous === 'timed out 1/2') return previous;
-  return 'ok';
+function healthOf(state: ServerState, previous: ServerHealth): ServerHealth {
+  switch (state) {
+    case 'idle':
+      // Idle again after Restart MCP Servers; a server the agent killed keeps saying so until it runs.
+      return previous === 'killed' ? 'killed' : 'not started';
+    case 'starting':
+      return 'starting';
+    case 'ready':
+      // Up, but its last hook call timed out: the next timeout kills it, which is what matters here.
+      return previous === 'timed out' ? previous : 'ok';
+    case 'killed':
+      return 'killed';
+    case 'restarting':
+      return 'restarting';
+    case 'failed':
+      return 'error';
+  }
 }

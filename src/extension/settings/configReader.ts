@@ -33,6 +33,14 @@ export function readRaw(key: SettingKey, trusted = vscode.workspace.isTrusted): 
   return inspected?.globalValue ?? inspected?.defaultValue;
 }
 
+/** True when the setting has a value of its own in a scope that applies: the user's, or the workspace's where readRaw takes it. */
+export function isConfigured(key: SettingKey, trusted = vscode.workspace.isTrusted): boolean {
+  const inspected = vscode.workspace.getConfiguration('sprout').inspect(section(key));
+  if (inspected?.globalValue !== undefined) return true;
+  if (USER_ONLY_KEYS.includes(key) || (!trusted && RESTRICTED_KEYS.includes(key))) return false;
+  return inspected?.workspaceValue !== undefined || inspected?.workspaceFolderValue !== undefined;
+}
+
 /** Where `sprout.model.baseUrl` came from: the user's value, and the workspace's (folder first) if any. */
 export function readBaseUrlLevels(): { user: unknown; workspace: unknown } {
   const inspected = vscode.workspace.getConfiguration('sprout').inspect('model.baseUrl');
@@ -40,7 +48,10 @@ export function readBaseUrlLevels(): { user: unknown; workspace: unknown } {
 }
 
 export function readSettings(trusted = vscode.workspace.isTrusted): ExtensionSettings {
-  return mapSettings((key) => readRaw(key, trusted));
+  return mapSettings(
+    (key) => readRaw(key, trusted),
+    (key) => isConfigured(key, trusted),
+  );
 }
 
 /** The `sprout.mcp.servers` entries split by where they were defined. */

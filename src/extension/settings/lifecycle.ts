@@ -116,13 +116,14 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
       reportSettingErrors(deps.reread().errors);
       renotice();
       if (serverKeys.some((key) => event.affectsConfiguration(key))) serversChanged();
-      if (event.affectsConfiguration('sprout.model.baseUrl')) deps.host.invalidateModel();
+      if (event.affectsConfiguration('sprout.model.baseUrl') || event.affectsConfiguration('sprout.model.compatibility')) deps.host.invalidateModel();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       deps.reread();
       renotice();
       serversChanged();
     }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void deps.host.rootsChanged()),
     watcher,
     watcher.onDidChange(serversChanged),
     watcher.onDidCreate(serversChanged),

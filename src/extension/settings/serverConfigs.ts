@@ -8,7 +8,8 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadMcpConfigFile, parseMcpConfig, type McpConfigVars, type McpServerConfig } from '../../mcp/config';
+import { parseMcpConfig, readMcpConfigJson, type McpConfigVars, type McpServerConfig } from '../../mcp/config';
+import { referencedInputs, type McpInputSpec } from '../../mcp/configInputs';
 import { bundledServerConfigs, isBundledServerName, type BundledServerName } from '../../runtime/bundledServers';
 import type { ConsentStore } from './consentStore';
 import type { BuiltinServers } from './settingsMapping';
@@ -21,6 +22,8 @@ export interface ServerSources {
   builtins: BuiltinServers;
   distDir: string;
   stateDir: string;
+  /** Values for the `${input:id}` placeholders of `.vscode/mcp.json` (SecretStorage, asked once). */
+  inputs?: (source: string, specs: readonly McpInputSpec[]) => Promise<Map<string, string>>;
   /** Protected-path patterns added by the settings, for the bundled workspace server. */
   protectedPaths?: readonly string[];
 }
@@ -42,13 +45,42 @@ function parseSafely(parse: () => McpServerConfig[], notices: string[]): McpServ
   }
 }
 
-export function workspaceDefinedServers(sources: ServerSources, notices: string[]): McpServerConfig[] {
-  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
+/** `.vscode/mcp.json`, its inputs resolved first (only those its servers use). */
+async function serversFromFile(file: string, sources: ServerSources, notices: string[]): Promise<McpServerConfig[]> {
+  let json: unknown;
+  try {
+    json = readMcpConfigJson(file);
+  } catch (error) {
+    notices.push((error as Error).message);
+    return [];
+  }
+  const { specs } = referencedInputs(json);
+  const values = specs.length > 0 && sources.inputs !== undefined ? await sources.inputs(file, specs) : new Map<string, string>();
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, inputs: (id) => values.get(id), notices };
+  return parseSafely(() => parseMcpConfig(json, file, vars), notices);
+}
+
+export async function workspaceDefinedServers(sources: ServerSources, notices: string[]): Promise<McpServerConfig[]> {
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, notices };
   const fromSettings = parseSafely(() => parseMcpConfig({ servers: sources.workspaceServers }, 'workspace setting sprout.mcp.servers', vars), notices);
   const file = join(sources.workspaceFolder, '.vscode', 'mcp.json');
-  const fromFile = existsSync(file) ? parseSafely(() => loadMcpConfigFile(file, vars), notices) : [];
+  const fromFile = existsSync(file) ? await serversFromFile(file, sources, notices) : [];
   const names = new Set(fromSettings.map((s) => s.name));
   return [...fromSettings, ...fromFile.filter((s) => !names.has(s.name))];
+}
+
+/** The names a workspace defines, read without parsing (nothing is expanded or asked for). */
+function untrustedServerNames(sources: ServerSources): string[] {
+  const names = Object.keys(sources.workspaceServers);
+  const file = join(sources.workspaceFolder, '.vscode', 'mcp.json');
+  if (!existsSync(file)) return names;
+  try {
+    const json = readMcpConfigJson(file) as { servers?: Record<string, unknown>; mcpServers?: Record<string, unknown> };
+    for (const name of [...Object.keys(json.servers ?? {}), ...Object.keys(json.mcpServers ?? {})]) if (!names.includes(name)) names.push(name);
+  } catch {
+    // An unreadable file starts nothing either; the names are only for the notice.
+  }
+  return names;
 }
 
 /**
@@ -70,10 +102,11 @@ function withoutBundledNames(servers: McpServerConfig[], builtins: BuiltinServer
 
 export async function resolveServers(sources: ServerSources, consent: ConsentStore): Promise<ResolvedServers> {
   const notices: string[] = [];
-  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder };
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, notices };
   const userSource = 'user setting sprout.mcp.servers';
   const user = withoutBundledNames(parseSafely(() => parseMcpConfig({ servers: sources.userServers }, userSource, vars), notices), sources.builtins, userSource, notices);
-  const workspace = workspaceDefinedServers(sources, notices).filter((server) => {
+  // An untrusted workspace's file is not even read: its inputs would be asked for servers that never start.
+  const workspace = (sources.trusted ? await workspaceDefinedServers(sources, notices) : []).filter((server) => {
     // Approvals are by name: a workspace server named `workspace` would inherit the bundled one's,
     // so no bundled name is free for the workspace, enabled or not.
     if (!isBundledServerName(server.name)) return true;
@@ -83,8 +116,9 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
     return false;
   });
   const allowed: McpServerConfig[] = [];
-  if (!sources.trusted && workspace.length > 0) {
-    notices.push(`This workspace is not trusted, so its MCP servers (${workspace.map((s) => s.name).join(', ')}) and hooks do not start. Trust the workspace to use them.`);
+  const blocked = sources.trusted ? [] : untrustedServerNames(sources);
+  if (blocked.length > 0) {
+    notices.push(`This workspace is not trusted, so its MCP servers (${blocked.join(', ')}) and hooks do not start. Trust the workspace to use them.`);
   } else {
     for (const server of workspace) {
       if (await consent.ensure(server)) allowed.push(server);

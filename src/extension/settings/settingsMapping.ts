@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
 import type { AgentSettings, HookSettings } from '../../agent/settings';
+import { MODEL_PROVIDERS, type ModelProvider } from '../model/modelSource';
+import { parseCompatibility, type Compatibility } from '../../model/dialect';
 import { ProtectedPatternError, validateProtectedPattern } from '../../servers/shared/protectedPaths';
 
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
@@ -14,9 +16,11 @@ export type BuiltinServers = { workspace: boolean; todo: boolean; tests: boolean
 
 /** Every contributed setting with its code default; package.json must agree (checked by a unit test). */
 export const SETTING_DEFAULTS = {
+  'sprout.model.provider': 'auto' as ModelProvider,
   'sprout.model.baseUrl': DEFAULT_BASE_URL,
   'sprout.model.name': DEFAULT_SETTINGS.model,
   'sprout.model.contextWindowTokens': DEFAULT_SETTINGS.contextWindowTokens,
+  'sprout.model.compatibility': 'auto' as Compatibility,
   'sprout.agent.maxRounds': DEFAULT_SETTINGS.maxRounds,
   'sprout.hooks.servers': [] as string[],
   'sprout.hooks.timeoutMs': DEFAULT_SETTINGS.hooks.timeoutMs,
@@ -26,6 +30,10 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.servers': {} as Record<string, unknown>,
   'sprout.mcp.builtinServers': { ...DEFAULT_BUILTIN_SERVERS } as BuiltinServers,
   'sprout.tools.autoApprove': [] as string[],
+  'sprout.tools.timeoutMs': DEFAULT_SETTINGS.toolTimeoutMs,
+  'sprout.tools.maxTotalMs': DEFAULT_SETTINGS.toolMaxTotalMs,
+  'sprout.mcp.readyGraceMs': DEFAULT_SETTINGS.serverReadyGraceMs,
+  'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
   'sprout.tools.protectedPaths': [] as string[],
 } as const;
 
@@ -34,7 +42,13 @@ export const SETTING_KEYS = Object.keys(SETTING_DEFAULTS) as SettingKey[];
 
 export interface ExtensionSettings {
   agent: AgentSettings;
+  /** Which model source serves the chats; `auto` is resolved by modelSource.ts. */
+  provider: ModelProvider;
   baseUrl: string;
+  /** `sprout.model.baseUrl` has a value of its own (in a scope that applies), not just the default. */
+  baseUrlConfigured: boolean;
+  /** Which server family's request rules the model client follows. */
+  compatibility: Compatibility;
   mcpServers: Record<string, unknown>;
   builtinServers: BuiltinServers;
   /** User scope only: the reader never takes it from workspace settings. */
@@ -45,6 +59,8 @@ export interface ExtensionSettings {
 }
 
 export type SettingGetter = (key: SettingKey) => unknown;
+/** Whether the user gave the setting a value (in any scope that applies), default or not. */
+export type SettingProbe = (key: SettingKey) => boolean;
 
 const builtinSchema = z.object({ workspace: z.boolean().optional(), todo: z.boolean().optional(), tests: z.boolean().optional() }).strict();
 
@@ -105,6 +121,11 @@ function readBaseUrl(value: unknown): string {
   return url;
 }
 
+function readProvider(value: unknown): ModelProvider {
+  if (typeof value === 'string' && (MODEL_PROVIDERS as readonly string[]).includes(value)) return value as ModelProvider;
+  throw new ConfigError('sprout.model.provider', `sprout.model.provider: expected ${MODEL_PROVIDERS.map((p) => `"${p}"`).join(', ')}, got ${JSON.stringify(value)}.`);
+}
+
 function readObject(value: unknown, key: string): Record<string, unknown> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   throw new ConfigError(key, `${key}: expected an object, got ${JSON.stringify(value)}.`);
@@ -116,6 +137,20 @@ function readBuiltins(value: unknown): BuiltinServers {
     throw new ConfigError('sprout.mcp.builtinServers', 'sprout.mcp.builtinServers: expected {"workspace": bool, "todo": bool, "tests": bool}.');
   }
   return { ...DEFAULT_BUILTIN_SERVERS, ...parsed.data };
+}
+
+/** Tool and server waits in milliseconds: setting -> core field, lower bound. */
+const WAITS = [
+  ['sprout.tools.timeoutMs', 'toolTimeoutMs', 1],
+  ['sprout.tools.maxTotalMs', 'toolMaxTotalMs', 1],
+  ['sprout.mcp.readyGraceMs', 'serverReadyGraceMs', 0],
+  ['sprout.mcp.startupWaitMs', 'firstPromptServerWaitMs', 0],
+] as const;
+
+function readWaits(get: SettingGetter, errors: ConfigError[]): Pick<AgentSettings, (typeof WAITS)[number][1]> {
+  const out = { toolTimeoutMs: 0, toolMaxTotalMs: 0, serverReadyGraceMs: 0, firstPromptServerWaitMs: 0 };
+  for (const [key, field, min] of WAITS) out[field] = attempt(errors, DEFAULT_SETTINGS[field], () => parseInteger(asNumberOrString(get(key), key), key, min));
+  return out;
 }
 
 /** The valid patterns; each bad one is reported and dropped, the others and the defaults still apply. */
@@ -134,7 +169,7 @@ function readProtectedPaths(value: unknown, errors: ConfigError[]): string[] {
 }
 
 /** Reads every setting; a missing value (undefined) means the default. */
-export function mapSettings(rawGet: SettingGetter): ExtensionSettings {
+export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = () => false): ExtensionSettings {
   const get: SettingGetter = (key) => rawGet(key) ?? SETTING_DEFAULTS[key];
   const errors: ConfigError[] = [];
   const d = DEFAULT_SETTINGS;
@@ -146,10 +181,14 @@ export function mapSettings(rawGet: SettingGetter): ExtensionSettings {
     ),
     maxRounds: attempt(errors, d.maxRounds, () => parseInteger(asNumberOrString(get('sprout.agent.maxRounds'), 'sprout.agent.maxRounds'), 'sprout.agent.maxRounds', 0)),
     hooks: readHooks(get, errors),
+    ...readWaits(get, errors),
   };
   return {
     agent,
+    provider: attempt(errors, SETTING_DEFAULTS['sprout.model.provider'], () => readProvider(get('sprout.model.provider'))),
     baseUrl: attempt(errors, DEFAULT_BASE_URL, () => readBaseUrl(get('sprout.model.baseUrl'))),
+    baseUrlConfigured: configured('sprout.model.baseUrl'),
+    compatibility: attempt(errors, 'auto', () => parseCompatibility(asString(get('sprout.model.compatibility'), 'sprout.model.compatibility'))),
     mcpServers: attempt(errors, {}, () => readObject(get('sprout.mcp.servers'), 'sprout.mcp.servers')),
     builtinServers: attempt(errors, { ...DEFAULT_BUILTIN_SERVERS }, () => readBuiltins(get('sprout.mcp.builtinServers'))),
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),

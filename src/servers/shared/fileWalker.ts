@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { isInside } from './safePath';
 
-const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
+export const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 
-interface Rules {
+export interface Rules {
   base: string;
   ig: Ignore;
 }
@@ -29,7 +29,8 @@ export interface WalkedFile {
   relative: string;
 }
 
-function loadRules(dir: string, relDir: string): Rules | undefined {
+/** The `.gitignore` of `dir` (whose root-relative path is `relDir`), if it has one. */
+export function loadRules(dir: string, relDir: string): Rules | undefined {
   try {
     const text = readFileSync(join(dir, '.gitignore'), 'utf8');
     return { base: relDir, ig: ignore().add(text) };
@@ -38,7 +39,7 @@ function loadRules(dir: string, relDir: string): Rules | undefined {
   }
 }
 
-function ignored(rules: readonly Rules[], relPath: string, isDir: boolean): boolean {
+export function ignored(rules: readonly Rules[], relPath: string, isDir: boolean): boolean {
   for (const { base, ig } of rules) {
     const sub = base === '' ? relPath : relPath.slice(base.length + 1);
     if (ig.ignores(isDir ? `${sub}/` : sub)) return true;

@@ -5,7 +5,7 @@
  * tag (src/mcp/processTree.ts) and killed with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from '../../mcp/processTree';
+import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from '../../platform/processTree';
 
 export interface CommandRun {
   child: ChildProcess;
@@ -41,15 +41,15 @@ export function killAllCommands(): void {
 }
 
 /** The server's environment minus a parent test runner's context, which would change how `node --test` reports. */
-function commandEnv(tag: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...tag };
+function commandEnv(tag: Record<string, string>, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra, ...tag };
   delete env.NODE_TEST_CONTEXT;
   return env;
 }
 
-export function startCommand(command: string, cwd: string, timeoutMs: number, onData: (chunk: string) => void): CommandRun {
+export function startCommand(command: string, cwd: string, timeoutMs: number, onData: (chunk: string) => void, env: Record<string, string> = {}): CommandRun {
   const tag = newSpawnTag();
-  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv(tag.env) });
+  const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv(tag.env, env) });
   live.set(child, tag.name);
   let timedOut = false;
   const timer = setTimeout(() => {

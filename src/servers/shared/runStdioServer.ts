@@ -9,7 +9,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { errorMessage } from '../../agent/errorMessage';
 import { HelpRequested } from './serverArgs';
 
-export function runStdioServer(name: string, build: () => { server: McpServer; onShutdown?: () => void }): void {
+/**
+ * `toolsCanChange`: whether the server's tool list can change while it runs. The SDK's McpServer
+ * always advertises `tools.listChanged`; a fixed list says it does not, so clients need not watch.
+ */
+export function runStdioServer(name: string, build: () => { server: McpServer; onShutdown?: () => void }, toolsCanChange = false): void {
   let built: { server: McpServer; onShutdown?: () => void };
   try {
     built = build();
@@ -35,6 +39,7 @@ export function runStdioServer(name: string, build: () => { server: McpServer; o
   process.stdin.on('close', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  if (!toolsCanChange) built.server.server.registerCapabilities({ tools: { listChanged: false } });
   built.server.connect(new StdioServerTransport()).catch((error: unknown) => {
     process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
     process.exit(1);

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
-import { stateHome } from './privateState';
+import { stateHome } from '../../platform/privateState';
 
 export interface ServerArgs {
   root: string;

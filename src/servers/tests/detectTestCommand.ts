@@ -1,6 +1,9 @@
 /**
- * Finds the workspace's test command when none is configured: a real `package.json` test script,
- * pytest, `cargo test`, `go test ./...` or a Makefile `test` target, in that order.
+ * Finds the workspace's test command when none is configured, in this order: the root package.json
+ * test script (run with the project's package manager: the `packageManager` field, else its
+ * lockfile, else npm), a jest/vitest/mocha config without a script, pytest, unittest, `cargo test`,
+ * `go test ./...`, a Makefile `test` target. Python is pytest unless every test file is plain
+ * unittest and nothing configures pytest.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,36 +18,88 @@ function read(path: string): string | undefined {
   }
 }
 
-function npmTestScript(root: string): string | undefined {
+interface PackageJson {
+  scripts?: Record<string, unknown>;
+  packageManager?: unknown;
+}
+
+export function readPackageJson(root: string): PackageJson | undefined {
   const text = read(join(root, 'package.json'));
   if (text === undefined) return undefined;
   try {
-    const pkg = JSON.parse(text) as { scripts?: Record<string, unknown> };
-    const script = pkg.scripts?.test;
-    return typeof script === 'string' && script.trim() !== '' && !NPM_PLACEHOLDER.test(script) ? 'npm test' : undefined;
+    const parsed = JSON.parse(text) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as PackageJson) : undefined;
   } catch {
     return undefined;
   }
 }
 
-function usesPytest(root: string): boolean {
-  if (['pytest.ini', 'conftest.py'].some((f) => existsSync(join(root, f)))) return true;
-  if (/\[tool\.pytest/.test(read(join(root, 'pyproject.toml')) ?? '')) return true;
-  if (/\[(?:tool:)?pytest\]/.test((read(join(root, 'setup.cfg')) ?? '') + (read(join(root, 'tox.ini')) ?? ''))) return true;
-  for (const dir of ['tests', 'test', '.']) {
+/** The root package.json's test script, unless it is missing or npm init's placeholder. */
+export function testScript(root: string): string | undefined {
+  const script = readPackageJson(root)?.scripts?.test;
+  return typeof script === 'string' && script.trim() !== '' && !NPM_PLACEHOLDER.test(script) ? script : undefined;
+}
+
+export function packageManager(root: string): 'npm' | 'pnpm' | 'yarn' {
+  const declared = readPackageJson(root)?.packageManager;
+  const name = typeof declared === 'string' ? /^(npm|pnpm|yarn)@/.exec(declared)?.[1] : undefined;
+  if (name === 'npm' || name === 'pnpm' || name === 'yarn') return name;
+  if (existsSync(join(root, 'pnpm-lock.yaml'))) return 'pnpm';
+  if (existsSync(join(root, 'yarn.lock'))) return 'yarn';
+  return 'npm';
+}
+
+function jsRunnerWithoutScript(root: string): string | undefined {
+  let files: string[];
+  try {
+    files = readdirSync(root);
+  } catch {
+    return undefined;
+  }
+  if (files.some((f) => /^jest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no jest';
+  if (files.some((f) => /^vitest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no vitest run';
+  if (files.some((f) => /^\.mocharc\.(?:js|cjs|json|jsonc|ya?ml)$/.test(f))) return 'npx --no mocha';
+  return undefined;
+}
+
+function pythonTestFiles(root: string): { dir: string; files: string[] }[] {
+  const found: { dir: string; files: string[] }[] = [];
+  for (const dir of ['.', 'tests', 'test']) {
     try {
-      if (readdirSync(join(root, dir)).some((f) => /^test_.*\.py$|_test\.py$/.test(f))) return true;
+      const files = readdirSync(join(root, dir)).filter((f) => /^test.*\.py$|_test\.py$/.test(f));
+      if (files.length > 0) found.push({ dir, files });
     } catch {
       // no such folder
     }
   }
-  return false;
+  return found;
+}
+
+function pytestConfigured(root: string): boolean {
+  if (['pytest.ini', 'conftest.py'].some((f) => existsSync(join(root, f)))) return true;
+  if (/\[tool\.pytest/.test(read(join(root, 'pyproject.toml')) ?? '')) return true;
+  return /\[(?:tool:)?pytest\]/.test((read(join(root, 'setup.cfg')) ?? '') + (read(join(root, 'tox.ini')) ?? ''));
+}
+
+function pythonCommand(root: string): string | undefined {
+  const found = pythonTestFiles(root);
+  if (pytestConfigured(root)) return 'python3 -m pytest';
+  if (found.length === 0) return undefined;
+  const sources = found.flatMap(({ dir, files }) => files.map((f) => read(join(root, dir, f)) ?? ''));
+  const plainUnittest = sources.every((s) => /^\s*(?:import unittest|from unittest\b)/m.test(s) && !/^\s*(?:import pytest|from pytest\b)/m.test(s));
+  if (!plainUnittest) return 'python3 -m pytest';
+  // unittest discovers only importable packages below the start folder (Python 3.11+).
+  const inRoot = found.some((f) => f.dir === '.');
+  const folder = found[0]?.dir ?? '.';
+  return inRoot || existsSync(join(root, folder, '__init__.py')) ? 'python3 -m unittest' : `python3 -m unittest discover -s ${folder}`;
 }
 
 export function detectTestCommand(root: string): string | undefined {
-  const npm = npmTestScript(root);
-  if (npm) return npm;
-  if (usesPytest(root)) return 'python3 -m pytest';
+  if (testScript(root) !== undefined) return `${packageManager(root)} test`;
+  const js = jsRunnerWithoutScript(root);
+  if (js) return js;
+  const python = pythonCommand(root);
+  if (python) return python;
   if (existsSync(join(root, 'Cargo.toml'))) return 'cargo test';
   if (existsSync(join(root, 'go.mod'))) return 'go test ./...';
   const makefile = read(join(root, 'Makefile')) ?? read(join(root, 'makefile'));

@@ -2,11 +2,12 @@
  * Stdio entry point of the `tests` server (dist/servers/tests.js, bin `sprout-mcp-tests`).
  * Usage: sprout-mcp-tests [--root DIR] [--state-dir DIR] [--command "npm test"]
  *                         [--hook-budget-ms 1500] [--timeout-ms 600000]
+ *                         [--watch on|off] [--watch-debounce-ms 1000]
  */
 import { killAllCommands } from '../shared/processGroup';
 import { runStdioServer } from '../shared/runStdioServer';
 import { intOption, parseServerArgs } from '../shared/serverArgs';
-import { createTestsServer, DEFAULT_HOOK_BUDGET_MS, DEFAULT_RUN_TIMEOUT_MS } from './testsServer';
+import { createTestsServer, DEFAULT_HOOK_BUDGET_MS, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_WATCH_DEBOUNCE_MS } from './testsServer';
 
 const USAGE = `Usage: sprout-mcp-tests [--root DIR] [--state-dir DIR] [--command CMD] [--hook-budget-ms N] [--timeout-ms N]
 
@@ -23,13 +24,17 @@ An MCP server on stdio: a test runner (tool "run_tests") whose _Stop hook object
 runStdioServer('tests', () => {
   const args = parseServerArgs(process.argv.slice(2), { usage: USAGE, extraOptions: ['command', 'hook-budget-ms', 'timeout-ms'] });
   const command = args.options.get('command')?.trim();
+  const watch = args.options.get('watch') ?? 'on';
+  if (watch !== 'on' && watch !== 'off') throw new Error(`--watch must be "on" or "off", got "${watch}"`);
   const { server, controller } = createTestsServer({
     root: args.root,
     stateDir: args.stateDir,
     command: command === '' ? undefined : command,
     hookBudgetMs: intOption(args, 'hook-budget-ms', DEFAULT_HOOK_BUDGET_MS),
     runTimeoutMs: intOption(args, 'timeout-ms', DEFAULT_RUN_TIMEOUT_MS),
+    watchDebounceMs: watch === 'off' ? 0 : intOption(args, 'watch-debounce-ms', DEFAULT_WATCH_DEBOUNCE_MS),
   });
+  controller.startWatching();
   return {
     server,
     onShutdown: () => {

@@ -4,7 +4,7 @@
  * sizes and mtimes of untracked files. Elsewhere: every visible file's path, size and mtime (honouring
  * .gitignore, skipping node_modules and .git, bounded). Must be fast: `_Stop` has a tight budget.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,9 +27,25 @@ function statLine(path: string, label: string): string {
   return stat ? `${label}\t${stat.size}\t${stat.mtimeMs}` : `${label}\tmissing`;
 }
 
+/**
+ * Whether each root is a git work tree, asked once per process: the answer rarely changes, asking
+ * costs a process per `_Stop`, and one root keeps one kind of fingerprint so results stay comparable.
+ */
+const insideGit = new Map<string, Promise<boolean>>();
+
+/** Asks git once, synchronously (at server start), so even the first `_Stop` skips that step. */
+export function rememberWhetherGit(rootReal: string): void {
+  const probe = spawnSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: rootReal, timeout: GIT_TIMEOUT_MS, encoding: 'utf8' });
+  insideGit.set(rootReal, Promise.resolve(probe.status === 0 && probe.stdout.trim() === 'true'));
+}
+
 async function gitFingerprint(root: string): Promise<string | undefined> {
-  const inside = await git(root, ['rev-parse', '--is-inside-work-tree']);
-  if (inside?.trim() !== 'true') return undefined;
+  let inside = insideGit.get(root);
+  if (inside === undefined) {
+    inside = git(root, ['rev-parse', '--is-inside-work-tree']).then((out) => out?.trim() === 'true');
+    insideGit.set(root, inside);
+  }
+  if (!(await inside)) return undefined;
   const [head, status, diff] = await Promise.all([
     git(root, ['rev-parse', 'HEAD']),
     git(root, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.']),

@@ -6,7 +6,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../shared/privateState';
+import { ensurePrivateDir } from '../../platform/privateState';
 import { z } from 'zod';
 import type { TodoItem } from './todoList';
 

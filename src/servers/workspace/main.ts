@@ -2,7 +2,7 @@
  * Stdio entry point of the `workspace` server (dist/servers/workspace.js, bin `sprout-mcp-workspace`).
  * Usage: sprout-mcp-workspace [--root DIR] [--state-dir DIR] [--protected-paths JSON] [--allow-protected-writes]
  */
-import { ensurePrivateDir } from '../shared/privateState';
+import { ensurePrivateDir } from '../../platform/privateState';
 import { killAllCommands } from '../shared/processGroup';
 import { runStdioServer } from '../shared/runStdioServer';
 import { flagOption, parseServerArgs, stringListOption } from '../shared/serverArgs';

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { createPrivateFile, ensurePrivateDir } from '../shared/privateState';
+import { createPrivateFile, ensurePrivateDir } from '../../platform/privateState';
 import { startCommand } from '../shared/processGroup';
 import { displayPath, resolveInWorkspace } from '../shared/safePath';
 

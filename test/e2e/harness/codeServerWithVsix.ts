@@ -36,6 +36,8 @@ export interface CodeServerOptions {
   /** Added to code-server's environment, which the extension host inherits. */
   env?: Record<string, string>;
   vsix?: string;
+  /** More .vsix files installed beside Sprout's (test fixtures, such as a language model provider). */
+  extraVsix?: string[];
 }
 
 export interface CodeServerSession {
@@ -61,12 +63,17 @@ function codeServerDirs(temp: string): string[] {
   return ['--config', join(temp, 'config.yaml'), '--user-data-dir', join(temp, 'user'), '--extensions-dir', join(temp, 'ext')];
 }
 
-function installVsix(nodeBin: string, entry: string, temp: string, env: NodeJS.ProcessEnv, vsix: string): string {
+function installExtension(nodeBin: string, entry: string, temp: string, env: NodeJS.ProcessEnv, vsix: string): string {
   const r = spawnSync(nodeBin, [entry, ...codeServerDirs(temp), '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
-  if (r.status !== 0) throw new Error(`code-server --install-extension failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function installVsix(nodeBin: string, entry: string, temp: string, env: NodeJS.ProcessEnv, vsix: string): string {
+  const stdout = installExtension(nodeBin, entry, temp, env, vsix);
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { version: string };
   const dir = join(temp, 'ext', `${EXTENSION_ID}-${pkg.version}`);
-  if (!existsSync(join(dir, 'package.json'))) throw new Error(`installed extension not found at ${dir}:\n${r.stdout}`);
+  if (!existsSync(join(dir, 'package.json'))) throw new Error(`installed extension not found at ${dir}:\n${stdout}`);
   return dir;
 }
 
@@ -98,6 +105,7 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
   };
   try {
     const extensionDir = installVsix(install.nodeBin, install.codeServerEntry, temp, env, vsix);
+    for (const extra of options.extraVsix ?? []) installExtension(install.nodeBin, install.codeServerEntry, temp, env, extra);
     const port = await freePort();
     server = spawnGroup(
       install.nodeBin,

@@ -109,8 +109,9 @@ describe('sprout extension', function () {
     assert.equal(start.command, 'sprout.restartMcpServers');
     await vscode.commands.executeCommand(start.command);
     await until(() => sprout.hooks.serversStarted, 'the servers node to follow the start');
-    sprout.hooks.updateStatus(sprout.host.status(), sprout.host.started);
-    assert.deepEqual(sprout.hooks.servers.get('hooky')?.hooks, ['_Stop'], 'started and listed: its hooks show before any prompt');
+    // Nothing polls: the server's own status reports (started, tools listed) bring its hooks into the view.
+    await until(() => sprout.hooks.servers.get('hooky')?.hooks.join() === '_Stop', 'its hooks to show before any prompt');
+    assert.equal(sprout.hooks.servers.get('hooky')?.health, 'ok');
     assert.equal(serversNode().description, '1');
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello from the editor test');
@@ -120,7 +121,6 @@ describe('sprout extension', function () {
     assert.equal(sprout.hooks.budget?.used, 1);
     assert.equal(sprout.hooks.objections.length, 1);
     assert.match(sprout.hooks.objections[0]?.text ?? '', /Editor-test objection/);
-    sprout.hooks.updateStatus(sprout.host.status(), sprout.host.started);
     const roots = sprout.tree.getChildren();
     const budgetItem = sprout.tree.getTreeItem(roots[0] as HookNode);
     assert.equal(budgetItem.label, '_Stop budget 1/3');

@@ -63,6 +63,10 @@ export interface HookServerConfig {
   pageSize?: number;
   /** On every start but the first (counted in the state file), wait this long before answering initialize. */
   restartDelayMs?: number;
+  /** On every start, wait this long before answering initialize (a server silent at start-up). */
+  startDelayMs?: number;
+  /** Answer tools/list only after this long (a server that answers initialize, then goes quiet). */
+  listToolsDelayMs?: number;
   /** Keep running on SIGTERM (only SIGKILL stops it). */
   ignoreSigterm?: boolean;
   /** After each tools/call, add a tool `added_<n>` and send notifications/tools/list_changed. */

@@ -40,6 +40,38 @@ export interface FakeReplyResponse {
   hangAfterChunks?: number;
   /** Extra response headers. */
   headers?: Record<string, string>;
+  // Quirks of real servers, one switch each (docs/model-servers.md says which server does what).
+  /** Thinking streamed before the answer. */
+  reasoning?: string;
+  /** Where the thinking goes: DeepSeek's `reasoning_content` (default), vLLM/OpenRouter/Ollama `reasoning`, or `<think>` tags in the content. */
+  reasoningAs?: 'reasoning_content' | 'reasoning' | 'think_tags';
+  /** `index` on tool-call deltas: per call as OpenAI does (default), left out, or 0 for every call. */
+  toolCallIndex?: 'each' | 'omitted' | 'zero';
+  /** Each tool call whole in one delta. */
+  wholeToolCalls?: boolean;
+  /** Repeat id, type and name in every delta of a call. */
+  repeatCallHeader?: boolean;
+  /** Send id, type and name again as empty strings in the later deltas of a call. */
+  blankLaterHeaders?: boolean;
+  /** Leave `type` out of tool-call deltas. */
+  omitCallType?: boolean;
+  /** Tool-call ids as scripted (default), left out, or empty strings. */
+  callIds?: 'scripted' | 'omitted' | 'empty';
+  /** Send `arguments` as a JSON object instead of a string (in one delta). */
+  argumentsAsObject?: boolean;
+  /** Usage in a final chunk when asked (default; Mistral: on the finish chunk, asked or not), in every chunk as a running total, or never. */
+  usageIn?: 'final' | 'every' | 'none';
+  /** SSE comment lines and blank keep-alives between the chunks. */
+  sseComments?: boolean;
+  /** End the stream without `data: [DONE]`. */
+  omitDone?: boolean;
+  /** Leave out the chunk carrying the finish reason (`[DONE]` still comes). */
+  omitFinish?: boolean;
+  /** After this many chunks send an error event (`streamError`, default OpenAI's shape) and end the stream. */
+  errorAfterChunks?: number;
+  streamError?: unknown;
+  /** Answer a streaming request with a whole `chat.completion` object (a server that ignores `stream`). */
+  ignoreStream?: boolean;
 }
 
 export interface FakeErrorResponse {
@@ -48,6 +80,9 @@ export interface FakeErrorResponse {
   /** The JSON body; default is the real error shape with `message`. */
   body?: unknown;
   message?: string;
+  /** A raw body instead of JSON (plain text, an HTML page), sent with `contentType`. */
+  text?: string;
+  contentType?: string;
   headers?: Record<string, string>;
   delayMs?: number;
 }
@@ -86,7 +121,18 @@ export interface FakeRequestRecord {
 
 export type FakeResponder = (request: FakeRequestRecord, index: number) => FakeResponse | undefined;
 
+/**
+ * Which real API the fake plays, beyond OpenAI's own rules (always checked): `mistral` refuses
+ * `stream_options` (422), tool-call ids other than 9 letters and digits (400) and unknown message
+ * fields (422), makes 9-character ids and sends usage unasked; `deepseek` streams `reasoning_content`
+ * and refuses tool rounds that do not send it back; `gemini` signs each reply's first tool call and
+ * refuses the current turn's calls without their signature, with its array-shaped error bodies.
+ */
+export type FakeProvider = 'openai' | 'mistral' | 'deepseek' | 'gemini';
+
 export interface FakeOpenAiOptions {
+  /** Default `openai`. */
+  provider?: FakeProvider;
   /** Scripted responses for chat completion requests, in order. */
   responses?: FakeResponse[];
   /** When set, requests without `Authorization: Bearer <apiKey>` get the real 401. */

@@ -8,14 +8,17 @@ import { openAiErrorBody } from './fakeOpenAiTypes';
 
 export interface Rejection {
   status: number;
-  body: ReturnType<typeof openAiErrorBody>;
+  /** The body as the real API words it (OpenAI's `{error}`, Mistral's `{object: "error"}`, Gemini's array). */
+  body: unknown;
+  /** The message, for the request record. */
+  message: string;
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
 function reject(message: string, param: string | null = null, code: string | null = null): Rejection {
-  return { status: 400, body: openAiErrorBody(message, 'invalid_request_error', param, code) };
+  return { status: 400, body: openAiErrorBody(message, 'invalid_request_error', param, code), message };
 }
 
 type Json = Record<string, unknown>;
@@ -101,6 +104,13 @@ class HistoryChecker {
       }
       const badName = checkToolName(call.function.name, `messages[${i}].tool_calls[${j}].function.name`);
       if (badName) return badName;
+      if (call.id.length > 40) {
+        return reject(
+          `Invalid 'messages[${i}].tool_calls[${j}].id': string too long. Expected a string with maximum length 40, but got a string with length ${call.id.length} instead.`,
+          `messages[${i}].tool_calls[${j}].id`,
+          'string_above_max_length',
+        );
+      }
       if (typeof call.function.arguments !== 'string') {
         return reject(`Invalid type for 'messages[${i}].tool_calls[${j}].function.arguments': expected a string.`, `messages[${i}].tool_calls[${j}].function.arguments`, 'invalid_type');
       }
@@ -158,19 +168,12 @@ export function validateChatRequest(body: unknown): Rejection | undefined {
 export function authRejection(header: string | undefined, apiKey: string): Rejection | undefined {
   const match = /^Bearer (.+)$/.exec(header ?? '');
   if (!match) {
-    return {
-      status: 401,
-      body: openAiErrorBody(
-        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
-        'invalid_request_error',
-      ),
-    };
+    const message = "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+    return { status: 401, body: openAiErrorBody(message, 'invalid_request_error'), message };
   }
   const given = match[1] ?? '';
   if (given === apiKey) return undefined;
   const masked = given.length > 8 ? `${given.slice(0, 3)}${'*'.repeat(given.length - 7)}${given.slice(-4)}` : '***';
-  return {
-    status: 401,
-    body: openAiErrorBody(`Incorrect API key provided: ${masked}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', null, 'invalid_api_key'),
-  };
+  const message = `Incorrect API key provided: ${masked}. You can find your API key at https://platform.openai.com/account/api-keys.`;
+  return { status: 401, body: openAiErrorBody(message, 'invalid_request_error', null, 'invalid_api_key'), message };
 }

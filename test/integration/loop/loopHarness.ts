@@ -12,8 +12,8 @@ import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { TranscriptStore } from '../../../src/agent/ports';
 import type { AgentEvent } from '../../../src/agent/events';
 import type { AgentSettings, HookSettings } from '../../../src/agent/settings';
-import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../../../src/runtime/createAgentRuntime';
-import { startFakeOpenAi, type FakeOpenAi, type FakeRequestRecord, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions, type ModelOptions } from '../../../src/runtime/createAgentRuntime';
+import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions, type FakeRequestRecord, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig, type HookServerLogEntry } from '../../fakes/hookServer';
 
 export interface RigServer {
@@ -30,6 +30,10 @@ export interface RigOptions {
   sessionId?: string;
   /** Hub tuning; defaults to fast restarts (50 ms backoff) and a 500 ms close grace. */
   hub?: AgentRuntimeOptions['hub'];
+  /** Which server the fake plays (its rules and quirks); default OpenAI. */
+  fake?: Omit<FakeOpenAiOptions, 'responses'>;
+  /** Model client options on top of the rig's (e.g. `compatibility`). */
+  model?: Partial<ModelOptions>;
 }
 
 /** A Chat Completions message as it went over the wire. */
@@ -37,7 +41,8 @@ export interface WireMessage {
   role: string;
   content?: string | null;
   tool_call_id?: string;
-  tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }>;
+  tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string }; extra_content?: unknown }>;
+  reasoning_content?: string;
 }
 
 export interface ChatBody {
@@ -84,7 +89,7 @@ export function assertAllRequestsValid(requests: readonly FakeRequestRecord[]): 
 
 export async function openRig(options: RigOptions): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'sprout-loop-'));
-  const fake = await startFakeOpenAi({ responses: options.responses ?? [] });
+  const fake = await startFakeOpenAi({ ...options.fake, responses: options.responses ?? [] });
   const files = (name: string) => ({ logFile: join(dir, `${name}.log`), stateFile: join(dir, `${name}.state.json`) });
   const servers = options.servers.map((s) => hookServerMcpConfig(s.name, hookServerConfig({ ...files(s.name), ...s.config })));
   let runtime: AgentRuntime;
@@ -93,7 +98,7 @@ export async function openRig(options: RigOptions): Promise<Rig> {
       workspaceFolder: dir,
       servers,
       settings: rigSettings(options.settings, options.hooks),
-      model: { baseUrl: fake.url, apiKey: 'test-key', maxRetries: 2, retryBaseDelayMs: 10 },
+      model: { baseUrl: fake.url, apiKey: 'test-key', maxRetries: 2, retryBaseDelayMs: 10, ...options.model },
       sessionId: options.sessionId ?? 'loop-test',
       transcript: options.transcript,
       hub: options.hub ?? { restart: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 5 }, closeGraceMs: 500 },

@@ -1,7 +1,8 @@
 // Tool approval (the extension's ApprovalToolHost) through the real loop, a real MCP child process and
 // the fake OpenAI server: the time a user takes to decide is not tool time (the tool timeout starts
 // once the call is approved), the timeout still holds after approval, a denial never reaches the
-// server, and cancelling while a question is open answers the call and leaves a valid history.
+// server, cancelling while a question is open answers the call and leaves a valid history, and each
+// question and answer is an event in the session's stream.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { AgentSession } from '../../../src/agent/session';
@@ -28,7 +29,7 @@ interface Approver {
 async function approvingSession(r: Rig, settings: Partial<AgentSettings>): Promise<{ session: AgentSession; approver: Approver; events: AgentEvent[] }> {
   const asked: ApprovalRequest[] = [];
   const open: Array<(answer: ApprovalAnswer) => void> = [];
-  const tools = new ApprovalToolHost(() => r.runtime.hub, {
+  const tools = new ApprovalToolHost(r.runtime.hub, {
     autoApproved: () => false,
     protectedTarget: () => undefined,
     ask: (request) => {
@@ -73,7 +74,7 @@ test('after approval the tool timeout still holds; a denial never reaches the se
     responses: [fakeReply.toolCalls([{ name: 'work__stuck', arguments: {} }, { name: 'work__echo', arguments: { text: 'no' } }]), fakeReply.text('done')],
   });
   // One call at a time, so the questions come one after the other.
-  const { session, approver } = await approvingSession(rig, { toolTimeoutMs: 300, maxParallelTools: 1 });
+  const { session, approver, events } = await approvingSession(rig, { toolTimeoutMs: 300, maxParallelTools: 1 });
   const run = session.run('go');
   await waitUntil(() => approver.asked.length === 1, 'the first question');
   approver.answer('once');
@@ -82,6 +83,9 @@ test('after approval the tool timeout still holds; a denial never reaches the se
   assert.equal((await run).reason, 'end_turn');
   assert.deepEqual(toolResults(rig, 1), ['tool work__stuck timed out after 300 ms and was cancelled', DENIED_RESULT]);
   assert.equal(rig.calls('work', 'echo').length, 0);
+  // The questions and answers are in the session's event stream (so in its transcript) like any step.
+  const approvals = events.flatMap((e) => (e.type === 'approval_requested' ? [`${e.name}?`] : e.type === 'approval_resolved' ? [`${e.name}: ${e.answer}`] : []));
+  assert.deepEqual(approvals, ['work__stuck?', 'work__stuck: once', 'work__echo?', 'work__echo: deny']);
   session.dispose();
 });
 

@@ -1,8 +1,9 @@
 // SPEC 4's bound, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
-// slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB, or
-// hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill) a
-// prompt with the repeated end-turn rule off still ends within maxRejections x (timeout + one model
-// round) plus the final model round, under the product's default restart backoff.
+// slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB,
+// hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill, never
+// answering tools/list, or never answering initialize) a prompt with the repeated end-turn rule off
+// still ends within maxRejections x (timeout + one model round) plus the final model round and one
+// server-ready grace, under the product's default restart backoff and connect timeout.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,9 @@ const TIMEOUT_MS = 700;
 const MAX_REJECTIONS = 3;
 /** Far longer than the whole bound: waiting for this restart anywhere in the loop would show. */
 const SLOW_RESTART_MS = 12_000;
+/** Longer than the product's 30 s connect timeout: a server that is never ready. */
+const SILENT_MS = 60_000;
+const GRACE_MS = 1000;
 
 test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout + one model round)', async () => {
   rig = await openRig({
@@ -44,14 +48,18 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
         name: 'stubborn',
         config: { ignoreSigterm: true, restartDelayMs: SLOW_RESTART_MS, hooks: { _Stop: { kind: 'spawnGrandchild', pidFile: grandchildFile } } },
       },
+      { name: 'slowlister', config: { listToolsDelayMs: SILENT_MS, hooks: { _Stop: { kind: 'object', text: 'never heard' } } } },
+      { name: 'mute', config: { startDelayMs: SILENT_MS, hooks: { _Stop: { kind: 'object', text: 'never heard' } } } },
     ],
+    settings: { serverReadyGraceMs: GRACE_MS, firstPromptServerWaitMs: GRACE_MS },
     hooks: { timeoutMs: TIMEOUT_MS, stopMaxRejections: MAX_REJECTIONS, repeatedEndTurnStops: false },
     // The product's defaults: backoff from 500 ms, doubling, capped at 8 s.
     hub: { closeGraceMs: 500 },
     responses: Array.from({ length: MAX_REJECTIONS + 1 }, (_, i) => fakeReply.text(`attempt ${i + 1}`)),
   });
-  // The first start of every server is set-up, not part of the prompt's bound.
-  await rig.runtime.hub.listTools();
+  // The first start of every server is set-up, not part of the prompt's bound; the two that are never
+  // ready get a few seconds here, and are then not waited for again.
+  await rig.runtime.hub.listTools(undefined, { waitMs: 8000 });
   const roundStarts: number[] = [];
   const modelRounds: number[] = [];
   rig.runtime.session.subscribe((event) => {
@@ -68,7 +76,7 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   assert.equal(rig.runtime.session.state.rejectionsUsed, MAX_REJECTIONS);
   assert.equal(rig.fake.chatRequests().length, MAX_REJECTIONS + 1);
   const modelRound = Math.max(...modelRounds);
-  const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound;
+  const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound + GRACE_MS;
   // Generous slack for a noisy 2-core box (kills, JSON of 1 MB); still far below one slow restart.
   assert.ok(took < bound + 5000, `the prompt took ${took} ms; the SPEC bound is ${bound} ms`);
 
@@ -79,6 +87,9 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   assert.ok(Buffer.byteLength(huge?.text ?? '') <= 16 * 1024 + 20 && huge?.text.endsWith('\n[content truncated]'));
   assert.equal(rig.of('server_killed').filter((e) => e.server === 'stubborn').length, 1, 'killed on its second consecutive timeout');
   assert.ok(rig.of('server_killed').some((e) => e.server === 'flooder'), 'the flooding hang was killed too');
+  // The never-ready servers offered no tools and no hooks: nothing of theirs was waited for or called.
+  const offered = rig.chatBodies().flatMap((b) => (b.tools ?? []).map((t) => t.function.name));
+  assert.ok(!offered.some((name) => name.startsWith('slowlister__') || name.startsWith('mute__')));
 
   const stubbornPids = rig.log('stubborn').flatMap((e) => (e.type === 'started' ? [e.pid] : []));
   leftovers.push(...stubbornPids);

@@ -60,8 +60,10 @@ describe('McpHub kills and restarts', () => {
     const server = hub.status()[0]?.pid;
     strays.add(grandchild).add(server);
     assert.ok(server !== undefined && isAlive(server) && isAlive(grandchild));
+    // Watched before the kill: the call rejects while killServer still waits for the group to be gone.
+    const rejected = assert.rejects(call, /stubborn/);
     await hub.killServer('stubborn', 'second consecutive timeout');
-    await assert.rejects(call, /stubborn/);
+    await rejected;
     await waitFor(() => !isAlive(grandchild) && !isAlive(server), 'server and grandchild to be gone', 5000);
     assert.equal(hub.status()[0]?.state, 'killed');
     assert.ok(!events.some((e) => e.type === 'server_error'), 'a deliberate kill is not reported as a crash');

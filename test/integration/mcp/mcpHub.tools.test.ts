@@ -94,13 +94,15 @@ describe('McpHub listing and calls', () => {
     assert.deepEqual(status[0]?.hooks, ['_Stop', '_PostCompact']);
   });
 
-  it('passes _meta as the request _meta and arguments unchanged', async () => {
+  it('passes _meta as the request _meta (plus a progress token) and arguments unchanged', async () => {
     const meta = { 'sprout/hook': { event: '_Stop', sessionId: 's1', rejectionsUsed: 0, rejectionBudget: 3, afterObjection: false } };
     const result = await hub.callTool('alpha', '_Stop', {}, { signal: signal(), meta });
     assert.deepEqual(result, { isError: false, text: 'finish the tests' });
     const call = readHookServerLog(log).find((e) => e.type === 'call' && e.tool === '_Stop');
     assert.deepEqual(call?.arguments, {});
-    assert.deepEqual(call?.meta, meta);
+    const { progressToken, ...rest } = (call?.meta ?? {}) as Record<string, unknown>;
+    assert.deepEqual(rest, meta);
+    assert.ok(typeof progressToken === 'number' || typeof progressToken === 'string', 'every tools/call carries a progress token');
   });
 
   it('flattens images, 100 KB text, isError and hostile text', async () => {

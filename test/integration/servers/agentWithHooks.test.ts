@@ -82,7 +82,16 @@ describe('agent core + todo and tests hook servers', () => {
     const objections = events.filter((e): e is Extract<AgentEvent, { type: 'hook_objected' }> => e.type === 'hook_objected');
     assert.deepEqual(objections.map((o) => o.server).sort(), ['tests', 'todo']);
     assert.match(objections.find((o) => o.server === 'todo')?.text ?? '', /You have open todo items\. Keep working\.\n\n1\. \[ \] fix add/);
-    assert.match(objections.find((o) => o.server === 'tests')?.text ?? '', /tests fail.*adds.*two plus two/s);
+    const tests = objections.find((o) => o.server === 'tests');
+    assert.match(tests?.text ?? '', /tests fail.*adds.*two plus two/s);
+    // The server's structured result travels with the objection, for hosts to list the failures.
+    assert.deepEqual(
+      tests?.failures?.map((f) => ({ name: f.name, file: f.file, line: f.line })),
+      [{ name: 'adds', file: 'math.test.js', line: 4 }],
+    );
+    assert.match(tests?.failures?.[0]?.message ?? '', /two plus two\nexpected: 4\nactual: 0/);
+    const verdicts = events.flatMap((e) => (e.type === 'hook_finished' && e.server === 'tests' ? [e.evidence?.status] : []));
+    assert.deepEqual([verdicts[0], verdicts.at(-1)], ['failed', 'passed'], 'every _Stop answer carries its verdict, green ones too');
     type WireBody = { messages: Array<{ role: string; content?: string | null }>; tools?: Array<{ function: { name: string } }> };
     const bodies = requests.map((r) => r.body as WireBody);
     const afterObjection = bodies[2]?.messages.map((m) => (m.role === 'tool' ? (m.content ?? '') : '')).join('\n') ?? '';

@@ -38,13 +38,14 @@ describe('bundled servers (esbuild output, run as `node <bundle>`)', () => {
     ['todo', ['_PostCompact', '_Stop', 'todo']],
     ['tests', ['_Stop', 'run_tests']],
   ] as const) {
-    it(`${name}: the bundle starts standalone and lists its tools`, async () => {
+    it(`${name}: the bundle starts standalone, lists its tools, and does not claim its fixed list can change`, async () => {
       const script = join(base, 'servers', `${name}.js`);
       assert.ok(statSync(script).size > 0);
       const server = await startServer(name, ['--root', base, '--state-dir', join(base, `${name}-state`)], script);
       servers.push(server);
       const { tools } = await server.client.listTools();
       assert.deepEqual(tools.map((t) => t.name).sort(), [...expected]);
+      assert.notEqual(server.client.getServerCapabilities()?.tools?.listChanged, true);
     });
 
     it(`${name}: --help prints the usage (exit 0); unknown options and missing values exit 2 with it`, () => {

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { stateHome } from '../../../src/servers/shared/privateState';
+import { stateHome } from '../../../src/platform/privateState';
 import { REPO_ROOT, startServer, type ServerProcess } from './serverProcess';
 
 const mode = (path: string): number => statSync(path).mode & 0o777;

@@ -12,8 +12,8 @@ export interface ServerProcess {
   client: Client;
   transport: StdioClientTransport;
   pid: number;
-  /** Text of a tool call's result, with its error flag. */
-  call(name: string, args?: Record<string, unknown>, meta?: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
+  /** Text of a tool call's result, with its error flag and structured content. */
+  call(name: string, args?: Record<string, unknown>, meta?: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured?: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -37,7 +37,8 @@ export async function startServer(name: 'workspace' | 'todo' | 'tests', args: st
     async call(tool, toolArgs = {}, meta) {
       const result = await client.callTool({ name: tool, arguments: toolArgs, ...(meta ? { _meta: meta } : {}) }, undefined, { timeout: 120_000 });
       const content = (result.content ?? []) as { type: string; text?: string }[];
-      return { text: content.map((c) => c.text ?? '').join(''), isError: result.isError === true };
+      const structured = result.structuredContent as Record<string, unknown> | undefined;
+      return { text: content.map((c) => c.text ?? '').join(''), isError: result.isError === true, ...(structured ? { structured } : {}) };
     },
     close: () => client.close(),
   };

@@ -85,7 +85,7 @@ describe('tests server (child process over stdio, real sample projects)', () => 
     const server = await start(root);
     const result = await server.call('run_tests');
     assert.match(result.text, /^Tests FAILED: 1 failed, 1 passed/);
-    assert.match(result.text, /- adds small numbers: .*one plus two should be three/);
+    assert.match(result.text, /- adds small numbers \(math\.test\.js:7\)\n {4}one plus two should be three\n {4}expected: 3\n {4}actual: 4/);
     assert.match(result.text, /exit code: 1/);
     const objection = await server.call('_Stop');
     assert.match(objection.text, /tests fail on the current state/);

@@ -1,23 +1,12 @@
 /** Builds an AgentSession over in-memory doubles and a real clock, recording every event. */
 import { AgentSession } from '../../../src/agent/session';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
-import type { TranscriptStore } from '../../../src/agent/ports';
-import type { AgentEvent, TranscriptRecord } from '../../../src/agent/events';
+import type { AgentEvent } from '../../../src/agent/events';
 import type { AgentSettings, HookSettings } from '../../../src/agent/settings';
 import { NodeClock } from '../../../src/runtime/nodeClock';
 import { InMemoryToolHost, type InMemoryServer } from '../../fakes/InMemoryToolHost';
+import { InMemoryTranscriptStore } from '../../fakes/InMemoryTranscriptStore';
 import { ScriptedModelClient, type ScriptStep } from '../../fakes/ScriptedModelClient';
-
-export class InMemoryTranscriptStore implements TranscriptStore {
-  constructor(readonly records: TranscriptRecord[] = []) {}
-  append(record: TranscriptRecord): void {
-    this.records.push(structuredClone(record));
-  }
-  async load(): Promise<TranscriptRecord[]> {
-    return structuredClone(this.records);
-  }
-  async flush(): Promise<void> {}
-}
 
 export function settings(overrides: Partial<AgentSettings> = {}, hooks: Partial<HookSettings> = {}): AgentSettings {
   return {

@@ -15,7 +15,8 @@ import type { AgentEvent } from '../../../src/agent/events';
 import type { ChatMessage } from '../../../src/agent/messages';
 import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
 import { ScriptedModelClient, call, reply } from '../../fakes/ScriptedModelClient';
-import { InMemoryTranscriptStore, settings } from './harness';
+import { InMemoryTranscriptStore } from '../../fakes/InMemoryTranscriptStore';
+import { settings } from './harness';
 
 /** A small seeded generator, so a failure can be replayed. */
 function random(seed: number): () => number {

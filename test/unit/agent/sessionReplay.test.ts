@@ -6,7 +6,8 @@ import { ModelError, type ModelCallOptions, type ModelReply, type ModelRequest }
 import { SAVED_TEXT_PIECE } from '../../../src/agent/session';
 import type { AgentEvent } from '../../../src/agent/events';
 import { call, reply } from '../../fakes/ScriptedModelClient';
-import { InMemoryTranscriptStore, harness, settings } from './harness';
+import { InMemoryTranscriptStore } from '../../fakes/InMemoryTranscriptStore';
+import { harness, settings } from './harness';
 
 test('the reducer: message appends, compaction replaces, budget and usage set', () => {
   const usage = { promptTokens: 10, completionTokens: 2, totalTokens: 12 };

@@ -118,7 +118,7 @@ function workspaceRig(answers: ApprovalAnswer[], userAutoApprove: string[] = [])
       return answers.shift() ?? 'deny';
     },
   );
-  const host = new ApprovalToolHost(() => inner, policy);
+  const host = new ApprovalToolHost(inner, policy);
   const signal = new AbortController().signal;
   return { root, host, inner, asked, remembered, signal, done: () => rmSync(root, { recursive: true, force: true }) };
 }

@@ -1,58 +1,47 @@
+// ApprovalToolHost over an InMemoryToolHost: which calls run unasked (hooks, read-only tools, the
+// autoApprove setting, "allow for this chat"), which are asked about and denied, and that questions
+// and answers reach subscribers as events.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ToolHost, ToolHostEvent } from '../../../src/agent/ports';
-import type { ToolInfo } from '../../../src/agent/messages';
+import type { ToolHostEvent } from '../../../src/agent/ports';
 import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
+import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
 
-function tool(server: string, bareName: string, readOnlyHint?: boolean): ToolInfo {
-  return { server, bareName, qualifiedName: `${server}__${bareName}`, description: '', inputSchema: {}, annotations: readOnlyHint === undefined ? {} : { readOnlyHint }, isHook: bareName.startsWith('_') };
-}
-
-class RecordingToolHost implements ToolHost {
-  calls: string[] = [];
-  metas: (Record<string, unknown> | undefined)[] = [];
-  listeners = new Set<(e: ToolHostEvent) => void>();
-  constructor(readonly tools: ToolInfo[]) {}
-  serverNames() { return [...new Set(this.tools.map((t) => t.server))]; }
-  async listTools() { return this.tools; }
-  async callTool(server: string, bare: string, _args: Record<string, unknown>, options: { meta?: Record<string, unknown> }) {
-    this.calls.push(`${server}__${bare}`);
-    this.metas.push(options.meta);
-    return { isError: false, text: 'done' };
-  }
-  async killServer() {}
-  subscribe(l: (e: ToolHostEvent) => void) { this.listeners.add(l); return () => this.listeners.delete(l); }
-}
+const done = (): string => 'done';
 
 function setup(answers: ApprovalAnswer[], auto: string[] = []) {
-  const inner = new RecordingToolHost([tool('ws', 'read', true), tool('ws', 'write'), tool('ws', 'run', false), tool('tests', '_Stop')]);
+  const inner = new InMemoryToolHost([
+    { name: 'ws', tools: { read: done, write: done, run: done }, annotations: { read: { readOnlyHint: true }, run: { readOnlyHint: false } } },
+    { name: 'tests', tools: { _Stop: done } },
+  ]);
+  const called = (): string[] => inner.calls.map((c) => `${c.server}__${c.tool}`);
   const asked: ApprovalRequest[] = [];
   const allowed: string[] = [];
-  const host = new ApprovalToolHost(() => inner, {
-    autoApproved: (name) => auto.includes(name) || allowed.includes(name),
+  const host = new ApprovalToolHost(inner, {
     protectedTarget: () => undefined,
+    autoApproved: (name) => auto.includes(name) || allowed.includes(name),
     ask: async (r) => { asked.push(r); return answers.shift() ?? 'deny'; },
     allowInWorkspace: async (name) => { allowed.push(name); },
   });
   const opts = { signal: new AbortController().signal };
-  return { inner, host, asked, allowed, opts };
+  return { inner, host, asked, allowed, opts, called };
 }
 
 test('read-only tools and hooks run without asking; others ask', async () => {
-  const { host, inner, asked, opts } = setup(['once']);
+  const { host, asked, opts, called } = setup(['once']);
   await host.callTool('ws', 'read', {}, opts);
   await host.callTool('tests', '_Stop', {}, opts);
   assert.equal(asked.length, 0);
   await host.callTool('ws', 'write', { path: 'a' }, opts);
   assert.deepEqual(asked.map((a) => [a.qualifiedName, a.args]), [['ws__write', { path: 'a' }]]);
-  assert.deepEqual(inner.calls, ['ws__read', 'tests___Stop', 'ws__write']);
+  assert.deepEqual(called(), ['ws__read', 'tests___Stop', 'ws__write']);
 });
 
 test('deny returns an error result and never calls the server', async () => {
-  const { host, inner, opts } = setup(['deny']);
+  const { host, opts, called } = setup(['deny']);
   const result = await host.callTool('ws', 'run', {}, opts);
   assert.deepEqual(result, { isError: true, text: DENIED_RESULT });
-  assert.deepEqual(inner.calls, []);
+  assert.deepEqual(called(), []);
 });
 
 test('allow once asks again; allow for this chat does not; workspace is persisted through the policy', async () => {
@@ -67,40 +56,65 @@ test('allow once asks again; allow for this chat does not; workspace is persiste
   assert.deepEqual(allowed, ['ws__run']);
 });
 
-test('autoApprove setting skips the question; subscriptions follow a swapped inner host', async () => {
+test('autoApprove setting skips the question', async () => {
   const { host, asked, opts } = setup([], ['ws__write']);
   await host.callTool('ws', 'write', {}, opts);
   assert.equal(asked.length, 0);
-  let current = new RecordingToolHost([]);
-  const swapping = new ApprovalToolHost(() => current, { autoApproved: () => true, protectedTarget: () => undefined, ask: async () => 'deny', allowInWorkspace: async () => {} });
-  const seen: string[] = [];
-  swapping.subscribe((e) => seen.push(e.type));
-  const next = new RecordingToolHost([]);
-  current = next;
-  swapping.innerChanged();
-  for (const l of next.listeners) l({ type: 'tools_changed', server: 'x' });
-  assert.deepEqual(seen, ['tools_changed']);
+});
+
+test('read-only is judged by the listing the inner host has now, not by an earlier one', async () => {
+  const { host, inner, asked, opts } = setup(['deny']);
+  await host.callTool('ws', 'read', {}, opts);
+  assert.equal(asked.length, 0);
+  // The server changed (a new configuration): `read` now writes.
+  inner.servers[0]!.annotations = { read: { readOnlyHint: false } };
+  assert.deepEqual(await host.callTool('ws', 'read', {}, opts), { isError: true, text: DENIED_RESULT });
+  assert.deepEqual(asked.map((a) => a.qualifiedName), ['ws__read']);
 });
 
 test('authorize asks before the timed call; callTool then runs that call without asking again', async () => {
-  const { host, inner, asked, opts } = setup(['once', 'deny']);
+  const { host, asked, opts, called } = setup(['once', 'deny']);
   const args = { path: 'a' };
   assert.equal(await host.authorize('ws', 'write', args, opts.signal), undefined);
   assert.equal(asked.length, 1);
   await host.callTool('ws', 'write', args, opts);
   assert.equal(asked.length, 1, 'the authorized call is not asked about twice');
-  assert.deepEqual(inner.calls, ['ws__write']);
+  assert.deepEqual(called(), ['ws__write']);
   // The pass is for that one call: the same arguments object again, or any other, is asked about.
   assert.deepEqual(await host.callTool('ws', 'write', args, opts), { isError: true, text: DENIED_RESULT });
   assert.equal(asked.length, 2);
-  assert.deepEqual(inner.calls, ['ws__write']);
+  assert.deepEqual(called(), ['ws__write']);
 });
 
 test('authorize returns the denial as the result and lets read-only tools and hooks through unasked', async () => {
-  const { host, inner, asked, opts } = setup(['deny']);
+  const { host, asked, opts, called } = setup(['deny']);
   assert.deepEqual(await host.authorize('ws', 'run', {}, opts.signal), { isError: true, text: DENIED_RESULT });
   assert.equal(await host.authorize('ws', 'read', {}, opts.signal), undefined);
   assert.equal(await host.authorize('tests', '_Stop', {}, opts.signal), undefined);
   assert.equal(asked.length, 1);
-  assert.deepEqual(inner.calls, []);
+  assert.deepEqual(called(), []);
+});
+
+test('each question and its answer reach subscribers as events, with the id the policy was asked with', async () => {
+  const { host, inner, asked, opts } = setup(['chat', 'deny']);
+  const seen: ToolHostEvent[] = [];
+  const stop = host.subscribe((event) => seen.push(event));
+  await host.callTool('ws', 'read', {}, opts);
+  await host.callTool('ws', 'write', {}, opts);
+  await host.callTool('ws', 'write', {}, opts);
+  await host.callTool('ws', 'run', {}, opts);
+  inner.fire({ type: 'tools_changed', server: 'ws' });
+  const [first, second] = asked;
+  assert.ok(first && second && first.approvalId !== second.approvalId);
+  assert.deepEqual(seen, [
+    { type: 'approval_requested', approvalId: first.approvalId, name: 'ws__write', scopes: ['once', 'chat', 'workspace'] },
+    { type: 'approval_resolved', approvalId: first.approvalId, name: 'ws__write', answer: 'chat' },
+    { type: 'approval_requested', approvalId: second.approvalId, name: 'ws__run', scopes: ['once', 'chat', 'workspace'] },
+    { type: 'approval_resolved', approvalId: second.approvalId, name: 'ws__run', answer: 'deny' },
+    { type: 'tools_changed', server: 'ws' },
+  ]);
+  stop();
+  assert.equal(inner.listenerCount, 0);
+  await host.callTool('ws', 'run', {}, opts);
+  assert.equal(seen.length, 5, 'nothing after unsubscribing');
 });

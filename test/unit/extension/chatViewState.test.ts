@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChatViewState } from '../../../src/extension/chat/chatViewState';
 import { hostMessageSchema, type HostMessage } from '../../../src/shared/protocol';
+import { budgetText } from '../../../src/shared/budgetText';
 import type { AgentEvent } from '../../../src/agent/events';
 
 function recorder(): { model: ChatViewState; sent: HostMessage[] } {
@@ -40,7 +41,8 @@ test('tool cards, approval, objections, compaction and outcome fold into entries
   model.apply(events[0]!);
   model.apply(events[1]!);
   model.apply(events[2]!);
-  assert.equal(model.requestApproval('workspace__run', 'a1'), true);
+  model.apply({ type: 'approval_requested', approvalId: 'a1', name: 'workspace__run', scopes: ['once', 'chat', 'workspace'] });
+  assert.equal(model.showsApproval('a1'), true);
   for (const e of events.slice(3)) model.apply(e);
   const kinds = model.entries.map((e) => e.kind);
   assert.deepEqual(kinds, ['user', 'tool', 'tool', 'objection', 'compaction', 'outcome']);
@@ -48,21 +50,39 @@ test('tool cards, approval, objections, compaction and outcome fold into entries
   assert.ok(t1?.kind === 'tool' && t1.status === 'ok' && t1.result === 'ok');
   // the awaiting call never finished before the outcome: it is shown as cancelled, not left spinning
   assert.ok(t2?.kind === 'tool' && t2.status === 'cancelled');
-  assert.equal(model.budget, '_Stop budget 1/3 (session, repeated end-turn stops)');
+  assert.deepEqual(model.budget, { used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true });
+  assert.equal(budgetText(model.budget).line, '_Stop budget 1/3 (session, repeated end-turn stops)');
   assert.equal(model.running, false);
   const outcome = model.entries.at(-1);
   assert.ok(outcome?.kind === 'outcome' && outcome.unresolved?.cause === 'budget_exhausted');
 });
 
-test('a denied call stays denied when its error result arrives', () => {
-  const { model } = recorder();
+test('approval events put the question on the call card and its answer after; a denied call stays denied', () => {
+  const { model, sent } = recorder();
   model.apply({ type: 'tool_started', callId: 'c', name: 's__t', arguments: '{}' });
-  assert.equal(model.requestApproval('s__t', 'a'), true);
-  model.resolveApproval('a', false);
+  model.apply({ type: 'approval_requested', approvalId: 'a', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  const asking = model.entries[0];
+  assert.ok(asking?.kind === 'tool' && asking.status === 'awaiting_approval' && asking.approvalId === 'a');
+  assert.ok(sent.some((m) => m.type === 'entry' && m.entry.kind === 'tool' && m.entry.status === 'awaiting_approval'), 'the webview is told');
+  model.apply({ type: 'approval_resolved', approvalId: 'a', name: 's__t', answer: 'deny' });
+  assert.equal(model.showsApproval('a'), false);
   model.apply({ type: 'tool_finished', callId: 'c', name: 's__t', isError: true, text: 'denied', durationMs: 1 });
   const e = model.entries[0];
   assert.ok(e?.kind === 'tool' && e.status === 'denied');
-  assert.equal(model.requestApproval('s__t', 'b'), false);
+  // A second question about the same tool finds no running card: it is asked elsewhere (a notification).
+  model.apply({ type: 'approval_requested', approvalId: 'b', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  assert.equal(model.showsApproval('b'), false);
+});
+
+test('an allowed call runs on, and an answer for an older question does not touch a newer card', () => {
+  const { model } = recorder();
+  model.apply({ type: 'tool_started', callId: 'c1', name: 's__t', arguments: '{}' });
+  model.apply({ type: 'approval_requested', approvalId: 'a1', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  model.apply({ type: 'approval_resolved', approvalId: 'a1', name: 's__t', answer: 'once' });
+  model.apply({ type: 'tool_started', callId: 'c2', name: 's__t', arguments: '{}' });
+  model.apply({ type: 'approval_requested', approvalId: 'a2', name: 's__t', scopes: ['once', 'chat', 'workspace'] });
+  model.apply({ type: 'approval_resolved', approvalId: 'a1', name: 's__t', answer: 'deny' });
+  assert.deepEqual(model.entries.map((e) => (e.kind === 'tool' ? e.status : e.kind)), ['running', 'awaiting_approval']);
 });
 
 test('replayed prompts that never ended are closed as interrupted: text kept, running tools cancelled, a note each', () => {
@@ -90,4 +110,66 @@ test('replayed prompts that never ended are closed as interrupted: text kept, ru
   const count = model.entries.length;
   model.endInterruptedPrompt();
   assert.equal(model.entries.length, count, 'a chat whose last prompt ended is left alone');
+});
+
+test('an objection that carries failures keeps them in its entry, valid for the webview protocol', () => {
+  const { model, sent } = recorder();
+  const failures = [
+    { name: 'cart › totals prices', file: 'src/cart.test.js', line: 5, message: 'Expected: 11\nReceived: 12' },
+    { name: 'no location', message: 'boom' },
+  ];
+  model.apply({ type: 'prompt_started', text: 'go' });
+  model.apply({ type: 'hook_objected', server: 'tests', text: 'The tests fail.', rejectionsUsed: 1, maxRejections: 3, failures });
+  model.apply({ type: 'hook_objected', server: 'todo', text: 'Open items.', rejectionsUsed: 1, maxRejections: 3 });
+  const [tests, todo] = model.entries.filter((e) => e.kind === 'objection');
+  assert.ok(tests?.kind === 'objection' && todo?.kind === 'objection');
+  assert.deepEqual(tests.failures, failures);
+  assert.equal('failures' in todo, false, 'no failures, no list');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('thinking streams into a part of its own before the answer, closed when the answer starts; never in the answer', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'hi' });
+  model.apply({ type: 'reasoning_delta', delta: 'Let me ' });
+  model.apply({ type: 'reasoning_delta', delta: 'think.' });
+  model.apply({ type: 'text_delta', delta: 'Answer.' });
+  model.apply({ type: 'message', message: { role: 'assistant', content: 'Answer.', reasoning: 'Let me think.' } });
+  assert.deepEqual(model.entries.map((e) => e.kind), ['user', 'thinking', 'assistant']);
+  const [, thinking, answer] = model.entries;
+  assert.ok(thinking?.kind === 'thinking' && thinking.done && thinking.text === 'Let me think.');
+  assert.ok(answer?.kind === 'assistant' && answer.text === 'Answer.');
+  assert.equal(sent.filter((m) => m.type === 'delta').length, 1, 'one thinking delta after the part opened');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('a replayed message brings its thinking whole; a retry starts a new thinking part', () => {
+  const replay = recorder();
+  replay.model.apply({ type: 'prompt_started', text: 'hi' });
+  replay.model.apply({ type: 'message', message: { role: 'assistant', content: null, reasoning: 'Plan.', toolCalls: [{ id: 'c', name: 'a__b', arguments: '{}' }] } });
+  assert.deepEqual(replay.model.entries.map((e) => [e.kind, e.kind === 'thinking' ? e.text : '']), [['user', ''], ['thinking', 'Plan.']]);
+  const retried = recorder();
+  retried.model.apply({ type: 'prompt_started', text: 'hi' });
+  retried.model.apply({ type: 'reasoning_delta', delta: 'first try' });
+  retried.model.apply({ type: 'retry', attempt: 1, delayMs: 10, reason: 'HTTP 503' });
+  retried.model.apply({ type: 'reasoning_delta', delta: 'second try' });
+  assert.deepEqual(retried.model.entries.filter((e) => e.kind === 'thinking').map((e) => e.kind === 'thinking' && e.text), ['first try', 'second try']);
+});
+
+test('progress updates the running tool card; a server question becomes a card until it is answered', () => {
+  const posted: HostMessage[] = [];
+  const view = new ChatViewState((m) => posted.push(m));
+  view.apply({ type: 'prompt_started', text: 'go' });
+  view.apply({ type: 'servers_waiting', servers: ['slow'], waitMs: 10_000 });
+  view.apply({ type: 'tool_started', callId: 'c1', name: 'srv__build', arguments: '{}' });
+  view.apply({ type: 'tool_progress', callId: 'c1', name: 'srv__build', progress: 2, total: 5, message: 'compiling' });
+  const tool = view.entries.find((e) => e.kind === 'tool');
+  assert.deepEqual(tool?.kind === 'tool' ? tool.progress : undefined, { progress: 2, total: 5, message: 'compiling' });
+  assert.ok(view.entries.some((e) => e.kind === 'hookEvent' && e.text.startsWith('Waiting up to 10 s for MCP server slow to be ready')));
+  view.askElicitation({ id: 'srv-elicitation-1', server: 'srv', message: 'Name?', schema: { type: 'object', properties: {} } });
+  const card = () => view.entries.find((e) => e.kind === 'elicitation');
+  assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'pending');
+  view.settleElicitation('srv-elicitation-1', 'accept');
+  view.settleElicitation('srv-elicitation-1', 'withdrawn');
+  assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'accept', 'a settled card stays as it was answered');
 });

@@ -9,6 +9,7 @@ test('every setting reaches the core settings', () => {
     'sprout.model.name': ' gpt-test ',
     'sprout.model.baseUrl': 'http://127.0.0.1:9999/v1',
     'sprout.model.contextWindowTokens': 32000,
+    'sprout.model.compatibility': 'mistral',
     'sprout.agent.maxRounds': 7,
     'sprout.hooks.servers': ['tests', ' ', 'lint'],
     'sprout.hooks.timeoutMs': 900,
@@ -23,6 +24,7 @@ test('every setting reaches the core settings', () => {
   assert.equal(s.agent.model, 'gpt-test');
   assert.equal(s.baseUrl, 'http://127.0.0.1:9999/v1');
   assert.equal(s.agent.contextWindowTokens, 32000);
+  assert.equal(s.compatibility, 'mistral');
   assert.equal(s.agent.maxRounds, 7);
   assert.deepEqual(s.agent.hooks, {
     allowlist: { kind: 'names', names: ['tests', 'lint'] },
@@ -55,15 +57,33 @@ test('bad values become errors and fall back to defaults', () => {
     'sprout.model.baseUrl': 'ftp://x',
     'sprout.mcp.builtinServers': { bogus: true },
     'sprout.tools.autoApprove': 'all',
+    'sprout.model.compatibility': 'claude',
   });
   assert.deepEqual(s.errors.map((e) => e.setting).sort(), [
     'sprout.hooks.stopBudgetScope',
     'sprout.hooks.timeoutMs',
     'sprout.mcp.builtinServers',
     'sprout.model.baseUrl',
+    'sprout.model.compatibility',
     'sprout.tools.autoApprove',
   ]);
   assert.equal(s.agent.hooks.timeoutMs, 2500);
   assert.equal(s.agent.hooks.stopBudgetScope, 'session');
   assert.equal(s.baseUrl, 'https://api.openai.com/v1');
+  assert.equal(s.compatibility, 'auto');
+  assert.match(s.errors.find((e) => e.setting === 'sprout.model.compatibility')?.message ?? '', /expected one of auto, openai, azure, mistral, deepseek, gemini, ollama, generic, got "claude"/);
+});
+
+test('sprout.model.provider is auto, openai or vscode; anything else is an error and auto stands', () => {
+  assert.equal(from({}).provider, 'auto');
+  assert.equal(from({ 'sprout.model.provider': 'vscode' }).provider, 'vscode');
+  const bad = from({ 'sprout.model.provider': 'copilot' });
+  assert.equal(bad.provider, 'auto');
+  assert.equal(bad.errors[0]?.setting, 'sprout.model.provider');
+  assert.match(bad.errors[0]?.message ?? '', /expected "auto", "openai", "vscode", got "copilot"/);
+});
+
+test('whether the base URL was configured comes from the probe, not from its value', () => {
+  assert.equal(from({ 'sprout.model.baseUrl': 'https://api.openai.com/v1' }).baseUrlConfigured, false);
+  assert.equal(mapSettings(() => undefined, (key) => key === 'sprout.model.baseUrl').baseUrlConfigured, true);
 });

@@ -26,18 +26,27 @@ describe('flattenToolResult', () => {
         { type: 'resource', resource: { uri: 'file:///a.txt', text: 'inline text' } },
         { type: 'resource', resource: { uri: 'file:///b.bin', mimeType: 'application/octet-stream', blob: 'AAAA' } },
         { type: 'resource_link', uri: 'file:///c', name: 'c' },
+        { type: 'resource_link', uri: 'demo://resource/2', name: 'Resource 2', mimeType: 'application/octet-stream' },
+        { type: 'resource_link', uri: 'demo://bare' },
       ],
     });
     assert.equal(
       result.text,
-      '[image: image/png, 1001 bytes]\n[audio: audio/wav, 5 bytes]\ninline text\n[resource: file:///b.bin, application/octet-stream]\n[resource link: file:///c]',
+      '[image: image/png, 1001 bytes]\n[audio: audio/wav, 5 bytes]\ninline text\n[resource: file:///b.bin, application/octet-stream]\n[resource link: file:///c (c)]' +
+        '\n[resource link: demo://resource/2 (Resource 2, application/octet-stream)]\n[resource link: demo://bare]',
     );
     assert.equal(result.isError, false);
   });
 
   it('falls back to structuredContent as JSON, then to empty text', () => {
-    assert.deepEqual(flattenToolResult({ content: [], structuredContent: { ok: 1 } }), { isError: false, text: '{"ok":1}' });
+    assert.deepEqual(flattenToolResult({ content: [], structuredContent: { ok: 1 } }), { isError: false, text: '{"ok":1}', structured: { ok: 1 } });
     assert.deepEqual(flattenToolResult({}), { isError: false, text: '' });
+  });
+
+  it('keeps structuredContent beside the text, and only when it is an object', () => {
+    const result = flattenToolResult({ content: [{ type: 'text', text: '' }], structuredContent: { status: 'passed', failures: [] } });
+    assert.deepEqual(result, { isError: false, text: '', structured: { status: 'passed', failures: [] } });
+    assert.deepEqual(flattenToolResult({ content: [{ type: 'text', text: 'x' }], structuredContent: 'not an object' }), { isError: false, text: 'x' });
   });
 
   it('computes base64 sizes for every padding', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { classifyError, StreamCutError } from '../../../src/model/modelErrors';
+import { classifyError, rejectionOf, StreamCutError } from '../../../src/model/modelErrors';
+import { StreamErrorEvent } from '../../../src/model/streamAccumulator';
 
 const ctx = { baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-test', apiKey: 'sk-test-SECRET-1234567890' };
 
@@ -68,4 +69,43 @@ test('the API key never appears in a message, even when the provider echoes it',
   assert.equal(c.error.message.includes(ctx.apiKey), false);
   assert.equal(c.reason.includes(ctx.apiKey), false);
   assert.match(c.error.message, /\[redacted\]/);
+});
+
+/** An APIError as the SDK builds it from a body the response guard rewrote. */
+function guarded(status: number, message: string, sprout: Record<string, unknown>, code: string | null = null): APIError {
+  return APIError.generate(status, { error: { message, type: null, code, param: null, sprout: { raw: '', tried: 'POST http://127.0.0.1:9/v1/chat/completions', ...sprout } } }, undefined, new Headers());
+}
+
+test('an HTML page or a 404/405/501 that is not about the model: the URL is probably not a /v1 endpoint, with what was tried', () => {
+  for (const [status, kind] of [[404, 'html'], [405, 'json'], [501, 'text'], [200, 'html']] as const) {
+    const c = classifyError(guarded(status === 200 ? 404 : status, 'an HTML page ("Not Found")', { kind, status }), ctx);
+    assert.equal(c.error.kind, 'config');
+    assert.equal(c.retryable, false);
+    assert.match(c.error.message, new RegExp(`answered POST http://127\\.0\\.0\\.1:9/v1/chat/completions with HTTP ${status}: .*probably not an OpenAI-compatible /v1 endpoint`));
+  }
+  const model = classifyError(guarded(404, 'model "qwen9" not found, try pulling it first', { kind: 'json', status: 404 }), ctx);
+  assert.match(model.error.message, /does not know the model "gpt-test"/);
+});
+
+test('HTTP 200 with an error body: the status it names decides, and the message says what came', () => {
+  const bad = classifyError(guarded(400, 'invalid tool schema', { kind: 'json', status: 200 }), ctx);
+  assert.equal(bad.retryable, false);
+  assert.match(bad.error.message, /answered HTTP 200 with an error \(HTTP 400 by its own account\): invalid tool schema\./);
+  const busy = classifyError(guarded(503, 'overloaded', { kind: 'json', status: 200 }), ctx);
+  assert.equal(busy.retryable, true);
+});
+
+test('an error event in the stream is retryable unless its code says the request was wrong', () => {
+  assert.equal(classifyError(new StreamErrorEvent('overloaded', 503), ctx).retryable, true);
+  assert.equal(classifyError(new StreamErrorEvent('odd', undefined), ctx).retryable, true);
+  const wrong = classifyError(new StreamErrorEvent('context too long', 400), ctx);
+  assert.deepEqual([wrong.retryable, wrong.error.kind], [false, 'bad_request']);
+  assert.match(wrong.error.message, /reported an error while streaming: context too long\./);
+});
+
+test('the rejection text for the dialect carries the message and the raw body', () => {
+  const r = rejectionOf(guarded(422, 'body.stream_options: Extra inputs are not permitted', { kind: 'json', status: 422, raw: '{"loc":["body","stream_options"]}' }));
+  assert.equal(r?.status, 422);
+  assert.match(r?.text ?? '', /stream_options: Extra inputs[\s\S]*"loc"/);
+  assert.equal(rejectionOf(new Error('x')), undefined);
 });

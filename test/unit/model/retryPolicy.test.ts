@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { backoffDelayMs, MAX_SERVER_DELAY_MS, serverRetryDelayMs, sleep } from '../../../src/model/retryPolicy';
+import { backoffDelayMs, MAX_SERVER_DELAY_MS, serverRetryDelayMs } from '../../../src/model/retryPolicy';
 
 test('retry-after-ms wins over retry-after; seconds and HTTP dates are understood', () => {
   assert.equal(serverRetryDelayMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' })), 250);
@@ -24,14 +24,4 @@ test('a server-requested delay is honoured but bounded', () => {
   const options = { baseDelayMs: 100, maxDelayMs: 1000, random: () => 0 };
   assert.equal(backoffDelayMs(1, options, 4321), 4321);
   assert.equal(backoffDelayMs(1, options, 10 * 60_000), MAX_SERVER_DELAY_MS);
-});
-
-test('sleep ends early and reports false when aborted', async () => {
-  const controller = new AbortController();
-  const started = Date.now();
-  const pending = sleep(30_000, controller.signal);
-  setTimeout(() => controller.abort(), 20);
-  assert.equal(await pending, false);
-  assert.ok(Date.now() - started < 10_000);
-  assert.equal(await sleep(1, new AbortController().signal), true);
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import type { ChatMessage } from '../../../src/agent/messages';
 import { toStreamingParams, toWireMessages, toWireTools } from '../../../src/model/wire';
 
@@ -48,4 +48,49 @@ test('tool specs become function tools; no tools means no tools field at all', (
 test('streaming params carry the tools when there are some', () => {
   const params = toStreamingParams({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [{ name: 'a__b', description: '', parameters: {} }] });
   assert.equal(params.tools?.length, 1);
+});
+
+describe('wire rules per dialect', () => {
+  const history: ChatMessage[] = [
+    { role: 'user', content: 'go' },
+    { role: 'assistant', content: null, reasoning: 'plan', toolCalls: [{ id: 'call_long_id_from_a_server', name: 'a__b', arguments: '{}', providerData: { google: { thought_signature: 'sig' } } }, { id: 'c2', name: 'a__b', arguments: '{}' }] },
+    { role: 'tool', toolCallId: 'call_long_id_from_a_server', content: 'x' },
+    { role: 'tool', toolCallId: 'c2', content: 'y' },
+    { role: 'assistant', content: 'done' },
+    { role: 'assistant', content: null, toolCalls: [{ id: 'sprout_hook__Stop_s_1', name: 's___Stop', arguments: '{}' }] },
+    { role: 'tool', toolCallId: 'sprout_hook__Stop_s_1', content: '{}' },
+  ];
+  type Wire = { role: string; tool_calls?: Array<{ id: string; extra_content?: unknown }>; tool_call_id?: string; reasoning_content?: string };
+
+  it('default rules: nothing but the OpenAI fields, ids as they are', () => {
+    const wire = toWireMessages(history) as Wire[];
+    assert.equal(JSON.stringify(wire).includes('reasoning'), false);
+    assert.equal(JSON.stringify(wire).includes('extra_content'), false);
+    assert.equal(wire[1]?.tool_calls?.[0]?.id, 'call_long_id_from_a_server');
+  });
+
+  it("Mistral's id policy maps calls and their answers alike", () => {
+    const wire = toWireMessages(history, { idPolicy: 'mistral', echoProviderData: false }) as Wire[];
+    const callIds = wire.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
+    const answerIds = wire.flatMap((m) => (m.tool_call_id === undefined ? [] : [m.tool_call_id]));
+    assert.ok(callIds.every((id) => /^[A-Za-z0-9]{9}$/.test(id)));
+    assert.deepEqual(answerIds, callIds);
+  });
+
+  it('DeepSeek: reasoning_content on every assistant message, empty where there was none', () => {
+    const wire = toWireMessages(history, { idPolicy: 'openai', echoReasoning: 'reasoning_content', echoProviderData: false }) as Wire[];
+    assert.deepEqual(wire.filter((m) => m.role === 'assistant').map((m) => m.reasoning_content), ['plan', '', '']);
+  });
+
+  it("Gemini: each call's extra_content goes back; an unsigned first call gets the documented skip value", () => {
+    const wire = toWireMessages(history, { idPolicy: 'openai', echoProviderData: true }) as Wire[];
+    assert.deepEqual(wire[1]?.tool_calls?.map((c) => c.extra_content), [{ google: { thought_signature: 'sig' } }, undefined]);
+    assert.deepEqual(wire[5]?.tool_calls?.[0]?.extra_content, { google: { thought_signature: 'skip_thought_signature_validator' } });
+  });
+
+  it('stream_options is left out for endpoints that refuse it', () => {
+    const request = { model: 'm', messages: history, tools: [] };
+    assert.deepEqual(toStreamingParams(request).stream_options, { include_usage: true });
+    assert.equal('stream_options' in toStreamingParams(request, undefined, { streamUsage: false }), false);
+  });
 });

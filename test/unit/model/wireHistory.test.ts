@@ -56,3 +56,19 @@ test('toStreamingParams with a WireHistory serialises byte-identically to the pl
     assert.equal(JSON.stringify(toStreamingParams(request, (m) => cache.map(m))), JSON.stringify(toStreamingParams(request)));
   }
 });
+
+test('new wire rules drop the cache; the call ids of the last request are counted', () => {
+  const cache = new WireHistory();
+  const call: ChatMessage = { role: 'assistant', content: null, toolCalls: [{ id: 'call_0', name: 's__t', arguments: '{}' }] };
+  const history: ChatMessage[] = [{ role: 'user', content: 'u' }, call, { role: 'tool', toolCallId: 'call_0', content: 't' }];
+  const plain = cache.map(history);
+  assert.equal(cache.hasCallId('call_0'), true);
+  const mistral = { idPolicy: 'mistral' as const, echoProviderData: false };
+  const mapped = cache.map(history, mistral);
+  assert.deepEqual(mapped, toWireMessages(history, mistral));
+  assert.notDeepEqual(mapped, plain);
+  cache.map([{ role: 'user', content: 'summary' }], mistral);
+  assert.equal(cache.hasCallId('call_0'), false, 'a shorter request forgets the ids it no longer carries');
+  cache.map([{ role: 'user', content: 'u' }, call, { role: 'tool', toolCallId: 'call_0', content: 't' }], mistral);
+  assert.equal(cache.hasCallId('call_0'), true);
+});

@@ -1,0 +1,57 @@
+/**
+ * Sign-in for the CLI: the sign-in URL is printed (nobody may be there to open a browser, and a
+ * terminal user can open it anywhere), the redirect comes back to a loopback port on this machine, and
+ * tokens and client registrations live in the user's private state folder
+ * ($XDG_STATE_HOME/sprout-agent/oauth, else ~/.local/state/...), one file per server, readable by
+ * the user only (0600 in a 0700 folder). Nothing of it is printed or logged.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OAuthHost, OAuthRecord, OAuthStore } from '../mcp/oauthClient';
+import { ensurePrivateDir, stateHome } from '../platform/privateState';
+import type { WritableLike } from '../runtime/streamLogger';
+import type { Env } from './cliSettings';
+
+export function oauthStateDir(env: Env): string {
+  return join(stateHome(env), 'oauth');
+}
+
+export class FileOAuthStore implements OAuthStore {
+  constructor(private readonly dir: string) {}
+
+  async load(key: string): Promise<OAuthRecord | undefined> {
+    try {
+      return JSON.parse(readFileSync(this.file(key), 'utf8')) as OAuthRecord;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async save(key: string, record: OAuthRecord): Promise<void> {
+    ensurePrivateDir(this.dir);
+    const file = this.file(key);
+    const temp = `${file}.${process.pid}.tmp`;
+    // Written whole and then renamed, so a crash never leaves half a token file.
+    writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
+    renameSync(temp, file);
+  }
+
+  async clear(key: string): Promise<void> {
+    rmSync(this.file(key), { force: true });
+  }
+
+  private file(key: string): string {
+    return join(this.dir, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.json`);
+  }
+}
+
+export function cliOAuthHost(env: Env, stderr: WritableLike): OAuthHost {
+  return {
+    store: new FileOAuthStore(oauthStateDir(env)),
+    clientName: 'Sprout Agent CLI',
+    openSignIn: (server, url) => {
+      stderr.write(`sprout-agent: MCP server "${server}" asks you to sign in. Open this URL in a browser on this machine:\n  ${url.href}\n`);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * dist/cli.js, the first code of the `sprout-agent` process. It only catches SIGINT/SIGTERM and then
+ * loads the real CLI (dist/cliMain.js, the SDKs and the core, which take a while to parse): a signal
+ * that arrives in that window is kept and handed over, so the run still ends as interrupted (exit 130)
+ * instead of the default signal death, and nothing has been started that could be left behind.
+ */
+import type { EarlySignals, main } from './main';
+
+const seen: NodeJS.Signals[] = [];
+const note = (signal: NodeJS.Signals): void => void seen.push(signal);
+process.on('SIGINT', note);
+process.on('SIGTERM', note);
+
+const early: EarlySignals = {
+  seen,
+  release: () => {
+    process.off('SIGINT', note);
+    process.off('SIGTERM', note);
+  },
+};
+
+// A plain require: the main bundle stays a separate file, loaded only after the handlers are in place.
+// main() handles its own failures (it exits with a code on every path).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+void (require('./cliMain.js') as { main: typeof main }).main(early);

@@ -1,0 +1,127 @@
+/**
+ * The window's two model sources and which one serves the chats: the OpenAI-compatible endpoint
+ * (its client is the agent host's, over the current base URL and key) and VS Code's language models
+ * (LanguageModelClient). Every model call is routed here to the source in use (modelSource.ts decides,
+ * `sprout.model.provider` `auto` included), so a change of source applies to the next call of every
+ * chat. The sessions' settings also come through here: for a model in VS Code the context window is
+ * the model's own input limit, not the setting. VS Code's models are listed lazily (listing activates
+ * the provider extensions), on the chat's first look or the first prompt, and again when they change.
+ */
+import * as vscode from 'vscode';
+import type { Logger, ModelCallOptions, ModelClient, ModelReply, ModelRequest } from '../../agent/ports';
+import type { AgentSettings } from '../../agent/settings';
+import { errorMessage } from '../../agent/errorMessage';
+import type { SetupInfo } from '../../shared/protocol';
+import type { ModelSources } from '../commands/modelCommands';
+import type { ExtensionSettings } from '../settings/settingsMapping';
+import { LanguageModelClient } from './languageModelClient';
+import { LanguageModels } from './languageModels';
+import type { LmModelInfo } from './lmMapping';
+import { resolveModelSource, setupAdvice, type ModelSource, type SourceFacts } from './modelSource';
+
+export interface EndpointClient extends ModelClient {
+  listModels(signal?: AbortSignal): Promise<string[]>;
+}
+
+export interface ModelRouterDeps {
+  settings: () => ExtensionSettings;
+  hasApiKey: () => boolean;
+  /** The OpenAI-compatible client over the current endpoint, with the key only where the user allowed it to go. */
+  endpointClient: () => Promise<EndpointClient>;
+  logger: Logger;
+}
+
+export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable {
+  readonly languageModels = new LanguageModels();
+  private readonly lmClient: LanguageModelClient;
+  private listed: LmModelInfo[] | undefined;
+  private listing: Promise<LmModelInfo[]> | undefined;
+  private generation = 0;
+  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly subscription: vscode.Disposable;
+  /** VS Code's models were listed anew: the source in use, the setup card or the window may differ. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(private readonly deps: ModelRouterDeps) {
+    this.lmClient = new LanguageModelClient({ models: this.languageModels, logger: deps.logger });
+    this.subscription = this.languageModels.onDidChange(() => {
+      this.generation += 1;
+      this.listed = undefined;
+      void this.refresh();
+    });
+  }
+
+  /** Lists VS Code's models, once until they change; a failure counts as none. */
+  refresh(): Promise<LmModelInfo[]> {
+    if (this.listing) return this.listing;
+    const generation = this.generation;
+    this.listing = this.languageModels
+      .list()
+      .catch((error: unknown) => {
+        this.deps.logger.warn("could not list VS Code's language models", { message: errorMessage(error) });
+        return [];
+      })
+      .then((models) => {
+        this.listing = undefined;
+        // The models changed while they were being listed: that list is stale already.
+        if (generation !== this.generation) return this.refresh();
+        this.listed = models;
+        this.changed.fire();
+        return models;
+      });
+    return this.listing;
+  }
+
+  /** Before a prompt: the source in use and its window are known (VS Code's models listed). */
+  async prepare(): Promise<void> {
+    if (this.listed === undefined) await this.refresh();
+  }
+
+  private facts(): SourceFacts {
+    const settings = this.deps.settings();
+    return { provider: settings.provider, baseUrlConfigured: settings.baseUrlConfigured, hasApiKey: this.deps.hasApiKey(), vscodeModels: this.listed };
+  }
+
+  source(): ModelSource {
+    return resolveModelSource(this.facts());
+  }
+
+  /** One call, to the source in use at the time of the call. */
+  async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
+    const client = this.source() === 'vscode' ? this.lmClient : await this.deps.endpointClient();
+    return client.complete(request, options);
+  }
+
+  endpoint(): Promise<EndpointClient> {
+    return this.deps.endpointClient();
+  }
+
+  endpointUrl(): string {
+    return this.deps.settings().baseUrl;
+  }
+
+  current(): { source: ModelSource; name: string } {
+    return { source: this.source(), name: this.deps.settings().agent.model };
+  }
+
+  /** What the setup card asks; the first look lists VS Code's models in the background (the card follows). */
+  setup(): SetupInfo | null {
+    if (this.listed === undefined) void this.refresh();
+    const settings = this.deps.settings();
+    return setupAdvice({ ...this.facts(), model: settings.agent.model, baseUrl: settings.baseUrl });
+  }
+
+  /** The sessions' settings: for a model in VS Code, its own input limit is the context window. */
+  agentSettings(): AgentSettings {
+    const agent = this.deps.settings().agent;
+    if (this.source() !== 'vscode') return agent;
+    const model = this.listed?.find((m) => m.ref === agent.model);
+    return model && model.maxInputTokens > 0 ? { ...agent, contextWindowTokens: model.maxInputTokens } : agent;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+    this.languageModels.dispose();
+  }
+}

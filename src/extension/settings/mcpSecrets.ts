@@ -1,0 +1,79 @@
+/**
+ * What MCP servers need that is secret, kept in VS Code's SecretStorage and nowhere else: OAuth tokens
+ * and client registrations of HTTP servers (one entry per server name and URL), and the values typed
+ * for `${input:id}` placeholders of an mcp.json (one entry per file and input id, asked once). The
+ * sign-in host sends the user to the sign-in page through the browser (vscode.env.openExternal).
+ */
+import * as vscode from 'vscode';
+import type { McpInputSpec } from '../../mcp/configInputs';
+import type { OAuthHost, OAuthRecord, OAuthStore } from '../../mcp/oauthClient';
+
+const OAUTH_PREFIX = 'sprout.mcp.oauth:';
+const INPUT_PREFIX = 'sprout.mcp.input:';
+
+export class SecretOAuthStore implements OAuthStore {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  async load(key: string): Promise<OAuthRecord | undefined> {
+    const raw = await this.secrets.get(OAUTH_PREFIX + key);
+    if (raw === undefined) return undefined;
+    try {
+      return JSON.parse(raw) as OAuthRecord;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async save(key: string, record: OAuthRecord): Promise<void> {
+    await this.secrets.store(OAUTH_PREFIX + key, JSON.stringify(record));
+  }
+
+  async clear(key: string): Promise<void> {
+    await this.secrets.delete(OAUTH_PREFIX + key);
+  }
+}
+
+/** How a sign-in page is shown; replaceable so extension-host tests can play the browser. */
+export type SignInOpener = (server: string, url: URL) => Promise<void>;
+
+/** Asks first (a browser tab should not open unasked), then opens the page in the user's browser. */
+export const openSignInInBrowser: SignInOpener = async (server, url) => {
+  const choice = await vscode.window.showInformationMessage(`The MCP server "${server}" asks you to sign in.`, 'Sign In in Browser');
+  if (choice !== undefined) await vscode.env.openExternal(vscode.Uri.parse(url.href));
+};
+
+export function vscodeOAuthHost(secrets: vscode.SecretStorage, open: () => SignInOpener): OAuthHost {
+  return { store: new SecretOAuthStore(secrets), clientName: 'Sprout Agent for VS Code', openSignIn: (server, url) => open()(server, url) };
+}
+
+/** How an input is asked for; replaceable for tests. Undefined means the user dismissed it. */
+export type InputPrompt = (spec: McpInputSpec, source: string) => Promise<string | undefined>;
+
+export const promptForInput: InputPrompt = (spec, source) =>
+  Promise.resolve(
+    vscode.window.showInputBox({
+      title: `MCP input "${spec.id}" (${vscode.workspace.asRelativePath(source)})`,
+      prompt: spec.description,
+      password: spec.password,
+      value: spec.default,
+      ignoreFocusOut: true,
+    }),
+  );
+
+/**
+ * The values of a file's inputs: from SecretStorage, else asked once and kept. A dismissed prompt
+ * leaves the input without a value, so its server reports the missing value instead of starting.
+ */
+export async function resolveInputs(secrets: vscode.SecretStorage, source: string, specs: readonly McpInputSpec[], prompt: InputPrompt): Promise<Map<string, string>> {
+  const values = new Map<string, string>();
+  for (const spec of specs) {
+    const key = `${INPUT_PREFIX}${source}#${spec.id}`;
+    let value = await secrets.get(key);
+    if (value === undefined) {
+      value = await prompt(spec, source);
+      if (value !== undefined) await secrets.store(key, value);
+    }
+    if (value !== undefined) values.set(spec.id, value);
+  }
+  return values;
+}

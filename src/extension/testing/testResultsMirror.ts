@@ -1,0 +1,112 @@
+/**
+ * Mirrors the last test verdict a `_Stop` hook reported (its result's structured evidence, carried by
+ * `hook_finished`) into VS Code's Testing view, through a TestController the extension owns: one
+ * root item per hook server (its test command), one child per failing test at its file and line,
+ * and a test run that marks them failed with their messages, or the root passed when the suite is
+ * green. Stale results and "not run yet" change nothing: the view keeps the last real verdict. It
+ * also opens a failure's location, confined to the workspace (hook data is untrusted).
+ */
+import { isAbsolute, relative, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentEvent } from '../../agent/events';
+import type { HookEvidence, HookFailure } from '../../agent/hookEvidence';
+
+export const TESTING_VIEW_COMMAND = 'workbench.view.testing.focus';
+
+/** What the last mirrored run marked, by test item id (for the Hooks view and tests). */
+export interface MirroredRun {
+  server: string;
+  status: string;
+  failed: string[];
+  passed: string[];
+}
+
+export class TestResultsMirror implements vscode.Disposable {
+  readonly controller: vscode.TestController;
+  lastRun: MirroredRun | undefined;
+
+  constructor(private readonly workspaceFolder: string) {
+    this.controller = vscode.tests.createTestController('sprout.testHook', 'Sprout test hook');
+  }
+
+  apply(event: AgentEvent): void {
+    if (event.type !== 'hook_finished' || event.hook !== '_Stop' || !event.evidence) return;
+    const evidence = event.evidence;
+    if (evidence.stale === true || evidence.status === undefined || evidence.status === 'not_run') return;
+    this.mirror(event.server, evidence);
+  }
+
+  /** A workspace file for a failure's `file` (relative to the workspace, or absolute inside it). */
+  uriOf(file: string): vscode.Uri | undefined {
+    const absolute = resolve(this.workspaceFolder, file);
+    const rel = relative(this.workspaceFolder, absolute);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return undefined;
+    return vscode.Uri.file(absolute);
+  }
+
+  async openLocation(file: string, line?: number): Promise<void> {
+    const uri = this.uriOf(file);
+    if (!uri) {
+      void vscode.window.showWarningMessage(`Sprout: not opening "${file}": the hook named a file outside the workspace.`);
+      return;
+    }
+    try {
+      await vscode.workspace.fs.stat(uri);
+    } catch {
+      void vscode.window.showWarningMessage(`Sprout: "${file}" is not in the workspace folder (a hook server rooted elsewhere names files relative to its own root).`);
+      return;
+    }
+    const position = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(position, position), preview: true });
+  }
+
+  async reveal(): Promise<void> {
+    await vscode.commands.executeCommand(TESTING_VIEW_COMMAND);
+  }
+
+  dispose(): void {
+    this.controller.dispose();
+  }
+
+  private mirror(server: string, evidence: HookEvidence): void {
+    const counts = [`${evidence.failed ?? evidence.failures.length} failed`, `${evidence.passed ?? 0} passed`, ...(evidence.skipped ? [`${evidence.skipped} skipped`] : [])];
+    const root = this.controller.createTestItem(`hook:${server}`, evidence.command ? `${server}: ${evidence.command}` : server);
+    root.description = counts.join(', ');
+    const seen = new Set<string>();
+    const children = evidence.failures.map((f) => this.failureItem(server, f, seen));
+    root.children.replace(children);
+    this.controller.items.replace([root]);
+    const run = this.controller.createTestRun(new vscode.TestRunRequest([root]), `Sprout: ${server} _Stop verdict`, false);
+    const failed: string[] = [];
+    for (const [i, item] of children.entries()) {
+      const failure = evidence.failures[i];
+      if (!failure) continue;
+      run.failed(item, this.message(failure, item.uri));
+      failed.push(item.id);
+    }
+    if (evidence.status === 'passed') run.passed(root);
+    else {
+      run.failed(root, new vscode.TestMessage(`${evidence.status}: ${counts.join(', ')}`));
+      failed.push(root.id);
+    }
+    run.end();
+    this.lastRun = { server, status: evidence.status ?? 'unknown', failed, passed: evidence.status === 'passed' ? [root.id] : [] };
+  }
+
+  private failureItem(server: string, f: HookFailure, seen: Set<string>): vscode.TestItem {
+    const uri = f.file ? this.uriOf(f.file) : undefined;
+    // Ids must be unique among siblings; a runner may report two failures under one name.
+    let id = `hook:${server}:${f.file ?? ''}:${f.name}`;
+    for (let n = 2; seen.has(id); n++) id = `hook:${server}:${f.file ?? ''}:${f.name}#${n}`;
+    seen.add(id);
+    const item = this.controller.createTestItem(id, f.name, uri);
+    if (uri && f.line !== undefined) item.range = new vscode.Range(f.line - 1, 0, f.line - 1, 0);
+    return item;
+  }
+
+  private message(f: HookFailure, uri: vscode.Uri | undefined): vscode.TestMessage {
+    const message = new vscode.TestMessage(f.message || f.name);
+    if (uri) message.location = new vscode.Location(uri, new vscode.Position(Math.max(0, (f.line ?? 1) - 1), 0));
+    return message;
+  }
+}

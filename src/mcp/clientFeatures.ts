@@ -1,0 +1,89 @@
+/**
+ * What the client offers servers beyond tool calls, and only what the host really handles: form
+ * elicitation (a server asks the user a question; the host answers through a form or a policy) and
+ * roots (the workspace folders). A capability is declared exactly when its handler is there, so a
+ * server never sends a request that would go unanswered. Every question and answer is reported as an
+ * event, so the chat, the CLI and the transcript all see it.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, type ClientCapabilities, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger, ToolHostEvent } from '../agent/ports';
+import type { ElicitationAnswer, ElicitationRequest } from '../agent/messages';
+import { errorMessage } from '../agent/errorMessage';
+import { checkElicitationAnswer, elicitationFields } from '../shared/elicitationForm';
+
+export interface ElicitationHandling {
+  /** Who answers: the user (a form in the chat) or a fixed policy (the CLI). */
+  by: 'user' | 'policy';
+  /** Rejects or aborts count as cancel. `signal` aborts when the server gives up or goes away. */
+  answer(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer>;
+}
+
+export interface Root {
+  /** A `file://` URI. */
+  uri: string;
+  name?: string;
+}
+
+export interface ClientFeatures {
+  elicitation?: ElicitationHandling;
+  /** The current roots; asked on every `roots/list`. */
+  roots?: () => readonly Root[];
+}
+
+export function clientCapabilities(features: ClientFeatures): ClientCapabilities {
+  return {
+    ...(features.elicitation !== undefined ? { elicitation: { form: {} } } : {}),
+    ...(features.roots !== undefined ? { roots: { listChanged: true } } : {}),
+  };
+}
+
+let elicitations = 0;
+
+export function installFeatureHandlers(client: Client, server: string, features: ClientFeatures, emit: (event: ToolHostEvent) => void, logger?: Logger): void {
+  const roots = features.roots;
+  if (roots !== undefined) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots().map((r) => ({ ...r })) }));
+  const handling = features.elicitation;
+  if (handling === undefined) return;
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+    const params = request.params;
+    // The SDK refuses url mode for us (only form is declared); this keeps the types honest.
+    if (params.mode === 'url') return { action: 'decline' };
+    const id = `${server}-elicitation-${++elicitations}`;
+    const form = elicitationFields(params.requestedSchema);
+    if ('error' in form) {
+      emit({ type: 'server_error', server, message: `MCP server "${server}" asked a question that cannot be shown (${form.error}); it was declined.` });
+      return { action: 'decline' };
+    }
+    const question: ElicitationRequest = { id, server, message: params.message, schema: params.requestedSchema as Record<string, unknown> };
+    emit({ type: 'elicitation_requested', request: question });
+    const { result, by } = await ask(handling, question, extra.signal, logger);
+    if (result.action !== 'accept') {
+      emit({ type: 'elicitation_answered', id, server, action: result.action, by });
+      return { action: result.action };
+    }
+    const checked = checkElicitationAnswer(form.fields, result.content ?? {});
+    if (!checked.ok) {
+      logger?.warn('elicitation answer did not fit the form; declined', { server, errors: checked.errors });
+      emit({ type: 'elicitation_answered', id, server, action: 'decline', by });
+      return { action: 'decline' };
+    }
+    emit({ type: 'elicitation_answered', id, server, action: 'accept', by });
+    return { action: 'accept', content: checked.content };
+  });
+}
+
+async function ask(
+  handling: ElicitationHandling,
+  question: ElicitationRequest,
+  signal: AbortSignal,
+  logger?: Logger,
+): Promise<{ result: ElicitationAnswer; by: 'user' | 'policy' | 'abort' }> {
+  try {
+    const result = await handling.answer(question, signal);
+    return signal.aborted ? { result: { action: 'cancel' }, by: 'abort' } : { result, by: handling.by };
+  } catch (error) {
+    if (!signal.aborted) logger?.warn('elicitation handler failed; cancelled', { server: question.server, message: errorMessage(error) });
+    return { result: { action: 'cancel' }, by: 'abort' };
+  }
+}

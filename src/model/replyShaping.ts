@@ -1,0 +1,72 @@
+/**
+ * Turns a streamed reply into one the history can keep and any provider can be sent again: tool
+ * names made real (gpt-oss on vLLM or sglang writes `functions.<name>`, sometimes with a Harmony
+ * `<|channel|>` tail) and never a name the API would refuse; ids new in the history; a finish reason
+ * that says what happened (`tool_calls` when calls came, whatever the server said; `stop` for a
+ * stream that ended cleanly without one); usage estimated at four characters a token when none came.
+ */
+import type { ModelReply } from '../agent/ports';
+import type { ToolCall, Usage } from '../agent/messages';
+import type { PendingCall, RawReply } from './streamAccumulator';
+import { uniqueCallIds } from './toolCallIds';
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const CHARS_PER_TOKEN = 4;
+
+export interface ShapingContext {
+  /** The names of the tools the request offered. */
+  toolNames: readonly string[];
+  /** Whether an id is already used by a call in the request's history. */
+  isTaken: (id: string) => boolean;
+  /** The characters the request carried, for an estimate when the server reports no usage. */
+  promptChars: () => number;
+}
+
+/** The tool a model meant, or a name the provider accepts if it meant none we offered. */
+export function realToolName(name: string, offered: readonly string[]): string {
+  if (offered.includes(name)) return name;
+  const bare = name.replace(/<\|.*$/s, '').replace(/^functions\./, '').trim();
+  if (offered.includes(bare)) return bare;
+  if (TOOL_NAME.test(bare)) return bare;
+  const safe = bare.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
+  return safe === '' ? 'unnamed_tool' : safe;
+}
+
+function finishOf(raw: RawReply, calls: number): string {
+  const said = raw.finishReason;
+  if (said === 'length' || said === 'content_filter') return said;
+  // Ollama and Gemini say "stop" after streaming tool calls; the calls are what happened.
+  if (calls > 0) return 'tool_calls';
+  if (said === null || said === 'tool_calls') return 'stop';
+  return said;
+}
+
+function estimateUsage(raw: RawReply, calls: readonly PendingCall[], promptChars: number): Usage {
+  const out = (raw.content ?? '').length + (raw.reasoning ?? '').length + calls.reduce((n, c) => n + c.name.length + c.arguments.length, 0);
+  const promptTokens = Math.ceil(promptChars / CHARS_PER_TOKEN);
+  const completionTokens = Math.ceil(out / CHARS_PER_TOKEN);
+  return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
+}
+
+function toToolCall(call: PendingCall, offered: readonly string[]): ToolCall {
+  return {
+    id: call.id,
+    name: realToolName(call.name, offered),
+    arguments: call.arguments,
+    ...(call.providerData === undefined ? {} : { providerData: call.providerData }),
+  };
+}
+
+export function shapeReply(raw: RawReply, ctx: ShapingContext): ModelReply {
+  const toolCalls = uniqueCallIds(
+    raw.calls.map((call) => toToolCall(call, ctx.toolNames)),
+    ctx.isTaken,
+  );
+  return {
+    content: raw.content,
+    toolCalls,
+    ...(raw.reasoning === null ? {} : { reasoning: raw.reasoning }),
+    finishReason: finishOf(raw, toolCalls.length),
+    usage: raw.usage ?? estimateUsage(raw, raw.calls, ctx.promptChars()),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * Turns one run into counts and failing tests: the runner's machine report first (the file the server
+ * asked it to write, or JSON it printed), then that runner's own text, then every known text format,
+ * most specific first, and last a plain `N passed, N failed` summary. Undefined when nothing matched:
+ * the caller then shows the output's tail instead.
+ */
+import type { ParsedTestReport, TestFailure } from '../testResult';
+import { parseCargo } from './cargo';
+import { normaliseOutput } from './failureText';
+import { parseGoJson, parseGoText } from './go';
+import { parseJestJson } from './jestJson';
+import { parseJestText, parseMochaText, parseVitestText } from './jsText';
+import { parseJunit } from './junit';
+import { parseMochaJson } from './mochaJson';
+import { parseNodeSpec, parseTap } from './nodeTest';
+import { parsePytestText, parseUnittest } from './python';
+
+/** Which runner a command ends in: decides the flags it gets and the report read first. */
+export type RunnerId = 'jest' | 'vitest' | 'mocha' | 'node' | 'pytest' | 'unittest' | 'cargo' | 'go' | 'other';
+
+type Parser = (text: string, root: string) => ParsedTestReport | undefined;
+
+const MACHINE: Partial<Record<RunnerId, Parser>> = {
+  jest: (t, r) => parseJestJson(t, r, 'jest-json'),
+  vitest: (t, r) => parseJestJson(t, r, 'vitest-json'),
+  mocha: parseMochaJson,
+  pytest: (t, r) => parseJunit(t, r, 'pytest-junit'),
+};
+
+const TEXT: Parser[] = [
+  (t, r) => parseJunit(t, r),
+  parseNodeSpec,
+  parseTap,
+  parseJestText,
+  parseVitestText,
+  parseMochaText,
+  parsePytestText,
+  parseUnittest,
+  parseCargo,
+  parseGoJson,
+  parseGoText,
+  parseSummary,
+];
+
+const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
+  jest: parseJestText,
+  vitest: parseVitestText,
+  mocha: (t, r) => parseMochaJson(t, r) ?? parseMochaText(t, r),
+  node: (t, r) => parseNodeSpec(t, r) ?? parseTap(t, r),
+  pytest: parsePytestText,
+  unittest: parseUnittest,
+  cargo: parseCargo,
+  go: (t, r) => parseGoJson(t, r) ?? parseGoText(t, r),
+};
+
+function meaningful(report: ParsedTestReport | undefined): report is ParsedTestReport {
+  return report !== undefined && (report.passed > 0 || report.failed > 0 || report.skipped > 0 || report.failures.length > 0);
+}
+
+export interface RunOutput {
+  runner: RunnerId;
+  /** stdout and stderr as they arrived. */
+  output: string;
+  /** The report file's text, when the runner was asked to write one and did. */
+  report?: string;
+  root: string;
+}
+
+/**
+ * Vitest's JSON keeps only an assertion's first line; its text, printed beside it, has the diff.
+ * The text's message wins where it says more about the same test.
+ */
+function withVitestDiffs(report: ParsedTestReport, output: string, root: string): ParsedTestReport {
+  const text = parseVitestText(output, root);
+  if (!text) return report;
+  const byName = new Map(text.failures.map((f) => [f.name, f.message]));
+  const failures = report.failures.map((f) => {
+    const richer = byName.get(`${f.file ?? ''} > ${f.name}`);
+    return richer && richer.length > f.message.length ? { ...f, message: richer } : f;
+  });
+  return { ...report, failures };
+}
+
+export function readReport(run: RunOutput): ParsedTestReport | undefined {
+  const output = normaliseOutput(run.output);
+  const machine = MACHINE[run.runner];
+  if (machine && run.report !== undefined) {
+    const parsed = machine(run.report, run.root);
+    if (parsed) return run.runner === 'vitest' ? withVitestDiffs(parsed, output, run.root) : parsed;
+  }
+  const own = OWN_TEXT[run.runner]?.(output, run.root);
+  if (meaningful(own)) return own;
+  for (const parse of TEXT) {
+    const report = parse(output, run.root);
+    if (meaningful(report)) return report;
+  }
+  return undefined;
+}
+
+/** `3 passed, 1 failed` / `3 passing` / `Tests: 3 passed` and the like, from runners nobody parses. */
+export function parseSummary(output: string): ParsedTestReport | undefined {
+  const last = (pattern: RegExp): number | undefined => {
+    let found: number | undefined;
+    for (const match of output.matchAll(pattern)) found = Number(match[1]);
+    return found;
+  };
+  const passed = last(/(\d+) (?:passed|passing|pass)\b/gi);
+  const failed = last(/(\d+) (?:failed|failing|failures?|fail)\b/gi);
+  if (passed === undefined && failed === undefined) return undefined;
+  const failures: TestFailure[] = [];
+  for (const match of output.matchAll(/^\s*(?:✗|✖|×|FAIL:?|failed:?)\s+(\S.*)$/gim)) {
+    if (failures.length < 50) failures.push({ name: (match[1] ?? '').trim(), message: '' });
+  }
+  return { format: 'summary', passed: passed ?? 0, failed: failed ?? 0, skipped: last(/(\d+) (?:skipped|pending|ignored)\b/gi) ?? 0, failures };
+}

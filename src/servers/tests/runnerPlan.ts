@@ -1,0 +1,107 @@
+/**
+ * How one test command is run so that its runner reports in a machine format, without touching the
+ * user's project: the command's last segment names the runner (`jest`, `python3 -m pytest`, an npm
+ * test script that ends in `vitest run`, ...), and only then the server adds reporter flags (a
+ * report file under the state dir, `--no-fail-fast`, `-json`) and environment (a wide `COLUMNS`, no
+ * bytecode files). Anything else runs exactly as given and is read as text. pnpm and yarn scripts
+ * get no flags (how they pass arguments differs by version); their runner's text is read instead.
+ */
+import type { RunnerId } from './formats/readReport';
+import { testScript } from './detectTestCommand';
+
+export interface RunPlan {
+  /** The command as configured or detected (what the model and the user see). */
+  command: string;
+  /** What the shell runs: the command plus reporter flags. */
+  shell: string;
+  env: Record<string, string>;
+  runner: RunnerId;
+  /** The report file the runner was asked to write, when it was. */
+  reportFile?: string;
+}
+
+/** Words of a shell segment, quotes removed (enough to recognise a runner, never to run anything). */
+function words(segment: string): string[] {
+  return [...segment.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+}
+
+/** The last command of a shell line (`tsc && jest --ci` -> `jest --ci`), with env prefixes dropped. */
+export function lastCommand(line: string): string[] {
+  const segments = line.split(/&&|\|\||[;|]/);
+  const tokens = words(segments[segments.length - 1] ?? '');
+  while (tokens.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0] ?? '') || ['cross-env', 'env', 'npx', 'exec'].includes(tokens[0] ?? '') || /^--no(?:-install)?$/.test(tokens[0] ?? ''))) tokens.shift();
+  if ((tokens[0] === 'pnpm' || tokens[0] === 'yarn') && tokens[1] === 'exec') tokens.splice(0, 2);
+  return tokens;
+}
+
+/** Which runner a single command invokes. */
+export function runnerOf(tokens: readonly string[]): RunnerId {
+  const [program = '', ...rest] = tokens;
+  const base = program.split('/').pop() ?? '';
+  if (base === 'jest') return 'jest';
+  if (base === 'vitest') return 'vitest';
+  if (base === 'mocha' || base === '_mocha') return 'mocha';
+  if (base === 'node' && rest.includes('--test')) return 'node';
+  if (base === 'pytest' || base === 'py.test') return 'pytest';
+  if (/^python(?:3(?:\.\d+)?)?$/.test(base) && rest[0] === '-m') return rest[1] === 'pytest' ? 'pytest' : rest[1] === 'unittest' ? 'unittest' : 'other';
+  if (base === 'cargo' && rest[0] === 'test') return 'cargo';
+  if (base === 'go' && rest[0] === 'test') return 'go';
+  return 'other';
+}
+
+const quote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`;
+
+function reporterFlags(runner: RunnerId, reportFile: string): string | undefined {
+  switch (runner) {
+    case 'jest':
+      return `--json --outputFile=${quote(reportFile)} --testLocationInResults`;
+    case 'vitest':
+      return `--reporter=default --reporter=json --outputFile.json=${quote(reportFile)}`;
+    case 'mocha':
+      return `--reporter json --reporter-option output=${quote(reportFile)}`;
+    case 'pytest':
+      // The cache plugin stays on: `--lf`/`--sw` in a project's addopts need it, and its folder ignores itself.
+      return `-rfE --tb=short --junitxml=${quote(reportFile)} -o junit_family=xunit1`;
+    default:
+      return undefined;
+  }
+}
+
+function runnerEnv(runner: RunnerId): Record<string, string> {
+  // Wide lines keep pytest's summaries whole; no .pyc files keeps the workspace as it was.
+  if (runner === 'pytest') return { COLUMNS: '200', PYTHONDONTWRITEBYTECODE: '1' };
+  if (runner === 'unittest') return { PYTHONDONTWRITEBYTECODE: '1' };
+  return {};
+}
+
+function withFlags(command: string, runner: RunnerId, reportFile: string): { shell: string; reportFile?: string } {
+  if (runner === 'cargo') {
+    if (/--no-fail-fast\b/.test(command)) return { shell: command };
+    const harness = command.search(/\s--(?:\s|$)/);
+    return { shell: harness < 0 ? `${command} --no-fail-fast` : `${command.slice(0, harness)} --no-fail-fast${command.slice(harness)}` };
+  }
+  if (runner === 'go') return { shell: /\s-json\b/.test(command) ? command : command.replace(/\bgo\s+test\b/, 'go test -json') };
+  const flags = reporterFlags(runner, reportFile);
+  return flags ? { shell: `${command} ${flags}`, reportFile } : { shell: command };
+}
+
+/** `npm test` and friends: the script's runner, and flags through `npm test -- ...` (npm only). */
+function scriptPlan(command: string, tokens: readonly string[], root: string, reportFile: string): RunPlan | undefined {
+  const [pm, verb, name] = tokens;
+  const isTest = verb === 'test' || verb === 't' || ((verb === 'run' || verb === 'run-script') && name === 'test');
+  if ((pm !== 'npm' && pm !== 'pnpm' && pm !== 'yarn') || !isTest) return undefined;
+  const script = testScript(root);
+  const runner = script === undefined ? 'other' : runnerOf(lastCommand(script));
+  const env = runnerEnv(runner);
+  const flags = reporterFlags(runner, reportFile);
+  if (pm !== 'npm' || !flags || /[;|&]/.test(command)) return { command, shell: command, env, runner };
+  return { command, shell: `${command}${tokens.includes('--') ? '' : ' --'} ${flags}`, env, runner, reportFile };
+}
+
+export function planRun(command: string, root: string, reportFile: string): RunPlan {
+  const tokens = lastCommand(command);
+  const script = scriptPlan(command, tokens, root, reportFile);
+  if (script) return script;
+  const runner = runnerOf(tokens);
+  return { command, ...withFlags(command, runner, reportFile), env: runnerEnv(runner), runner };
+}

@@ -1,0 +1,85 @@
+/**
+ * The client the official MCP conformance suite drives (`conformance client --command ...`): Sprout's
+ * own McpHub, as the product composes it (elicitation, roots, OAuth sign-in), pointed at the suite's
+ * server URL. It lists the tools and calls each one with arguments made from its schema, the way a
+ * model would, then closes. Sign-in follows the authorization redirect as a browser would; a form
+ * question is accepted as presented (defaults filled in).
+ */
+import type { JSONSchema7 } from './jsonSchemaLite';
+import { McpHub } from '../../src/mcp/mcpHub';
+import type { OAuthRecord, OAuthStore } from '../../src/mcp/oauthClient';
+
+class InMemoryOAuthStore implements OAuthStore {
+  private readonly records = new Map<string, OAuthRecord>();
+  async load(key: string) {
+    return this.records.get(key);
+  }
+  async save(key: string, record: OAuthRecord) {
+    this.records.set(key, record);
+  }
+  async clear(key: string) {
+    this.records.delete(key);
+  }
+}
+
+/** The user's browser: opens the sign-in URL and follows redirects until one lands on our loopback listener. */
+async function browse(url: URL): Promise<void> {
+  let next = url.href;
+  for (let hop = 0; hop < 10; hop++) {
+    const response = await fetch(next, { redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (location === null) return;
+    next = new URL(location, next).href;
+    if (next.startsWith('http://127.0.0.1:') && next.includes('/callback')) {
+      await fetch(next);
+      return;
+    }
+  }
+}
+
+function sample(schema: JSONSchema7 | undefined): unknown {
+  switch (schema?.type) {
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v)]));
+    default:
+      return Array.isArray(schema?.enum) ? schema.enum[0] : 'x';
+  }
+}
+
+async function main(): Promise<void> {
+  const url = process.argv[2];
+  if (url === undefined) throw new Error('usage: sproutConformanceClient <server-url>');
+  const hub = new McpHub([{ name: 'conformance', transport: { type: 'http', url, headers: {} } }], {
+    clientName: 'sprout-agent',
+    clientVersion: '0.1.0',
+    features: { elicitation: { by: 'policy', answer: async () => ({ action: 'accept', content: {} }) }, roots: () => [] },
+    oauth: { store: new InMemoryOAuthStore(), openSignIn: (_server, signInUrl) => void browse(signInUrl).catch(() => undefined) },
+    connectTimeoutMs: 20_000,
+  });
+  hub.subscribe((event) => process.stderr.write(`${JSON.stringify(event)}\n`));
+  try {
+    const tools = await hub.listTools();
+    for (const tool of tools) {
+      const args = sample(tool.inputSchema as JSONSchema7) as Record<string, unknown>;
+      const result = await hub.callTool(tool.server, tool.bareName, args, { signal: new AbortController().signal });
+      process.stdout.write(`${tool.bareName}: ${result.isError ? 'error: ' : ''}${result.text.slice(0, 200)}\n`);
+    }
+  } finally {
+    await hub.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`conformance client failed: ${String(error)}\n`);
+    process.exit(1);
+  },
+);

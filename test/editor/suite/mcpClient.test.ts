@@ -1,0 +1,163 @@
+// MCP client features inside the real extension host: a server's question (the reference server's
+// elicitation tool) becomes a form card in the chat that the user accepts or declines; `${input:id}`
+// in .vscode/mcp.json is asked once and kept in SecretStorage; an OAuth-protected HTTP server is
+// signed in to through the "browser" and signed out of with the command; roots are the workspace folders.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SproutApi } from '../../../src/extension/extension';
+import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { HOOK_SERVER_ENV, hookServerConfig } from '../../fakes/hookServer';
+import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../fakes/oauthMcpServer';
+import { sproutApi, until } from '../sproutHarness';
+
+const config = () => vscode.workspace.getConfiguration('sprout');
+const target = vscode.ConfigurationTarget.Workspace;
+const keys = ['model.baseUrl', 'model.name', 'mcp.servers', 'mcp.builtinServers'];
+const api = sproutApi;
+
+/** The bundled suite runs from out/editor/suite: the reference server is in the repository's node_modules. */
+const everything = join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+/**
+ * Changes .vscode/mcp.json and waits until the extension's file watcher has dropped the old servers,
+ * so the test's own start is not cut short by that late invalidation.
+ */
+async function changeMcpJson(sprout: SproutApi, change: () => void): Promise<void> {
+  await settled(sprout, change, true);
+}
+
+/**
+ * Runs `change` and waits until the servers stopped being rebuilt for a while: settings and file
+ * watcher events arrive late and each one drops the current servers (a start in progress with them).
+ */
+async function settled(sprout: SproutApi, change: () => void | Promise<void>, expectChange = false): Promise<void> {
+  let last = Date.now();
+  let seen = false;
+  const stop = sprout.host.onHubChanged(() => ((last = Date.now()), (seen = true)));
+  try {
+    await change();
+    await until(() => (seen || !expectChange) && Date.now() - last > 1500, 'the servers to settle');
+  } finally {
+    stop();
+  }
+}
+
+const call = (name: string, args: Record<string, unknown> = {}) => fakeReply.toolCalls([{ name, arguments: args }]);
+
+describe('MCP client features in the editor', function () {
+  this.timeout(90_000);
+  let fake: FakeOpenAi | undefined;
+  let oauth: OAuthMcpServer | undefined;
+  const workspace = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
+  after(async () => {
+    for (const key of keys) await config().update(key, undefined, target);
+    await config().update('tools.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    rmSync(join(workspace, '.vscode', 'mcp.json'), { force: true });
+    await fake?.close();
+    await oauth?.close();
+  });
+
+  async function useServers(servers: Record<string, unknown>, responses: ReturnType<typeof fakeReply.text>[] = []): Promise<SproutApi> {
+    const sprout = await api();
+    await fake?.close();
+    fake = await startFakeOpenAi({ responses });
+    await config().update('model.baseUrl', fake.url, target);
+    await config().update('model.name', 'fake-model', target);
+    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
+    await config().update('mcp.servers', servers, target);
+    const url = fake.url;
+    await until(() => sprout.settings().baseUrl === url, 'settings');
+    await settled(sprout, () => sprout.host.invalidateServers());
+    return sprout;
+  }
+
+  for (const [answer, expected] of [
+    ['accept', /- Name: Editor User/],
+    ['decline', /declined/],
+  ] as const) {
+    it(`a server's question is a form card in the chat; ${answer} reaches the server`, async () => {
+      const sprout = await useServers({ everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } }, [
+        call('everything__echo', { message: 'warm up' }),
+        call('everything__trigger-elicitation-request'),
+        fakeReply.text('done'),
+      ]);
+      // A user setting only (a repository cannot approve its own tools).
+      await config().update('tools.autoApprove', ['everything__echo', 'everything__trigger-elicitation-request'], vscode.ConfigurationTarget.Global);
+      await until(() => sprout.settings().autoApprove.length === 2, 'the approvals to be read');
+      await vscode.commands.executeCommand('sprout.newChat');
+      const chat = await sprout.controller.current();
+      const running = sprout.controller.send('ask me something');
+      await until(() => chat.view.entries.some((e) => e.kind === 'elicitation' && e.status === 'pending'), 'the question card');
+      const card = chat.view.entries.find((e) => e.kind === 'elicitation');
+      assert.ok(card?.kind === 'elicitation' && card.server === 'everything');
+      await sprout.controller.handle(
+        answer === 'accept' ? { type: 'elicitationAnswer', id: card.requestId, action: 'accept', content: { name: 'Editor User' } } : { type: 'elicitationAnswer', id: card.requestId, action: 'decline' },
+      );
+      await running;
+      const settled = chat.view.entries.find((e) => e.kind === 'elicitation');
+      assert.equal(settled?.kind === 'elicitation' ? settled.status : undefined, answer);
+      const tools = chat.view.entries.filter((e) => e.kind === 'tool');
+      const result = tools.at(-1);
+      assert.match(result?.kind === 'tool' ? (result.result ?? '') : '', expected);
+    });
+  }
+
+  it('roots/list is answered with the workspace folders', async () => {
+    const sprout = await useServers({ everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } });
+    const hub = await sprout.host.ensureServers();
+    await hub.listTools();
+    await until(() => hub.cachedTools()?.some((t) => t.bareName === 'get-roots-list') === true, 'the roots tool');
+    const result = await hub.callTool('everything', 'get-roots-list', {}, { signal: new AbortController().signal });
+    assert.ok(result.text.includes(vscode.Uri.file(workspace).toString()), result.text);
+  });
+
+  it('${input:id} in .vscode/mcp.json is asked once, kept in SecretStorage, and reaches the server', async () => {
+    const sprout = await api();
+    sprout.consent.prompt = async () => true;
+    const asked: string[] = [];
+    sprout.mcpPrompts.askInput = async (spec) => (asked.push(spec.id), 'typed-secret-value');
+    // The runner's command for the fake server (Node 20 with tsx), with this test's own configuration.
+    const t = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as { command: string; args: string[]; env: Record<string, string> };
+    t.env = { ...t.env, [HOOK_SERVER_ENV]: JSON.stringify(hookServerConfig({ extraTools: [{ name: 'show_env', behaviour: { kind: 'env' } }] })) };
+    await useServers({});
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    await changeMcpJson(sprout, () =>
+      writeFileSync(
+        join(workspace, '.vscode', 'mcp.json'),
+        JSON.stringify({
+          inputs: [{ type: 'promptString', id: 'editor-token', description: 'A token', password: true }],
+          servers: { inputs: { command: t.command, args: t.args, env: { ...t.env, EDITOR_TOKEN: '${input:editor-token}' } } },
+        }),
+      ),
+    );
+    for (let round = 0; round < 2; round++) {
+      await settled(sprout, () => sprout.host.invalidateServers());
+      const hub = await sprout.host.ensureServers();
+      const result = await hub.callTool('inputs', 'show_env', {}, { signal: new AbortController().signal });
+      assert.match(result.text, /"EDITOR_TOKEN":"typed-secret-value"/);
+    }
+    assert.deepEqual(asked, ['editor-token'], 'asked once; the second start read SecretStorage');
+    assert.ok(!JSON.stringify(config()).includes('typed-secret-value'), 'never in settings');
+    await changeMcpJson(sprout, () => rmSync(join(workspace, '.vscode', 'mcp.json'), { force: true }));
+  });
+
+  it('an OAuth-protected HTTP server: sign-in through the browser, then Sign Out forgets it', async () => {
+    oauth = await startOAuthMcpServer();
+    const sprout = await useServers({ secure: { type: 'http', url: oauth.url } });
+    const opened: string[] = [];
+    sprout.mcpPrompts.openSignIn = async (server, url) => {
+      opened.push(server);
+      setTimeout(() => void browse(url).catch(() => undefined), 10);
+    };
+    const tools = await (await sprout.host.ensureServers()).listTools();
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami']);
+    await sprout.host.invalidateServers();
+    await (await sprout.host.ensureServers()).listTools();
+    assert.deepEqual(opened, ['secure'], 'the tokens in SecretStorage are reused by a new hub');
+    await vscode.commands.executeCommand('sprout.signOutMcpServer', 'secure');
+    await (await sprout.host.ensureServers()).listTools();
+    assert.deepEqual(opened, ['secure', 'secure'], 'signed out: the next use asks again');
+  });
+});

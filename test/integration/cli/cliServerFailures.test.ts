@@ -1,0 +1,117 @@
+// Failed MCP servers make themselves seen in the CLI: a spawn that throws at once (E2BIG) is a clear
+// per-server error and the run goes on (no hang, with or without a good server beside it); a failed
+// server the run needed (allowlisted for hooks) ends with exit 2 and its error, a crash with its
+// stderr tail; SIGTERM with a broken server in the mix still gives 130; and a signal that arrives
+// before the main bundle has loaded is still an interrupted run (130), with nothing left behind.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { McpServerConfig } from '../../../src/mcp/config';
+import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
+import { baseEnv, collect, ensureBuilt, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+
+let dir: string;
+let fake: FakeOpenAi | undefined;
+before(async () => {
+  await ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-failures-'));
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const huge: McpServerConfig = { name: 'huge', transport: { type: 'stdio', command: process.execPath, args: ['-e', '0'], env: { BIG: 'x'.repeat(256 * 1024) } } };
+const crasher: McpServerConfig = {
+  name: 'crasher',
+  transport: { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("fatal: no token in MY_TOKEN"); process.exit(3)'], env: {} },
+};
+const good = (): McpServerConfig => hookServerMcpConfig('good', hookServerConfig({ hooks: { _Stop: { kind: 'empty' } } }));
+
+async function withFake(responses: FakeResponse[]): Promise<FakeOpenAi> {
+  fake = await startFakeOpenAi({ responses });
+  return fake;
+}
+
+describe('failed MCP servers in the CLI', () => {
+  it('a spawn that throws (E2BIG), alone: a clear error naming the server, and the run goes on', async () => {
+    const f = await withFake([fakeReply.text('answered without tools')]);
+    const config = writeMcpConfig(join(dir, 'alone.json'), [huge]);
+    const result = await runCli(['--mcp-config', config, 'go'], { env: baseEnv(f.url) });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /MCP server "huge".*E2BIG/);
+    assert.match(result.stdout, /answered without tools/);
+  });
+
+  it('next to a good server and allowlisted: no hang, exit 2 with its error', async () => {
+    const f = await withFake([fakeReply.text('done')]);
+    const config = writeMcpConfig(join(dir, 'pair.json'), [huge, good()]);
+    const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(f.url), MCP_HOOK_SERVERS: 'huge,good' } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /MCP server "huge" failed and this run needed it \(it is allowlisted in MCP_HOOK_SERVERS.*E2BIG/);
+  });
+
+  it('a crashing server the allowlist needs: exit 2, and its stderr tail is shown', async () => {
+    const f = await withFake([fakeReply.text('done')]);
+    const config = writeMcpConfig(join(dir, 'crash.json'), [crasher, good()]);
+    const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(f.url), MCP_HOOK_SERVERS: 'crasher' } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /MCP server "crasher" failed and this run needed it.*exited with code 3; last stderr: fatal: no token in MY_TOKEN/);
+  });
+
+  it('SIGTERM with a broken server beside a good one: 130', async () => {
+    const f = await withFake([fakeReply.hang()]);
+    const config = writeMcpConfig(join(dir, 'term.json'), [huge, good()]);
+    const child = spawnCli(['--mcp-config', config, 'go'], { env: baseEnv(f.url) });
+    child.stdin?.end();
+    const done = collect(child, { timeoutMs: 30_000 });
+    const deadline = Date.now() + 20_000;
+    while (f.chatRequests().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    child.kill('SIGTERM');
+    const result = await done;
+    assert.equal(result.code, 130, result.stderr);
+  });
+});
+
+/**
+ * A `--require` preload (test-only, outside the product) that makes loading dist/cliMain.js slow and
+ * observable: it writes a marker file, then blocks for a while before the bundle is evaluated. A
+ * signal sent after the marker appears lands exactly in the window before the CLI's own handlers.
+ */
+function slowLoadHook(marker: string): string {
+  const file = join(dir, 'slowLoad.cjs');
+  writeFileSync(
+    file,
+    `const Module = require('module'); const fs = require('fs'); const original = Module._extensions['.js'];
+Module._extensions['.js'] = function (module, filename) {
+  if (filename.endsWith('cliMain.js')) { fs.writeFileSync(${JSON.stringify(marker)}, 'loading'); Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500); }
+  return original.call(this, module, filename);
+};`,
+  );
+  return file;
+}
+
+describe('signals before the CLI is loaded', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} while the main bundle is still loading: 130, and the model is never called`, async () => {
+      const f = await withFake([fakeReply.text('never asked')]);
+      const config = writeMcpConfig(join(dir, `early-${signal}.json`), [good()]);
+      const marker = join(dir, `loading-${signal}`);
+      const env = { ...baseEnv(f.url), NODE_OPTIONS: `--require ${slowLoadHook(marker)}` };
+      const child = spawnCli(['--mcp-config', config, 'go'], { env });
+      child.stdin?.end();
+      const done = collect(child, { timeoutMs: 30_000 });
+      const deadline = Date.now() + 15_000;
+      while (!existsSync(marker) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      child.kill(signal);
+      const result = await done;
+      assert.equal(result.signal, null, 'the process was not killed by the signal');
+      assert.equal(result.code, 130, result.stderr);
+      assert.equal(f.chatRequests().length, 0, 'an interrupted run never calls the model');
+    });
+  }
+});

@@ -1,0 +1,60 @@
+// Servers that are not ready do not hold a prompt: the first prompt waits at most the startup wait and
+// says which servers it waits for, later rounds at most the grace, a server that comes up late joins
+// the next round (tools_changed), and a hook call to a server still (re)connecting counts as a timeout.
+import assert from 'node:assert/strict';
+import { afterEach, test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { waitFor } from '../mcp/mcpHarness';
+import { openRig, type Rig } from './loopHarness';
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+test('the first prompt waits at most the startup wait, names the slow server, and it joins a later round', async () => {
+  rig = await openRig({
+    servers: [{ name: 'good' }, { name: 'late', config: { startDelayMs: 7000 } }],
+    settings: { firstPromptServerWaitMs: 3000, serverReadyGraceMs: 300 },
+    responses: [fakeReply.text('first answer'), fakeReply.toolCalls([{ name: 'late__echo', arguments: { text: 'joined' } }]), fakeReply.text('done')],
+  });
+  const started = Date.now();
+  const first = await rig.runtime.session.run('hello');
+  const took = Date.now() - started;
+  assert.equal(first.reason, 'end_turn');
+  assert.ok(took < 6500, `the first prompt took ${took} ms; the late server needs 7 s to start`);
+  const waiting = rig.of('servers_waiting');
+  assert.equal(waiting.length, 1);
+  assert.ok(waiting[0]?.servers.includes('late') && waiting[0].waitMs === 3000, JSON.stringify(waiting));
+  const offered = (n: number) => (rig?.chatBodies()[n]?.tools ?? []).map((t) => t.function.name);
+  assert.deepEqual(offered(0), ['good__echo']);
+
+  await waitFor(() => rig?.of('tools_changed').some((e) => e.server === 'late'), 'the late server to join', 20_000);
+  const second = await rig.runtime.session.run('now use it');
+  assert.equal(second.reason, 'end_turn');
+  assert.deepEqual(offered(1), ['good__echo', 'late__echo']);
+  assert.equal(rig.of('tool_finished')[0]?.text, 'joined');
+  assert.equal(rig.of('servers_waiting').length, 1, 'only the first listing of the session announces a wait');
+});
+
+test('a _Stop call to a hook server that is still restarting counts as a timeout, and the prompt goes on', async () => {
+  rig = await openRig({
+    servers: [{ name: 'hooky', config: { restartDelayMs: 60_000, hooks: { _Stop: { kind: 'object', text: 'not yet' } } } }],
+    hooks: { timeoutMs: 600 },
+    settings: { serverReadyGraceMs: 300 },
+    responses: [fakeReply.text('finished')],
+  });
+  await rig.runtime.hub.listTools();
+  await rig.runtime.hub.killServer('hooky', 'test: make it restart');
+  const started = Date.now();
+  const outcome = await rig.runtime.session.run('finish');
+  const took = Date.now() - started;
+  assert.equal(outcome.reason, 'end_turn');
+  assert.deepEqual(
+    rig.of('hook_finished').map((e) => [e.server, e.result]),
+    [['hooky', 'timeout']],
+  );
+  assert.equal(rig.of('hook_timed_out')[0]?.consecutive, 1);
+  assert.ok(took < 8000, `the prompt took ${took} ms; the restart would take 60 s`);
+});

@@ -1,0 +1,102 @@
+/**
+ * Sign-in against a local authorization server (the SDK's server-side auth helpers) over 127.0.0.1:
+ * the server's 401 starts OAuth (discovery, dynamic registration, PKCE), the user is sent to the page
+ * once, the redirect lands on the loopback listener, and the tools work; an expired token is refreshed
+ * without asking again; a new hub reuses the stored tokens; signing out forgets them.
+ */
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { ToolHostEvent } from '../../../src/agent/ports';
+import { McpHub } from '../../../src/mcp/mcpHub';
+import type { OAuthHost, OAuthRecord, OAuthStore } from '../../../src/mcp/oauthClient';
+import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../fakes/oauthMcpServer';
+import { signal } from './mcpHarness';
+
+class InMemoryOAuthStore implements OAuthStore {
+  readonly records = new Map<string, OAuthRecord>();
+  async load(key: string) {
+    return this.records.get(key);
+  }
+  async save(key: string, record: OAuthRecord) {
+    this.records.set(key, structuredClone(record));
+  }
+  async clear(key: string) {
+    this.records.delete(key);
+  }
+}
+
+describe('OAuth sign-in for Streamable HTTP servers', () => {
+  let server: OAuthMcpServer;
+  const store = new InMemoryOAuthStore();
+  const opened: string[] = [];
+  const host: OAuthHost = {
+    store,
+    openSignIn: async (_server, url) => {
+      opened.push(url.href);
+      // The browser comes back asynchronously, as a user would.
+      setTimeout(() => void browse(url).catch(() => undefined), 10);
+    },
+  };
+  let hubs: McpHub[] = [];
+  const newHub = () => {
+    const hub = new McpHub([{ name: 'secure', transport: { type: 'http', url: server.url, headers: {} } }], { oauth: host, restart: { initialDelayMs: 50 } });
+    hubs.push(hub);
+    return hub;
+  };
+
+  before(async () => {
+    server = await startOAuthMcpServer();
+  });
+  afterEach(async () => {
+    await Promise.all(hubs.map((h) => h.close()));
+    hubs = [];
+  });
+  after(async () => server.close());
+
+  it('a 401 starts sign-in; after the redirect the tools work and the tokens are stored', async () => {
+    const hub = newHub();
+    const tools = await hub.listTools();
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami']);
+    assert.equal(opened.length, 1);
+    const url = new URL(opened[0] ?? '');
+    assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
+    assert.match(url.searchParams.get('redirect_uri') ?? '', /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+    const result = await hub.callTool('secure', 'whoami', {}, { signal: signal() });
+    assert.equal(result.text, `client ${server.auth.registered[0]?.client_id}`);
+    const [record] = [...store.records.values()];
+    assert.ok(record?.tokens?.access_token && record.tokens.refresh_token && record.client?.client_id);
+    assert.deepEqual(server.auth.log, ['register', 'authorize', 'token:code']);
+  });
+
+  it('an expired access token is refreshed without asking the user again', async () => {
+    const hub = newHub();
+    await hub.listTools();
+    server.auth.expireAccessTokens();
+    const result = await hub.callTool('secure', 'whoami', {}, { signal: signal() });
+    assert.match(result.text, /^client /);
+    assert.ok(server.auth.log.includes('token:refresh'), server.auth.log.join(','));
+    assert.equal(opened.length, 1, 'no second sign-in');
+  });
+
+  it('signing out forgets the tokens; the next use asks again', async () => {
+    const hub = newHub();
+    const events: ToolHostEvent[] = [];
+    hub.subscribe((e) => events.push(e));
+    await hub.listTools();
+    await hub.signOut('secure');
+    assert.equal(store.records.size, 0);
+    const tools = await hub.listTools();
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami']);
+    assert.equal(opened.length, 2);
+  });
+
+  it('without a sign-in host a 401 is a clear start failure', async () => {
+    const hub = new McpHub([{ name: 'secure', transport: { type: 'http', url: server.url, headers: {} } }]);
+    hubs.push(hub);
+    const events: ToolHostEvent[] = [];
+    hub.subscribe((e) => events.push(e));
+    assert.deepEqual(await hub.listTools(), []);
+    const error = events.find((e) => e.type === 'server_error');
+    assert.match(error?.type === 'server_error' ? error.message : '', /MCP server "secure" \(URL http:\/\/127\.0\.0\.1:\d+\/mcp\) failed to start/);
+  });
+});
