@@ -72,6 +72,7 @@ describe('installing the CLI', { timeout: 240_000 }, () => {
       'LICENSE',
       'README.md',
       'dist/cli.js',
+      'dist/cliMain.js',
       'dist/servers/tests.js',
       'dist/servers/todo.js',
       'dist/servers/workspace.js',
