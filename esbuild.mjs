@@ -17,7 +17,11 @@ const nodeEntries = [
   ['src/servers/todo/main.ts', 'servers/todo.js'],
   ['src/servers/tests/main.ts', 'servers/tests.js'],
 ];
-const webEntries = [['src/webview/main.ts', 'webview.js']];
+// The highlighter is a bundle of its own: the chat loads it only when an answer has a code block.
+const webEntries = [
+  ['src/webview/main.ts', 'webview.js'],
+  ['src/webview/highlighter.ts', 'highlight.js'],
+];
 
 const common = {
   bundle: true,
@@ -63,6 +67,8 @@ for (const [src, out] of requireEntries(webEntries)) {
 
 mkdirSync('dist', { recursive: true });
 if (existsSync('media/chat.css')) copyFileSync('media/chat.css', 'dist/webview.css');
+// The codicon font and its stylesheet, beside the bundle (the webview may load only from dist/ and media/).
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `dist/${file}`);
 
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));

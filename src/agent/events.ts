@@ -39,7 +39,8 @@ export type HookCallResult = 'objection' | 'no_objection' | 'error' | 'timeout' 
  */
 export type AgentEvent =
   | { type: 'session_started'; sessionId: string; resumed: boolean }
-  | { type: 'prompt_started'; text: string }
+  /** `attachments`: labels of the files the user attached (their text went to the model with the prompt). */
+  | { type: 'prompt_started'; text: string; attachments?: string[] }
   | { type: 'round_started'; round: number }
   | { type: 'text_delta'; delta: string }
   /** One message appended to the history (user prompt, model reply, tool result, synthetic hook pair). */

@@ -33,4 +33,5 @@ export {
   SUMMARY_PREFIX,
 } from './compactionRules';
 export { parseToolArguments, truncateToolResult } from './toolRunner';
+export { withAttachments, type PromptAttachment } from './promptAttachments';
 export { planRound, toolSpecs } from './promptRunner';

@@ -77,6 +77,8 @@ export interface ToolCallOptions {
   signal: AbortSignal;
   /** Sent as the request's `_meta` (hook context goes here, never in arguments). */
   meta?: Record<string, unknown>;
+  /** The model's id for this call (as in `tool_started`), so a host can tie what it records to the call. */
+  callId?: string;
   /** The server reported progress (a task's status message counts too). */
   onProgress?: (progress: ToolProgress) => void;
 }

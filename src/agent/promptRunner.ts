@@ -16,6 +16,7 @@ import { answerUnrun, runToolCalls } from './toolRunner';
 import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
+import { type PromptAttachment, withAttachments } from './promptAttachments';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -45,14 +46,16 @@ export class PromptRunner {
     private readonly ctx: CoreContext,
     private readonly prompt: string,
     private readonly signal: AbortSignal,
+    private readonly attachments: readonly PromptAttachment[] = [],
   ) {}
 
   async run(): Promise<Outcome> {
     const { ctx } = this;
-    ctx.emit({ type: 'prompt_started', text: this.prompt });
+    const attached = this.attachments.map((a) => a.label);
+    ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}) });
     const hooks = ctx.settings().hooks;
     if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));
-    appendMessage(ctx, { role: 'user', content: this.prompt });
+    appendMessage(ctx, { role: 'user', content: withAttachments(this.prompt, this.attachments) });
     for (;;) {
       const step = this.signal.aborted ? finish('cancelled') : await this.round();
       if (step.kind === 'finish') return { ...step.outcome, rounds: this.rounds };

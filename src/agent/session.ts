@@ -20,6 +20,7 @@ import type { AgentEvent, Outcome } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage, Usage } from './messages';
 import { errorMessage } from './errorMessage';
+import type { PromptAttachment } from './promptAttachments';
 
 export interface AgentSessionOptions {
   sessionId: string;
@@ -124,12 +125,13 @@ export class AgentSession {
     return session;
   }
 
-  async run(prompt: string, signal?: AbortSignal): Promise<Outcome> {
+  /** Runs one prompt; `attachments` (files the user attached) go to the model with it, their labels into `prompt_started`. */
+  async run(prompt: string, signal?: AbortSignal, attachments: readonly PromptAttachment[] = []): Promise<Outcome> {
     if (this.running) throw new Error('A prompt is already running in this session; wait for it or cancel it first.');
     this.running = true;
     let outcome: Outcome;
     try {
-      outcome = await new PromptRunner(this.ctx, prompt, signal ?? NOT_CANCELLABLE).run();
+      outcome = await new PromptRunner(this.ctx, prompt, signal ?? NOT_CANCELLABLE, attachments).run();
     } catch (error) {
       this.options.logger?.error('prompt failed unexpectedly', { message: errorMessage(error) });
       outcome = { reason: 'error', message: `Internal error: ${errorMessage(error)}`, rounds: 0 };

@@ -67,7 +67,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   const result = await runWithIdleTimeout(
     ctx.clock,
     { idleMs, maxTotalMs },
-    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, onProgress: (p) => (touch(), progress(p)) }),
+    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, callId: call.id, onProgress: (p) => (touch(), progress(p)) }),
     signal,
   );
   switch (result.kind) {

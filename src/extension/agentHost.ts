@@ -71,6 +71,11 @@ export class AgentHost {
     });
   }
 
+  /** The folder the servers run in (and tool paths are relative to). */
+  get workspaceFolder(): string {
+    return this.deps.workspaceFolder;
+  }
+
   /** The client for the current endpoint, carrying the key only where the user allowed it to go. */
   async currentModel(): Promise<OpenAiModelClient> {
     const { baseUrl, compatibility } = this.deps.settings();

@@ -34,6 +34,8 @@ export interface McpUserPrompts {
   askInput: InputPrompt;
 }
 import { TestResultsMirror } from './testing/testResultsMirror';
+import { hooksSummary } from './hooks/hooksSummary';
+import { registerChangeDocuments } from './checkpoints/fileChanges';
 
 export interface SproutApi {
   controller: ChatController;
@@ -84,6 +86,8 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
   const stopHub = host.onHubChanged(refreshServers);
   const stopStatus = host.onServerStatus((status) => hooks.updateServer(status));
   const statusBar = createStatusBar(hooks, () => controller.running);
+  // The chat's header line follows the Hooks view's state.
+  const stopSummary = hooks.onDidChange(() => controller.broadcast({ type: 'hooks', hooks: hooksSummary(hooks, config.get().agent.hooks.allowlist) }));
   statusBarItem = statusBar.item;
   const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
   context.subscriptions.push(
@@ -92,7 +96,9 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     new vscode.Disposable(() => {
       stopHub();
       stopStatus();
+      stopSummary();
     }),
+    registerChangeDocuments((chatId) => controller.checkpointsOf(chatId)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
     ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
@@ -189,10 +195,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
       remembered: approvals,
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
     },
-    onCommand: (command, ...args) =>
-      void (command === 'sprout.setBaseUrl'
-        ? vscode.commands.executeCommand('workbench.action.openSettings', 'sprout.model.baseUrl')
-        : vscode.commands.executeCommand(command, ...args)),
+    onCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args),
+    hooksSummary: () => hooksSummary(hooks, settings.agent.hooks.allowlist),
   });
   chatRef.controller = controller;
   registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, testing, workspaceFolder }, {

@@ -1,12 +1,14 @@
 /**
- * The one place the `_Stop` budget is put into words, for every surface that shows it: the chat's
- * toolbar (webview), the Hooks view's budget row and the status bar. The budget itself travels as
- * structured data (`Budget` in the protocol); each surface picks its wording from here.
+ * The one place the completion-check (`_Stop`) budget is put into words, for every surface that shows
+ * it: the chat's header (webview), the Hooks view's budget row and the status bar. The budget travels
+ * as structured data (`Budget` in the protocol); each surface picks its wording from here. Plain words
+ * first ("2 objections left in this chat"); the setting names only in tooltips.
  */
 import type { Budget } from './protocol';
+import { scopeText } from './hookText';
 
 export interface BudgetText {
-  /** Chat toolbar: the whole budget on one line ('' before the first prompt). */
+  /** Chat header: how many objections are left, short ('' before the first prompt). */
   line: string;
   /** Status bar: as short as it gets, and a sentence for its tooltip ('' before the first prompt). */
   short: string;
@@ -14,22 +16,37 @@ export interface BudgetText {
   /** Hooks view row: label, description and tooltip. */
   label: string;
   detail: string;
+  /** What the budget is, for a tooltip wherever the budget shows. */
   tooltip: string;
-  /** Every objection round is used (and `_Stop` is on). */
+  /** Every objection is used (and completion checks are on). */
   spent: boolean;
 }
 
+const EXPLAIN =
+  'A completion check is a hook (an MCP tool named _Stop) asked before the agent ends its turn; when it objects, the agent goes back to work. ' +
+  'The budget (sprout.hooks.stopMaxRejections) caps how often that can happen, so a hook can never keep the agent going forever.';
+
+function objections(n: number): string {
+  return `${n} ${n === 1 ? 'objection' : 'objections'}`;
+}
+
 export function budgetText(budget: Budget | null | undefined): BudgetText {
-  if (!budget) return { line: '', short: '_Stop –', sentence: '', label: '_Stop budget: no run yet', detail: '', tooltip: '', spent: false };
+  if (!budget) return { line: '', short: '', sentence: '', label: 'Objections left: no prompt yet', detail: '', tooltip: EXPLAIN, spent: false };
   const { used, max, scope, repeatedEndTurnStops } = budget;
-  const off = max === 0;
+  if (max === 0) {
+    const off = 'Completion checks are off (sprout.hooks.stopMaxRejections is 0).';
+    return { line: 'Completion checks off', short: 'checks off', sentence: off, label: 'Completion checks off', detail: '', tooltip: off, spent: false };
+  }
+  const left = Math.max(0, max - used);
+  const where = scopeText(scope);
+  const leftText = `${left === 0 ? 'No objections' : objections(left)} left ${where}`;
   return {
-    line: off ? '_Stop disabled' : `_Stop budget ${used}/${max} (${scope}${repeatedEndTurnStops ? ', repeated end-turn stops' : ''})`,
-    short: off ? '_Stop off' : `_Stop ${used}/${max}`,
-    sentence: `Hook budget ${used}/${max} (${scope}).`,
-    label: `_Stop budget ${used}/${max}`,
-    detail: `${scope} scope · repeated end-turn stops ${repeatedEndTurnStops ? 'on' : 'off'}`,
-    tooltip: off ? '_Stop is disabled (sprout.hooks.stopMaxRejections = 0).' : `${used} of ${max} objection rounds used (${scope} scope).`,
-    spent: !off && used >= max,
+    line: `${left} of ${max} left`,
+    short: `${left}/${max} objections left`,
+    sentence: `${leftText} (${used} of ${max} used).`,
+    label: `Objections left: ${left} of ${max}`,
+    detail: where,
+    tooltip: `${leftText} (${used} of ${max} used${repeatedEndTurnStops ? '; the agent may finish after answering one objection by ending again' : ''}). ${EXPLAIN}`,
+    spent: left === 0,
   };
 }

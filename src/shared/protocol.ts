@@ -44,8 +44,33 @@ export const budgetSchema = z.object({
 });
 export type Budget = z.infer<typeof budgetSchema>;
 
+/** What became of a hook's objection: still standing, acted on, ended over, or let go because the budget was spent. */
+export const objectionOutcomeSchema = z.enum(['pending', 'complied', 'declined', 'overridden']);
+export type ObjectionOutcome = z.infer<typeof objectionOutcomeSchema>;
+
+/** A hook call that passed quietly in a turn (shown in the turn's footer, not as an entry of its own). */
+export const hookCheckSchema = z.object({ server: z.string(), hook: z.string(), durationMs: z.number() });
+export type HookCheck = z.infer<typeof hookCheckSchema>;
+
+/** A file the user attached to a prompt (the whole file, or lines of it); the host reads it when the prompt is sent. */
+export const attachmentSchema = z.object({
+  path: z.string().check(z.minLength(1)),
+  label: z.string(),
+  startLine: z.optional(z.number()),
+  endLine: z.optional(z.number()),
+});
+export type AttachmentRef = z.infer<typeof attachmentSchema>;
+
+/** The tokens the last model call used, against the model's context window. */
+export const contextUsageSchema = z.object({ used: z.number(), window: z.number(), estimated: z.boolean() });
+export type ContextUsage = z.infer<typeof contextUsageSchema>;
+
+/** The hooks in one line for the chat's header and empty state; `state` picks the icon. */
+export const hooksSummarySchema = z.object({ text: z.string(), tooltip: z.string(), state: z.enum(['off', 'on', 'warning']) });
+export type HooksSummary = z.infer<typeof hooksSummarySchema>;
+
 export const chatEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string() }),
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())) }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({
     kind: z.literal('tool'),
@@ -59,6 +84,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
+    /** The file this call changed (a checkpoint holds its before and after): the card offers Open diff. */
+    change: z.optional(z.object({ path: z.string(), undone: z.boolean() })),
   }),
   z.object({
     kind: z.literal('objection'),
@@ -68,6 +95,10 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     used: z.number(),
     max: z.number(),
     failures: z.optional(z.array(failureSchema)),
+    /** The raw hook name (`_Stop`), for the card's details; the card words it (hookText.ts). */
+    hook: z.optional(z.string()),
+    scope: z.optional(z.enum(['session', 'prompt'])),
+    outcome: z.optional(objectionOutcomeSchema),
   }),
   z.object({
     kind: z.literal('hookEvent'),
@@ -90,6 +121,10 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     reason: outcomeReasonSchema,
     message: z.optional(z.string()),
     unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
+    /** Which prompt of the chat this ends (0-based), the hook calls that passed in it and the files it changed. */
+    turn: z.optional(z.number()),
+    checks: z.optional(z.array(hookCheckSchema)),
+    files: z.optional(z.object({ paths: z.array(z.string()), undone: z.boolean() })),
   }),
   /** A server's question (MCP form elicitation); `schema` is the requested schema (elicitationFields reads it). */
   z.object({
@@ -109,8 +144,8 @@ export type ChatEntry = z.infer<typeof chatEntrySchema>;
 export const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
 export type ChatSummary = z.infer<typeof chatSummarySchema>;
 
-/** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. */
-export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean() });
+/** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
+export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean(), pendingPrompt: z.optional(z.string()) });
 export type SetupInfo = z.infer<typeof setupSchema>;
 
 export const chatStateSchema = z.object({
@@ -122,6 +157,8 @@ export const chatStateSchema = z.object({
   setup: z.nullable(setupSchema),
   notice: z.nullable(z.string()),
   budget: z.nullable(budgetSchema),
+  usage: z.optional(z.nullable(contextUsageSchema)),
+  hooks: z.optional(hooksSummarySchema),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -135,12 +172,16 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
   z.object({ type: z.literal('budget'), budget: budgetSchema }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
+  z.object({ type: z.literal('usage'), usage: contextUsageSchema }),
+  z.object({ type: z.literal('hooks'), hooks: hooksSummarySchema }),
+  /** The file or selection the user picked for the context bar (an answer to `attach`). */
+  z.object({ type: z.literal('attached'), attachment: attachmentSchema }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)) }),
+  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)), attachments: z.optional(z.array(attachmentSchema)) }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openChat'), chatId: z.string() }),
@@ -158,6 +199,18 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()) }),
   z.object({ type: z.literal('showInTesting') }),
+  /** Code block actions: put the code at the editor's cursor, or make it a file's content (`path` from the fence, else the active editor's). */
+  z.object({ type: z.literal('insertCode'), text: z.string() }),
+  z.object({ type: z.literal('applyCode'), text: z.string(), path: z.optional(z.string()) }),
+  /** A tool card's Open diff (by entry id), a turn footer's Undo (by turn). */
+  z.object({ type: z.literal('openDiff'), entryId: z.string() }),
+  z.object({ type: z.literal('undoTurn'), turn: z.number() }),
+  z.object({ type: z.literal('showHistory') }),
+  z.object({ type: z.literal('showHooks') }),
+  z.object({ type: z.literal('enableTestHook') }),
+  z.object({ type: z.literal('attach') }),
+  z.object({ type: z.literal('dismissNotice') }),
+  z.object({ type: z.literal('cancelPendingPrompt') }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -60,6 +60,8 @@ function inputFor(field: ElicitField): { node: HTMLElement; read: Reader } {
 
 export function elicitationCard(e: Extract<ChatEntry, { kind: 'elicitation' }>, send: ElicitationSend): HTMLElement {
   const card = el('div', { class: `card elicitation status-${e.status}`, 'data-testid': 'elicitation-card', 'data-status': e.status, role: 'group', 'aria-label': `Question from ${e.server}` });
+  // A question waiting for the user is brought into view and read out (main.ts), like an approval.
+  if (e.status === 'pending') card.dataset['attention'] = `Question from ${e.server}: ${e.message}`;
   card.append(el('div', { class: 'head' }, `${e.server} asks`), el('div', { class: 'label' }, 'server text (untrusted)'), el('div', { class: 'question' }, e.message));
   if (e.status !== 'pending') {
     card.append(el('div', { class: 'detail' }, SETTLED[e.status]));

@@ -3,11 +3,18 @@
  * validated with the shared schema; the host owns all state. Rendering is incremental: an entry's node
  * is replaced only when that entry changes, and streamed text re-renders only the unfinished tail of the
  * open message (StreamingMarkdown), at most once per animation frame, so cost per token stays flat as a
- * session or an answer grows (test/bench/webviewBench.ts measures it).
+ * session or an answer grows (test/bench/webviewBench.ts measures it). The layout gives the conversation
+ * the height: a one-line hooks header, a dismissible notice, the log, then setup and the message box.
  */
-import { budgetText } from '../shared/budgetText';
-import { assertNever, describeIssues, hostMessageSchema, type Budget, type ChatEntry, type ChatState, type WebviewMessage } from '../shared/protocol';
-import { el, renderEntry } from './entries';
+import { assertNever, describeIssues, hostMessageSchema, type ChatEntry, type ChatState, type HooksSummary, type WebviewMessage } from '../shared/protocol';
+import { button, el, icon } from './dom';
+import { emptyState } from './emptyState';
+import { renderEntry } from './entries';
+import { highlightIn } from './highlight';
+import { Composer } from './composer';
+import { Scroller } from './scroller';
+import { fillSetupCard } from './setupCard';
+import { GroupedList } from './groupedList';
 import { StreamingMarkdown } from './streamingMarkdown';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -15,27 +22,49 @@ const vscode = acquireVsCodeApi();
 const post = (message: WebviewMessage): void => vscode.postMessage(message);
 
 const app = document.getElementById('app')!;
-const header = el('header', { class: 'toolbar' });
-const budget = el('span', { class: 'budget', 'aria-live': 'polite' });
-const newChat = el('button', { 'data-testid': 'new-chat', 'aria-label': 'New chat', title: 'New chat' }, 'New chat');
-const historySelect = el('select', { 'data-testid': 'chat-history', 'aria-label': 'Past chats' });
-header.append(newChat, historySelect, budget);
-const notice = el('div', { class: 'notice', role: 'status', hidden: '' });
+const header = el('header', { class: 'chat-header' });
+const hooksLine = el('button', { type: 'button', class: 'hooks-line', 'data-testid': 'hooks-summary', 'aria-label': 'Hooks' });
+header.append(hooksLine);
+const notice = el('div', { class: 'notice', role: 'status', 'data-testid': 'notice', hidden: '' });
+const noticeText = el('span', { class: 'notice-text' });
+notice.append(icon('workspace-untrusted'), noticeText, button({ label: 'Dismiss for this session', testid: 'dismiss-notice', icon: 'close', iconOnly: true, onClick: () => post({ type: 'dismissNotice' }) }));
+const logWrap = el('div', { class: 'log-wrap' });
+const log = el('div', { class: 'log', tabindex: '-1' });
+const content = el('div', { class: 'log-content', role: 'log', 'aria-label': 'Conversation' });
+log.append(content);
+logWrap.append(log);
+const scroller = new Scroller(log, content, logWrap);
+const list = new GroupedList(content, 'entry-group');
 const setup = el('div', { class: 'card setup', 'data-testid': 'setup-card', hidden: '' });
-const log = el('div', { class: 'log', role: 'log', 'aria-label': 'Conversation' });
-const form = el('form', { class: 'composer' });
-const input = el('textarea', { 'data-testid': 'chat-input', 'aria-label': 'Message Sprout (Enter sends, Shift+Enter adds a line)', placeholder: 'Ask Sprout… (Enter to send, Shift+Enter for a new line)', rows: '3' });
-const sendButton = el('button', { type: 'submit', 'data-testid': 'send', 'aria-label': 'Send' }, 'Send');
-const stopButton = el('button', { type: 'button', 'data-testid': 'stop', 'aria-label': 'Stop', class: 'danger', hidden: '' }, 'Stop');
-form.append(input, sendButton, stopButton);
-app.append(header, notice, setup, log, form);
+const composer = new Composer({
+  send: (text, attachments) => {
+    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}) });
+    scroller.toEnd(false);
+  },
+  stop: () => post({ type: 'stop' }),
+  attach: () => post({ type: 'attach' }),
+  draft: (text) => post({ type: 'draft', text }),
+});
+app.append(header, notice, logWrap, setup, composer.form);
 
 const nodes = new Map<string, HTMLElement>();
 const streams = new Map<string, StreamingMarkdown>();
 /** The text element of each thinking part still streaming: deltas append to it as text. */
 const thinking = new Map<string, HTMLElement>();
 const dirty = new Set<string>();
+/** Entries whose question was already brought into view and read out. */
+const announced = new Set<string>();
+let hooks: HooksSummary | undefined;
+let empty: HTMLElement | undefined;
 let frame = 0;
+
+function showEmpty(): void {
+  empty?.remove();
+  empty = nodes.size === 0 ? emptyState(hooks, (prompt) => (composer.setText(prompt), composer.input.focus()), () => post({ type: 'enableTestHook' })) : undefined;
+  if (empty) content.append(empty);
+  // The empty state says the hooks line itself; the header takes it over once the chat has started.
+  header.hidden = empty !== undefined;
+}
 
 function upsert(entry: ChatEntry): void {
   const node = renderEntry(entry, post);
@@ -48,83 +77,79 @@ function upsert(entry: ChatEntry): void {
     stream.render();
     streams.set(entry.id, stream);
   }
+  if (entry.kind === 'assistant' && entry.done) highlightIn(node);
   const old = nodes.get(entry.id);
   // A part the user opened stays open when it is redrawn.
-  if (old instanceof HTMLDetailsElement && old.open && node instanceof HTMLDetailsElement) node.open = true;
+  const wasOpen = old?.matches('details') ? (old as HTMLDetailsElement).open : (old?.querySelector('details')?.open ?? false);
+  const details = node.matches('details') ? (node as HTMLDetailsElement) : node.querySelector('details');
+  if (wasOpen && details) details.open = true;
   if (old) old.replaceWith(node);
-  else log.append(node);
+  else {
+    if (empty) {
+      empty.remove();
+      empty = undefined;
+      header.hidden = false;
+    }
+    list.append(node);
+  }
   nodes.set(entry.id, node);
   dirty.delete(entry.id);
-  scrollToEnd();
+  if (entry.kind === 'user') scroller.toEnd(false);
+  const attention = node.dataset['attention'];
+  if (attention && !announced.has(entry.id)) {
+    announced.add(entry.id);
+    scroller.reveal(node, attention);
+  }
 }
 
 function flushDeltas(): void {
   frame = 0;
   for (const id of dirty) streams.get(id)?.render();
   dirty.clear();
-  scrollToEnd();
 }
 
-function scrollToEnd(): void {
-  const nearEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 120;
-  if (nearEnd) log.scrollTop = log.scrollHeight;
+function setHooks(summary: HooksSummary | undefined): void {
+  hooks = summary;
+  hooksLine.hidden = summary === undefined;
+  if (!summary) return;
+  hooksLine.className = `hooks-line state-${summary.state}`;
+  hooksLine.replaceChildren(icon(summary.state === 'off' ? 'circle-slash' : summary.state === 'warning' ? 'warning' : 'shield'), el('span', { class: 'hooks-text' }, summary.text));
+  hooksLine.title = `${summary.tooltip}\n\nClick to show the Hooks view.`;
+  hooksLine.setAttribute('aria-label', `${summary.text}. Show the Hooks view.`);
+  if (empty) showEmpty();
 }
 
-function setRunning(running: boolean): void {
-  stopButton.hidden = !running;
-  sendButton.disabled = running;
+function setNotice(text: string | null): void {
+  notice.hidden = text === null;
+  noticeText.textContent = text ?? '';
 }
 
 function setSetup(info: ChatState['setup']): void {
-  setup.hidden = info === null;
-  setup.replaceChildren();
-  if (!info) return;
-  setup.append(el('div', { class: 'head' }, 'Set up Sprout'), el('div', {}, info.reason));
-  const actions: [string, 'setApiKey' | 'setBaseUrl' | 'selectModel' | 'useVscodeModel'][] = [];
-  if (info.vscodeModels) actions.push(['Use a model already in VS Code', 'useVscodeModel']);
-  if (info.needsKey) actions.push(['Set API Key', 'setApiKey'], ['Use a local endpoint', 'setBaseUrl']);
-  // With nothing configured the VS Code button already is the way to pick; the full picker would repeat it.
-  if (info.needsModel && !(info.vscodeModels && info.needsKey)) actions.push(['Select Model', 'selectModel']);
-  for (const [label, action] of actions) {
-    const b = el('button', { class: actions[0]?.[1] === action ? 'primary' : '' }, label);
-    b.addEventListener('click', () => post({ type: 'setup', action }));
-    setup.append(b);
-  }
+  fillSetupCard(setup, info, (action) => post({ type: 'setup', action }), (text) => {
+    composer.setText(text);
+    composer.input.focus();
+    post({ type: 'cancelPendingPrompt' });
+  });
 }
 
-function setHistory(history: ChatState['history'], current?: string): void {
-  historySelect.replaceChildren(el('option', { value: '' }, 'Past chats…'));
-  for (const chat of history) {
-    const option = el('option', { value: chat.id }, `${chat.title} · ${new Date(chat.updatedAt).toLocaleString()}`);
-    if (chat.id === current) option.selected = true;
-    historySelect.append(option);
-  }
-}
-
-/** One line in the toolbar, cut with an ellipsis in a narrow view; the whole text is the tooltip. */
-function setBudget(value: Budget | null): void {
-  const text = budgetText(value).line;
-  budget.textContent = text;
-  budget.title = text;
-}
-
-let currentChat = '';
 function applySnapshot(state: ChatState): void {
-  currentChat = state.chatId;
-  log.replaceChildren();
+  content.replaceChildren();
+  list.reset();
   nodes.clear();
   streams.clear();
   thinking.clear();
   dirty.clear();
+  empty = undefined;
+  hooks = state.hooks;
   for (const entry of state.entries) upsert(entry);
-  setRunning(state.running);
-  if (input.value === '' || state.draft !== '') input.value = state.draft;
-  setHistory(state.history, state.chatId);
+  showEmpty();
+  setHooks(state.hooks);
+  composer.setRunning(state.running);
+  if (composer.input.value === '' || state.draft !== '') composer.setText(state.draft);
   setSetup(state.setup);
-  notice.hidden = state.notice === null;
-  notice.textContent = state.notice ?? '';
-  setBudget(state.budget);
-  log.scrollTop = log.scrollHeight;
+  setNotice(state.notice);
+  composer.setUsage(state.usage);
+  scroller.toEnd(false);
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -147,60 +172,51 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       if (frame === 0) frame = requestAnimationFrame(flushDeltas);
       return;
     case 'running':
-      return setRunning(m.running);
+      return composer.setRunning(m.running);
     case 'history':
-      return setHistory(m.history, currentChat);
+      return;
     case 'setup':
       return setSetup(m.setup);
     case 'notice':
-      notice.hidden = m.notice === null;
-      notice.textContent = m.notice ?? '';
-      return;
+      return setNotice(m.notice);
     case 'budget':
-      return setBudget(m.budget);
+      return;
+    case 'hooks':
+      return setHooks(m.hooks);
+    case 'usage':
+      return composer.setUsage(m.usage);
+    case 'attached':
+      return composer.addAttachment(m.attachment);
     case 'focusInput':
-      if (m.text !== undefined) input.value = m.text;
-      input.focus();
+      if (m.text !== undefined) composer.setText(m.text);
+      composer.input.focus();
       return;
     default:
       assertNever(m);
   }
 });
 
-function submit(): void {
-  const text = input.value.trim();
-  if (text === '' || sendButton.disabled) return;
-  post({ type: 'send', text });
-  input.value = '';
-}
+hooksLine.addEventListener('click', () => post({ type: 'showHooks' }));
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  submit();
-});
-input.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-    event.preventDefault();
-    submit();
-  }
-});
-let draftTimer: ReturnType<typeof setTimeout> | undefined;
-input.addEventListener('input', () => {
-  clearTimeout(draftTimer);
-  draftTimer = setTimeout(() => post({ type: 'draft', text: input.value }), 300);
-});
-stopButton.addEventListener('click', () => post({ type: 'stop' }));
-newChat.addEventListener('click', () => post({ type: 'newChat' }));
-historySelect.addEventListener('change', () => {
-  if (historySelect.value !== '') post({ type: 'openChat', chatId: historySelect.value });
-});
-log.addEventListener('click', (event) => {
-  const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action="copy-code"]');
-  if (!target) return;
-  const code = target.parentElement?.querySelector('code')?.textContent ?? '';
-  post({ type: 'copy', text: code });
-  target.textContent = 'Copied';
-  setTimeout(() => (target.textContent = 'Copy'), 1200);
+/** The code block buttons (markdown.ts marks them with data-action), answered here for every block. */
+content.addEventListener('click', (event) => {
+  const target = (event.target as HTMLElement).closest<HTMLElement>('[data-action]');
+  const block = target?.closest<HTMLElement>('.code-block');
+  if (!target || !block) return;
+  const code = block.querySelector('code')?.textContent ?? '';
+  const action = target.dataset['action'];
+  if (action === 'copy-code') {
+    post({ type: 'copy', text: code });
+    target.setAttribute('title', 'Copied');
+    target.setAttribute('aria-label', 'Copied');
+    target.querySelector('.codicon')?.classList.replace('codicon-copy', 'codicon-check');
+    setTimeout(() => {
+      target.setAttribute('title', 'Copy');
+      target.setAttribute('aria-label', 'Copy');
+      target.querySelector('.codicon')?.classList.replace('codicon-check', 'codicon-copy');
+    }, 1200);
+  } else if (action === 'insert-code') post({ type: 'insertCode', text: code });
+  else if (action === 'apply-code') post({ type: 'applyCode', text: code, ...(block.dataset['path'] ? { path: block.dataset['path'] } : {}) });
 });
 
 post({ type: 'ready' });

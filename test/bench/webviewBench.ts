@@ -6,7 +6,8 @@
  * beside an idle frame's, for a long session and for one long answer; both should stay flat. It also
  * times one token from the host's ChatViewState (AgentEvent -> HostMessage) to the webview's DOM against a
  * floor that only waits for the same animation frame. The editor's IPC hop (extension host ->
- * workbench -> iframe) is not in these numbers: the message is dispatched in the page itself.
+ * workbench -> iframe) is not in these numbers: the message is dispatched in the page itself. The
+ * highlighter bundle (dist/highlight.js) is loaded as the chat loads it, so highlighting is included.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,8 @@ import { launchChromium } from '../e2e/harness/chromium';
 import { fmt, timeSideBySide } from './benchHarness';
 
 const root = resolve(__dirname, '..', '..');
-const SIZES = [1_000, 10_000, 50_000, 100_000];
+/** Session sizes in tokens; SPROUT_BENCH_WEBVIEW_SIZES (comma-separated) picks others while iterating. */
+const SIZES = (process.env['SPROUT_BENCH_WEBVIEW_SIZES'] ?? '1000,10000,50000,100000').split(',').map(Number);
 const STREAMED = 100;
 
 /** Roughly one token each; paragraphs and a code block now and then, like real answers. */
@@ -55,6 +57,7 @@ const PAGE = `<!DOCTYPE html><html><head><meta charset="UTF-8"><style>${'/*css*/
 async function openWebview(page: Page): Promise<void> {
   const css = readFileSync(join(root, 'dist', 'webview.css'), 'utf8');
   await page.setContent(PAGE.replace('/*css*/', css));
+  await page.addScriptTag({ path: join(root, 'dist', 'highlight.js') });
   await page.addScriptTag({ path: join(root, 'dist', 'webview.js') });
   const ready = await page.evaluate(() => JSON.stringify((window as unknown as { __posted: unknown[] }).__posted));
   if (!ready.includes('"ready"')) throw new Error(`the webview bundle did not start: posted ${ready}`);

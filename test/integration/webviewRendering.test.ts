@@ -4,35 +4,23 @@
 // with a hook objection standing says why, shows the hook's text and offers "Continue anyway".
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../e2e/harness/chromium';
+import type { Page } from 'playwright-core';
+import { openWebviewPage, type WebviewPage } from './webviewPage';
 
-const root = resolve(__dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'sprout-webview-test-'));
-let browser: Browser | undefined;
+let view: WebviewPage | undefined;
 let page: Page;
 
 before(async () => {
-  buildSync({ entryPoints: [join(root, 'src/webview/main.ts')], outfile: join(dir, 'webview.js'), bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'error' });
-  browser = await launchChromium();
-  page = await browser.newPage();
-  const css = readFileSync(join(root, 'media/chat.css'), 'utf8');
-  await page.setContent(`<html><head><style>${css}</style></head><body><main id="app"></main>
-<script>window.__posted = []; window.acquireVsCodeApi = () => ({ postMessage: (m) => window.__posted.push(m) });</script></body></html>`);
-  await page.addScriptTag({ path: join(dir, 'webview.js') });
+  view = await openWebviewPage();
+  page = view.page;
 });
 
 after(async () => {
-  await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await view?.close();
 });
 
-const send = (message: unknown): Promise<void> => page.evaluate((m) => void window.dispatchEvent(new MessageEvent('message', { data: m })), message);
-const nextFrames = (): Promise<unknown> => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const send = (message: unknown): Promise<void> => view!.send(message);
+const nextFrames = (): Promise<unknown> => view!.frames();
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
   const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
@@ -70,7 +58,7 @@ test('streams into fixed chunks and renders the finished answer whole', async ()
   });
   assert.equal(done.chunks, 0);
   assert.equal(done.streaming, false);
-  assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block">/);
+  assert.match(done.html, /^<p>First paragraph\.<\/p>\n<p>Second paragraph\.<\/p>\n<div class="code-block"><div class="code-toolbar">/);
 });
 
 test('a turn cut by the round cap with an objection standing says so and offers Continue anyway', async () => {
@@ -82,7 +70,7 @@ test('a turn cut by the round cap with an objection standing says so and offers 
   });
   assert.deepEqual(card, {
     head: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
-    why: 'The round limit came before the model could answer the hook objection:',
+    why: 'The round limit came before the agent could act on the objection:',
     hook: 'tests: 2 tests fail <b>not bold</b>',
     bold: 0,
   });
@@ -166,7 +154,7 @@ test('the copy button of a code block posts its code (found by its data-action, 
   await button.click();
   const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string; text?: string }> }).__posted.filter((m) => m.type === 'copy'));
   assert.deepEqual(posted.at(-1), { type: 'copy', text: 'npm test\n' });
-  assert.equal(await button.textContent(), 'Copied');
+  assert.equal(await button.getAttribute('aria-label'), 'Copied');
 });
 
 test('a host message the protocol rejects is logged, not acted on', async () => {

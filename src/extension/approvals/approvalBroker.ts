@@ -10,6 +10,17 @@ import type { ApprovalScope } from '../../agent/ports';
 
 export class ApprovalBroker {
   private readonly pending = new Map<string, (answer: ApprovalAnswer) => void>();
+  private readonly listeners = new Set<() => void>();
+
+  /** The number of waiting questions changed (the chat view's badge follows it). */
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
 
   /** `onCard`: a visible chat shows this question on its card, so no notification is needed. */
   ask(request: ApprovalRequest, onCard: boolean): Promise<ApprovalAnswer> {
@@ -20,9 +31,11 @@ export class ApprovalBroker {
       const settle = (answer: ApprovalAnswer): void => {
         if (!this.pending.delete(approvalId)) return;
         request.signal.removeEventListener('abort', onAbort);
+        this.changed();
         resolve(answer);
       };
       this.pending.set(approvalId, settle);
+      this.changed();
       // The prompt's signal: it outlives this question, so the listener goes when the question does.
       request.signal.addEventListener('abort', onAbort, { once: true });
       if (!onCard) void this.notify(request, settle);

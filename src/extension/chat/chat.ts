@@ -6,12 +6,15 @@
 import type { AgentSession } from '../../agent/session';
 import type { Logger } from '../../agent/ports';
 import type { AgentEvent } from '../../agent/events';
+import type { PromptAttachment } from '../../agent/promptAttachments';
 import { openSession } from '../../runtime/compose';
 import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
 import type { HostMessage } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalToolHost';
 import { ChatViewState } from './chatViewState';
+import { CheckpointStore } from '../checkpoints/checkpointStore';
+import { CheckpointToolHost } from '../checkpoints/checkpointToolHost';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
 export interface ChatDeps {
@@ -23,6 +26,12 @@ export interface ChatDeps {
   onEvent: (event: AgentEvent, at: number) => void;
 }
 
+export interface ChatFiles {
+  transcript: string;
+  /** The checkpoints of the files the chat's tool calls changed. */
+  changes: string;
+}
+
 export class Chat {
   abort: AbortController | undefined;
 
@@ -31,21 +40,33 @@ export class Chat {
     readonly session: AgentSession,
     readonly view: ChatViewState,
     readonly tools: ApprovalToolHost,
+    readonly checkpoints: CheckpointStore,
+    private readonly recorder: CheckpointToolHost,
     private readonly unsubscribe: () => void,
   ) {}
 
   /** Opens (or resumes) the chat `id`; `replay` receives the stored events before anything live. */
-  static async open(id: string, transcriptPath: string, deps: ChatDeps, replay: (event: AgentEvent, at: number) => void): Promise<Chat> {
-    const store = new JsonlTranscriptStore(transcriptPath, { logger: deps.logger });
+  static async open(id: string, files: ChatFiles, deps: ChatDeps, replay: (event: AgentEvent, at: number) => void): Promise<Chat> {
+    const store = new JsonlTranscriptStore(files.transcript, { logger: deps.logger });
+    // Loaded before the replay, so replayed tool cards find their checkpoints (Open diff, Undo) again.
+    const checkpoints = new CheckpointStore(files.changes);
     let live = false;
-    const view = new ChatViewState((message) => live && deps.post(message));
+    const view = new ChatViewState((message) => live && deps.post(message), {
+      changeOf: (callId) => {
+        const record = checkpoints.get(callId);
+        return record && { path: record.path, undone: record.undone };
+      },
+      contextWindow: () => deps.settings().agent.contextWindowTokens,
+    });
     for (const record of await store.load()) {
       view.apply(record.event);
       replay(record.event, record.at);
     }
     // A crash or reload mid-prompt leaves the stored chat "running"; nothing runs now.
     view.endInterruptedPrompt();
-    const tools = new ApprovalToolHost(deps.host.tools, deps.policy);
+    // Approval outside, checkpoints inside: a file's "before" is read after the user said yes.
+    const recorder = new CheckpointToolHost(deps.host.tools, checkpoints, { workspaceServer: () => deps.host.bundledWorkspaceServer, workspaceFolder: deps.host.workspaceFolder });
+    const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
     const { session } = await openSession({ sessionId: id, settings: deps.host.models.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
     live = true;
@@ -53,15 +74,15 @@ export class Chat {
       view.apply(event);
       deps.onEvent(event, Date.now());
     });
-    return new Chat(id, session, view, tools, unsubscribe);
+    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe);
   }
 
-  async run(prompt: string): Promise<void> {
+  async run(prompt: string, attachments: readonly PromptAttachment[] = []): Promise<void> {
     if (this.abort) throw new Error('A prompt is already running in this chat.');
     const abort = new AbortController();
     this.abort = abort;
     try {
-      await this.session.run(prompt, abort.signal);
+      await this.session.run(prompt, abort.signal, attachments);
     } finally {
       this.abort = undefined;
     }
@@ -75,5 +96,7 @@ export class Chat {
     this.stop();
     this.unsubscribe();
     this.session.dispose();
+    // The recorder relays the window's tool host to this chat only.
+    this.recorder.use(undefined);
   }
 }

@@ -1,44 +1,35 @@
 /**
  * The window's chat: which chat is open, the webviews showing it, and what the user's actions do. The
  * host owns the state; a webview gets a snapshot when it says `ready` and incremental messages after.
- * Every webview message was validated by the view before it reaches `handle`.
+ * Every webview message was validated by the view before it reaches `handle`. A prompt sent before
+ * setup is done is kept and sent once it is; a question waiting for the user (an approval) is counted
+ * for the views' badge and asked by notification when no visible view shows it.
  */
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { Logger } from '../../agent/ports';
 import type { AgentEvent } from '../../agent/events';
-import { assertNever, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
-import type { AgentHost } from '../agentHost';
+import { assertNever, type AttachmentRef, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
 import { ApprovalBroker } from '../approvals/approvalBroker';
-import { createApprovalPolicy, type ApprovalSources } from '../approvals/approvalPolicy';
+import { createApprovalPolicy } from '../approvals/approvalPolicy';
 import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
 import { Chat } from './chat';
 import { ElicitationBroker } from './elicitationBroker';
-import { type ChatIndex, chatTitle } from './chatIndex';
-import type { HooksViewState } from '../hooks/hooksViewState';
-import type { TestResultsMirror } from '../testing/testResultsMirror';
-import type { ExtensionSettings } from '../settings/settingsMapping';
+import { chatTitle } from './chatIndex';
+import type { ChatControllerDeps, ChatViewPort } from './chatControllerDeps';
+import { readAttachments, pickAttachment } from './attachments';
+import { applyToFile, insertAtCursor } from './codeActions';
+import { showChatHistory } from './chatHistory';
+import { openDiff, undoTurn } from '../checkpoints/turnChanges';
+import { CheckpointStore } from '../checkpoints/checkpointStore';
 
 export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
 
-export interface ChatControllerDeps {
-  host: AgentHost;
-  index: ChatIndex;
-  hooks: HooksViewState;
-  /** The Testing view's copy of the last test verdict; also opens failure locations. */
-  testing: TestResultsMirror;
-  logger: Logger;
-  state: vscode.Memento;
-  settings: () => ExtensionSettings;
-  apiKey: () => string | undefined;
-  /** Where pre-approvals come from (never the workspace's files). */
-  approvalSources: ApprovalSources;
-  onCommand: (command: string, ...args: unknown[]) => void;
-}
+export type { ChatControllerDeps, ChatViewPort } from './chatControllerDeps';
 
-export interface ChatViewPort {
-  post(message: HostMessage): void;
-}
+type MoreMessage = 'insertCode' | 'applyCode' | 'openDiff' | 'undoTurn' | 'showHistory' | 'showHooks' | 'enableTestHook' | 'attach' | 'dismissNotice' | 'cancelPendingPrompt';
+
+/** A prompt sent before setup was done, with what was attached to it. */
+type PendingPrompt = { text: string; attachments: AttachmentRef[] };
 
 export class ChatController {
   private chat: Chat | undefined;
@@ -47,17 +38,22 @@ export class ChatController {
   readonly approvals = new ApprovalBroker();
   /** Servers' questions go to the open chat (the hub's elicitation handler is this broker). */
   readonly elicitations = new ElicitationBroker(
-    () => (this.chat === undefined ? undefined : { view: this.chat.view, visible: this.views.size > 0 }),
+    () => (this.chat === undefined ? undefined : { view: this.chat.view, visible: [...this.views].some((v) => v.visible()) }),
     () => void vscode.commands.executeCommand('sprout.chat.focus'),
   );
   notice: string | null = null;
+  /** The notice the user dismissed; it stays away for this window's life unless it changes. */
+  private dismissedNotice: string | null = null;
+  private pending: PendingPrompt | undefined;
   private readonly policy: ApprovalPolicy;
 
   constructor(private readonly deps: ChatControllerDeps) {
-    // The card answers when a chat view shows it; otherwise the broker asks with a notification.
-    this.policy = this.approvalPolicy((request) =>
-      this.approvals.ask(request, this.views.size > 0 && this.chat?.view.showsApproval(request.approvalId) === true),
-    );
+    // The card answers when a visible chat view shows it; otherwise the broker asks with a notification too.
+    this.policy = this.approvalPolicy((request) => this.approvals.ask(request, this.shownOnCard(request.approvalId)));
+  }
+
+  private shownOnCard(approvalId: string): boolean {
+    return [...this.views].some((v) => v.visible()) && this.chat?.view.showsApproval(approvalId) === true;
   }
 
   /** The window's approval policy with a given way of asking (a task asks through a notification). */
@@ -77,7 +73,7 @@ export class ChatController {
 
   async current(): Promise<Chat> {
     if (this.chat) return this.chat;
-    const lastId = this.deps.state.get<string>('sprout.currentChat');
+    const lastId = this.deps.index.lastOpen ?? this.deps.state.get<string>('sprout.currentChat');
     const id = lastId !== undefined && this.deps.index.get(lastId) ? lastId : randomUUID();
     this.opening ??= this.open(id).finally(() => (this.opening = undefined));
     return this.opening;
@@ -88,7 +84,7 @@ export class ChatController {
       case 'ready':
         return this.sendSnapshot();
       case 'send':
-        return this.send(message.text);
+        return this.send(message.text, message.attachments);
       case 'stop':
         return this.stop();
       case 'newChat':
@@ -121,31 +117,126 @@ export class ChatController {
       case 'showInTesting':
         return this.deps.testing.reveal();
       default:
+        return this.handleMore(message);
+    }
+  }
+
+  /** The messages of the chat's newer controls (code blocks, cards, the context bar, the notice). */
+  private async handleMore(message: Extract<WebviewMessage, { type: MoreMessage }>): Promise<void> {
+    switch (message.type) {
+      case 'insertCode':
+        await insertAtCursor(message.text);
+        return;
+      case 'applyCode':
+        return void (await applyToFile(message.text, message.path));
+      case 'openDiff':
+        return openDiff(await this.current(), message.entryId);
+      case 'undoTurn':
+        await this.undoTurn(message.turn);
+        return;
+      case 'showHistory':
+        return this.showHistory();
+      case 'showHooks':
+        return this.deps.onCommand('sprout.showHooks');
+      case 'enableTestHook':
+        return this.deps.onCommand('sprout.enableTestRunnerHook');
+      case 'attach': {
+        const attachment = await pickAttachment();
+        if (attachment) this.broadcast({ type: 'attached', attachment });
+        return;
+      }
+      case 'dismissNotice':
+        this.dismissedNotice = this.notice;
+        this.broadcast({ type: 'notice', notice: null });
+        return;
+      case 'cancelPendingPrompt':
+        this.pending = undefined;
+        this.broadcast({ type: 'setup', setup: this.setupNeeded() });
+        return;
+      default:
         assertNever(message);
     }
   }
 
   setupNeeded(): SetupInfo | null {
-    return this.deps.host.models.setup();
+    const setup = this.deps.host.models.setup();
+    return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
   }
 
-  async send(text: string): Promise<void> {
+  async send(text: string, attachments: AttachmentRef[] = []): Promise<void> {
     const chat = await this.current();
     if (chat.view.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
     await this.deps.host.models.prepare();
-    const setup = this.setupNeeded();
-    if (setup) {
-      this.broadcast({ type: 'setup', setup });
+    if (this.setupNeeded()) {
+      // Kept, not lost: the setup card shows it, and it goes out once setup is done.
+      this.pending = { text, attachments };
+      this.broadcast({ type: 'setup', setup: this.setupNeeded() });
       return;
     }
     chat.session.updateSettings(this.deps.host.models.agentSettings());
     await this.deps.state.update('sprout.draft', '');
     this.deps.index.touch(chat.id, chatTitle(text), Date.now());
-    this.broadcast({ type: 'history', history: this.deps.index.list() });
+    this.broadcastHistory();
+    const attached = await readAttachments(attachments, text);
     await this.deps.host.ensureServers();
-    await chat.run(text);
+    await chat.run(text, attached);
     this.deps.index.touch(chat.id, undefined, Date.now());
+    this.broadcastHistory();
+  }
+
+  private broadcastHistory(): void {
+    this.broadcast({ type: 'history', history: this.deps.index.list() });
+    this.onHistory?.(this.deps.index.get(this.chat?.id ?? '')?.title);
+  }
+
+  /** Told the open chat's title when it changes (the view shows it as its description). */
+  onHistory: ((title: string | undefined) => void) | undefined;
+
+  get currentTitle(): string | undefined {
+    return this.deps.index.get(this.chat?.id ?? '')?.title;
+  }
+
+  /** Setup may be done now: a prompt that waited for it goes out. */
+  private sendPending(): void {
+    const pending = this.pending;
+    if (!pending || this.setupNeeded()) return;
+    this.pending = undefined;
+    this.send(pending.text, pending.attachments).catch((error: unknown) => this.deps.logger.error('the prompt kept during setup failed', { message: String(error) }));
+  }
+
+  showHistory(): void {
+    showChatHistory({
+      list: () => this.deps.index.list(),
+      currentId: () => this.chat?.id,
+      open: (id) => this.openChat(id),
+      rename: (id, title) => (this.deps.index.rename(id, title), this.broadcastHistory()),
+      remove: async (id) => {
+        if (id === this.chat?.id) await this.newChat();
+        this.deps.index.remove(id);
+        this.broadcastHistory();
+      },
+    });
+  }
+
+  async undoTurn(turn: number): Promise<boolean> {
+    return undoTurn(await this.current(), turn);
+  }
+
+  /** A chat's checkpoints for the diff editor: the open chat's, or read from its file. */
+  checkpointsOf(chatId: string): CheckpointStore {
+    return this.chat?.id === chatId ? this.chat.checkpoints : new CheckpointStore(this.deps.index.files(chatId).changes);
+  }
+
+  /** Questions waiting for the user's answer, approvals and servers' questions (for the views' badge). */
+  get waiting(): number {
+    return this.approvals.waiting + this.elicitations.waiting;
+  }
+
+  /** The number of waiting questions changed. */
+  onWaitingChange(listener: () => void): () => void {
+    const stops = [this.approvals.onDidChange(listener), this.elicitations.onDidChange(listener)];
+    return () => stops.forEach((stop) => stop());
   }
 
   async stop(): Promise<void> {
@@ -172,11 +263,17 @@ export class ChatController {
   applySettings(): void {
     this.chat?.session.updateSettings(this.deps.host.models.agentSettings());
     this.broadcast({ type: 'setup', setup: this.setupNeeded() });
+    this.broadcast({ type: 'hooks', hooks: this.deps.hooksSummary() });
+    this.sendPending();
   }
 
   setNotice(notice: string | null): void {
     this.notice = notice;
-    this.broadcast({ type: 'notice', notice });
+    this.broadcast({ type: 'notice', notice: this.shownNotice() });
+  }
+
+  private shownNotice(): string | null {
+    return this.notice !== null && this.notice === this.dismissedNotice ? null : this.notice;
   }
 
   focusInput(text?: string): void {
@@ -196,8 +293,10 @@ export class ChatController {
       draft: this.deps.state.get<string>('sprout.draft') ?? '',
       history: this.deps.index.list(),
       setup: this.setupNeeded(),
-      notice: this.notice,
+      notice: this.shownNotice(),
       budget: chat.view.budget,
+      usage: chat.view.usage,
+      hooks: this.deps.hooksSummary(),
     };
   }
 
@@ -219,6 +318,7 @@ export class ChatController {
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;
     await this.sendSnapshot();
+    this.broadcastHistory();
   }
 
   /** The views beside the chat's own: the Hooks view and the Testing view's mirror. */
@@ -231,7 +331,7 @@ export class ChatController {
     this.deps.hooks.resetChat();
     const chat = await Chat.open(
       chatId,
-      this.deps.index.transcriptPath(chatId),
+      this.deps.index.files(chatId),
       {
         host: this.deps.host,
         logger: this.deps.logger,
@@ -243,6 +343,7 @@ export class ChatController {
       (event, at) => this.viewEvent(event, at),
     );
     this.chat = chat;
+    this.deps.index.setLastOpen(chatId);
     await this.deps.state.update('sprout.currentChat', chatId);
     return chat;
   }

@@ -12,7 +12,7 @@ import { errorMessage } from '../../agent/errorMessage';
 
 export const CHAT_VIEW_ID = 'sprout.chat';
 
-export function connectWebview(webview: vscode.Webview, controller: ChatController, logger: Logger, extensionUri: vscode.Uri): vscode.Disposable {
+export function connectWebview(webview: vscode.Webview, controller: ChatController, logger: Logger, extensionUri: vscode.Uri, visible: () => boolean): vscode.Disposable {
   webview.options = webviewOptions(extensionUri);
   webview.html = buildChatHtml(webview, extensionUri);
   let ready = false;
@@ -21,6 +21,7 @@ export function connectWebview(webview: vscode.Webview, controller: ChatControll
       // Before `ready` the webview's listener may not exist yet; it asks for a snapshot when it does.
       if (ready || message.type === 'snapshot') void webview.postMessage(message);
     },
+    visible,
   };
   const attached = controller.attach(port);
   const listener = webview.onDidReceiveMessage((raw: unknown) => {
@@ -49,9 +50,19 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
-    const connection = connectWebview(view.webview, this.controller, this.logger, this.extensionUri);
+    const connection = connectWebview(view.webview, this.controller, this.logger, this.extensionUri, () => view.visible);
+    // A question waiting for the user shows as a badge on the view, whether or not it is open.
+    const badge = (): void => {
+      const n = this.controller.waiting;
+      view.badge = n === 0 ? undefined : { value: n, tooltip: `${n} ${n === 1 ? 'question waits' : 'questions wait'} for your answer` };
+    };
+    const stopBadge = this.controller.onWaitingChange(badge);
+    const title = (t: string | undefined): void => void (view.description = t);
+    this.controller.onHistory = title;
+    title(this.controller.currentTitle);
     view.onDidDispose(() => {
       connection.dispose();
+      stopBadge();
       this.view = undefined;
     });
   }
@@ -63,7 +74,7 @@ export function openChatInEditor(controller: ChatController, logger: Logger, ext
     retainContextWhenHidden: true,
   });
   panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'sprout.svg');
-  const connection = connectWebview(panel.webview, controller, logger, extensionUri);
+  const connection = connectWebview(panel.webview, controller, logger, extensionUri, () => panel.visible);
   panel.onDidDispose(() => connection.dispose());
   return panel;
 }

@@ -2,26 +2,45 @@
  * The chat's display state, folded from the core's event stream (live, or replayed from a transcript).
  * Each change is also reported as one incremental host message, so the webview re-renders only the entry
  * that changed: streamed text becomes `delta` messages against the open assistant entry and finished
- * entries are never sent again. vscode-free so it is unit-tested under node.
+ * entries are never sent again. Hooks stay quiet unless they have something to say: a check that passed
+ * goes into the turn's footer (the outcome entry), an objection is a card that learns what became of it.
+ * Each turn (prompt) is numbered, and the tool calls of a turn are kept by turn, so the footer can offer
+ * to undo the turn's file changes (the checkpoints themselves are the host's: `changeOf` reads them).
+ * vscode-free so it is unit-tested under node.
  */
 import type { AgentEvent, Outcome } from '../../agent/events';
-import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
-import type { Budget, ChatEntry, ElicitationStatus, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
+import type { Budget, ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
+import { noteFor } from './chatNotes';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
+
+export interface ChatViewOptions {
+  /** The file a finished tool call changed, if a checkpoint recorded one. */
+  changeOf?: (callId: string) => { path: string; undone: boolean } | undefined;
+  /** The model's context window in tokens, for the usage indicator. */
+  contextWindow?: () => number;
+}
 
 export class ChatViewState {
   readonly entries: ChatEntry[] = [];
   /** Whether this chat's prompt is running, as its events say: the one place the UI reads it from. */
   running = false;
   budget: Budget | null = null;
+  usage: ContextUsage | null = null;
   private openAssistant: EntryOf<'assistant'> | undefined;
   private openThinking: EntryOf<'thinking'> | undefined;
   private nextId = 0;
+  /** The current turn (-1 before the first prompt), its quiet hook checks, and each turn's tool call ids. */
+  private turn = -1;
+  private checks: HookCheck[] = [];
+  private readonly callsByTurn = new Map<number, string[]>();
 
-  constructor(private readonly post: (message: HostMessage) => void = () => {}) {}
+  constructor(
+    private readonly post: (message: HostMessage) => void = () => {},
+    private readonly options: ChatViewOptions = {},
+  ) {}
 
   apply(event: AgentEvent): void {
     switch (event.type) {
@@ -30,8 +49,10 @@ export class ChatViewState {
         this.endInterruptedPrompt();
         this.closeAssistant();
         this.running = true;
+        this.turn += 1;
+        this.checks = [];
         this.post({ type: 'running', running: true });
-        this.add({ kind: 'user', id: this.id(), text: event.text });
+        this.add({ kind: 'user', id: this.id(), text: event.text, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}) });
         return;
       case 'text_delta':
         return this.appendText(event.delta);
@@ -42,6 +63,7 @@ export class ChatViewState {
         return;
       case 'tool_started':
         this.closeAssistant();
+        this.callsOf(this.turn).push(event.callId);
         this.add({ kind: 'tool', id: toolId(event.callId), name: event.name, args: event.arguments, status: 'running' });
         return;
       case 'tool_finished':
@@ -67,6 +89,10 @@ export class ChatViewState {
           fallback: event.fallback,
           droppedMessages: event.droppedMessages,
         });
+        return;
+      case 'usage':
+        this.usage = { used: event.usage.promptTokens + event.usage.completionTokens, window: this.options.contextWindow?.() ?? 0, estimated: event.usage.estimated === true };
+        this.post({ type: 'usage', usage: this.usage });
         return;
       case 'outcome':
         return this.finishOutcome(event.outcome);
@@ -106,42 +132,53 @@ export class ChatViewState {
           text: event.text,
           used: event.rejectionsUsed,
           max: event.maxRejections,
+          hook: '_Stop',
+          outcome: 'pending',
+          ...(this.budget ? { scope: this.budget.scope } : {}),
           ...(event.failures ? { failures: event.failures } : {}),
         });
         return;
       case 'hook_finished':
-        if (event.result === 'no_objection') this.note('info', `${event.server} ${event.hook}: no objection (${event.durationMs} ms)`);
-        if (event.result === 'error') this.note('warning', `${event.server} ${event.hook} failed, treated as no objection: ${firstLine(event.text)}`);
-        return;
-      case 'hook_timed_out':
-        this.note('warning', `${event.server} ${event.hook} timed out (${event.consecutive}/${KILL_AFTER_TIMEOUTS} in a row); treated as no objection.`);
-        return;
-      case 'server_killed':
-        this.note('error', `Server ${event.server} was killed (${event.reason}). It restarts on next use; its in-memory state (a todo list, say) is lost.`);
-        return;
-      case 'server_restarted':
-        this.note('info', `Server ${event.server} restarted (attempt ${event.attempt}).`);
-        return;
-      case 'server_error':
-        this.note('error', `Server ${event.server}: ${event.message}`);
-        return;
-      case 'hooks_not_enabled':
-        this.note('warning', `Server ${event.server} exposes hooks (${event.hooks.join(', ')}) but is not in sprout.hooks.servers, so they never run. Use "Sprout: Configure Hook Servers" to enable them.`);
-        return;
+        if (event.result === 'no_objection') this.checks.push({ server: event.server, hook: event.hook, durationMs: event.durationMs });
+        break;
       case 'objection_resolved':
-        this.note('info', resolutionText(event.servers, event.resolution));
-        return;
+        return this.settleObjections((server) => event.servers.includes(server), event.resolution);
       case 'retry':
         // The next attempt thinks afresh; its thinking goes in a part of its own.
         this.closeThinking();
-        this.note('info', `Model call failed (${event.reason}); retry ${event.attempt} in ${Math.round(event.delayMs)} ms.`);
-        return;
-      case 'servers_waiting':
-        this.note('info', `Waiting up to ${Math.round(event.waitMs / 100) / 10} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready; the agent goes on without ${event.servers.length === 1 ? 'it' : 'them'} after that.`);
-        return;
+        break;
       default:
-        return;
+        break;
     }
+    const note = noteFor(event);
+    if (note) this.note(note.level, note.text);
+  }
+
+  /** Objection cards still pending learn what became of them (the model's answer, or the turn's end). */
+  private settleObjections(matches: (server: string) => boolean, outcome: 'complied' | 'declined' | 'overridden'): void {
+    for (const entry of this.entries) {
+      if (entry.kind === 'objection' && entry.outcome === 'pending' && matches(entry.server)) this.replace({ ...entry, outcome });
+    }
+  }
+
+  /** The tool calls of turn `turn` (to undo what they changed). */
+  turnCallIds(turn: number): readonly string[] {
+    return this.callsByTurn.get(turn) ?? [];
+  }
+
+  /** The host undid turn `turn`'s file changes: its footer and its cards say so. */
+  markTurnUndone(turn: number): void {
+    const calls = new Set(this.turnCallIds(turn).map(toolId));
+    for (const entry of this.entries) {
+      if (entry.kind === 'tool' && calls.has(entry.id) && entry.change && !entry.change.undone) this.replace({ ...entry, change: { ...entry.change, undone: true } });
+      if (entry.kind === 'outcome' && entry.turn === turn && entry.files) this.replace({ ...entry, files: { ...entry.files, undone: true } });
+    }
+  }
+
+  private callsOf(turn: number): string[] {
+    let calls = this.callsByTurn.get(turn);
+    if (!calls) this.callsByTurn.set(turn, (calls = []));
+    return calls;
   }
 
   /** Whether the question `approvalId` shows on a tool card (so the card's buttons can answer it). */
@@ -235,15 +272,34 @@ export class ChatViewState {
   private finishTool(callId: string, status: ToolStatus, result: string): void {
     const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
     if (!entry) return;
-    this.replace({ ...entry, status: entry.status === 'denied' ? 'denied' : status, result });
+    const change = this.options.changeOf?.(callId);
+    this.replace({ ...entry, status: entry.status === 'denied' ? 'denied' : status, result, ...(change ? { change } : {}) });
   }
 
   private finishOutcome(outcome: Outcome): void {
     this.closeAssistant();
     this.cancelOpenTools();
-    this.add({ kind: 'outcome', id: this.id(), reason: outcome.reason, message: outcome.message, unresolved: outcome.unresolved });
+    this.settleObjections(() => true, outcome.unresolved?.cause === 'declined' ? 'declined' : 'overridden');
+    this.add({
+      kind: 'outcome',
+      id: this.id(),
+      reason: outcome.reason,
+      message: outcome.message,
+      unresolved: outcome.unresolved,
+      turn: this.turn,
+      ...(this.checks.length > 0 ? { checks: this.checks } : {}),
+      ...this.turnFiles(),
+    });
+    this.checks = [];
     this.running = false;
     this.post({ type: 'running', running: false });
+  }
+
+  /** The files the turn's calls changed, for the footer's Undo (nothing when none did). */
+  private turnFiles(): { files?: { paths: string[]; undone: boolean } } {
+    const changes = this.turnCallIds(this.turn).map((id) => this.options.changeOf?.(id)).filter((c) => c !== undefined);
+    if (changes.length === 0) return {};
+    return { files: { paths: [...new Set(changes.map((c) => c.path))], undone: changes.every((c) => c.undone) } };
   }
 
   private note(level: EntryOf<'hookEvent'>['level'], text: string): void {
@@ -272,16 +328,4 @@ function toolId(callId: string): string {
 
 function elicitationId(requestId: string): string {
   return `q-${requestId}`;
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
-}
-
-function resolutionText(servers: string[], resolution: 'complied' | 'declined' | 'overridden'): string {
-  const who = servers.join(', ');
-  if (resolution === 'complied') return `The model acted on the objection of ${who}.`;
-  if (resolution === 'declined') return `The model ended its turn again after the objection of ${who} (declined).`;
-  return `The _Stop budget is spent: the objection of ${who} was overridden.`;
 }

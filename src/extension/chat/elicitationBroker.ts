@@ -18,6 +18,21 @@ interface Pending {
 export class ElicitationBroker implements ElicitationHandling {
   readonly by = 'user' as const;
   private readonly pending = new Map<string, Pending>();
+  private readonly listeners = new Set<() => void>();
+
+  /** The number of open questions changed (the chat view's badge counts them with approvals). */
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
 
   constructor(
     /** The chat that should show the question, and whether a chat view is visible. */
@@ -33,11 +48,13 @@ export class ElicitationBroker implements ElicitationHandling {
       const onAbort = (): void => settle({ action: 'cancel' }, true);
       const settle = (answer: ElicitationAnswer, withdrawn = false): void => {
         if (!this.pending.delete(request.id)) return;
+        this.changed();
         signal.removeEventListener('abort', onAbort);
         view.settleElicitation(request.id, withdrawn ? 'withdrawn' : answer.action);
         resolve(answer);
       };
       this.pending.set(request.id, { view, settle });
+      this.changed();
       signal.addEventListener('abort', onAbort, { once: true });
       view.askElicitation(request);
       if (!target.visible) void this.notify(request);

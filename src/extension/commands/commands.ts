@@ -10,7 +10,7 @@ import type { ChatController } from '../chat/chatController';
 import { configureHookServers, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
 import { forgetToolApprovals } from '../approvals/forgetToolApprovals';
 import type { WorkspaceApprovals } from '../approvals/workspaceApprovals';
-import { clearApiKey, selectModel, setApiKey, type SelectModelArg } from './modelCommands';
+import { clearApiKey, selectModel, setApiKey, setBaseUrl, type SelectModelArg } from './modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
@@ -96,6 +96,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.setApiKey': (value?: string) => setApiKey(keys, host, value),
     'sprout.clearApiKey': () => clearApiKey(keys, host),
     'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.models, pick),
+    'sprout.setBaseUrl': (url?: string) => setBaseUrl(host, settings, url),
+    'sprout.showHistory': () => controller.showHistory(),
     'sprout.openChatInEditor': () => deps.openInEditor(),
     'sprout.showObjection': (server: string, text: string) => showObjection(server, text),
     'sprout.signOutMcpServer': (server?: string) => signOutMcpServer(host, server),

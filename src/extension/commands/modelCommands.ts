@@ -8,6 +8,7 @@ import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
 import { errorMessage } from '../../agent/errorMessage';
+import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { LanguageModels } from '../model/languageModels';
 import type { LmModelInfo } from '../model/lmMapping';
 import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../model/modelChoices';
@@ -28,6 +29,34 @@ export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: stri
   host.invalidateModel();
   void vscode.window.showInformationMessage('Sprout: API key saved in Secret Storage.');
   return true;
+}
+
+/** A model endpoint typed into an input box (not the Settings editor), saved to the user's settings, which the message says. */
+export async function setBaseUrl(host: AgentHost, settings: () => ExtensionSettings, value?: string): Promise<string | undefined> {
+  const url =
+    value ??
+    (await vscode.window.showInputBox({
+      title: 'Sprout: Model Endpoint',
+      prompt: 'Base URL of an OpenAI-compatible server: Ollama http://127.0.0.1:11434/v1, LM Studio http://127.0.0.1:1234/v1, vLLM, llama.cpp, OpenRouter…',
+      value: settings().baseUrl,
+      ignoreFocusOut: true,
+      validateInput: (v) => endpointProblem(v.trim()),
+    }));
+  if (url === undefined || endpointProblem(url.trim()) !== undefined) return undefined;
+  await writeSetting('sprout.model.baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
+  host.invalidateModel();
+  void vscode.window.showInformationMessage(`Sprout: saved the endpoint ${url.trim()} to your user settings (sprout.model.baseUrl).`);
+  if (settings().agent.model === '') await selectModel(host.models, { source: 'openai' });
+  return url.trim();
+}
+
+function endpointProblem(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? undefined : 'The URL must start with http:// or https://.';
+  } catch {
+    return 'Enter a URL such as http://127.0.0.1:11434/v1.';
+  }
 }
 
 export async function clearApiKey(keys: ApiKeyStore, host: AgentHost): Promise<void> {
@@ -113,6 +142,7 @@ export async function selectModel(sources: ModelSources, arg?: SelectModelArg): 
   const selected: SelectedModel = 'ref' in choice ? { source: 'vscode', name: choice.ref } : { source: 'openai', name: choice.name.trim() };
   if (selected.name === '') return undefined;
   await writeSetting('sprout.model.provider', selected.source, vscode.ConfigurationTarget.Global);
-  await writeSetting('sprout.model.name', selected.name, vscode.ConfigurationTarget.Global);
+  const where = await writeSetting('sprout.model.name', selected.name, vscode.ConfigurationTarget.Global);
+  void vscode.window.showInformationMessage(`Sprout: using the model ${selected.name} (saved to ${where}).`);
   return selected;
 }

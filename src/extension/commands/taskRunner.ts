@@ -23,7 +23,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
   await deps.host.models.prepare();
   const chat = await Chat.open(
     id,
-    deps.index.transcriptPath(id),
+    deps.index.files(id),
     {
       host: deps.host,
       logger: deps.logger,

@@ -25,16 +25,28 @@ export async function configureHookServers(host: AgentHost, settings: () => Exte
   const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Sprout: servers whose hooks may run' });
   if (!picked) return undefined;
   const names = picked.map((p) => p.label);
-  await writeSetting('sprout.hooks.servers', names);
+  const where = await writeSetting('sprout.hooks.servers', names);
+  tellWhere(`Sprout: saved sprout.hooks.servers = [${names.join(', ')}] to ${where}.`, where);
   return names;
 }
 
 export async function enableTestRunnerHook(settings: () => ExtensionSettings): Promise<void> {
   const current = settings();
-  await writeSetting('sprout.mcp.builtinServers', { ...current.builtinServers, tests: true });
+  const where = await writeSetting('sprout.mcp.builtinServers', { ...current.builtinServers, tests: true });
   const allowlist = current.agent.hooks.allowlist;
   if (allowlist.kind === 'names' && !allowlist.names.includes('tests')) await writeSetting('sprout.hooks.servers', [...allowlist.names, 'tests']);
-  void vscode.window.showInformationMessage('Sprout: the bundled test runner now runs as a _Stop hook: the agent cannot end its turn while tests fail (within the budget).');
+  tellWhere(
+    `Sprout: the bundled test runner is now a completion check: the agent cannot finish while tests fail (up to the objection budget). Saved sprout.mcp.builtinServers and sprout.hooks.servers to ${where}.`,
+    where,
+  );
+}
+
+/** Says where a setting was written, with a way to look at the file. */
+function tellWhere(message: string, where: string): void {
+  const open = where.includes('workspace') ? 'Open Workspace Settings' : 'Open User Settings';
+  void vscode.window.showInformationMessage(message, open).then((choice) => {
+    if (choice) void vscode.commands.executeCommand(where.includes('workspace') ? 'workbench.action.openWorkspaceSettingsFile' : 'workbench.action.openSettingsJson');
+  });
 }
 
 export async function showObjection(server: string, text: string): Promise<void> {

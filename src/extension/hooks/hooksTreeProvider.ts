@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { HookFailure } from '../../agent/hookEvidence';
 import { budgetText } from '../../shared/budgetText';
+import { OBJECTION_OUTCOME_TEXT, hookLabel } from '../../shared/hookText';
 import { healthText, percentile, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
 
 export type HookNode =
@@ -106,15 +107,23 @@ function serverItem(server: ServerView): vscode.TreeItem {
   item.id = `server:${server.name}`;
   const p50 = percentile(server.latencies, 50);
   const p95 = percentile(server.latencies, 95);
-  const hooks = server.hooks.length > 0 ? server.hooks.join(' ') : 'no hooks';
-  const latency = p50 === undefined ? '' : ` · p50 ${Math.round(p50)} ms p95 ${Math.round(p95 ?? p50)} ms`;
+  const latency = p50 === undefined ? '' : `p50 ${Math.round(p50)} ms, p95 ${Math.round(p95 ?? p50)} ms`;
   const health = healthText(server);
-  item.description = `${health} · ${hooks} · ${server.allowlisted ? 'allowlisted' : 'not allowlisted'} · ${server.calls} calls${latency}`;
-  item.tooltip = [server.detail, `health: ${health}`].filter(Boolean).join('\n');
+  // Short, so the row is not cut mid-word in a side bar: what it checks and whether it is well; the rest in the tooltip.
+  const checks = server.hooks.map(hookLabel).join(', ');
+  item.description = server.hooks.length === 0 ? `${health} · tools only` : server.allowlisted ? `${health} · ${checks}` : `${health} · hooks off`;
+  item.tooltip = [
+    server.detail,
+    `Health: ${health}`,
+    server.hooks.length > 0 ? `Hooks: ${server.hooks.map((h) => `${hookLabel(h)} (${h})`).join(', ')}, ${server.allowlisted ? 'on (in sprout.hooks.servers)' : 'off (not in sprout.hooks.servers)'}` : 'No hooks',
+    `${server.calls} calls${latency ? `, ${latency}` : ''}`,
+  ]
+    .filter(Boolean)
+    .join('\n');
   item.iconPath = new vscode.ThemeIcon(server.health === 'ok' ? 'pass' : server.health === 'killed' || server.health === 'error' ? 'error' : 'circle-outline');
   item.contextValue = server.hooks.length > 0 && !server.allowlisted ? 'serverHooksDisabled' : 'server';
   if (item.contextValue === 'serverHooksDisabled') {
-    item.description = `hooks present but not enabled · ${item.description}`;
+    item.description = `${health} · hooks off, click to turn on`;
     item.command = { command: 'sprout.configureHookServers', title: 'Enable hooks', arguments: [server.name] };
   }
   return item;
@@ -122,9 +131,9 @@ function serverItem(server: ServerView): vscode.TreeItem {
 
 function objectionItem(o: ObjectionView): vscode.TreeItem {
   const first = o.text.split('\n', 1)[0] ?? '';
-  const item = new vscode.TreeItem(`${new Date(o.at).toLocaleTimeString()} ${o.server}: ${first}`);
-  item.description = o.outcome === 'overridden' ? 'budget overrode it' : o.outcome;
-  item.tooltip = o.text;
+  const item = new vscode.TreeItem(`${o.server}: ${first}`);
+  item.description = o.outcome === 'pending' ? 'open' : o.outcome === 'complied' ? 'acted on' : o.outcome;
+  item.tooltip = `${new Date(o.at).toLocaleTimeString()}: ${o.server} objected (completion check). ${OBJECTION_OUTCOME_TEXT[o.outcome]}.\n\n${o.text}`;
   item.iconPath = new vscode.ThemeIcon(o.outcome === 'complied' ? 'check' : o.outcome === 'pending' ? 'loading~spin' : 'circle-slash');
   item.command = { command: 'sprout.showObjection', title: 'Show objection', arguments: [o.server, o.text] };
   if (o.failures?.length) {

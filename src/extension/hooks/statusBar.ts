@@ -11,9 +11,9 @@ export function createStatusBar(hooks: HooksViewState, running: () => boolean): 
   const render = (): void => {
     const busy = running();
     const budget = budgetText(hooks.budget);
-    item.text = `${busy ? '$(loading~spin)' : '$(sparkle)'} Sprout ${budget.short}`;
-    item.tooltip = `Sprout is ${busy ? 'running' : 'idle'}. ${budget.sentence} Click to show the Hooks view.`;
-    item.accessibilityInformation = { label: `Sprout ${busy ? 'running' : 'idle'}, ${budget.short}` };
+    item.text = `${busy ? '$(loading~spin)' : '$(sparkle)'} Sprout${budget.short ? ` · ${budget.short}` : ''}`;
+    item.tooltip = `Sprout is ${busy ? 'working' : 'idle'}.${budget.sentence ? ` Completion checks: ${budget.sentence}` : ''} Click to show the Hooks view.`;
+    item.accessibilityInformation = { label: `Sprout ${busy ? 'working' : 'idle'}${budget.short ? `, ${budget.short}` : ''}` };
   };
   render();
   item.show();

@@ -63,7 +63,9 @@ export function readMcpServersBySource(): { user: Record<string, unknown>; works
   };
 }
 
-export async function writeSetting(key: SettingKey, value: unknown, target = vscode.ConfigurationTarget.Workspace): Promise<void> {
+/** Writes a setting; returns where it went, in words for the message that says so. */
+export async function writeSetting(key: SettingKey, value: unknown, target = vscode.ConfigurationTarget.Workspace): Promise<string> {
   const useTarget = vscode.workspace.workspaceFolders?.length ? target : vscode.ConfigurationTarget.Global;
   await vscode.workspace.getConfiguration('sprout').update(section(key), value, useTarget);
+  return useTarget === vscode.ConfigurationTarget.Global ? 'your user settings' : "this workspace's .vscode/settings.json";
 }

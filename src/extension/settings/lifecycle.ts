@@ -5,6 +5,7 @@
  * send the API key to a model URL the workspace chose, and the chat's notice about what the workspace
  * may not do (untrusted, or a user-only setting it tried to set).
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigError } from '../../agent/settings';
@@ -12,7 +13,8 @@ import type { McpServerConfig } from '../../mcp/config';
 import type { AgentHost } from '../agentHost';
 import type { ChatController } from '../chat/chatController';
 import type { ExtensionSettings } from './settingsMapping';
-import { USER_ONLY_KEYS } from './configReader';
+import { USER_ONLY_KEYS, readMcpServersBySource } from './configReader';
+import { stripJsonComments } from '../../mcp/config';
 import { findIgnoredSettings, ignoredSettingsNotice, type SettingsFile } from './ignoredSettings';
 
 const shownErrors = new Set<string>();
@@ -89,10 +91,28 @@ export function workspaceNotice(): string | null {
   return parts.length > 0 ? parts.join('\n') : null;
 }
 
+/** The MCP servers this workspace defines itself (its settings and `.vscode/mcp.json`), by name. */
+export function workspaceServerNames(): string[] {
+  const names = new Set(Object.keys(readMcpServersBySource().workspace));
+  for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const file = join(folder.uri.fsPath, '.vscode', 'mcp.json');
+    if (!existsSync(file)) continue;
+    try {
+      const parsed = JSON.parse(stripJsonComments(readFileSync(file, 'utf8'))) as { servers?: unknown; mcpServers?: unknown };
+      const servers = parsed.servers ?? parsed.mcpServers;
+      if (servers && typeof servers === 'object') for (const name of Object.keys(servers)) names.add(name);
+    } catch {
+      // a broken mcp.json is reported where servers are resolved
+    }
+  }
+  return [...names].sort();
+}
+
 export function untrustedNotice(): string | null {
-  return vscode.workspace.isTrusted
-    ? null
-    : 'This workspace is not trusted: Sprout starts no MCP server or hook defined by the workspace and ignores its hook allowlist and auto-approvals. Trust the workspace to use them.';
+  if (vscode.workspace.isTrusted) return null;
+  const names = workspaceServerNames();
+  const blocked = names.length === 0 ? 'the MCP servers this workspace may define' : `this workspace's MCP ${names.length === 1 ? 'server' : 'servers'} ${names.join(', ')}`;
+  return `Restricted Mode: Sprout does not start ${blocked}, and ignores the workspace's hook servers and tool approvals. Trust the workspace to use them.`;
 }
 
 export interface WatchDeps {
@@ -109,7 +129,11 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/mcp.json'));
   // VS Code raises no configuration event for a user-only key edited in workspace settings: watch the file.
   const settingsWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/settings.json'));
-  const serversChanged = (): void => void deps.host.invalidateServers();
+  const serversChanged = (): void => {
+    // The notice names the workspace's servers, so it follows .vscode/mcp.json too.
+    renotice();
+    void deps.host.invalidateServers();
+  };
   return [
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration('sprout')) return;

@@ -36,6 +36,8 @@ export interface CodeServerOptions {
   /** Added to code-server's environment, which the extension host inherits. */
   env?: Record<string, string>;
   vsix?: string;
+  /** `untrusted`: Workspace Trust on, so the folder opens in Restricted Mode (no prompt). */
+  trust?: 'untrusted';
   /** More .vsix files installed beside Sprout's (test fixtures, such as a language model provider). */
   extraVsix?: string[];
 }
@@ -78,7 +80,8 @@ function installVsix(nodeBin: string, entry: string, temp: string, env: NodeJS.P
 }
 
 async function openWorkbench(browser: Browser, url: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1200 } });
+  // The size the issue's screenshots are judged at.
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   await page.goto(url);
   await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
@@ -93,7 +96,8 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
   if (!existsSync(vsix)) throw new Error(`${vsix} not found: run \`npm run package\` first`);
   const temp = mkdtempSync(join(tmpdir(), 'sprout-e2e-'));
   for (const d of ['user/User', 'ext', 'xdg-config', 'xdg-data']) mkdirSync(join(temp, d), { recursive: true });
-  writeFileSync(join(temp, 'user', 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...options.userSettings }, null, 2));
+  const trust = options.trust === 'untrusted' ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.banner': 'never' } : {};
+  writeFileSync(join(temp, 'user', 'User', 'settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...trust, ...options.userSettings }, null, 2));
   // code-server writes into $HOME even for --version: keep all of it in the temp dir.
   const env = scrubbedEnv({ ...options.env, HOME: temp, XDG_CONFIG_HOME: join(temp, 'xdg-config'), XDG_DATA_HOME: join(temp, 'xdg-data') });
   let server: GroupProcess | undefined;
@@ -112,7 +116,8 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
       [
         install.codeServerEntry,
         ...['--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check'],
-        ...['--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened'],
+        ...(options.trust === 'untrusted' ? [] : ['--disable-workspace-trust']),
+        ...['--disable-getting-started-override', '--ignore-last-opened'],
         ...codeServerDirs(temp),
         options.workspace,
       ],
@@ -135,6 +140,7 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
         const file = join(screenshotDir, `${name}.png`);
         // Park the pointer so no hover tooltip covers what the screenshot is for.
         await page.mouse.move(900, 600);
+        await page.waitForTimeout(700);
         await page.screenshot({ path: file });
         return file;
       },

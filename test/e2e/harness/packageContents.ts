@@ -11,6 +11,9 @@ const BUNDLES: [source: string, output: string][] = [
   ['src/servers/todo/main.ts', 'dist/servers/todo.js'],
   ['src/servers/tests/main.ts', 'dist/servers/tests.js'],
   ['media/chat.css', 'dist/webview.css'],
+  ['src/webview/highlighter.ts', 'dist/highlight.js'],
+  ['node_modules/@vscode/codicons/dist/codicon.css', 'dist/codicon.css'],
+  ['node_modules/@vscode/codicons/dist/codicon.ttf', 'dist/codicon.ttf'],
 ];
 
 function mediaReferences(value: unknown, into: Set<string>): Set<string> {

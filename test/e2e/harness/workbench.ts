@@ -5,7 +5,8 @@
 import { type FrameLocator, type Locator, type Page } from 'playwright-core';
 import { EXTENSION_ID } from './codeServerWithVsix';
 
-export async function runCommand(page: Page, title: string): Promise<void> {
+/** `opensPick`: the title of the quick pick the command shows (the widget then stays open with its rows). */
+export async function runCommand(page: Page, title: string, options: { opensPick?: string } = {}): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ timeout: 15_000 });
@@ -13,6 +14,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
   const row = page.locator('.quick-input-list .monaco-list-row').first();
   await row.waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
+  if (options.opensPick) {
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: options.opensPick }).waitFor({ timeout: 15_000 });
+    return;
+  }
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
 }
 
@@ -35,4 +40,24 @@ export function chatView(page: Page): FrameLocator {
 /** The native "Hooks" tree in the Sprout container. */
 export function hooksTree(page: Page): Locator {
   return page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: /^hooks/i }) }).locator('.monaco-list');
+}
+
+/** Expands the Hooks view (collapsed by default under the chat) if it is collapsed. */
+export async function expandHooksView(page: Page): Promise<void> {
+  const header = page.locator('.pane-header', { hasText: /^hooks/i }).first();
+  await header.waitFor({ timeout: 30_000 });
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  await hooksTree(page).waitFor({ timeout: 30_000 });
+}
+
+/** The rows of the open quick pick (command palette, Past Chats, Select Model). */
+export function quickPickRows(page: Page): Locator {
+  return page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+}
+
+/** Types a message into the chat's box and sends it with Enter, as a user does. */
+export async function sendPrompt(chat: FrameLocator, text: string): Promise<void> {
+  const input = chat.getByTestId('chat-input');
+  await input.fill(text);
+  await input.press('Enter');
 }

@@ -123,7 +123,7 @@ describe('sprout extension', function () {
     assert.match(sprout.hooks.objections[0]?.text ?? '', /Editor-test objection/);
     const roots = sprout.tree.getChildren();
     const budgetItem = sprout.tree.getTreeItem(roots[0] as HookNode);
-    assert.equal(budgetItem.label, '_Stop budget 1/3');
+    assert.equal(budgetItem.label, 'Objections left: 2 of 3');
     const servers = sprout.tree.getChildren(roots.find((n) => n.kind === 'servers'));
     const hooky = servers.find((n) => n.kind === 'server' && n.server.name === 'hooky');
     assert.ok(hooky && hooky.kind === 'server');
@@ -132,6 +132,7 @@ describe('sprout extension', function () {
     const timeline = sprout.tree.getChildren(roots.find((n) => n.kind === 'timeline'));
     assert.equal(timeline.length, 1);
     assert.match(String(sprout.tree.getTreeItem(timeline[0] as HookNode).label), /hooky: Editor-test objection/);
-    assert.match(sprout.statusBar.text, /_Stop 1\/3/);
+    assert.match(sprout.statusBar.text, /Sprout · 2\/3 objections left/);
+    assert.match(String(sprout.tree.getTreeItem(hooky).description), /^ok · Completion check$/, "a short row: health and what it checks");
   });
 });

@@ -96,8 +96,8 @@ describe('hub events and tool annotations in a chat opened before the hub', func
     assert.ok(errors.some((e) => e.server === 'probe' && /stopped unexpectedly/.test(e.message)), `server_error for the crash: ${types.join(', ')}`);
     assert.ok(seen.some((e) => e.type === 'server_restarted' && e.server === 'probe'), `server_restarted: ${types.join(', ')}`);
     const notes = chat.view.entries.filter((e) => e.kind === 'hookEvent').map((e) => e.text);
-    assert.ok(notes.some((t) => t.startsWith('Server broken:')), `the chat shows the start failure: ${notes.join(' | ')}`);
-    assert.ok(notes.some((t) => t.startsWith('Server probe restarted')), `the chat shows the restart: ${notes.join(' | ')}`);
+    assert.ok(notes.some((t) => t.startsWith('The server broken failed:')), `the chat shows the start failure: ${notes.join(' | ')}`);
+    assert.ok(notes.some((t) => t.startsWith('The server probe restarted')), `the chat shows the restart: ${notes.join(' | ')}`);
   });
 
   it('asks about a call to the new servers by their own annotations, not those cached before the change', async () => {

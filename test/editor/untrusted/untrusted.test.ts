@@ -77,7 +77,8 @@ describe('untrusted workspace (Restricted Mode)', function () {
     assert.match(notices, /This workspace is not trusted, so its MCP servers \(fromFile\) and hooks do not start/);
     assert.match(notices, /bundled test runner does not start in an untrusted workspace/);
     const snapshot = await sprout.controller.snapshot();
-    assert.match(snapshot.notice ?? '', /This workspace is not trusted: Sprout starts no MCP server or hook defined by the workspace/);
+    // The notice names what it blocks (the .vscode/mcp.json server; VS Code hides the settings one).
+    assert.match(snapshot.notice ?? '', /Restricted Mode: Sprout does not start this workspace's MCP server fromFile, and ignores the workspace's hook servers/);
 
     const shown = sprout.tree.getChildren().filter((n): n is Extract<HookNode, { kind: 'notice' }> => n.kind === 'notice');
     const labels = shown.map((n) => String(sprout.tree.getTreeItem(n).label ?? ''));

@@ -51,7 +51,7 @@ test('tool cards, approval, objections, compaction and outcome fold into entries
   // the awaiting call never finished before the outcome: it is shown as cancelled, not left spinning
   assert.ok(t2?.kind === 'tool' && t2.status === 'cancelled');
   assert.deepEqual(model.budget, { used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true });
-  assert.equal(budgetText(model.budget).line, '_Stop budget 1/3 (session, repeated end-turn stops)');
+  assert.equal(budgetText(model.budget).line, '2 of 3 left');
   assert.equal(model.running, false);
   const outcome = model.entries.at(-1);
   assert.ok(outcome?.kind === 'outcome' && outcome.unresolved?.cause === 'budget_exhausted');
@@ -156,6 +156,75 @@ test('a replayed message brings its thinking whole; a retry starts a new thinkin
   assert.deepEqual(retried.model.entries.filter((e) => e.kind === 'thinking').map((e) => e.kind === 'thinking' && e.text), ['first try', 'second try']);
 });
 
+test('hooks stay quiet when they pass: no note per check, the turn footer lists them, an objection learns its outcome', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'go' });
+  model.apply({ type: 'budget', used: 0, max: 3, scope: 'session', repeatedEndTurnStops: true });
+  model.apply({ type: 'hook_finished', server: 'todo', hook: '_Stop', result: 'no_objection', text: '', durationMs: 2 });
+  model.apply({ type: 'hook_objected', server: 'tests', text: '2 tests fail', rejectionsUsed: 1, maxRejections: 3 });
+  const objection = model.entries.find((e) => e.kind === 'objection');
+  assert.ok(objection?.kind === 'objection' && objection.outcome === 'pending' && objection.hook === '_Stop' && objection.scope === 'session');
+  model.apply({ type: 'objection_resolved', servers: ['tests'], resolution: 'complied' });
+  model.apply({ type: 'hook_finished', server: 'tests', hook: '_Stop', result: 'no_objection', text: '', durationMs: 5 });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 2 } });
+  assert.deepEqual(model.entries.map((e) => e.kind), ['user', 'objection', 'outcome'], 'no hookEvent line for a passing check or a resolution');
+  const settled = model.entries[1];
+  assert.ok(settled?.kind === 'objection' && settled.outcome === 'complied');
+  const outcome = model.entries[2];
+  assert.ok(outcome?.kind === 'outcome');
+  assert.deepEqual(outcome.checks, [
+    { server: 'todo', hook: '_Stop', durationMs: 2 },
+    { server: 'tests', hook: '_Stop', durationMs: 5 },
+  ]);
+  assert.equal(outcome.turn, 0);
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
+test('an objection still pending when the turn ends reads declined or overridden, as the outcome says', () => {
+  const declined = recorder();
+  declined.model.apply({ type: 'prompt_started', text: 'go' });
+  declined.model.apply({ type: 'hook_objected', server: 'tests', text: 'fail', rejectionsUsed: 1, maxRejections: 3 });
+  declined.model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 2, unresolved: { cause: 'declined', objections: [{ server: 'tests', text: 'fail' }] } } });
+  assert.equal(declined.model.entries.find((e) => e.kind === 'objection')?.kind === 'objection' && (declined.model.entries.find((e) => e.kind === 'objection') as { outcome?: string }).outcome, 'declined');
+  const spent = recorder();
+  spent.model.apply({ type: 'prompt_started', text: 'go' });
+  spent.model.apply({ type: 'hook_objected', server: 'tests', text: 'fail', rejectionsUsed: 3, maxRejections: 3 });
+  spent.model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 2, unresolved: { cause: 'budget_exhausted', objections: [{ server: 'tests', text: 'fail' }] } } });
+  assert.equal((spent.model.entries.find((e) => e.kind === 'objection') as { outcome?: string }).outcome, 'overridden');
+});
+
+test('a turn knows its tool calls and the files they changed; undoing marks the cards and the footer', () => {
+  const changes = new Map([['c1', { path: 'src/a.ts', undone: false }]]);
+  const sent: HostMessage[] = [];
+  const model = new ChatViewState((m) => sent.push(m), { changeOf: (id) => changes.get(id), contextWindow: () => 1000 });
+  model.apply({ type: 'prompt_started', text: 'first', attachments: ['src/a.ts'] });
+  model.apply({ type: 'tool_started', callId: 'c1', name: 'workspace__write_file', arguments: '{"path":"src/a.ts"}' });
+  model.apply({ type: 'tool_finished', callId: 'c1', name: 'workspace__write_file', isError: false, text: 'ok', durationMs: 1 });
+  model.apply({ type: 'usage', usage: { promptTokens: 300, completionTokens: 20, totalTokens: 320 } });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  model.apply({ type: 'prompt_started', text: 'second' });
+  model.apply({ type: 'tool_started', callId: 'c2', name: 'workspace__read_file', arguments: '{"path":"src/a.ts"}' });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  assert.deepEqual(model.turnCallIds(0), ['c1']);
+  assert.deepEqual(model.turnCallIds(1), ['c2']);
+  const user = model.entries[0];
+  assert.ok(user?.kind === 'user' && user.attachments?.[0] === 'src/a.ts');
+  const tool = model.entries.find((e) => e.kind === 'tool' && e.id === 't-c1');
+  assert.ok(tool?.kind === 'tool' && tool.change?.path === 'src/a.ts');
+  const [first, second] = model.entries.filter((e) => e.kind === 'outcome');
+  assert.ok(first?.kind === 'outcome' && second?.kind === 'outcome');
+  assert.deepEqual(first.files, { paths: ['src/a.ts'], undone: false });
+  assert.equal(second.files, undefined, 'a turn that changed nothing offers no undo');
+  assert.deepEqual(model.usage, { used: 320, window: 1000, estimated: false });
+  changes.set('c1', { path: 'src/a.ts', undone: true });
+  model.markTurnUndone(0);
+  const undone = model.entries.filter((e) => e.kind === 'outcome')[0];
+  assert.ok(undone?.kind === 'outcome' && undone.files?.undone === true);
+  const card = model.entries.find((e) => e.kind === 'tool' && e.id === 't-c1');
+  assert.ok(card?.kind === 'tool' && card.change?.undone === true);
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
 test('progress updates the running tool card; a server question becomes a card until it is answered', () => {
   const posted: HostMessage[] = [];
   const view = new ChatViewState((m) => posted.push(m));
@@ -165,7 +234,7 @@ test('progress updates the running tool card; a server question becomes a card u
   view.apply({ type: 'tool_progress', callId: 'c1', name: 'srv__build', progress: 2, total: 5, message: 'compiling' });
   const tool = view.entries.find((e) => e.kind === 'tool');
   assert.deepEqual(tool?.kind === 'tool' ? tool.progress : undefined, { progress: 2, total: 5, message: 'compiling' });
-  assert.ok(view.entries.some((e) => e.kind === 'hookEvent' && e.text.startsWith('Waiting up to 10 s for MCP server slow to be ready')));
+  assert.ok(view.entries.some((e) => e.kind === 'hookEvent' && e.text.startsWith('Waiting up to 10 s for the MCP server slow to be ready')));
   view.askElicitation({ id: 'srv-elicitation-1', server: 'srv', message: 'Name?', schema: { type: 'object', properties: {} } });
   const card = () => view.entries.find((e) => e.kind === 'elicitation');
   assert.equal(card()?.kind === 'elicitation' ? card()?.status : undefined, 'pending');

@@ -1,0 +1,26 @@
+/**
+ * Files the user attached to a prompt, as the model reads them: the prompt, then each attachment in a
+ * fenced block headed by its label. The host reads the files (the core has no file system); the core
+ * only words them, so the CLI and the extension send attachments the same way.
+ */
+
+export interface PromptAttachment {
+  /** What the user sees, e.g. `src/cart.ts` or `src/cart.ts:10-24`. */
+  label: string;
+  content: string;
+}
+
+/** A fence longer than any run of backticks in the content, so the content cannot close it. */
+function fenceFor(content: string): string {
+  const longest = Math.max(2, ...[...content.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(longest + 1);
+}
+
+export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {
+  if (attachments.length === 0) return prompt;
+  const blocks = attachments.map((a) => {
+    const fence = fenceFor(a.content);
+    return `Attached: ${a.label}\n${fence}\n${a.content}${a.content.endsWith('\n') ? '' : '\n'}${fence}`;
+  });
+  return `${prompt}\n\n${blocks.join('\n\n')}`;
+}

@@ -1,0 +1,68 @@
+/**
+ * The chat's context bar in the editor: what the user may attach (the current file, its selection, any
+ * workspace file) and, when a prompt is sent, the attached files' text for the model. `#file:path` in
+ * the prompt attaches that file too. An open editor's text counts (unsaved edits included); each
+ * attachment is capped, and a path outside the workspace folder is refused.
+ */
+import * as vscode from 'vscode';
+import type { PromptAttachment } from '../../agent/promptAttachments';
+import type { AttachmentRef } from '../../shared/protocol';
+
+export const ATTACHMENT_MAX_CHARS = 100_000;
+const MENTION = /(?:^|\s)#file:(\S+)/g;
+
+function relative(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
+}
+
+/** The attachment for the active editor's file, or for its selection. */
+function editorRef(selection: boolean): AttachmentRef | undefined {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  if (!editor || editor.document.uri.scheme !== 'file') return undefined;
+  const path = relative(editor.document.uri);
+  if (!selection) return { path, label: path };
+  if (editor.selection.isEmpty) return undefined;
+  const startLine = editor.selection.start.line + 1;
+  const endLine = editor.selection.end.line + 1;
+  return { path, label: `${path}:${startLine}-${endLine}`, startLine, endLine };
+}
+
+/** A quick pick: the current file, its selection, or another file of the workspace. */
+export async function pickAttachment(): Promise<AttachmentRef | undefined> {
+  const file = editorRef(false);
+  const selection = editorRef(true);
+  type Item = vscode.QuickPickItem & { ref?: AttachmentRef; browse?: true };
+  const items: Item[] = [];
+  if (file) items.push({ label: '$(file) Current file', description: file.label, ref: file });
+  if (selection) items.push({ label: '$(selection) Selection', description: selection.label, ref: selection });
+  items.push({ label: '$(search) Other file…', browse: true });
+  const choice = await vscode.window.showQuickPick(items, { title: 'Sprout: Attach to the prompt', placeHolder: 'The attached text goes to the model with your message' });
+  if (!choice?.browse) return choice?.ref;
+  const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
+  const picked = await vscode.window.showQuickPick(uris.map((u) => relative(u)).sort(), { title: 'Sprout: Attach a file', matchOnDescription: true });
+  return picked === undefined ? undefined : { path: picked, label: picked };
+}
+
+async function readRef(ref: AttachmentRef): Promise<PromptAttachment> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = folder ? vscode.Uri.joinPath(folder, ref.path) : vscode.Uri.file(ref.path);
+  if (folder && !uri.path.startsWith(`${folder.path}/`)) return { label: ref.label, content: '(not attached: outside the workspace folder)' };
+  try {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const range = ref.startLine === undefined ? undefined : new vscode.Range(ref.startLine - 1, 0, (ref.endLine ?? ref.startLine) - 1, Number.MAX_SAFE_INTEGER);
+    const text = doc.getText(range);
+    return { label: ref.label, content: text.length > ATTACHMENT_MAX_CHARS ? `${text.slice(0, ATTACHMENT_MAX_CHARS)}\n[… cut at ${ATTACHMENT_MAX_CHARS} characters]` : text };
+  } catch (error) {
+    return { label: ref.label, content: `(could not be read: ${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/** The attached files plus every `#file:` mention in the prompt, each once, read for the model. */
+export async function readAttachments(refs: readonly AttachmentRef[], prompt: string): Promise<PromptAttachment[]> {
+  const all = [...refs];
+  for (const match of prompt.matchAll(MENTION)) {
+    const path = match[1];
+    if (path && !all.some((r) => r.path === path && r.startLine === undefined)) all.push({ path, label: path });
+  }
+  return Promise.all(all.map(readRef));
+}

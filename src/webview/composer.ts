@@ -1,0 +1,132 @@
+/**
+ * The message box: a textarea that grows with its text up to a cap (and keeps its width: Send and Stop
+ * take the same place in the toolbar under it), a context bar of attached files (the current file, a
+ * selection, any file; removable), the attach button, the context-usage indicator and Send / Stop.
+ * Enter sends, Shift+Enter adds a line.
+ */
+import type { AttachmentRef, ContextUsage } from '../shared/protocol';
+import { button, el, icon } from './dom';
+
+export interface ComposerEvents {
+  send(text: string, attachments: AttachmentRef[]): void;
+  stop(): void;
+  attach(): void;
+  draft(text: string): void;
+}
+
+function tokens(n: number): string {
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+export class Composer {
+  readonly form = el('form', { class: 'composer' });
+  readonly input = el('textarea', {
+    'data-testid': 'chat-input',
+    'aria-label': 'Message Sprout. Enter sends, Shift+Enter adds a line.',
+    placeholder: 'Ask Sprout to change, run or explain code',
+    rows: '1',
+  });
+  private readonly chips = el('div', { class: 'chips context-bar', 'data-testid': 'context-bar' });
+  private readonly usage = el('span', { class: 'usage', 'data-testid': 'context-usage', hidden: '' });
+  private readonly usageFill = el('span', { class: 'usage-fill' });
+  private readonly usageText = el('span', { class: 'usage-text' });
+  private readonly sendButton: HTMLButtonElement;
+  private readonly stopButton: HTMLButtonElement;
+  private attachments: AttachmentRef[] = [];
+  private running = false;
+  private draftTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly events: ComposerEvents) {
+    const box = el('div', { class: 'input-box' });
+    const toolbar = el('div', { class: 'composer-toolbar' });
+    this.sendButton = button({ label: 'Send (Enter)', testid: 'send', icon: 'send', iconOnly: true, cls: 'send', onClick: () => this.submit() });
+    this.stopButton = button({ label: 'Stop', testid: 'stop', icon: 'debug-stop', iconOnly: true, cls: 'stop', onClick: () => this.events.stop() });
+    this.stopButton.hidden = true;
+    const bar = el('span', { class: 'usage-bar' });
+    bar.append(this.usageFill);
+    this.usage.append(bar, this.usageText);
+    toolbar.append(button({ label: 'Attach a file or the selection', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach() }), this.usage, el('span', { class: 'spacer' }), this.sendButton, this.stopButton);
+    box.append(this.chips, this.input, toolbar);
+    this.form.append(box);
+    this.chips.hidden = true;
+    this.form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+    this.input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        this.submit();
+      }
+    });
+    this.input.addEventListener('input', () => {
+      this.grow();
+      clearTimeout(this.draftTimer);
+      this.draftTimer = setTimeout(() => this.events.draft(this.input.value), 300);
+    });
+  }
+
+  /** Grows to fit the text, up to about a third of the view; then it scrolls. */
+  grow(): void {
+    this.input.style.height = 'auto';
+    const cap = Math.max(120, Math.round(window.innerHeight * 0.35));
+    this.input.style.height = `${Math.min(this.input.scrollHeight + 2, cap)}px`;
+  }
+
+  setText(text: string): void {
+    this.input.value = text;
+    this.grow();
+  }
+
+  setRunning(running: boolean): void {
+    this.running = running;
+    this.stopButton.hidden = !running;
+    this.sendButton.hidden = running;
+  }
+
+  addAttachment(ref: AttachmentRef): void {
+    if (this.attachments.some((a) => a.label === ref.label)) return;
+    this.attachments.push(ref);
+    this.renderChips();
+  }
+
+  setUsage(usage: ContextUsage | null | undefined): void {
+    this.usage.hidden = !usage || usage.window <= 0;
+    if (!usage || usage.window <= 0) return;
+    const share = Math.min(1, usage.used / usage.window);
+    this.usageFill.style.width = `${Math.round(share * 100)}%`;
+    this.usage.classList.toggle('high', share >= 0.8);
+    this.usageText.textContent = `${Math.round(share * 100)}%`;
+    const label = `Context: ${tokens(usage.used)} of ${tokens(usage.window)} tokens used by the last model call${usage.estimated ? ' (estimated: the endpoint reported no usage)' : ''}. Sprout summarises older messages before it runs out.`;
+    this.usage.title = label;
+    this.usage.setAttribute('aria-label', label);
+  }
+
+  private renderChips(): void {
+    this.chips.replaceChildren();
+    this.chips.hidden = this.attachments.length === 0;
+    for (const ref of this.attachments) {
+      const chip = el('span', { class: 'chip', 'data-testid': 'attachment-chip', title: ref.label });
+      chip.append(
+        icon(ref.startLine === undefined ? 'file' : 'selection'),
+        el('span', {}, ref.label),
+        button({ label: `Remove ${ref.label}`, icon: 'close', iconOnly: true, cls: 'chip-remove', onClick: () => this.removeAttachment(ref) }),
+      );
+      this.chips.append(chip);
+    }
+  }
+
+  private removeAttachment(ref: AttachmentRef): void {
+    this.attachments = this.attachments.filter((a) => a !== ref);
+    this.renderChips();
+  }
+
+  private submit(): void {
+    const text = this.input.value.trim();
+    if (text === '' || this.running) return;
+    this.events.send(text, this.attachments);
+    this.attachments = [];
+    this.renderChips();
+    this.setText('');
+  }
+}

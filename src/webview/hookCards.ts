@@ -1,0 +1,106 @@
+/**
+ * What hooks say in the chat, in plain words: an objection is a card that is visibly the hook speaking
+ * (who objected, its words as untrusted text, the failing tests it gave as evidence), then how many
+ * objections are left and what the agent did about it. A turn ends in a quiet footer (the checks that
+ * passed, the files it changed with Undo) unless something needs saying: an error, a cut-off answer,
+ * or an objection still standing, which get a card of their own.
+ */
+import type { ChatEntry, OutcomeReasonName, UnresolvedCauseName } from '../shared/protocol';
+import { OBJECTION_OUTCOME_TEXT, hookBy, hookLabel, scopeText } from '../shared/hookText';
+import { button, el, icon } from './dom';
+import { failureList, type FailureSend } from './failureList';
+
+export type HookSend = (message: Parameters<FailureSend>[0] | { type: 'continueAnyway' } | { type: 'undoTurn'; turn: number }) => void;
+
+type Objection = Extract<ChatEntry, { kind: 'objection' }>;
+type OutcomeEntry = Extract<ChatEntry, { kind: 'outcome' }>;
+
+export function objectionCard(e: Objection, send: HookSend): HTMLElement {
+  const hook = e.hook ?? '_Stop';
+  const outcome = e.outcome ?? 'pending';
+  const card = el('div', { class: `card objection outcome-${outcome}`, 'data-testid': 'hook-objection', role: 'note', 'aria-label': `${hookBy(hook, e.server)} objected` });
+  const headLine = el('div', { class: 'objection-head' });
+  headLine.append(icon('shield'), el('strong', { class: 'objection-who' }, hookLabel(hook)), document.createTextNode(` by ${e.server} objected`));
+  card.append(headLine);
+  const says = el('div', { class: 'hook-says' });
+  says.append(el('div', { class: 'hook-text' }, e.text));
+  card.append(says);
+  if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send));
+  const left = Math.max(0, e.max - e.used);
+  const foot = el('div', { class: 'objection-foot' });
+  foot.append(
+    el('span', { class: `objection-outcome is-${outcome}`, 'data-testid': 'objection-outcome' }, OBJECTION_OUTCOME_TEXT[outcome]),
+    el('span', { class: 'objection-budget', 'data-testid': 'objection-budget', title: `sprout.hooks.stopMaxRejections allows ${e.max}` }, `${left} of ${e.max} objections left ${scopeText(e.scope ?? 'session')}`),
+  );
+  card.append(foot);
+  const details = el('details', { class: 'hook-details' });
+  details.append(el('summary', {}, 'Details'), el('div', {}, `Hook ${hook} of the MCP server ${e.server}. What a hook says is the server's text, not Sprout's: it is shown as plain text and the model reads it as the hook's.`));
+  card.append(details);
+  return card;
+}
+
+const OUTCOME_TEXT: Record<OutcomeReasonName, string> = {
+  end_turn: 'Done.',
+  max_rounds: 'Stopped: the maximum number of rounds was reached (sprout.agent.maxRounds).',
+  cancelled: 'Stopped.',
+  error: 'Something went wrong.',
+  length: 'The answer was cut off: the model hit its output limit.',
+  content_filter: 'The provider filtered the answer.',
+};
+
+const UNRESOLVED_TEXT: Record<UnresolvedCauseName, string> = {
+  budget_exhausted: 'No objections were left, and a completion check still objects:',
+  declined: 'The agent finished without acting on the objection:',
+  max_rounds: 'The round limit came before the agent could act on the objection:',
+};
+
+function checksText(e: OutcomeEntry): HTMLElement | undefined {
+  if (!e.checks || e.checks.length === 0) return undefined;
+  const servers = [...new Set(e.checks.map((c) => c.server))];
+  const hooks = [...new Set(e.checks.map((c) => hookLabel(c.hook)))];
+  const span = el('span', { class: 'footer-item', 'data-testid': 'checks-passed', title: e.checks.map((c) => `${c.server} ${c.hook}: no objection (${c.durationMs} ms)`).join('\n') });
+  span.append(icon('pass'), el('span', {}, `${hooks.join(', ')} passed (${servers.join(', ')})`));
+  return span;
+}
+
+function filesText(e: OutcomeEntry, send: HookSend): HTMLElement[] {
+  if (!e.files || e.turn === undefined) return [];
+  const turn = e.turn;
+  const n = e.files.paths.length;
+  const span = el('span', { class: 'footer-item', title: e.files.paths.join('\n') });
+  span.append(icon('files'), el('span', {}, `${n} ${n === 1 ? 'file' : 'files'} changed${e.files.undone ? ', undone' : ''}`));
+  if (e.files.undone) return [span];
+  const undo = button({ label: "Undo this turn's file changes", testid: 'undo-turn', icon: 'discard', cls: 'link-button', onClick: () => send({ type: 'undoTurn', turn }) });
+  undo.querySelector('span:not(.codicon)')!.textContent = 'Undo';
+  return [span, undo];
+}
+
+export function outcomeEntry(e: OutcomeEntry, send: HookSend): HTMLElement {
+  const quiet = !e.unresolved && (e.reason === 'end_turn' || e.reason === 'cancelled');
+  if (quiet) {
+    const footer = el('div', { class: `turn-footer reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
+    if (e.reason === 'cancelled') footer.append(el('span', { class: 'footer-item' }, OUTCOME_TEXT.cancelled));
+    const checks = checksText(e);
+    if (checks) footer.append(checks);
+    footer.append(...filesText(e, send));
+    return footer;
+  }
+  const card = el('div', { class: `card outcome reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
+  // "Done." above "the hook still objects" read as a contradiction: an unresolved end says so first.
+  const head = el('div', { class: 'head' });
+  head.append(icon(e.reason === 'error' ? 'error' : 'warning'), el('span', {}, e.unresolved && e.reason === 'end_turn' ? 'Finished with an objection standing.' : OUTCOME_TEXT[e.reason]));
+  card.append(head);
+  if (e.message) card.append(el('div', { class: 'detail' }, e.message));
+  if (e.unresolved) {
+    card.append(el('div', { class: 'unresolved' }, UNRESOLVED_TEXT[e.unresolved.cause]));
+    for (const o of e.unresolved.objections) card.append(el('pre', { class: 'hook-text', 'aria-label': `hook output from ${o.server}` }, `${o.server}: ${o.text}`));
+    card.append(button({ label: 'Continue anyway', testid: 'continue-anyway', cls: 'primary', icon: 'debug-continue', onClick: () => send({ type: 'continueAnyway' }) }));
+  }
+  const files = filesText(e, send);
+  if (files.length > 0) {
+    const row = el('div', { class: 'turn-footer' });
+    row.append(...files);
+    card.append(row);
+  }
+  return card;
+}

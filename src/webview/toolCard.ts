@@ -1,0 +1,92 @@
+/**
+ * A tool call's card: one line (status icon, a readable title, the argument it is about, the actions),
+ * the full arguments and result when expanded, and, while the call waits for the user, the approval
+ * question with its answers. The card has one place for status lines under its head (`statusLine`) and
+ * one for actions (`.tool-actions`), so a new kind of status (progress, a hook's denial) or a new
+ * action is one call here. Arguments and results are model and tool text: text only.
+ */
+import { progressText, type ChatEntry, type ToolStatus } from '../shared/protocol';
+import { button, el, icon } from './dom';
+import { prettyArgs, toolServer, toolSummary, toolTitle } from './toolSummary';
+
+export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
+export type ToolSend = (
+  message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'openDiff'; entryId: string },
+) => void;
+
+const STATUS: Record<ToolStatus, { icon: string; text: string }> = {
+  running: { icon: 'loading codicon-modifier-spin', text: 'Running' },
+  awaiting_approval: { icon: 'shield', text: 'Waiting for your approval' },
+  ok: { icon: 'check', text: 'Done' },
+  error: { icon: 'error', text: 'Failed' },
+  denied: { icon: 'circle-slash', text: 'Denied' },
+  cancelled: { icon: 'debug-stop', text: 'Cancelled' },
+};
+
+/** A line under the card's head: progress, a hook's denial, anything the call's state needs to say. */
+export function statusLine(kind: string, text: string, testid: string): HTMLElement {
+  return el('div', { class: `tool-status-line ${kind}`, 'data-testid': testid }, text);
+}
+
+function approvalBlock(e: ToolEntry, approvalId: string, send: ToolSend): HTMLElement {
+  const block = el('div', { class: 'approval', role: 'group', 'aria-label': 'Approve this tool call', 'data-testid': 'approval' });
+  const question = el('div', { class: 'approval-question' });
+  const what = toolSummary(e.args);
+  question.append(icon('shield'), document.createTextNode('Allow Sprout to '), el('strong', {}, toolTitle(e.name).toLowerCase()));
+  if (what) question.append(document.createTextNode(' '), el('code', {}, what));
+  question.append(document.createTextNode('?'));
+  block.append(question);
+  if (e.approvalWarning) block.append(el('div', { class: 'approval-warning', role: 'alert', 'data-testid': 'approval-warning' }, e.approvalWarning));
+  const offered = e.approvalScopes ?? ['once', 'chat', 'workspace'];
+  const row = el('div', { class: 'approval-buttons' });
+  const approve = (scope: 'once' | 'chat' | 'workspace') => () => send({ type: 'approve', approvalId, scope });
+  row.append(
+    button({ label: 'Allow once', testid: 'tool-approve', cls: 'primary', onClick: approve('once') }),
+    button({ label: 'Deny', testid: 'tool-deny', onClick: () => send({ type: 'deny', approvalId }) }),
+  );
+  block.append(row);
+  // The wider answers, quieter: they change what is asked from now on.
+  const wider = el('div', { class: 'approval-scopes' });
+  if (offered.includes('chat')) wider.append(button({ label: 'Allow in this chat', testid: 'tool-approve-chat', cls: 'link-button', onClick: approve('chat') }));
+  if (offered.includes('workspace')) wider.append(button({ label: 'Always allow in this workspace', testid: 'tool-approve-workspace', cls: 'link-button', onClick: approve('workspace') }));
+  if (wider.childElementCount > 0) block.append(wider);
+  return block;
+}
+
+function head(e: ToolEntry): HTMLElement {
+  const summary = el('summary', { class: 'tool-head', 'aria-label': `${toolTitle(e.name)} ${toolSummary(e.args)}, ${STATUS[e.status].text}` });
+  const status = STATUS[e.status];
+  summary.append(icon(status.icon, 'tool-status-icon'), el('span', { class: 'tool-title' }, toolTitle(e.name)));
+  const what = toolSummary(e.args);
+  if (what) summary.append(el('span', { class: 'tool-arg', title: what }, what));
+  // A waiting card asks its question below; a finished one says nothing more than its icon.
+  if (e.status !== 'ok' && e.status !== 'awaiting_approval') summary.append(el('span', { class: 'tool-state' }, status.text));
+  return summary;
+}
+
+function body(e: ToolEntry): HTMLElement {
+  const box = el('div', { class: 'tool-body' });
+  const server = toolServer(e.name);
+  box.append(el('div', { class: 'tool-label' }, `${e.name}${server ? ` (server ${server})` : ''}`), el('pre', { class: 'args' }, prettyArgs(e.args)));
+  if (e.result !== undefined) box.append(el('div', { class: 'tool-label' }, 'Result'), el('pre', { class: 'result' }, e.result));
+  return box;
+}
+
+export function toolCard(e: ToolEntry, send: ToolSend): HTMLElement {
+  const card = el('div', { class: `tool-card status-${e.status}`, 'data-testid': 'tool-card', 'data-status': e.status });
+  const details = el('details', { class: 'tool' });
+  details.append(head(e), body(e));
+  const actions = el('div', { class: 'tool-actions' });
+  if (e.change) {
+    if (e.change.undone) actions.append(el('span', { class: 'tag', 'data-testid': 'change-undone' }, 'undone'));
+    actions.append(button({ label: `Open diff of ${e.change.path}`, testid: 'open-diff', icon: 'diff', iconOnly: true, onClick: () => send({ type: 'openDiff', entryId: e.id }) }));
+  }
+  card.append(details, actions);
+  const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
+  if (progress !== '') card.append(statusLine('progress', progress, 'tool-progress'));
+  if (e.status === 'awaiting_approval' && e.approvalId) {
+    card.dataset['attention'] = `Approval needed: Sprout wants to ${toolTitle(e.name).toLowerCase()} ${toolSummary(e.args)}`.trim();
+    card.append(approvalBlock(e, e.approvalId, send));
+  }
+  return card;
+}

@@ -1,0 +1,57 @@
+// What the e2e chats run against: the hook server (FakeHookServer under tsx, objecting `times` times at
+// `_Stop` with `objection`) as the `sprout.mcp.servers` value that starts it as the server `hooks`, and
+// the scenario around a chat (workspace, fake model, code-server with the packaged extension).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../../fakes/hookServer';
+import { startCodeServerWithVsix, type CodeServerSession } from './codeServerWithVsix';
+import { openSproutContainer } from './workbench';
+
+export function objectingHookServer(objection: string, times = 1): Record<string, unknown> {
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  const config = hookServerConfig({ hooks: { _Stop: objectTimes(objection, times) } });
+  return { hooks: { type: 'stdio', command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } } };
+}
+
+export interface ChatScenario {
+  session: CodeServerSession;
+  fake: FakeOpenAi;
+  workspace: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A chat e2e's world: a temp workspace holding `files` (path -> text), the fake model playing
+ * `responses` (its URL set as the endpoint), code-server with the packaged extension and
+ * `userSettings`, and the Sprout container opened. `stop` takes all of it down again.
+ */
+export async function startChatScenario(options: {
+  name: string;
+  files?: Record<string, string>;
+  responses: FakeResponse[];
+  userSettings?: Record<string, unknown>;
+  trust?: 'untrusted';
+}): Promise<ChatScenario> {
+  const workspace = mkdtempSync(join(tmpdir(), `sprout-e2e-${options.name}-`));
+  for (const [path, text] of Object.entries(options.files ?? {})) {
+    mkdirSync(dirname(join(workspace, path)), { recursive: true });
+    writeFileSync(join(workspace, path), text);
+  }
+  const fake = await startFakeOpenAi({ responses: options.responses });
+  const userSettings = { 'sprout.model.baseUrl': fake.url, ...options.userSettings };
+  const session = await startCodeServerWithVsix({ workspace, userSettings, ...(options.trust ? { trust: options.trust } : {}) });
+  await openSproutContainer(session.page);
+  return {
+    session,
+    fake,
+    workspace,
+    stop: async () => {
+      await session.stop();
+      await fake.close();
+      rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}

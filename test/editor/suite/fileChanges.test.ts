@@ -1,0 +1,105 @@
+// The agent's file changes in the real extension host: the bundled workspace server writes and edits
+// a file that is open in an editor, the chat's cards carry the change, Open diff shows the diff editor
+// (before vs after), and Undo this turn's file changes restores the file through a WorkspaceEdit: the
+// document is back to its old text and saved (not dirty), and the editor's own Undo takes the restore
+// back. A prompt sent before a model is set waits and goes out once it is.
+import * as assert from 'node:assert/strict';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { sproutApi as api, toolCards, until, waitingCard } from '../sproutHarness';
+
+const config = () => vscode.workspace.getConfiguration('sprout');
+const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
+const file = join(workspaceFolder, 'prices.ts');
+const BEFORE = 'export const rate = 0.1;\n';
+const WRITTEN = 'export const rate = 0.2;\n';
+const EDITED = 'export const rate = 0.25;\n';
+
+describe("the agent's file changes: diff and undo", function () {
+  this.timeout(90_000);
+  let fake: FakeOpenAi | undefined;
+
+  before(async () => {
+    writeFileSync(file, BEFORE);
+    fake = await startFakeOpenAi({
+      models: ['fake-model'],
+      responses: [
+        fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'prices.ts', content: WRITTEN } }]),
+        fakeReply.toolCalls([{ name: 'workspace__edit_file', arguments: { path: 'prices.ts', oldString: '0.2;', newString: '0.25;' } }]),
+        fakeReply.text('Raised the rate.'),
+        fakeReply.text('It exports the rate.'),
+      ],
+    });
+    await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, vscode.ConfigurationTarget.Workspace);
+    await config().update('model.baseUrl', fake.url, vscode.ConfigurationTarget.Workspace);
+    await config().update('model.name', undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  after(async () => {
+    for (const key of ['model.baseUrl', 'model.name', 'mcp.builtinServers']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(file, { force: true });
+    await fake?.close();
+  });
+
+  it('keeps a prompt sent before setup and sends it once a model is set; diffs and undoes the turn', async () => {
+    const sprout = await api();
+    await until(() => sprout.settings().baseUrl === fake?.url, 'the endpoint setting');
+    await sprout.host.invalidateServers();
+    await vscode.commands.executeCommand('sprout.newChat');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    const chat = await sprout.controller.current();
+    await sprout.controller.send('raise the rate');
+    assert.equal(fake?.chatRequests().length, 0, 'nothing sent without a model');
+    assert.equal((await sprout.controller.snapshot()).setup?.pendingPrompt, 'raise the rate');
+    await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Workspace);
+
+    const answered = new Set<string>();
+    for (let i = 0; i < 2; i++) {
+      const card = await until(() => waitingCard(chat.view.entries, answered), `approval ${i + 1}`);
+      answered.add(card.approvalId ?? '');
+      await sprout.controller.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
+    }
+    const outcome = await until(() => chat.view.entries.find((e) => e.kind === 'outcome'), 'the turn to end');
+    assert.ok(outcome.kind === 'outcome');
+    assert.deepEqual(outcome.files, { paths: ['prices.ts'], undone: false });
+    assert.equal(readFileSync(file, 'utf8'), EDITED);
+    const cards = toolCards(chat.view.entries);
+    assert.deepEqual(cards.map((c) => c.change?.path), ['prices.ts', 'prices.ts']);
+    await until(() => doc.getText() === EDITED, 'the open editor to show the edit');
+
+    await sprout.controller.handle({ type: 'openDiff', entryId: cards[0]?.id ?? '' });
+    const diff = await until(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff), 'a diff tab');
+    assert.ok(diff.input instanceof vscode.TabInputTextDiff);
+    assert.equal((await vscode.workspace.openTextDocument(diff.input.original)).getText(), BEFORE);
+    assert.equal((await vscode.workspace.openTextDocument(diff.input.modified)).getText(), WRITTEN);
+
+    assert.equal(await sprout.controller.undoTurn(outcome.turn ?? -1), true);
+    assert.equal(doc.getText(), BEFORE, 'the document holds the text before the turn');
+    assert.equal(doc.isDirty, false, 'and is saved');
+    assert.equal(readFileSync(file, 'utf8'), BEFORE);
+    const undone = chat.view.entries.find((e) => e.kind === 'outcome');
+    assert.ok(undone?.kind === 'outcome' && undone.files?.undone === true);
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('undo');
+    await until(() => doc.getText() === EDITED, "the editor's undo to take the restore back");
+  });
+
+  it('sends attached files and #file mentions to the model with the prompt, and shows their labels', async () => {
+    const sprout = await api();
+    const chat = await sprout.controller.current();
+    const before = fake?.chatRequests().length ?? 0;
+    await sprout.controller.handle({ type: 'send', text: 'what does #file:prices.ts export?', attachments: [{ path: 'prices.ts', label: 'prices.ts:1-1', startLine: 1, endLine: 1 }] });
+    const request = fake?.chatRequests()[before];
+    const messages = (request?.body as { messages: { role: string; content?: unknown }[] }).messages;
+    const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+    assert.match(user, /^what does #file:prices\.ts export\?\n\nAttached: prices\.ts:1-1\n```\nexport const rate = 0\.25;\n```\n\nAttached: prices\.ts\n```\nexport const rate = 0\.25;\n```$/);
+    const shown = chat.view.entries.filter((e) => e.kind === 'user').at(-1);
+    assert.ok(shown?.kind === 'user');
+    assert.equal(shown.text, 'what does #file:prices.ts export?', 'the bubble shows what was typed');
+    assert.deepEqual(shown.attachments, ['prices.ts:1-1', 'prices.ts']);
+  });
+});

@@ -1,0 +1,152 @@
+// The chat webview's layout and behaviour in real headless Chromium with the real bundles (chat and
+// highlighter) and CSS: an approval that arrives after a long answer is brought into view and read out
+// even when the user had scrolled up; the view follows new content until the user scrolls up, then
+// offers "Jump to latest"; code blocks have a toolbar above the code, highlighted, long lines scrolling;
+// the message box keeps its width when Stop replaces Send and grows with its text; the empty state,
+// the notice, tool cards and the turn footer post what the user asked for.
+import * as assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { openWebviewPage, type WebviewPage } from './webviewPage';
+
+let view: WebviewPage | undefined;
+let page: Page;
+
+const state = (entries: unknown[], extra: Record<string, unknown> = {}): unknown => ({
+  chatId: 'c',
+  entries,
+  running: false,
+  draft: '',
+  history: [],
+  setup: null,
+  notice: null,
+  budget: null,
+  hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' },
+  ...extra,
+});
+
+before(async () => {
+  view = await openWebviewPage({ highlighter: true, viewport: { width: 420, height: 640 } });
+  page = view.page;
+});
+
+after(async () => {
+  await view?.close();
+});
+
+const send = (message: unknown): Promise<void> => view!.send(message);
+const frames = (): Promise<unknown> => view!.frames();
+const posted = (): Promise<Array<Record<string, unknown>>> => view!.posted();
+const clearPosted = (): Promise<void> => view!.clearPosted();
+
+function longAnswer(): string {
+  const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i}); // a line of code`).join('\n');
+  return `Here is the plan.\n\n\`\`\`ts\n${code}\n\`\`\`\n\n${'More words in a long paragraph. '.repeat(80)}`;
+}
+
+test('the empty state offers example prompts and the hooks line; a click puts the prompt in the box', async () => {
+  await send({ type: 'snapshot', state: state([]) });
+  assert.equal(await page.locator('[data-testid=example-prompt]').count(), 3);
+  assert.match((await page.locator('[data-testid=empty-hooks]').textContent()) ?? '', /Completion check: tests/);
+  assert.match((await page.locator('[data-testid=hooks-summary]').textContent()) ?? '', /Completion check: tests · 3 of 3 left/);
+  await page.locator('[data-testid=example-prompt]').first().click();
+  assert.equal(await page.locator('[data-testid=chat-input]').inputValue(), 'Explain how this project is organised');
+});
+
+test('an approval after a long answer is scrolled into view and announced, even when the user scrolled up', async () => {
+  await send({ type: 'snapshot', state: state([{ kind: 'user', id: 'u', text: 'Write the file' }], { running: true }) });
+  await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: longAnswer(), done: true } });
+  await frames();
+  const atEnd = await page.evaluate(() => {
+    const log = document.querySelector('.log')!;
+    return log.scrollHeight - log.scrollTop - log.clientHeight;
+  });
+  assert.ok(atEnd < 30, `the view follows the answer to its end (${atEnd} px left)`);
+  await page.evaluate(() => (document.querySelector('.log')!.scrollTop = 0));
+  await frames();
+  assert.equal(await page.locator('[data-testid=jump-latest]').isVisible(), true, 'scrolled up: Jump to latest shows');
+  await send({ type: 'entry', entry: { kind: 'tool', id: 't-1', name: 'workspace__write_file', args: '{"path":"src/a.ts","content":"x"}', status: 'running' } });
+  await send({
+    type: 'entry',
+    entry: { kind: 'tool', id: 't-1', name: 'workspace__write_file', args: '{"path":"src/a.ts","content":"x"}', status: 'awaiting_approval', approvalId: 'q', approvalScopes: ['once', 'chat', 'workspace'] },
+  });
+  await frames();
+  const view = await page.evaluate(() => {
+    const log = document.querySelector('.log')!.getBoundingClientRect();
+    const buttons = document.querySelector('[data-testid=approval] .approval-buttons')!.getBoundingClientRect();
+    return { inside: buttons.top >= log.top && buttons.bottom <= log.bottom, said: document.querySelector('[data-testid=announcer]')?.textContent ?? '' };
+  });
+  assert.equal(view.inside, true, 'the approval buttons are on screen');
+  assert.match(view.said, /Approval needed: Sprout wants to write file src\/a\.ts/);
+  assert.match((await page.locator('[data-testid=tool-card] .tool-arg').first().textContent()) ?? '', /src\/a\.ts/);
+  await clearPosted();
+  await page.click('[data-testid=tool-approve]');
+  assert.deepEqual(await posted(), [{ type: 'approve', approvalId: 'q', scope: 'once' }]);
+  await page.click('[data-testid=jump-latest]').catch(() => undefined);
+});
+
+test("the user's own new message brings the view back to the end, wherever it was scrolled", async () => {
+  await page.evaluate(() => (document.querySelector('.log')!.scrollTop = 0));
+  await frames();
+  await send({ type: 'entry', entry: { kind: 'user', id: 'u-again', text: 'And now?' } });
+  await frames();
+  const left = await page.evaluate(() => {
+    const log = document.querySelector('.log')!;
+    return log.scrollHeight - log.scrollTop - log.clientHeight;
+  });
+  assert.ok(left < 30, `the new message is at the end, in view (${left} px left)`);
+  assert.equal(await page.locator('[data-testid=jump-latest]').isVisible(), false);
+});
+
+test('code blocks: a toolbar above the code, highlighting, long lines scroll instead of wrapping', async () => {
+  const long = `const x = "${'y'.repeat(400)}";`;
+  await send({ type: 'entry', entry: { kind: 'assistant', id: 'code', text: `\`\`\`ts src/long.ts\n${long}\nfunction f() { return 1; }\n\`\`\``, done: true } });
+  await frames();
+  const block = await page.evaluate(() => {
+    const blocks = document.querySelectorAll('.code-block');
+    const node = blocks.item(blocks.length - 1);
+    const toolbar = node.querySelector('.code-toolbar')!.getBoundingClientRect();
+    const pre = node.querySelector('pre')!;
+    return {
+      below: pre.getBoundingClientRect().top >= toolbar.bottom - 0.5,
+      scrolls: pre.scrollWidth > pre.clientWidth,
+      keywords: node.querySelectorAll('.hljs-keyword').length,
+      label: node.querySelector('.code-lang')?.textContent,
+      apply: node.querySelector('[data-action=apply-code]')?.getAttribute('aria-label'),
+    };
+  });
+  assert.deepEqual(block, { below: true, scrolls: true, keywords: 3, label: 'ts · src/long.ts', apply: 'Apply to src/long.ts' });
+  await clearPosted();
+  await page.locator('.code-block').last().locator('[data-action=apply-code]').click();
+  await page.locator('.code-block').last().locator('[data-action=insert-code]').click();
+  const sent = await posted();
+  assert.deepEqual(sent.map((m) => [m['type'], m['path']]), [['applyCode', 'src/long.ts'], ['insertCode', undefined]]);
+});
+
+test('the message box keeps its width when Stop replaces Send, and grows with its text', async () => {
+  const box = page.locator('[data-testid=chat-input]');
+  const idle = await box.boundingBox();
+  await send({ type: 'running', running: true });
+  const busy = await box.boundingBox();
+  assert.equal(busy?.width, idle?.width);
+  assert.equal(await page.locator('[data-testid=stop]').isVisible(), true);
+  await box.fill('one\ntwo\nthree\nfour');
+  await box.dispatchEvent('input');
+  const grown = await box.boundingBox();
+  assert.ok((grown?.height ?? 0) > (idle?.height ?? 0) * 2, `grew from ${idle?.height} to ${grown?.height}`);
+  await send({ type: 'running', running: false });
+  await box.fill('');
+});
+
+test('the notice is dismissible, the diff and undo actions post their requests', async () => {
+  await send({ type: 'notice', notice: 'Restricted Mode: Sprout does not start db.' });
+  assert.equal(await page.locator('[data-testid=notice]').isVisible(), true);
+  await clearPosted();
+  await page.click('[data-testid=dismiss-notice]');
+  await send({ type: 'entry', entry: { kind: 'tool', id: 't-9', name: 'workspace__edit_file', args: '{"path":"b.ts"}', status: 'ok', result: 'ok', change: { path: 'b.ts', undone: false } } });
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'o9', reason: 'end_turn', turn: 2, files: { paths: ['b.ts'], undone: false }, checks: [{ server: 'tests', hook: '_Stop', durationMs: 4 }] } });
+  await page.locator('[data-testid=open-diff]').last().click();
+  await page.locator('[data-testid=undo-turn]').last().click();
+  assert.deepEqual(await posted(), [{ type: 'dismissNotice' }, { type: 'openDiff', entryId: 't-9' }, { type: 'undoTurn', turn: 2 }]);
+  assert.match((await page.locator('[data-testid=checks-passed]').last().textContent()) ?? '', /Completion check passed \(tests\)/);
+});
