@@ -1,11 +1,14 @@
-// Installs the editor the editor and e2e suites drive: Node 24 (the npm package `node@24`) and
-// code-server (which bundles the real VS Code server and web workbench) into a git-ignored cache,
-// once; later runs reuse it via a marker file naming the versions. Nothing is installed system-wide:
+// Installs the editor the editor and e2e suites (and `npm run start` on a headless box) drive:
+// Node 24 (the npm package `node@24`) and code-server (which bundles the real VS Code server and web
+// workbench) into the user's cache folder (`~/.cache/sprout-agent/editor`, or SPROUT_EDITOR_CACHE),
+// once; later runs reuse it via a marker file naming the versions. It lives outside the checkout so
+// a served folder never contains the editor's own files, and every clone shares one install. Nothing is installed system-wide:
 // the apt packages (chromium, libkrb5-dev) come from .ci/run, and their absence fails with a clear
 // message here rather than deep inside a native build or a browser launch.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
@@ -23,10 +26,16 @@ export interface EditorInstall {
   chromium: string;
 }
 
-const repoRoot = resolve(__dirname, '..');
+/** Sprout's folder in the user's cache dir: `$XDG_CACHE_HOME/sprout-agent`, else `~/.cache/sprout-agent`. */
+export function sproutCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env['XDG_CACHE_HOME'];
+  return join(xdg && xdg.trim() !== '' ? xdg : join(homedir(), '.cache'), 'sprout-agent');
+}
 
-export function editorCacheDir(): string {
-  return process.env['SPROUT_EDITOR_CACHE'] ?? join(repoRoot, '.cache', 'editor');
+/** Where code-server and its Node are installed: SPROUT_EDITOR_CACHE, else `<sproutCacheDir>/editor`. */
+export function editorCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const override = env['SPROUT_EDITOR_CACHE'];
+  return override && override.trim() !== '' ? override : join(sproutCacheDir(env), 'editor');
 }
 
 export function chromiumPath(): string {
@@ -145,9 +154,16 @@ export function ensureNode24(log: (m: string) => void = (m) => console.error(m))
   return nodeBin;
 }
 
+export interface EnsureOptions {
+  /** The suites drive Chromium; `npm run start` serves a browser the user brings, so it passes false. */
+  browser?: boolean;
+  log?: (m: string) => void;
+}
+
 /** Idempotent: returns at once when the cache already holds the pinned versions. */
-export function ensureCodeServer(log: (m: string) => void = (m) => console.error(m)): EditorInstall {
-  const missing = missingSystemPackages();
+export function ensureCodeServer(options: EnsureOptions = {}): EditorInstall {
+  const log = options.log ?? ((m: string) => console.error(m));
+  const missing = options.browser === false ? [] : missingSystemPackages();
   if (missing.length > 0) fail(`missing system packages: ${missing.join(', ')}. Run: apt-get update && apt-get install -y chromium libkrb5-dev (.ci/run does this)`);
   const cache = editorCacheDir();
   const markerFile = join(cache, 'installed.json');

@@ -2,37 +2,13 @@
  * `npm test`: every suite in order (build, typecheck, lint, unit, integration, editor, e2e), stopping
  * at the first failure like `&&` would, with each step's output streamed as it comes. At the end it
  * prints one `Total: N passed, N failed` line summing every suite's own count, so a reader (or CI)
- * sees the whole run's result in the last line rather than only the last suite's.
+ * sees the whole run's result in the last line rather than only the last suite's. The rules (step
+ * selection, counting, verdict) are in testSteps.ts.
  */
 import { spawn } from 'node:child_process';
+import { countLine, emptyCounts, failureOf, selectSteps, totals, type Counts, type Step, type StepResult } from './testSteps';
 
-const steps = ['build', 'typecheck', 'lint', 'test:unit', 'test:integration', 'test:editor', 'test:e2e'];
-const only = process.env.SPROUT_TEST_STEPS?.split(',').map((s) => s.trim()).filter(Boolean);
-
-interface Counts {
-  passed: number;
-  failed: number;
-  skipped: number;
-}
-
-/** Reads node's spec reporter (`ℹ pass N`) and the editor suites' `N passed, N failed` lines. */
-function countLine(line: string, counts: Counts): void {
-  const node = /^ℹ (pass|fail|skipped) (\d+)$/.exec(line.trim());
-  if (node) {
-    const n = Number(node[2]);
-    if (node[1] === 'pass') counts.passed += n;
-    else if (node[1] === 'fail') counts.failed += n;
-    else counts.skipped += n;
-    return;
-  }
-  const editor = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
-  if (editor) {
-    counts.passed += Number(editor[1]);
-    counts.failed += Number(editor[2]);
-  }
-}
-
-function runStep(step: string, counts: Counts): Promise<number> {
+function runStep(step: Step, counts: Counts): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', step], { stdio: ['ignore', 'pipe', 'inherit'] });
     let pending = '';
@@ -51,21 +27,29 @@ function runStep(step: string, counts: Counts): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
-  const started = Date.now();
-  let failedStep: string | undefined;
-  for (const step of steps.filter((s) => !only || only.includes(s))) {
-    process.stdout.write(`\n=== npm run ${step}\n`);
-    const code = await runStep(step, counts);
-    if (code !== 0) {
-      failedStep = `${step} (exit ${code})`;
-      break;
-    }
+  let steps: Step[];
+  try {
+    steps = selectSteps(process.env.SPROUT_TEST_STEPS);
+  } catch (error) {
+    process.stderr.write(`npm test: ${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
   }
+  const started = Date.now();
+  const results: StepResult[] = [];
+  for (const step of steps) {
+    process.stdout.write(`\n=== npm run ${step}\n`);
+    const counts = emptyCounts();
+    const exitCode = await runStep(step, counts);
+    results.push({ step, exitCode, counts });
+    if (failureOf(results) !== undefined) break;
+  }
+  const failure = failureOf(results);
+  const sum = totals(results);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  process.stdout.write(`\n${failedStep ? `FAILED at ${failedStep}` : 'All steps passed'} in ${minutes} min\n`);
-  process.stdout.write(`Total: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
-  process.exitCode = failedStep || counts.failed > 0 ? 1 : 0;
+  process.stdout.write(`\n${failure ? `FAILED at ${failure}` : `All ${results.length} steps passed`} in ${minutes} min\n`);
+  process.stdout.write(`Total: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped\n`);
+  process.exitCode = failure ? 1 : 0;
 }
 
 void main();

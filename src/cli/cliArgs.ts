@@ -15,6 +15,8 @@ export interface CliArgs {
   model?: string;
   maxRounds?: string;
   builtinServers?: string;
+  /** Start the servers of <cwd>/.vscode/mcp.json (a repository's own config is not trusted by default). */
+  trustWorkspace: boolean;
   /** How servers' questions (MCP elicitation) are answered. */
   elicitation?: string;
   /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
@@ -30,10 +32,11 @@ Runs one prompt through the Sprout agent and exits. The prompt is read from stdi
 
 Options:
   --cwd DIR                workspace folder (default: the current directory)
-  --mcp-config FILE        MCP servers in the .vscode/mcp.json format
-                           (default: <cwd>/.vscode/mcp.json if present)
+  --mcp-config FILE        MCP servers in the .vscode/mcp.json format, started next to the bundled ones
+  --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json, which a cloned repository
+                           controls (default: listed, not started; env SPROUT_AGENT_TRUST_WORKSPACE=1)
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
-                           (default: workspace,todo when no MCP config file is in use, else none)
+                           (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
   --allow-protected-writes let the agent write protected paths (.git/**, .vscode/**, .github/workflows/**,
                            ...: files that make git, editors or CI run code); refused without it
@@ -59,6 +62,7 @@ Environment:
   SPROUT_AGENT_MAX_ROUNDS               model rounds per prompt, 0 = no cap (default: 50)
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
+  SPROUT_AGENT_TRUST_WORKSPACE          1 = like --trust-workspace
   SPROUT_AGENT_ELICITATION              like --elicitation
   SPROUT_AGENT_TOOL_TIMEOUT_MS          a tool call with no answer and no progress this long is cancelled (default: 300000)
   SPROUT_AGENT_TOOL_MAX_TOTAL_MS        progress extends a tool call up to this total (default: 1800000)
@@ -69,9 +73,11 @@ Environment:
                                         (default: ~/.local/state/sprout-agent)
   SPROUT_AGENT_LOG_LEVEL                diagnostics on stderr: debug (includes servers' stderr), info, warn, error (default: warn)
 
-Exit status: 0 ended normally, 2 bad usage or configuration, or an MCP server the run needed
-             (allowlisted in MCP_HOOK_SERVERS, or whose tools the model called) failed,
-             3 max rounds reached, 130 interrupted (SIGINT/SIGTERM), 1 any other error.
+Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration, or an MCP
+             server the run needed (allowlisted in MCP_HOOK_SERVERS, or whose tools the model called)
+             failed, 3 max rounds reached, 4 ended with a hook objection unresolved (the model
+             declined, the _Stop budget was spent, or max rounds came right after an objection),
+             130 interrupted (SIGINT/SIGTERM).
 `;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -91,6 +97,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         model: { type: 'string' },
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
+        'trust-workspace': { type: 'boolean' },
         elicitation: { type: 'string' },
         'allow-protected-writes': { type: 'boolean' },
       },
@@ -111,6 +118,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     model: v.model,
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],
+    trustWorkspace: v['trust-workspace'] === true,
     elicitation: v.elicitation,
     allowProtectedWrites: v['allow-protected-writes'] === true,
     prompt,

@@ -1,14 +1,17 @@
 /**
- * Which MCP servers a CLI run starts: the configured ones (--mcp-config, else <cwd>/.vscode/mcp.json if
- * present), then the bundled ones. Bundled `workspace` and `todo` start by default only when no MCP
- * config file is in use; --builtin-servers / SPROUT_AGENT_BUILTIN_SERVERS override in both cases.
+ * Which MCP servers a CLI run starts, and the checks that make a misconfiguration an error instead of
+ * a silently missing hook. The bundled servers (`workspace`, `todo` by default) always start unless
+ * --builtin-servers / SPROUT_AGENT_BUILTIN_SERVERS says otherwise; the user's servers add to them, and
+ * a name both use is an error naming both. A repository is attacker-written: `<cwd>/.vscode/mcp.json`
+ * starts only when the user opts in (--trust-workspace / SPROUT_AGENT_TRUST_WORKSPACE=1, or naming the
+ * file with --mcp-config); otherwise its servers are only listed, with how to enable them.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError } from '../agent/settings';
+import { ConfigError, parseBoolean } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
-import { inputEnvName, loadMcpConfigFile, type McpServerConfig } from '../mcp/config';
+import { inputEnvName, loadMcpConfigFile, stripJsonComments, type McpServerConfig } from '../mcp/config';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,
@@ -19,11 +22,13 @@ import type { Env } from './cliSettings';
 import { UsageError } from './exitCodes';
 
 export interface ServerSelection {
-  /** From the MCP config file, in file order; the bundled servers go after them. */
+  /** From --mcp-config, then the trusted workspace's file, in file order; the bundled servers go after them. */
   configured: McpServerConfig[];
-  /** The MCP config file in use, if any. */
-  configFile: string | undefined;
+  /** The MCP config files in use. */
+  configFiles: string[];
   bundled: BundledServerName[];
+  /** `<cwd>/.vscode/mcp.json` exists but was not opted into: nothing in it starts. */
+  untrusted: { file: string; names: string[] } | undefined;
   /** Said once on stderr: which config shape was read, keys that are ignored, disabled servers. */
   notices: string[];
 }
@@ -32,8 +37,12 @@ export interface ServerSelectionInput {
   workspaceFolder: string;
   mcpConfig: string | undefined;
   builtinServers: string | undefined;
+  /** --trust-workspace was given. */
+  trustWorkspace: boolean;
   env: Env;
 }
+
+const TRUST_HOW = 'pass --trust-workspace (or set SPROUT_AGENT_TRUST_WORKSPACE=1)';
 
 export function parseBuiltinServers(value: string, source: string): BundledServerName[] {
   const names = value
@@ -51,48 +60,129 @@ export function parseBuiltinServers(value: string, source: string): BundledServe
   return [...new Set(names)].filter(isBundledServerName);
 }
 
-function configFileInUse(workspaceFolder: string, mcpConfig: string | undefined): string | undefined {
-  if (mcpConfig !== undefined) {
-    const path = resolve(mcpConfig);
-    if (!existsSync(path) || !statSync(path).isFile()) {
-      throw new UsageError(`--mcp-config: ${path} does not exist or is not a file.`);
-    }
-    return path;
-  }
-  const fallback = join(workspaceFolder, '.vscode', 'mcp.json');
-  return existsSync(fallback) ? fallback : undefined;
+/** --trust-workspace, else SPROUT_AGENT_TRUST_WORKSPACE (a bad value is an error naming it). */
+export function trustsWorkspace(flag: boolean, env: Env): boolean {
+  if (flag) return true;
+  const value = env.SPROUT_AGENT_TRUST_WORKSPACE;
+  return value === undefined || value.trim() === '' ? false : parseBoolean(value, 'SPROUT_AGENT_TRUST_WORKSPACE');
 }
 
-function bundledSelection(input: ServerSelectionInput, configFile: string | undefined): BundledServerName[] {
+/**
+ * The server names a workspace file declares, read as plain data (nothing is expanded or started), so
+ * the user can be told what they would be opting into. Unreadable or malformed: no names.
+ */
+export function declaredServerNames(file: string): string[] {
+  try {
+    const json = JSON.parse(stripJsonComments(readFileSync(file, 'utf8'))) as Record<string, unknown>;
+    return ['servers', 'mcpServers'].flatMap((key) => {
+      const servers = json[key];
+      return servers !== null && typeof servers === 'object' && !Array.isArray(servers) ? Object.keys(servers) : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+function explicitConfigFile(mcpConfig: string): string {
+  const path = resolve(mcpConfig);
+  if (!existsSync(path) || !statSync(path).isFile()) {
+    throw new UsageError(`--mcp-config: ${path} does not exist or is not a file.`);
+  }
+  return path;
+}
+
+function bundledSelection(input: ServerSelectionInput): BundledServerName[] {
   if (input.builtinServers !== undefined) return parseBuiltinServers(input.builtinServers, '--builtin-servers');
   const fromEnv = input.env.SPROUT_AGENT_BUILTIN_SERVERS;
   if (fromEnv !== undefined) return parseBuiltinServers(fromEnv, 'SPROUT_AGENT_BUILTIN_SERVERS');
-  return configFile === undefined ? [...DEFAULT_BUNDLED_SERVERS] : [];
+  return [...DEFAULT_BUNDLED_SERVERS];
 }
 
+interface ConfigSource {
+  file: string;
+  servers: McpServerConfig[];
+}
+
+/** Two servers cannot share a name: one allowlist entry, one tool prefix. The error names both places. */
+function rejectNameClashes(sources: readonly ConfigSource[], bundled: readonly BundledServerName[]): void {
+  const seen = new Map<string, string>();
+  for (const { file, servers } of sources) {
+    for (const { name } of servers) {
+      const earlier = seen.get(name);
+      if (earlier !== undefined) {
+        throw new UsageError(`MCP server "${name}" is defined in both ${earlier} and ${file}; two servers cannot share a name. Rename one of them.`);
+      }
+      seen.set(name, file);
+      if (isBundledServerName(name) && bundled.includes(name)) {
+        const rest = bundled.filter((n) => n !== name);
+        throw new UsageError(
+          `MCP server "${name}" in ${file} has the same name as the bundled server "${name}"; two servers cannot share a name. ` +
+            `Rename it in ${file}, or turn the bundled one off: --builtin-servers "${rest.join(',')}" (or SPROUT_AGENT_BUILTIN_SERVERS).`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * --mcp-config FILE's servers, then (with the opt-in) those of <cwd>/.vscode/mcp.json, then the
+ * bundled ones. Without the opt-in the workspace file is only read for its server names.
+ */
 export function selectServers(input: ServerSelectionInput): ServerSelection {
-  const configFile = configFileInUse(input.workspaceFolder, input.mcpConfig);
-  const bundled = bundledSelection(input, configFile);
+  const workspaceFile = join(input.workspaceFolder, '.vscode', 'mcp.json');
+  const bundled = bundledSelection(input);
+  const trusted = trustsWorkspace(input.trustWorkspace, input.env);
+  const files: string[] = [];
+  if (input.mcpConfig !== undefined) files.push(explicitConfigFile(input.mcpConfig));
+  let untrusted: ServerSelection['untrusted'];
+  if (existsSync(workspaceFile) && !files.includes(workspaceFile)) {
+    if (trusted) files.push(workspaceFile);
+    else untrusted = { file: workspaceFile, names: declaredServerNames(workspaceFile) };
+  }
   const notices: string[] = [];
   const env = { ...input.env };
-  const configured =
-    configFile === undefined
-      ? []
-      : loadMcpConfigFile(configFile, { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id) => env[inputEnvName(id)], notices });
-  const taken = new Set(configured.map((s) => s.name));
-  const clash = bundled.filter((name) => taken.has(name));
-  if (clash.length > 0) {
-    throw new UsageError(
-      `${configFile} already defines a server named ${clash.map((n) => `"${n}"`).join(', ')}, which is also a bundled server. ` +
-        'Rename it there, or leave it out of --builtin-servers / SPROUT_AGENT_BUILTIN_SERVERS.',
-    );
-  }
-  return { configured, configFile, bundled, notices };
+  // `${input:id}` values come from SPROUT_AGENT_INPUT_<ID> (there is no one to ask in a CLI run).
+  const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices };
+  const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, vars) }));
+  rejectNameClashes(sources, bundled);
+  return { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, notices };
 }
 
-/** Allowlisted names that match no server of this run: a typo here silently disables a hook. */
-export function unknownHookServers(allowlist: HookAllowlist, selection: ServerSelection): string[] {
-  if (allowlist.kind === 'all') return [];
+/** What the CLI says on stderr when a workspace's own servers were left unstarted. */
+export function untrustedNotice(selection: ServerSelection): string | undefined {
+  const found = selection.untrusted;
+  if (found === undefined) return undefined;
+  const names = found.names.length > 0 ? `servers ${found.names.join(', ')}` : 'MCP servers';
+  const running = selection.bundled.length > 0 ? `the bundled servers (${selection.bundled.join(', ')})` : 'no MCP servers';
+  return (
+    `${found.file} defines ${names}, which did not start: the CLI runs a workspace's own servers only when you opt in. ` +
+    `To start them, ${TRUST_HOW}, or pass --mcp-config ${found.file}. Running with ${running}.`
+  );
+}
+
+function missingServerHint(name: string): string {
+  if (isBundledServerName(name)) return `"${name}" is a bundled server that is off: add it to --builtin-servers (or SPROUT_AGENT_BUILTIN_SERVERS)`;
+  return 'fix the name, or add the server with --mcp-config FILE';
+}
+
+/**
+ * An allowlist entry that names no server of this run would silently disable a hook: a configuration
+ * error (exit 2), worded after why the server is missing.
+ */
+export function checkHookAllowlist(allowlist: HookAllowlist, selection: ServerSelection): void {
+  if (allowlist.kind === 'all') return;
   const known = new Set<string>([...selection.configured.map((s) => s.name), ...selection.bundled]);
-  return allowlist.names.filter((name) => !known.has(name));
+  const missing = allowlist.names.filter((name) => !known.has(name));
+  if (missing.length === 0) return;
+  const untrusted = selection.untrusted;
+  const gated = untrusted === undefined ? [] : missing.filter((name) => untrusted.names.includes(name));
+  if (untrusted !== undefined && gated.length > 0) {
+    throw new UsageError(
+      `MCP_HOOK_SERVERS names ${gated.join(', ')}, defined in ${untrusted.file}, which does not start unless you opt in: ` +
+        `${TRUST_HOW}, or pass --mcp-config ${untrusted.file}.`,
+    );
+  }
+  const servers = [...known].join(', ') || 'none';
+  const hints = missing.map(missingServerHint).filter((h, i, all) => all.indexOf(h) === i);
+  throw new UsageError(`MCP_HOOK_SERVERS names ${missing.join(', ')}, which is no server of this run (servers: ${servers}): ${hints.join('; ')}.`);
 }

@@ -19,7 +19,7 @@ import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../runtime/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
-import { selectServers } from './cliServers';
+import { selectServers, untrustedNotice } from './cliServers';
 import { resolveWorkspace, stateDirFor } from './cliSession';
 import { hookSettings } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
@@ -35,6 +35,7 @@ answered, how long it took and whether that was within the hook timeout.
 Options:
   --cwd DIR                workspace folder (default: the current directory)
   --mcp-config FILE        MCP servers in the .vscode/mcp.json format (as for a run)
+  --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json (as for a run)
   --builtin-servers LIST   bundled servers to start (as for a run)
   --event NAME             call only this hook (${HOOK_NAMES.join(', ')})
   --tool NAME              the qualified tool name _PreToolUse/_PostToolUse are told about
@@ -51,6 +52,7 @@ export interface HooksCheckArgs {
   help: boolean;
   cwd?: string;
   mcpConfig?: string;
+  trustWorkspace: boolean;
   builtinServers?: string;
   event?: HookName;
   call: SampleCall;
@@ -82,7 +84,7 @@ function parseSampleCall(tool: string | undefined, args: string | undefined): Sa
 
 export function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
-  if (command === '-h' || command === '--help' || command === undefined) return { help: true, call: DEFAULT_SAMPLE_CALL, json: false };
+  if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, call: DEFAULT_SAMPLE_CALL, json: false };
   if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the one command is "hooks check".\n\n${HOOKS_USAGE}`);
   let parsed;
   try {
@@ -94,6 +96,7 @@ export function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
         help: { type: 'boolean', short: 'h' },
         cwd: { type: 'string' },
         'mcp-config': { type: 'string' },
+        'trust-workspace': { type: 'boolean' },
         'builtin-servers': { type: 'string' },
         event: { type: 'string' },
         tool: { type: 'string' },
@@ -109,6 +112,7 @@ export function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
     help: v.help === true,
     cwd: v.cwd,
     mcpConfig: v['mcp-config'],
+    trustWorkspace: v['trust-workspace'] === true,
     builtinServers: v['builtin-servers'],
     event: parseEvent(v.event),
     call: parseSampleCall(v.tool, v.args),
@@ -165,7 +169,9 @@ async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Pro
 
 function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
-  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
+  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, trustWorkspace: args.trustWorkspace, env: io.env });
+  // As for a run: a workspace's own servers start only on opt-in, and the check says which did not.
+  for (const notice of [...selection.notices, untrustedNotice(selection)]) if (notice !== undefined) io.stderr.write(`sprout-agent: ${notice}\n`);
   // A throwaway state folder: a check must not read or change any session's state (a todo list, say).
   const stateDir = selection.bundled.length > 0 ? stateDirFor(`hooks-check-${randomUUID()}`, false, io.env) : '';
   const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir, workspaceFolder });

@@ -7,13 +7,13 @@
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../agent/settings';
+import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
-import { selectServers, unknownHookServers } from './cliServers';
+import { checkHookAllowlist, selectServers, untrustedNotice, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
@@ -89,18 +89,28 @@ function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string): Pi
   };
 }
 
+/** The servers this run starts, with what was said about the configuration; a misconfiguration throws. */
+function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist: HookAllowlist): ServerSelection {
+  const selection = selectServers({
+    workspaceFolder,
+    mcpConfig: args.mcpConfig,
+    builtinServers: args.builtinServers,
+    trustWorkspace: args.trustWorkspace,
+    env: io.env,
+  });
+  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
+  const notice = untrustedNotice(selection);
+  if (notice !== undefined) io.stderr.write(`sprout-agent: ${notice}\n`);
+  checkHookAllowlist(allowlist, selection);
+  return selection;
+}
+
 async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
   const protectedPaths = protectedPathsFromEnv(io.env);
-  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, env: io.env });
-  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
-  const unknownHooks = unknownHookServers(settings.hooks.allowlist, selection);
-  if (unknownHooks.length > 0) {
-    const known = [...selection.configured.map((s) => s.name), ...selection.bundled].join(', ') || 'none';
-    io.stderr.write(`sprout-agent: MCP_HOOK_SERVERS names ${unknownHooks.join(', ')}, which is no server of this run (servers: ${known}).\n`);
-  }
+  const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
@@ -141,7 +151,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
     const failures = neededServerFailures(runtime.hub.status(), settings.hooks.allowlist, called.names);
     io.stderr.write(describeFailures(failures));
-    return failures.length > 0 ? EXIT_USAGE : exitCodeForOutcome(outcome.reason);
+    return failures.length > 0 ? EXIT_USAGE : exitCodeForOutcome(outcome);
   } finally {
     await endRun(runtime, io, unsubscribe);
   }

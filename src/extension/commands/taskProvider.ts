@@ -1,11 +1,13 @@
 /**
  * The `sprout` task type: `{"type": "sprout", "prompt": "..."}` in tasks.json runs an agent prompt from
- * "Run Task" in a terminal, streaming the answer and hook activity; the task fails when the turn did
- * not end normally. Closing the terminal cancels the run.
+ * "Run Task" in a terminal, streaming the answer and hook activity. The task's exit code is the CLI's
+ * (0 normal end, 4 a hook objection left standing, 3 max rounds, 1 an error), so a task and a CI job
+ * running the same prompt fail alike. Closing the terminal cancels the run.
  */
 import * as vscode from 'vscode';
 import type { AgentEvent, Outcome } from '../../agent/events';
 import { errorMessage } from '../../agent/errorMessage';
+import { EXIT_ERROR, exitCodeForOutcome } from '../../runtime/exitCodes';
 
 export const TASK_TYPE = 'sprout';
 
@@ -19,8 +21,11 @@ function describe(event: AgentEvent): string | undefined {
       return `\n[tool] ${event.name} ${event.arguments}\n`;
     case 'hook_objected':
       return `\n[hook objection from ${event.server} ${event.rejectionsUsed}/${event.maxRejections}] ${event.text}\n`;
-    case 'outcome':
-      return `\n[turn ended: ${event.outcome.reason}${event.outcome.message ? ` – ${event.outcome.message}` : ''}]\n`;
+    case 'outcome': {
+      const { reason, message, unresolved } = event.outcome;
+      const standing = unresolved ? `, hook objection unresolved (${unresolved.cause.replace('_', ' ')}) from ${unresolved.objections.map((o) => o.server).join(', ')}` : '';
+      return `\n[turn ended: ${reason}${standing}${message ? ` – ${message}` : ''}]\n`;
+    }
     default:
       return undefined;
   }
@@ -39,10 +44,10 @@ function terminalFor(prompt: string, run: PromptRunner): vscode.Pseudoterminal {
         const text = describe(event);
         if (text) write.fire(text.replace(/\r?\n/g, '\r\n'));
       }, abort.signal)
-        .then((outcome) => close.fire(outcome.reason === 'end_turn' && !outcome.unresolved ? 0 : 1))
+        .then((outcome) => close.fire(exitCodeForOutcome(outcome)))
         .catch((error: unknown) => {
           write.fire(`\r\nSprout failed: ${errorMessage(error)}\r\n`);
-          close.fire(1);
+          close.fire(EXIT_ERROR);
         });
     },
     close: () => abort.abort(),

@@ -1,6 +1,7 @@
 /**
  * Which MCP servers this window runs: user-level `sprout.mcp.servers`, then workspace-defined ones
- * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers.
+ * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers, which
+ * stay on beside them (a configured server with an enabled bundled server's name does not start).
  * Workspace-defined servers start only in a trusted workspace and with the user's consent for their
  * exact command, and never under a bundled server's name (tool approvals are by qualified name); every
  * server left out is reported with the reason so the UI can say why.
@@ -82,13 +83,32 @@ function untrustedServerNames(sources: ServerSources): string[] {
   return names;
 }
 
+/**
+ * The bundled servers stay on beside the user's; a user-defined server may not take an enabled bundled
+ * server's name (a hook allowlist entry "todo" must mean one server). The user's one is left out with
+ * a notice naming both; the bundled one starts. (Workspace-defined servers may take no bundled name.)
+ */
+function withoutBundledNames(servers: McpServerConfig[], builtins: BuiltinServers, source: string, notices: string[]): McpServerConfig[] {
+  const enabled = (Object.keys(builtins) as BundledServerName[]).filter((name) => builtins[name]);
+  return servers.filter((server) => {
+    if (!(enabled as string[]).includes(server.name)) return true;
+    notices.push(
+      `MCP server "${server.name}" from ${source} has the same name as the bundled server "${server.name}", so it did not start: ` +
+        `two servers cannot share a name. Rename it, or turn the bundled one off in sprout.mcp.builtinServers.`,
+    );
+    return false;
+  });
+}
+
 export async function resolveServers(sources: ServerSources, consent: ConsentStore): Promise<ResolvedServers> {
   const notices: string[] = [];
   const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, notices };
-  const user = parseSafely(() => parseMcpConfig({ servers: sources.userServers }, 'user setting sprout.mcp.servers', vars), notices);
+  const userSource = 'user setting sprout.mcp.servers';
+  const user = withoutBundledNames(parseSafely(() => parseMcpConfig({ servers: sources.userServers }, userSource, vars), notices), sources.builtins, userSource, notices);
   // An untrusted workspace's file is not even read: its inputs would be asked for servers that never start.
   const workspace = (sources.trusted ? await workspaceDefinedServers(sources, notices) : []).filter((server) => {
-    // Approvals are by name: a workspace server named `workspace` would inherit the bundled one's.
+    // Approvals are by name: a workspace server named `workspace` would inherit the bundled one's,
+    // so no bundled name is free for the workspace, enabled or not.
     if (!isBundledServerName(server.name)) return true;
     notices.push(
       `MCP server "${server.name}" from this workspace did not start: "${server.name}" is the name of a bundled server, and approvals given to its tools must not pass to another server. Rename it in .vscode/mcp.json or in the workspace's sprout.mcp.servers.`,
@@ -105,8 +125,7 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
       else notices.push(`MCP server "${server.name}" from this workspace did not start: you declined it. It asks again when its command changes.`);
     }
   }
-  const taken = new Set([...user, ...allowed].map((s) => s.name));
-  const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name] && !taken.has(name));
+  const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name]);
   const safeNames = sources.trusted ? names : names.filter((name) => name !== 'tests');
   if (safeNames.length < names.length) notices.push('The bundled test runner does not start in an untrusted workspace: it would run the workspace\'s test command.');
   const bundled = bundledServerConfigs(safeNames, {

@@ -1,11 +1,13 @@
 /**
  * Starts a bundled server on stdio and shuts it down cleanly: when the client closes stdin or sends
  * SIGTERM/SIGINT, `onShutdown` runs (to kill child processes the server started) and the process exits.
- * Startup errors go to stderr, never stdout, which belongs to the protocol.
+ * Startup errors go to stderr, never stdout, which belongs to the protocol; `--help` prints the usage
+ * on stdout and exits 0 before any protocol starts.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { errorMessage } from '../../agent/errorMessage';
+import { HelpRequested } from './serverArgs';
 
 /**
  * `toolsCanChange`: whether the server's tool list can change while it runs. The SDK's McpServer
@@ -16,6 +18,10 @@ export function runStdioServer(name: string, build: () => { server: McpServer; o
   try {
     built = build();
   } catch (error) {
+    if (error instanceof HelpRequested) {
+      process.stdout.write(error.usage);
+      process.exit(0);
+    }
     process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
     process.exit(2);
   }

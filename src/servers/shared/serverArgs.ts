@@ -20,27 +20,56 @@ export function defaultStateDir(root: string): string {
   return join(stateHome(), 'workspaces', hash);
 }
 
+/** What a server accepts: its own options (besides --root and --state-dir) and its usage text. */
+export interface ServerArgsSpec {
+  /** Option names without the dashes, e.g. `command`, `timeout-ms`. */
+  extraOptions?: readonly string[];
+  /** Printed for --help and after an argument error. */
+  usage: string;
+}
+
+/** `--help` / `-h` was given: print `usage` on stdout and exit 0 (runStdioServer does). */
+export class HelpRequested extends Error {
+  constructor(readonly usage: string) {
+    super('help requested');
+    this.name = 'HelpRequested';
+  }
+}
+
+const COMMON_OPTIONS = ['root', 'state-dir'];
+
 /** Options that take no value; present means on. */
 const FLAGS = new Set(['allow-protected-writes']);
 
-/** Parses `--name value`, `--name=value` and the bare FLAGS; throws on an option without a value or a stray word. */
-export function parseServerArgs(argv: readonly string[], cwd: string = process.cwd()): ServerArgs {
+function usageError(problem: string, spec: ServerArgsSpec): Error {
+  return new Error(`${problem}\n\n${spec.usage.trimEnd()}`);
+}
+
+/**
+ * Parses `--name value`, `--name=value` and the bare FLAGS against the spec: `--help` asks for the
+ * usage, and an unknown option, an option without a value or a stray word is an error that shows it.
+ */
+export function parseServerArgs(argv: readonly string[], spec: ServerArgsSpec, cwd: string = process.cwd()): ServerArgs {
+  const known = new Set([...COMMON_OPTIONS, ...(spec.extraOptions ?? [])]);
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) throw new HelpRequested(spec.usage);
   const options = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
-    if (!arg.startsWith('--')) throw new Error(`unexpected argument "${arg}" (options are --name value)`);
+    if (!arg.startsWith('--')) throw usageError(`unexpected argument "${arg}" (options are --name value)`, spec);
     const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (!known.has(name)) throw usageError(`unknown option --${name}`, spec);
     if (eq > 0) {
-      options.set(arg.slice(2, eq), arg.slice(eq + 1));
+      options.set(name, arg.slice(eq + 1));
       continue;
     }
-    if (FLAGS.has(arg.slice(2))) {
-      options.set(arg.slice(2), 'true');
+    if (FLAGS.has(name)) {
+      options.set(name, 'true');
       continue;
     }
     const value = argv[i + 1];
-    if (value === undefined) throw new Error(`option ${arg} needs a value`);
-    options.set(arg.slice(2), value);
+    if (value === undefined || value.startsWith('--')) throw usageError(`option ${arg} needs a value`, spec);
+    options.set(name, value);
     i++;
   }
   const root = resolve(cwd, options.get('root') ?? '.');

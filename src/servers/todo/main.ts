@@ -6,9 +6,18 @@ import { runStdioServer } from '../shared/runStdioServer';
 import { parseServerArgs } from '../shared/serverArgs';
 import { createTodoServer } from './todoServer';
 
-runStdioServer('todo', () => createTodoServerFromArgs());
+const USAGE = `Usage: sprout-mcp-todo [--root DIR] [--state-dir DIR]
+
+An MCP server on stdio: the model's task list (tool "todo"), with _Stop and _PostCompact hooks.
+  --root DIR         the workspace root (default: the current directory)
+  --state-dir DIR    where the list is kept, as todo.json (default: a private per-root folder under
+                     $XDG_STATE_HOME/sprout-agent or ~/.local/state/sprout-agent)
+  -h, --help         show this help
+`;
 
 function createTodoServerFromArgs(): { server: ReturnType<typeof createTodoServer> } {
-  const args = parseServerArgs(process.argv.slice(2));
+  const args = parseServerArgs(process.argv.slice(2), { usage: USAGE });
   return { server: createTodoServer({ stateDir: args.stateDir }) };
 }
+
+runStdioServer('todo', () => createTodoServerFromArgs());

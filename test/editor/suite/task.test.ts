@@ -1,7 +1,8 @@
 // The `sprout` task type in a real editor: a task from the workspace's tasks.json, fetched and run
 // through vscode.tasks like "Run Task" does, runs its prompt against the fake model and ends with exit
 // code 0; a prompt whose turn ends with a hook objection unresolved (a real hook server objects, the
-// model declines) ends with exit code 1. Each task's chat is listed with the others.
+// model declines) ends with exit code 4, the CLI's code for the same end. Each task's chat is listed
+// with the others.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -68,7 +69,7 @@ describe('sprout task type', function () {
     assert.ok(chat, 'the task chat is listed');
   });
 
-  it('fails the task (exit code 1) when a hook objection is left unresolved', async () => {
+  it('fails the task with the CLI\'s exit code 4 when a hook objection is left unresolved', async () => {
     const sprout = await api();
     sprout.consent.prompt = async () => true;
     await config().update('mcp.servers', { hooky: JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as unknown }, target);
@@ -78,6 +79,6 @@ describe('sprout task type', function () {
     const end = Date.now() + 15_000;
     while (sprout.settings().agent.hooks.stopMaxRejections !== 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     await sprout.host.invalidateServers();
-    assert.equal(await runTask('sprout objected'), 1);
+    assert.equal(await runTask('sprout objected'), 4);
   });
 });

@@ -38,7 +38,7 @@ describe('usage and configuration (exit 2)', () => {
     const help = await runCli(['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage: sprout-agent/);
-    for (const name of ['--builtin-servers', 'SPROUT_AGENT_BUILTIN_SERVERS', 'MCP_HOOK_SERVERS', 'SPROUT_AGENT_MAX_CONTEXT_TOKENS']) assert.ok(help.stdout.includes(name), name);
+    for (const name of ['--builtin-servers', 'SPROUT_AGENT_BUILTIN_SERVERS', 'MCP_HOOK_SERVERS', 'SPROUT_AGENT_MAX_CONTEXT_TOKENS', '--trust-workspace', 'SPROUT_AGENT_TRUST_WORKSPACE', '4 ended with a hook objection unresolved']) assert.ok(help.stdout.includes(name), name);
     const version = await runCli(['--version']);
     assert.equal(version.code, 0);
     assert.equal(version.stdout.trim(), packageJson.version);
@@ -118,7 +118,8 @@ describe('runs', () => {
     await withFake({ responses: [fakeReply.text('first'), fakeReply.text('second')] });
     const config = gateConfig('nag', { _Stop: objectTimes('finish the tests', 1) });
     const result = await runCli(['--json', '--mcp-config', config, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag' } });
-    assert.equal(result.code, 0, result.stderr);
+    // The model ended its turn again right after the objection: it declined, so the objection stands (exit 4).
+    assert.equal(result.code, 4, result.stderr);
     const events = parseEvents(result.stdout);
     const types: string[] = events.map((e) => e.type);
     const order = ['session_started', 'prompt_started', 'round_started', 'text_delta', 'hook_called', 'hook_objected', 'round_started', 'outcome'];
@@ -131,6 +132,7 @@ describe('runs', () => {
     const objected = events.find((e) => e.type === 'hook_objected');
     assert.equal(objected?.type === 'hook_objected' ? objected.text : undefined, 'finish the tests');
     assert.equal(outcomeOf(events)?.reason, 'end_turn');
+    assert.equal(outcomeOf(events)?.unresolved?.cause, 'declined');
     assert.equal(events.map((e) => (e.type === 'text_delta' ? e.delta : '')).join(''), 'firstsecond');
     assertAllRequestsValid(fake.requests);
   });
@@ -139,8 +141,9 @@ describe('runs', () => {
     await withFake({ responses: [fakeReply.text('first'), fakeReply.text('second')] });
     const config = gateConfig('nag2', { _Stop: objectTimes('tests are red', 1) });
     const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: '*' } });
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 4, result.stderr);
     assert.match(result.stdout, /!! HOOK OBJECTION from nag2 \(_Stop 1\/3\):\n {2}\| tests are red/);
+    assert.match(result.stdout, /!! the turn ended with an unresolved hook objection \(the model declined\)/);
   });
 
   it('max rounds reached exits 3', async () => {
@@ -149,6 +152,45 @@ describe('runs', () => {
     const result = await runCli(['--mcp-config', config, '--max-rounds', '1', '--json', 'loop'], { env: baseEnv(fake.url) });
     assert.equal(result.code, 3, result.stderr);
     assert.equal(outcomeOf(parseEvents(result.stdout))?.reason, 'max_rounds');
+  });
+
+  it('exit 4 when the turn ends with an objection standing: declined, budget spent, max rounds right after it', async () => {
+    const cases: Array<{ label: string; env: Record<string, string>; args: string[]; reason: string; cause: string }> = [
+      { label: 'declined', env: {}, args: [], reason: 'end_turn', cause: 'declined' },
+      {
+        label: 'budget spent',
+        env: { SPROUT_AGENT_STOP_MAX_REJECTIONS: '1', SPROUT_AGENT_REPEATED_END_TURN_STOPS: 'false' },
+        args: [],
+        reason: 'end_turn',
+        cause: 'budget_exhausted',
+      },
+      { label: 'max rounds', env: {}, args: ['--max-rounds', '1'], reason: 'max_rounds', cause: 'max_rounds' },
+    ];
+    for (const c of cases) {
+      await withFake({ responses: [fakeReply.text('done, I think'), fakeReply.text('really done')] });
+      const config = gateConfig(`red-${c.cause}`, { _Stop: { kind: 'object', text: 'the tests still fail' } });
+      const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: `red-${c.cause}`, ...c.env };
+      const result = await runCli(['--json', '--mcp-config', config, ...c.args, 'fix the tests'], { env });
+      assert.equal(result.code, 4, `${c.label}: ${result.stderr}`);
+      const outcome = outcomeOf(parseEvents(result.stdout));
+      assert.equal(outcome?.reason, c.reason, c.label);
+      assert.equal(outcome?.unresolved?.cause, c.cause, c.label);
+      assert.deepEqual(outcome?.unresolved?.objections, [{ server: `red-${c.cause}`, text: 'the tests still fail' }], c.label);
+      assertAllRequestsValid(fake.requests);
+      await fake.close();
+    }
+  });
+
+  it('an objection the model complied with ends normally (0)', async () => {
+    await withFake({
+      responses: [fakeReply.text('done'), fakeReply.toolCalls([{ name: 'fixed__echo', arguments: { text: 'fixing' } }]), fakeReply.text('fixed now')],
+    });
+    const config = gateConfig('fixed', { _Stop: objectTimes('tests are red', 1) });
+    const result = await runCli(['--json', '--mcp-config', config, 'fix it'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'fixed' } });
+    assert.equal(result.code, 0, result.stderr);
+    const outcome = outcomeOf(parseEvents(result.stdout));
+    assert.equal(outcome?.reason, 'end_turn');
+    assert.equal(outcome?.unresolved, undefined);
   });
 
   it('an auth failure exits 1 with a clear message and never prints the key', async () => {
@@ -170,13 +212,24 @@ describe('runs', () => {
     assert.deepEqual(users, ['prompt via stdin 0', 'prompt via stdin 1'], 'the final newline of piped input is not part of the prompt');
   });
 
-  it('an allowlisted name that matches no server is pointed out, and the run goes on', async () => {
+  it('an allowlisted name that matches no server is a configuration error (2) that names the servers', async () => {
     await withFake({ responses: [fakeReply.text('done')] });
     const config = gateConfig('tests', { _Stop: { kind: 'empty' } });
     const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'test' } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /MCP_HOOK_SERVERS names test, which is no server of this run \(servers: tests\): fix the name/);
+    assert.equal(fake.chatRequests().length, 0, 'nothing ran');
+    const off = await runCli(['go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'todo' } });
+    assert.equal(off.code, 2, off.stderr);
+    assert.match(off.stderr, /"todo" is a bundled server that is off: add it to --builtin-servers/);
+  });
+
+  it('a server with hooks that is not allowlisted gets the hint, and the run goes on', async () => {
+    await withFake({ responses: [fakeReply.text('done')] });
+    const config = gateConfig('quiet', { _Stop: { kind: 'empty' } });
+    const result = await runCli(['--mcp-config', config, 'go'], { env: baseEnv(fake.url) });
     assert.equal(result.code, 0, result.stderr);
-    assert.match(result.stderr, /MCP_HOOK_SERVERS names test, which is no server of this run \(servers: tests\)/);
-    assert.match(result.stderr, /server tests has hooks \(_Stop\) but is not in MCP_HOOK_SERVERS.*MCP_HOOK_SERVERS=tests/);
+    assert.match(result.stderr, /server quiet has hooks \(_Stop\) but is not in MCP_HOOK_SERVERS.*MCP_HOOK_SERVERS=quiet/);
   });
 
   it('the API key never reaches an MCP server', async () => {
@@ -184,7 +237,7 @@ describe('runs', () => {
     const config = gateConfig('envy', { _Stop: { kind: 'env' } });
     const env: Record<string, string> = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'envy', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1' };
     const result = await runCli(['--json', '--mcp-config', config, 'go'], { env });
-    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.code, 4, `the env hook's objection stands: ${result.stderr}`);
     const objection = parseEvents(result.stdout).find((e) => e.type === 'hook_objected');
     assert.ok(objection?.type === 'hook_objected', 'the env hook answered');
     const serverEnv = JSON.parse(objection.text) as Record<string, string>;

@@ -1,5 +1,8 @@
+// The bundled servers as they ship: each bundle starts standalone and lists its tools; --help prints
+// its usage and exits 0; an unknown option or a flag without a value exits 2 naming it, with the usage.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -44,5 +47,37 @@ describe('bundled servers (esbuild output, run as `node <bundle>`)', () => {
       assert.deepEqual(tools.map((t) => t.name).sort(), [...expected]);
       assert.notEqual(server.client.getServerCapabilities()?.tools?.listChanged, true);
     });
+
+    it(`${name}: --help prints the usage (exit 0); unknown options and missing values exit 2 with it`, () => {
+      const script = join(base, 'servers', `${name}.js`);
+      const run = (...args: string[]) => spawnSync(process.execPath, [script, ...args], { cwd: base, encoding: 'utf8', input: '', timeout: 20_000 });
+      for (const flag of ['--help', '-h']) {
+        const help = run(flag);
+        assert.equal(help.status, 0, help.stderr);
+        assert.match(help.stdout, new RegExp(`^Usage: sprout-mcp-${name} \\[--root DIR\\] \\[--state-dir DIR\\]`));
+        assert.equal(help.stderr, '');
+      }
+      const cases: Array<[string[], RegExp]> = [
+        [['--frobnicate', 'x'], /unknown option --frobnicate/],
+        [['--rot=/tmp'], /unknown option --rot/],
+        [['--root'], /option --root needs a value/],
+        [['stray'], /unexpected argument "stray"/],
+      ];
+      for (const [args, pattern] of cases) {
+        const result = run(...args);
+        assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+        assert.match(result.stderr, new RegExp(`^sprout-mcp-${name}: `));
+        assert.match(result.stderr, pattern);
+        assert.match(result.stderr, /Usage: sprout-mcp-/);
+        assert.equal(result.stdout, '', 'stdout belongs to the protocol');
+      }
+    });
   }
+
+  it('tests: its own options are accepted, and checked', () => {
+    const script = join(base, 'servers', 'tests.js');
+    const bad = spawnSync(process.execPath, [script, '--root', base, '--timeout-ms', 'soon'], { encoding: 'utf8', input: '', timeout: 20_000 });
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--timeout-ms must be a positive integer, got "soon"/);
+  });
 });

@@ -1,0 +1,79 @@
+// The rules of `npm test` (scripts/testAll.ts), kept pure so they are unit-tested: which steps run
+// (all, or the SPROUT_TEST_STEPS subset, where a misspelt step is an error rather than a run of
+// nothing), how each suite's output is counted, and the verdict: a failed step, a failed test, or a
+// test step that ran no tests at all fails the run.
+
+export const STEPS = ['build', 'typecheck', 'lint', 'test:unit', 'test:integration', 'test:editor', 'test:e2e'] as const;
+export type Step = (typeof STEPS)[number];
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface StepResult {
+  step: Step;
+  exitCode: number;
+  counts: Counts;
+}
+
+export function isTestStep(step: Step): boolean {
+  return step.startsWith('test:');
+}
+
+/** Every step, or the ones SPROUT_TEST_STEPS names (comma list, in the usual order); throws on an unknown name. */
+export function selectSteps(value: string | undefined): Step[] {
+  if (value === undefined) return [...STEPS];
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(STEPS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`SPROUT_TEST_STEPS: unknown step ${unknown.map((n) => `"${n}"`).join(', ')}. Steps: ${STEPS.join(', ')}.`);
+  }
+  if (names.length === 0) throw new Error(`SPROUT_TEST_STEPS is empty: name at least one of ${STEPS.join(', ')}, or unset it to run them all.`);
+  return STEPS.filter((step) => names.includes(step));
+}
+
+export function emptyCounts(): Counts {
+  return { passed: 0, failed: 0, skipped: 0 };
+}
+
+/** Reads node's spec reporter (`ℹ pass N`) and the editor suites' `N passed, N failed` lines. */
+export function countLine(line: string, counts: Counts): void {
+  const node = /^ℹ (pass|fail|skipped) (\d+)$/.exec(line.trim());
+  if (node) {
+    const n = Number(node[2]);
+    if (node[1] === 'pass') counts.passed += n;
+    else if (node[1] === 'fail') counts.failed += n;
+    else counts.skipped += n;
+    return;
+  }
+  const editor = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
+  if (editor) {
+    counts.passed += Number(editor[1]);
+    counts.failed += Number(editor[2]);
+  }
+}
+
+export function totals(results: readonly StepResult[]): Counts {
+  const sum = emptyCounts();
+  for (const { counts } of results) {
+    sum.passed += counts.passed;
+    sum.failed += counts.failed;
+    sum.skipped += counts.skipped;
+  }
+  return sum;
+}
+
+/** Why the run failed, or undefined when it passed. */
+export function failureOf(results: readonly StepResult[]): string | undefined {
+  for (const r of results) {
+    if (r.exitCode !== 0) return `${r.step} (exit ${r.exitCode})`;
+    if (r.counts.failed > 0) return `${r.step} (${r.counts.failed} failed)`;
+    if (isTestStep(r.step) && r.counts.passed + r.counts.failed === 0) return `${r.step} (it ran no tests)`;
+  }
+  return undefined;
+}

@@ -1,0 +1,95 @@
+// Installing the CLI outside the checkout, the ways the README gives: a packed tarball
+// (`npm pack`, then `npm install -g sprout-agent-<version>.tgz`) and `npm install -g .` from the
+// checkout (what `npm link` does too). Each installs into a temp prefix, offline, and the installed
+// `sprout-agent` runs a prompt with the bundled servers it found next to itself.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, it } from 'node:test';
+import packageJson from '../../../package.json';
+import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, collect, ensureBuilt, REPO_ROOT, type CliResult } from './cliHarness';
+
+let temp: string;
+let fake: FakeOpenAi | undefined;
+before(async () => {
+  await ensureBuilt();
+  temp = mkdtempSync(join(tmpdir(), 'sprout-cli-install-'));
+});
+after(() => rmSync(temp, { recursive: true, force: true }));
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+/** npm as a user runs it: none of the npm_* variables an outer `npm test` exports. */
+function npm(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--offline'], { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Asynchronous: the fake model answers from this process, so it must not be blocked while the CLI runs. */
+function run(bin: string, args: string[], env: Record<string, string>): Promise<CliResult> {
+  const child = spawn(bin, args, { cwd: temp, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end();
+  return collect(child, { timeoutMs: 60_000 });
+}
+
+/** The installed CLI answers --version and runs a prompt with the bundled workspace and todo servers. */
+async function assertInstalledCliWorks(prefix: string): Promise<void> {
+  const bin = join(prefix, 'bin');
+  const version = await run(join(bin, 'sprout-agent'), ['--version'], { PATH: process.env.PATH ?? '' });
+  assert.equal(version.code, 0, version.stderr);
+  assert.equal(version.stdout.trim(), packageJson.version);
+  fake = await startFakeOpenAi({ responses: [fakeReply.text('installed and answering')] });
+  const env = { ...baseEnv(fake.url) } as Record<string, string>;
+  delete env.SPROUT_AGENT_BUILTIN_SERVERS;
+  const prompt = await run(join(bin, 'sprout-agent'), ['--json', 'hello'], env);
+  assert.equal(prompt.code, 0, prompt.stderr);
+  assert.match(prompt.stdout, /installed and answering/);
+  const tools = (fake.chatRequests()[0]?.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name) ?? [];
+  assert.ok(tools.includes('workspace__read_file') && tools.includes('todo__todo'), `bundled servers found next to the installed CLI: ${tools.join(', ')}`);
+  for (const server of ['sprout-mcp-workspace', 'sprout-mcp-todo', 'sprout-mcp-tests']) {
+    const help = await run(join(bin, server), ['--help'], { PATH: process.env.PATH ?? '' });
+    assert.equal(help.code, 0, `${server}: ${help.stderr}`);
+    assert.match(help.stdout, new RegExp(`^Usage: ${server}`));
+  }
+}
+
+describe('installing the CLI', { timeout: 240_000 }, () => {
+  it('npm pack ships only the CLI and the bundled servers; the tarball installs offline and runs', async () => {
+    assert.match(packageJson.scripts.prepack, /esbuild\.mjs/, '`npm pack` builds dist/ first');
+    // --ignore-scripts: dist/ is already fresh (ensureBuilt), and other test files may be running it.
+    const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', temp], REPO_ROOT);
+    assert.equal(packed.status, 0, packed.stderr);
+    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+    assert.ok(info);
+    assert.deepEqual(info.files.map((f) => f.path).sort(), [
+      'CHANGELOG.md',
+      'LICENSE',
+      'README.md',
+      'dist/cli.js',
+      'dist/cliMain.js',
+      'dist/servers/tests.js',
+      'dist/servers/todo.js',
+      'dist/servers/workspace.js',
+      'package.json',
+    ]);
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    assert.deepEqual(manifest.dependencies ?? {}, {}, 'everything is bundled into dist/, so an install fetches nothing');
+    const prefix = join(temp, 'from-tarball');
+    const installed = npm(['install', '-g', '--prefix', prefix, join(temp, info.filename)], temp);
+    assert.equal(installed.status, 0, installed.stderr);
+    await assertInstalledCliWorks(prefix);
+  });
+
+  it('npm install -g . from the checkout links the built CLI', async () => {
+    const prefix = join(temp, 'from-checkout');
+    const installed = npm(['install', '-g', '--prefix', prefix, REPO_ROOT], temp);
+    assert.equal(installed.status, 0, installed.stderr);
+    await assertInstalledCliWorks(prefix);
+  });
+});

@@ -1,0 +1,108 @@
+// The extension's server resolution: the bundled servers stay on beside the user's and the
+// workspace's servers, and a configured server that takes an enabled bundled server's name does not
+// start (before anyone is asked to consent to it), with a notice naming both.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type * as vscode from 'vscode';
+import type { McpServerConfig } from '../../../src/mcp/config';
+import { ConsentStore } from '../../../src/extension/settings/consentStore';
+import { resolveServers, type ServerSources } from '../../../src/extension/settings/serverConfigs';
+
+/** A Memento kept in a Map, as globalState would keep it. */
+class InMemoryMemento implements vscode.Memento {
+  private readonly values = new Map<string, unknown>();
+  keys(): readonly string[] {
+    return [...this.values.keys()];
+  }
+  get<T>(key: string, fallback?: T): T | undefined {
+    return this.values.has(key) ? (this.values.get(key) as T) : fallback;
+  }
+  update(key: string, value: unknown): Thenable<void> {
+    this.values.set(key, value);
+    return Promise.resolve();
+  }
+}
+
+const workspaceFolder = mkdtempSync(join(tmpdir(), 'sprout-server-configs-'));
+after(() => rmSync(workspaceFolder, { recursive: true, force: true }));
+
+function sources(overrides: Partial<ServerSources>): ServerSources {
+  return {
+    workspaceFolder,
+    trusted: true,
+    userServers: {},
+    workspaceServers: {},
+    builtins: { workspace: true, todo: true, tests: false },
+    distDir: '/opt/sprout/dist',
+    stateDir: '/tmp/sprout-state',
+    ...overrides,
+  };
+}
+
+function recordingConsent(): { store: ConsentStore; asked: string[] } {
+  const asked: string[] = [];
+  const store = new ConsentStore(new InMemoryMemento(), async (server: McpServerConfig) => {
+    asked.push(server.name);
+    return true;
+  });
+  return { store, asked };
+}
+
+describe('resolveServers', () => {
+  it('starts the bundled servers beside user and workspace servers', async () => {
+    const { store } = recordingConsent();
+    const resolved = await resolveServers(
+      sources({ userServers: { mine: { command: 'mine-server' } }, workspaceServers: { theirs: { command: 'their-server' } } }),
+      store,
+    );
+    assert.deepEqual(
+      resolved.servers.map((s) => s.name),
+      ['mine', 'theirs', 'workspace', 'todo'],
+    );
+    assert.deepEqual(resolved.notices, []);
+  });
+
+  it('a user server named like an enabled bundled server does not start; the notice names both', async () => {
+    const { store } = recordingConsent();
+    const resolved = await resolveServers(sources({ userServers: { todo: { command: 'my-todo' } } }), store);
+    assert.deepEqual(
+      resolved.servers.map((s) => [s.name, s.transport.type === 'stdio' ? s.transport.command : '']),
+      [
+        ['workspace', process.execPath],
+        ['todo', process.execPath],
+      ],
+    );
+    assert.equal(resolved.notices.length, 1);
+    assert.match(resolved.notices[0] ?? '', /MCP server "todo" from user setting sprout\.mcp\.servers has the same name as the bundled server "todo"/);
+    assert.match(resolved.notices[0] ?? '', /sprout\.mcp\.builtinServers/);
+  });
+
+  it('a workspace server from .vscode/mcp.json taking a bundled name is left out before consent is asked', async () => {
+    mkdirSync(join(workspaceFolder, '.vscode'), { recursive: true });
+    writeFileSync(join(workspaceFolder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { workspace: { command: 'evil' }, extra: { command: 'ok' } } }));
+    const { store, asked } = recordingConsent();
+    const resolved = await resolveServers(sources({}), store);
+    rmSync(join(workspaceFolder, '.vscode'), { recursive: true, force: true });
+    assert.deepEqual(asked, ['extra'], 'only the server that can start is asked about');
+    assert.deepEqual(
+      resolved.servers.map((s) => s.name),
+      ['extra', 'workspace', 'todo'],
+    );
+    const workspace = resolved.servers.find((s) => s.name === 'workspace');
+    assert.ok(workspace?.transport.type === 'stdio' && workspace.transport.command === process.execPath, 'the bundled workspace server, not the repository\'s');
+    assert.match(resolved.notices.join('\n'), /MCP server "workspace" from this workspace did not start: "workspace" is the name of a bundled server/);
+  });
+
+  it('no clash when that bundled server is turned off: the configured server starts under the name', async () => {
+    const { store } = recordingConsent();
+    const resolved = await resolveServers(sources({ userServers: { tests: { command: 'my-tests' } } }), store);
+    assert.deepEqual(
+      resolved.servers.map((s) => s.name),
+      ['tests', 'workspace', 'todo'],
+    );
+    assert.deepEqual(resolved.notices, []);
+  });
+});

@@ -1,0 +1,57 @@
+// `npm test`'s rules: a misspelt SPROUT_TEST_STEPS entry is an error (it ran nothing and said "All
+// steps passed"), and a test step that ran no tests fails the run.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { countLine, emptyCounts, failureOf, selectSteps, STEPS, totals, type StepResult } from '../../../scripts/testSteps';
+
+const result = (step: StepResult['step'], exitCode: number, passed: number, failed = 0): StepResult => ({ step, exitCode, counts: { passed, failed, skipped: 0 } });
+
+describe('selectSteps', () => {
+  it('runs every step when unset, and a named subset in the usual order', () => {
+    assert.deepEqual(selectSteps(undefined), [...STEPS]);
+    assert.deepEqual(selectSteps(' test:integration , test:unit '), ['test:unit', 'test:integration']);
+  });
+
+  it('an unknown step is an error naming it and the real steps', () => {
+    assert.throws(() => selectSteps('unit'), /SPROUT_TEST_STEPS: unknown step "unit"\. Steps: build, typecheck, lint, test:unit/);
+    assert.throws(() => selectSteps('test:unit,tset:e2e'), /unknown step "tset:e2e"/);
+  });
+
+  it('an empty list is an error, not a run of nothing', () => {
+    assert.throws(() => selectSteps(' , '), /SPROUT_TEST_STEPS is empty/);
+  });
+});
+
+describe('counting and the verdict', () => {
+  it('reads node\'s spec reporter and the editor suites\' summary', () => {
+    const counts = emptyCounts();
+    for (const line of ['ℹ pass 12', 'ℹ fail 1', 'ℹ skipped 2', '7 passed, 0 failed', 'noise: 3 passed']) countLine(line, counts);
+    assert.deepEqual(counts, { passed: 19, failed: 1, skipped: 2 });
+  });
+
+  it('passes only when every step exited 0, nothing failed and every test step ran tests', () => {
+    assert.equal(failureOf([result('build', 0, 0), result('test:unit', 0, 30)]), undefined);
+    assert.equal(failureOf([result('build', 0, 0), result('lint', 0, 0)]), undefined, 'steps that are not test suites count no tests');
+    assert.equal(failureOf([result('test:unit', 0, 0)]), 'test:unit (it ran no tests)');
+    assert.equal(failureOf([result('test:unit', 0, 3, 1)]), 'test:unit (1 failed)');
+    assert.equal(failureOf([result('typecheck', 2, 0), result('test:unit', 0, 0)]), 'typecheck (exit 2)');
+    assert.deepEqual(totals([result('test:unit', 0, 3, 1), result('test:integration', 0, 4)]), { passed: 7, failed: 1, skipped: 0 });
+  });
+});
+
+describe('npm test with a misspelt step', () => {
+  it('exits non-zero before running anything and says which step is unknown', () => {
+    const root = join(__dirname, '..', '..', '..');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'testAll.ts')], {
+      cwd: root,
+      env: { ...process.env, SPROUT_TEST_STEPS: 'unit' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(run.status, 2, run.stderr);
+    assert.match(run.stderr, /SPROUT_TEST_STEPS: unknown step "unit"/);
+    assert.doesNotMatch(run.stdout, /=== npm run|passed/);
+  });
+});
