@@ -152,6 +152,10 @@ export type ChatSummary = z.infer<typeof chatSummarySchema>;
 export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean(), pendingPrompt: z.optional(z.string()) });
 export type SetupInfo = z.infer<typeof setupSchema>;
 
+/** The model the next prompt goes to, for the composer's model button: its name, where it comes from, and a line of detail (the endpoint's host, or the vendor and family). */
+export const modelInUseSchema = z.object({ label: z.string(), source: z.enum(['openai', 'vscode']), detail: z.string() });
+export type ModelInUse = z.infer<typeof modelInUseSchema>;
+
 export const chatStateSchema = z.object({
   chatId: z.string(),
   entries: z.array(chatEntrySchema),
@@ -163,6 +167,7 @@ export const chatStateSchema = z.object({
   budget: z.nullable(budgetSchema),
   usage: z.optional(z.nullable(contextUsageSchema)),
   hooks: z.optional(hooksSummarySchema),
+  model: z.optional(z.nullable(modelInUseSchema)),
 });
 export type ChatState = z.infer<typeof chatStateSchema>;
 
@@ -178,6 +183,7 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
   z.object({ type: z.literal('usage'), usage: contextUsageSchema }),
   z.object({ type: z.literal('hooks'), hooks: hooksSummarySchema }),
+  z.object({ type: z.literal('model'), model: z.nullable(modelInUseSchema) }),
   /** The file or selection the user picked for the context bar (an answer to `attach`). */
   z.object({ type: z.literal('attached'), attachment: attachmentSchema }),
 ]);

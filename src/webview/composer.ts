@@ -4,7 +4,7 @@
  * selection, any file; removable), the attach button, the context-usage indicator and Send / Stop.
  * Enter sends, Shift+Enter adds a line.
  */
-import type { AttachmentRef, ContextUsage } from '../shared/protocol';
+import type { AttachmentRef, ContextUsage, ModelInUse } from '../shared/protocol';
 import { button, el, icon } from './dom';
 
 export interface ComposerEvents {
@@ -12,6 +12,8 @@ export interface ComposerEvents {
   stop(): void;
   attach(): void;
   draft(text: string): void;
+  /** The model button: Sprout: Select Model. */
+  selectModel(): void;
 }
 
 function tokens(n: number): string {
@@ -30,6 +32,7 @@ export class Composer {
   private readonly usage = el('span', { class: 'usage', 'data-testid': 'context-usage', hidden: '' });
   private readonly usageFill = el('span', { class: 'usage-fill' });
   private readonly usageText = el('span', { class: 'usage-text' });
+  private readonly modelButton: HTMLButtonElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private attachments: AttachmentRef[] = [];
@@ -45,7 +48,16 @@ export class Composer {
     const bar = el('span', { class: 'usage-bar' });
     bar.append(this.usageFill);
     this.usage.append(bar, this.usageText);
-    toolbar.append(button({ label: 'Attach a file or the selection', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach() }), this.usage, el('span', { class: 'spacer' }), this.sendButton, this.stopButton);
+    this.modelButton = button({ label: 'Select Model', testid: 'model-button', cls: 'model-button', onClick: () => this.events.selectModel() });
+    this.modelButton.hidden = true;
+    toolbar.append(
+      button({ label: 'Attach a file or the selection', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach() }),
+      this.usage,
+      el('span', { class: 'spacer' }),
+      this.modelButton,
+      this.sendButton,
+      this.stopButton,
+    );
     box.append(this.chips, this.input, toolbar);
     this.form.append(box);
     this.chips.hidden = true;
@@ -88,6 +100,16 @@ export class Composer {
     if (this.attachments.some((a) => a.label === ref.label)) return;
     this.attachments.push(ref);
     this.renderChips();
+  }
+
+  /** The model the next prompt goes to, named on the button that changes it (hidden while the setup card asks for one). */
+  setModel(model: ModelInUse | null | undefined): void {
+    this.modelButton.hidden = !model;
+    if (!model) return;
+    const label = `Model: ${model.detail}. Select Model to change it.`;
+    this.modelButton.replaceChildren(icon(model.source === 'vscode' ? 'vscode' : 'server-environment'), el('span', { class: 'model-name' }, model.label), icon('chevron-down'));
+    this.modelButton.title = label;
+    this.modelButton.setAttribute('aria-label', label);
   }
 
   setUsage(usage: ContextUsage | null | undefined): void {

@@ -44,6 +44,7 @@ const composer = new Composer({
   stop: () => post({ type: 'stop' }),
   attach: () => post({ type: 'attach' }),
   draft: (text) => post({ type: 'draft', text }),
+  selectModel: () => post({ type: 'setup', action: 'selectModel' }),
 });
 app.append(header, notice, logWrap, setup, composer.form);
 
@@ -149,6 +150,7 @@ function applySnapshot(state: ChatState): void {
   setSetup(state.setup);
   setNotice(state.notice);
   composer.setUsage(state.usage);
+  composer.setModel(state.model);
   scroller.toEnd(false);
 }
 
@@ -185,6 +187,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return setHooks(m.hooks);
     case 'usage':
       return composer.setUsage(m.usage);
+    case 'model':
+      return composer.setModel(m.model);
     case 'attached':
       return composer.addAttachment(m.attachment);
     case 'focusInput':

@@ -147,6 +147,29 @@ test('the setup card offers a model already in VS Code first when VS Code has on
   assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Select Model']);
 });
 
+test('the model in use is named beside Send; the button opens Select Model; hidden while none is chosen', async () => {
+  const model = { label: 'GPT-4o', source: 'vscode', detail: 'GPT-4o (copilot, gpt-4o), a model in VS Code' };
+  await send({ type: 'snapshot', state: { chatId: 'model', entries: [], running: false, draft: '', history: [], setup: null, notice: null, budget: null, model } });
+  const chip = page.locator('[data-testid=model-button]');
+  await chip.waitFor();
+  assert.equal(await chip.textContent(), 'GPT-4o');
+  assert.equal(await chip.getAttribute('aria-label'), 'Model: GPT-4o (copilot, gpt-4o), a model in VS Code. Select Model to change it.');
+  assert.equal(await chip.locator('.codicon-vscode').count(), 1, 'a VS Code model shows the VS Code icon');
+  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await chip.click();
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'setup', action: 'selectModel' }]);
+  await send({ type: 'model', model: { label: 'a-very-long-local-model-name-that-would-push-send-out-of-the-box:latest-q4_K_M', source: 'openai', detail: 'x at localhost:11434' } });
+  assert.equal(await chip.locator('.codicon-server-environment').count(), 1, 'an endpoint model shows the server icon');
+  const fits = await page.evaluate(() => {
+    const send = document.querySelector('[data-testid=send]')!.getBoundingClientRect();
+    const box = document.querySelector('.input-box')!.getBoundingClientRect();
+    return send.right <= box.right && send.width > 0;
+  });
+  assert.equal(fits, true, 'a long model name is cut, Send stays in the box');
+  await send({ type: 'model', model: null });
+  assert.equal(await chip.isHidden(), true);
+});
+
 test('the copy button of a code block posts its code (found by its data-action, not a test id)', async () => {
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'copy', text: 'Run:\n\n```sh\nnpm test\n```', done: true } });
   const button = (await page.$$('[data-testid=assistant-message] .code-block [data-action=copy-code]')).at(-1);

@@ -263,6 +263,7 @@ export class ChatController {
   applySettings(): void {
     this.chat?.session.updateSettings(this.deps.host.models.agentSettings());
     this.broadcast({ type: 'setup', setup: this.setupNeeded() });
+    this.broadcast({ type: 'model', model: this.deps.host.models.inUse() });
     this.broadcast({ type: 'hooks', hooks: this.deps.hooksSummary() });
     this.sendPending();
   }
@@ -297,6 +298,7 @@ export class ChatController {
       budget: chat.view.budget,
       usage: chat.view.usage,
       hooks: this.deps.hooksSummary(),
+      model: this.deps.host.models.inUse(),
     };
   }
 

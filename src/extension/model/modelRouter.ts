@@ -11,13 +11,13 @@ import * as vscode from 'vscode';
 import type { Logger, ModelCallOptions, ModelClient, ModelReply, ModelRequest } from '../../agent/ports';
 import type { AgentSettings } from '../../agent/settings';
 import { errorMessage } from '../../agent/errorMessage';
-import type { SetupInfo } from '../../shared/protocol';
+import type { ModelInUse, SetupInfo } from '../../shared/protocol';
 import type { ModelSources } from '../commands/modelCommands';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { LanguageModelClient } from './languageModelClient';
 import { LanguageModels } from './languageModels';
 import type { LmModelInfo } from './lmMapping';
-import { resolveModelSource, setupAdvice, type ModelSource, type SourceFacts } from './modelSource';
+import { modelInUse, resolveModelSource, setupAdvice, type ModelSource, type SourceFacts } from './modelSource';
 
 export interface EndpointClient extends ModelClient {
   listModels(signal?: AbortSignal): Promise<string[]>;
@@ -102,6 +102,15 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
 
   current(): { source: ModelSource; name: string } {
     return { source: this.source(), name: this.deps.settings().agent.model };
+  }
+
+  /**
+   * The model the next prompt goes to, for the composer's button (so a model chosen by a workspace's
+   * settings is always in sight); null while none is chosen (the setup card asks for one).
+   */
+  inUse(): ModelInUse | null {
+    const { source, name } = this.current();
+    return modelInUse({ source, name, baseUrl: this.endpointUrl(), vscodeModels: this.listed });
   }
 
   /** What the setup card asks; the first look lists VS Code's models in the background (the card follows). */

@@ -7,7 +7,7 @@
  * is one, else the endpoint (whose setup asks for a key or a local server). Choosing in the model
  * picker writes an explicit value, so a model choice never flips by itself. Pure, so it is tested directly.
  */
-import type { SetupInfo } from '../../shared/protocol';
+import type { ModelInUse, SetupInfo } from '../../shared/protocol';
 import { parseModelRef, type LmModelInfo } from './lmMapping';
 
 export type ModelProvider = 'auto' | 'openai' | 'vscode';
@@ -33,6 +33,29 @@ export interface SetupFacts extends SourceFacts {
   /** `sprout.model.name`: a model id for the endpoint, `vendor/id` for VS Code's models. */
   model: string;
   baseUrl: string;
+}
+
+/**
+ * The model the next prompt goes to, as the composer's button shows it: a VS Code model by its own
+ * name with its vendor and family, an endpoint's model by its id with the endpoint's host. Null while
+ * no model is chosen (the setup card asks for one).
+ */
+export function modelInUse(input: { source: ModelSource; name: string; baseUrl: string; vscodeModels: readonly LmModelInfo[] | undefined }): ModelInUse | null {
+  const { source, name } = input;
+  if (name === '') return null;
+  if (source === 'openai') return { label: name, source, detail: `${name} at ${endpointHost(input.baseUrl)}` };
+  const model = input.vscodeModels?.find((m) => m.ref === name);
+  if (!model) return { label: name, source, detail: `${name}, a model in VS Code (not offered right now)` };
+  return { label: model.name || model.id, source, detail: `${model.name || model.id} (${model.vendor}, ${model.family}), a model in VS Code` };
+}
+
+/** The endpoint as a user recognises it: `api.openai.com`, `localhost:11434`; the text itself when it is no URL. */
+function endpointHost(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host || baseUrl;
+  } catch {
+    return baseUrl;
+  }
 }
 
 function isOpenAiHost(baseUrl: string): boolean {

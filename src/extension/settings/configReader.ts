@@ -1,7 +1,7 @@
 /**
  * The only caller of `getConfiguration('sprout')`. It hands settingsMapping plain values and applies
  * Workspace Trust: in an untrusted workspace a restricted setting (servers, hook allowlist, tool
- * auto-approval, model URL) is read from the user's own settings only, never from the workspace. A
+ * auto-approval, model URL and source) is read from the user's own settings only, never from the workspace. A
  * user-only setting (`sprout.tools.autoApprove`, application scope) is read from the user's settings
  * always, whatever VS Code does with a workspace value; `sprout.tools.protectedPaths` is the union of
  * every level, so a workspace can add protected patterns but never remove one.
@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { mapSettings, type ExtensionSettings, type SettingKey } from './settingsMapping';
 
-export const RESTRICTED_KEYS: readonly SettingKey[] = ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl'];
+export const RESTRICTED_KEYS: readonly SettingKey[] = ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl', 'sprout.model.provider'];
 
 /** Settings a workspace must never provide: the repository would approve its own tool calls. */
 export const USER_ONLY_KEYS: readonly SettingKey[] = ['sprout.tools.autoApprove'];

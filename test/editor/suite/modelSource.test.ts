@@ -73,6 +73,12 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     assert.equal(sprout.controller.setupNeeded(), null);
     assert.equal(sprout.host.models.agentSettings().contextWindowTokens, 3_000);
     assert.equal(sprout.settings().agent.contextWindowTokens, 128_000, 'the setting itself is untouched');
+    // The composer names it (from VS Code's own listing), so a model chosen by settings is in sight.
+    assert.deepEqual((await sprout.controller.snapshot()).model, {
+      label: 'Scripted Small Model',
+      source: 'vscode',
+      detail: 'Scripted Small Model (sprout-test, scripted-small), a model in VS Code',
+    });
   });
 
   it('a chat through the controller: a tool runs, the hook objects, the model answers; every request went to VS Code', async () => {
@@ -124,6 +130,10 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     await until(() => sprout.settings().provider === 'auto', 'auto');
     await vscode.commands.executeCommand('sprout.setApiKey', 'sk-lm-editor-test-0000');
     assert.equal(sprout.host.models.source(), 'openai');
+    // The endpoint now serves the chat, and the composer says so (the VS Code reference is no endpoint model, but it is what is set).
+    const model = (await sprout.controller.snapshot()).model;
+    assert.equal(model?.source, 'openai');
+    assert.match(model?.detail ?? '', / at api\.openai\.com$/);
     await vscode.commands.executeCommand('sprout.clearApiKey');
     assert.equal(sprout.host.models.source(), 'vscode');
   });

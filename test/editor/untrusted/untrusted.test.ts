@@ -27,7 +27,7 @@ async function api(): Promise<SproutApi> {
 describe('untrusted workspace (Restricted Mode)', function () {
   this.timeout(60_000);
   const userKeys = ['model.baseUrl', 'model.name', 'mcp.builtinServers'];
-  const workspaceKeys = ['mcp.servers', 'hooks.servers'];
+  const workspaceKeys = ['mcp.servers', 'hooks.servers', 'model.provider'];
 
   after(async () => {
     for (const key of userKeys) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
@@ -52,6 +52,8 @@ describe('untrusted workspace (Restricted Mode)', function () {
     writeFileSync(join(workspaceFolder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { fromFile: markerServer() } }));
     await config().update('mcp.servers', { fromSettings: markerServer() }, vscode.ConfigurationTarget.Workspace);
     await config().update('hooks.servers', ['fromFile', 'fromSettings'], vscode.ConfigurationTarget.Workspace);
+    // Nor may it switch the model source (to VS Code's models, say, which may be paid per request).
+    await config().update('model.provider', 'vscode', vscode.ConfigurationTarget.Workspace);
     // The user's own settings still apply in Restricted Mode: a model, and the bundled test runner asked for.
     await config().update('model.baseUrl', process.env['SPROUT_TEST_MODEL_URL'], vscode.ConfigurationTarget.Global);
     await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Global);
@@ -60,6 +62,8 @@ describe('untrusted workspace (Restricted Mode)', function () {
     while (sprout.settings().baseUrl !== process.env['SPROUT_TEST_MODEL_URL'] && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 
     assert.deepEqual(sprout.settings().agent.hooks.allowlist, { kind: 'names', names: [] }, 'the workspace hook allowlist is ignored');
+    assert.equal(sprout.settings().provider, 'auto', 'the workspace model source is ignored');
+    assert.equal(sprout.host.models.source(), 'openai');
     await sprout.host.invalidateServers();
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello from an untrusted workspace');

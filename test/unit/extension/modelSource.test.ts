@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LmModelInfo } from '../../../src/extension/model/lmMapping';
-import { resolveModelSource, setupAdvice, type SetupFacts } from '../../../src/extension/model/modelSource';
+import { modelInUse, resolveModelSource, setupAdvice, type SetupFacts } from '../../../src/extension/model/modelSource';
 
 const gpt: LmModelInfo = { ref: 'copilot/gpt-4o', id: 'gpt-4o', vendor: 'copilot', family: 'gpt-4o', name: 'GPT-4o', version: '1', maxInputTokens: 64_000 };
 const none: SetupFacts = { provider: 'auto', baseUrlConfigured: false, hasApiKey: false, vscodeModels: [], model: '', baseUrl: 'https://api.openai.com/v1' };
@@ -53,4 +53,22 @@ test('the endpoint configured: the card only for what is missing, still offering
   const explicitNoKey = setupAdvice({ ...none, provider: 'openai', model: 'gpt-4o-mini', vscodeModels: [gpt] });
   assert.equal(explicitNoKey?.needsKey, true);
   assert.equal(explicitNoKey?.vscodeModels, true);
+});
+
+test('the model in use, as the composer shows it: a VS Code model by its name, vendor and family; an endpoint model with its host', () => {
+  const listed = [gpt];
+  assert.equal(modelInUse({ source: 'openai', name: '', baseUrl: 'https://api.openai.com/v1', vscodeModels: listed }), null, 'none chosen: the setup card asks');
+  assert.deepEqual(modelInUse({ source: 'openai', name: 'qwen3:8b', baseUrl: 'http://localhost:11434/v1', vscodeModels: listed }), {
+    label: 'qwen3:8b',
+    source: 'openai',
+    detail: 'qwen3:8b at localhost:11434',
+  });
+  assert.equal(modelInUse({ source: 'openai', name: 'm', baseUrl: 'not a url', vscodeModels: [] })?.detail, 'm at not a url');
+  assert.deepEqual(modelInUse({ source: 'vscode', name: 'copilot/gpt-4o', baseUrl: '', vscodeModels: listed }), {
+    label: 'GPT-4o',
+    source: 'vscode',
+    detail: 'GPT-4o (copilot, gpt-4o), a model in VS Code',
+  });
+  assert.equal(modelInUse({ source: 'vscode', name: 'copilot/gone', baseUrl: '', vscodeModels: listed })?.detail, 'copilot/gone, a model in VS Code (not offered right now)');
+  assert.equal(modelInUse({ source: 'vscode', name: 'copilot/gpt-4o', baseUrl: '', vscodeModels: undefined })?.label, 'copilot/gpt-4o', 'before the first listing: the reference');
 });

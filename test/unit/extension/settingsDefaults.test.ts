@@ -29,5 +29,5 @@ test('the package.json defaults map to the core DEFAULT_SETTINGS without errors'
 test('settings that can start processes or redirect the key are restricted in untrusted workspaces', () => {
   const restricted = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations;
   assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
-  for (const key of ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl']) assert.ok(restricted.includes(key), key);
+  for (const key of ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl', 'sprout.model.provider']) assert.ok(restricted.includes(key), key);
 });
