@@ -4,26 +4,11 @@
 // the objection and the budget used; before it, the view says the servers are not started and starts them.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SproutApi } from '../../../src/extension/extension';
 import type { HookNode } from '../../../src/extension/hooks/hooksTreeProvider';
+import { sproutApi as api, until } from '../sproutHarness';
 
-const EXTENSION_ID = 'sprout.sprout-agent';
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>(EXTENSION_ID);
-  assert.ok(ext);
-  return ext.activate();
-}
-
-async function until(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const keys = ['hooks.servers', 'hooks.timeoutMs', 'hooks.stopMaxRejections', 'hooks.stopBudgetScope', 'hooks.repeatedEndTurnStops', 'hooks.preToolUseMaxDenials', 'agent.maxRounds', 'model.name', 'model.baseUrl', 'model.contextWindowTokens', 'mcp.servers', 'mcp.builtinServers'];
 

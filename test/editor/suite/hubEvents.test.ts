@@ -9,26 +9,13 @@ import type { AgentEvent } from '../../../src/agent/events';
 import type { SproutApi } from '../../../src/extension/extension';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { HookServerConfig } from '../../fakes/hookServer/hookServerConfig';
+import { sproutApi as api, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
 const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers', 'hooks.servers'];
 /** `tools.autoApprove` is a user setting (a workspace cannot approve tools), so it is written there. */
 const userTarget = vscode.ConfigurationTarget.Global;
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
-  assert.ok(ext);
-  return ext.activate();
-}
-
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The runner's FakeHookServer command with this test's own server config. */
 function probeServer(probe: HookServerConfig): unknown {

@@ -7,18 +7,12 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SproutApi } from '../../../src/extension/extension';
+import { sproutApi as api } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers', 'hooks.servers', 'hooks.stopMaxRejections', 'hooks.repeatedEndTurnStops'];
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
-  assert.ok(ext);
-  return ext.activate();
-}
 
 /** Runs the tasks.json task `label` and resolves with its exit code. */
 async function runTask(label: string): Promise<number | undefined> {

@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { SproutApi } from '../../../src/extension/extension';
 import type { HookNode } from '../../../src/extension/hooks/hooksTreeProvider';
+import { sproutApi as api } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
@@ -16,12 +16,6 @@ const marker = join(workspaceFolder, 'workspace-server-started');
 /** A server that leaves a file behind the moment it is started. */
 function markerServer(): { command: string; args: string[] } {
   return { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'started'); setInterval(() => {}, 1000)`] };
-}
-
-async function api(): Promise<SproutApi> {
-  const ext = vscode.extensions.getExtension<SproutApi>('sprout.sprout-agent');
-  assert.ok(ext);
-  return ext.activate();
 }
 
 describe('untrusted workspace (Restricted Mode)', function () {
