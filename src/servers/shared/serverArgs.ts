@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { stateHome } from '../../platform/privateState';
 
 export interface ServerArgs {
@@ -45,33 +46,45 @@ function usageError(problem: string, spec: ServerArgsSpec): Error {
   return new Error(`${problem}\n\n${spec.usage.trimEnd()}`);
 }
 
+/** The option node:util named in its error (`'--root <value>'` -> `--root`). */
+function optionIn(message: string): string {
+  return /'(-{1,2}[^' =<]+)/.exec(message)?.[1] ?? 'an option';
+}
+
+/** node:util's parse error, in the servers' words, with the usage. */
+function parseError(error: unknown, spec: ServerArgsSpec): Error {
+  const { code, message } = error as { code?: string; message?: string };
+  const text = message ?? String(error);
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return usageError(`unknown option ${optionIn(text)}`, spec);
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return usageError(`unexpected argument "${/'([^']*)'/.exec(text)?.[1] ?? ''}" (options are --name value)`, spec);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return usageError(/does not take an argument/.test(text) ? `option ${optionIn(text)} takes no value` : `option ${optionIn(text)} needs a value`, spec);
+    default:
+      return usageError(text, spec);
+  }
+}
+
 /**
- * Parses `--name value`, `--name=value` and the bare FLAGS against the spec: `--help` asks for the
- * usage, and an unknown option, an option without a value or a stray word is an error that shows it.
+ * Parses `--name value`, `--name=value` and the bare FLAGS against the spec (node:util parseArgs,
+ * strict): `--help` asks for the usage, and an unknown option, an option without a value or a stray
+ * word is an error that shows it.
  */
 export function parseServerArgs(argv: readonly string[], spec: ServerArgsSpec, cwd: string = process.cwd()): ServerArgs {
-  const known = new Set([...COMMON_OPTIONS, ...(spec.extraOptions ?? [])]);
   if (argv.some((arg) => arg === '--help' || arg === '-h')) throw new HelpRequested(spec.usage);
-  const options = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] ?? '';
-    if (!arg.startsWith('--')) throw usageError(`unexpected argument "${arg}" (options are --name value)`, spec);
-    const eq = arg.indexOf('=');
-    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-    if (!known.has(name)) throw usageError(`unknown option --${name}`, spec);
-    if (eq > 0) {
-      options.set(name, arg.slice(eq + 1));
-      continue;
-    }
-    if (FLAGS.has(name)) {
-      options.set(name, 'true');
-      continue;
-    }
-    const value = argv[i + 1];
-    if (value === undefined || value.startsWith('--')) throw usageError(`option ${arg} needs a value`, spec);
-    options.set(name, value);
-    i++;
+  const names = [...COMMON_OPTIONS, ...(spec.extraOptions ?? [])];
+  const declared: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const name of names) declared[name] = { type: FLAGS.has(name) ? 'boolean' : 'string' };
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({ args: [...argv], options: declared, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw parseError(error, spec);
   }
+  const options = new Map<string, string>();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined) options.set(name, String(value));
   const root = resolve(cwd, options.get('root') ?? '.');
   const stateDir = resolve(cwd, options.get('state-dir') ?? defaultStateDir(root));
   return { root, stateDir, options };
@@ -86,12 +99,9 @@ export function intOption(args: ServerArgs, name: string, fallback: number): num
   return value;
 }
 
-/** A bare flag (see FLAGS), or `--name=true|false`. */
+/** A bare flag (see FLAGS): present means on. */
 export function flagOption(args: ServerArgs, name: string): boolean {
-  const raw = args.options.get(name);
-  if (raw === undefined || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new Error(`--${name} takes no value (or =true / =false), got "${raw}"`);
+  return args.options.get(name) === 'true';
 }
 
 /** A JSON array of strings, e.g. --protected-paths '["secrets/**"]'; empty when absent. */
