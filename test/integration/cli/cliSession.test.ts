@@ -34,14 +34,18 @@ test('a second run resumes the session: history in the request, session budget c
   assert.equal(first.code, 4, `the model declined the objection, which stands: ${first.stderr}`);
   assert.equal(readHookServerLog(log).filter((e) => e.tool === '_Stop').length, 1);
 
+  // The session budget of 1 was spent in the first run: the second run asks only for the final verdict,
+  // and the hook (a new process, so it objects again) still says "not yet": unresolved, exit 4.
   const second = await runCli(['--json', '--session', session, '--mcp-config', config, 'second prompt'], { env });
-  assert.equal(second.code, 0, second.stderr);
+  assert.equal(second.code, 4, second.stderr);
   const stops = readHookServerLog(log).filter((e) => e.tool === '_Stop');
-  assert.equal(stops.length, 2, 'the budget of 1 was spent in the first run: the second run only asks for the final verdict');
+  assert.equal(stops.length, 2, 'one verdict call, no objection round');
   assert.equal((stops[1]?.meta as Record<string, { final?: boolean }>)['sprout/hook']?.final, true);
   const started = parseEvents(second.stdout)[0];
   assert.ok(started?.type === 'session_started' && started.resumed, 'the second run says it resumed');
-  assert.equal(outcomeOf(parseEvents(second.stdout))?.reason, 'end_turn');
+  const outcome = outcomeOf(parseEvents(second.stdout));
+  assert.equal(outcome?.reason, 'end_turn');
+  assert.equal(outcome?.unresolved?.cause, 'budget_exhausted');
 
   const lastRequest = fake.chatRequests().at(-1)?.body as { messages: Array<{ role: string; content: string | null }> };
   const contents = lastRequest.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]);
