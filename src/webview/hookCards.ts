@@ -46,7 +46,8 @@ export function injectionCard(e: Injection): HTMLElement {
   const card = el('details', { class: 'card injection', 'data-testid': 'hook-injection', 'aria-label': `${hookBy(e.hook, e.server)} added context for the agent` });
   const summary = el('summary', {});
   const who = el('span', { class: 'injection-who' });
-  who.append(el('strong', {}, hookLabel(e.hook)), document.createTextNode(` by ${e.server} added context`));
+  // Short, so the hook's own first line (the preview) still shows in a side bar: "Prompt check by ctx: ...".
+  who.append(el('strong', {}, hookLabel(e.hook)), document.createTextNode(` by ${e.server}:`));
   const first = e.text.trim().split('\n', 1)[0] ?? '';
   summary.append(icon('comment'), who, el('span', { class: 'injection-preview' }, first));
   const says = el('div', { class: 'hook-says' });

@@ -276,7 +276,7 @@ test('a call a _PreToolUse hook denied says "blocked by <server>: <text>" on its
       scripts: 0,
       result: null,
       injectionOpen: false,
-      injection: 'Prompt check by ctx added context',
+      injection: 'Prompt check by ctx:',
       preview: 'Prefer <b>small</b> diffs.',
       injected: 'Prefer <b>small</b> diffs.\nAnd tests.',
       details: undefined,

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { HookFailure } from '../../agent/hookEvidence';
 import { budgetText } from '../../shared/budgetText';
 import { OBJECTION_OUTCOME_TEXT, hookLabel } from '../../shared/hookText';
+import { hooksSummary } from './hooksSummary';
 import { healthText, hookRows, percentile, type CallStats, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
 
 export type HookNode =
@@ -95,6 +96,15 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
   }
 
   private budgetItem(): vscode.TreeItem {
+    // No server checks completion: there is no budget to count, and the row says why (as the chat's header does).
+    const summary = hooksSummary(this.hooks, this.hooks.hookAllowlist);
+    if (summary.state === 'off') {
+      const item = new vscode.TreeItem(summary.text);
+      item.id = 'budget';
+      item.tooltip = summary.tooltip;
+      item.iconPath = new vscode.ThemeIcon('circle-slash');
+      return item;
+    }
     const budget = budgetText(this.hooks.budget);
     const item = new vscode.TreeItem(budget.label);
     item.id = 'budget';

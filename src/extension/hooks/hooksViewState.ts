@@ -83,6 +83,11 @@ export class HooksViewState {
     return () => this.listeners.delete(listener);
   }
 
+  /** The hook allowlist the rows are folded against (`sprout.hooks.servers`). */
+  get hookAllowlist(): HookAllowlist {
+    return this.allowlist;
+  }
+
   setAllowlist(allowlist: HookAllowlist): void {
     this.allowlist = allowlist;
     for (const server of this.servers.values()) server.allowlisted = isHookServerAllowed(allowlist, server.name);
