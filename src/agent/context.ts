@@ -5,7 +5,7 @@
  */
 import type { HookCaller } from './hookCaller';
 import type { HistoryLedger } from './historyLedger';
-import type { Clock, Logger, ModelClient, ToolHost } from './ports';
+import type { Clock, Logger, ModelClient, ToolHost, ToolListOptions } from './ports';
 import type { ReplayState } from './sessionState';
 import type { AgentEvent, SessionStartSource } from './events';
 import type { AgentSettings } from './settings';
@@ -46,12 +46,16 @@ export interface SessionLifecycle {
  * How long this listing may wait for servers that are not ready, and the notice saying which: the
  * first listing of a session gets the startup wait, every later one the short grace (SPEC 4's bound).
  */
-export function toolListOptions(ctx: CoreContext): { waitMs: number; onWaiting: (servers: string[]) => void } {
+export function toolListOptions(ctx: CoreContext): Required<Pick<ToolListOptions, 'waitMs' | 'onWaiting' | 'onWaited'>> {
   const settings = ctx.settings();
   const first = ctx.toolWait !== undefined && !ctx.toolWait.listedOnce;
   if (ctx.toolWait !== undefined) ctx.toolWait.listedOnce = true;
   const waitMs = first ? Math.max(settings.firstPromptServerWaitMs, settings.serverReadyGraceMs) : settings.serverReadyGraceMs;
-  return { waitMs, onWaiting: (servers) => ctx.emit({ type: 'servers_waiting', servers, waitMs }) };
+  return {
+    waitMs,
+    onWaiting: (servers) => ctx.emit({ type: 'servers_waiting', servers, waitMs }),
+    onWaited: (servers, late, waitedMs) => ctx.emit({ type: 'servers_waited', servers, late, waitedMs }),
+  };
 }
 
 export function appendMessage(ctx: CoreContext, message: ChatMessage): void {

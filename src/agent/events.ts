@@ -90,6 +90,8 @@ export type AgentEvent =
   | { type: 'outcome'; outcome: Outcome }
   /** The round waits (at most `waitMs`) for servers that are not ready; the rest join later via `tools_changed`. */
   | { type: 'servers_waiting'; servers: string[]; waitMs: number }
+  /** The wait `servers_waiting` announced is over: of the `servers` it waited for, `late` are those the round went on without (they join via `tools_changed`). */
+  | { type: 'servers_waited'; servers: string[]; late: string[]; waitedMs: number }
   /** A running tool reported progress (or a task's status changed); it also resets the tool's idle timeout. */
   | { type: 'tool_progress'; callId: string; name: string; progress?: number; total?: number; message?: string }
   /** A server asks the user something (MCP elicitation); answered by the host and reported below. */

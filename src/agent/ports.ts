@@ -92,6 +92,8 @@ export interface ToolListOptions {
   waitMs?: number;
   /** Called once, soon after the listing began, with the servers it is still waiting for. */
   onWaiting?: (servers: string[]) => void;
+  /** After `onWaiting` (only then): the wait for those `servers` is over; `late` are the ones it went on without. */
+  onWaited?: (servers: string[], late: string[], waitedMs: number) => void;
 }
 
 /** What a host's approval question got: allowed once, for the chat, for the workspace, or denied. */

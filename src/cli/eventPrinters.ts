@@ -96,6 +96,10 @@ function diagnostic(event: AgentEvent): string | undefined {
       return `server ${event.server}: ${oneLine(event.message, 500)}`;
     case 'servers_waiting':
       return `waiting up to ${Math.round(event.waitMs / 100) / 10} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready`;
+    case 'servers_waited':
+      return event.late.length === 0
+        ? `MCP server${event.servers.length === 1 ? ` ${event.servers.join(', ')} was` : `s ${event.servers.join(', ')} were`} ready after ${seconds(event.waitedMs)} s`
+        : `going on without MCP server${event.late.length === 1 ? '' : 's'} ${event.late.join(', ')} (not ready after ${seconds(event.waitedMs)} s); ${event.late.length === 1 ? 'it joins' : 'they join'} when ready`;
     case 'elicitation_requested':
       return `server ${event.request.server} asks: ${oneLine(event.request.message, 300)}`;
     case 'elicitation_answered':
@@ -108,6 +112,10 @@ function diagnostic(event: AgentEvent): string | undefined {
     default:
       return undefined;
   }
+}
+
+function seconds(ms: number): number {
+  return Math.round(ms / 100) / 10;
 }
 
 function progressAmount(progress: number | undefined, total: number | undefined): string {

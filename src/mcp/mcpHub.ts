@@ -101,11 +101,15 @@ export class McpHub implements ToolHost {
     const stopWaiting = () => cutoff.abort();
     signal?.addEventListener('abort', stopWaiting, { once: true });
     let noticeTimer: NodeJS.Timeout | undefined;
+    let announced: string[] | undefined;
+    const began = this.clock.now();
     if (options.onWaiting !== undefined && waited.length > 0) {
       const onWaiting = options.onWaiting;
       noticeTimer = setTimeout(() => {
         const names = waited.filter((e) => !settled.has(e.c.name)).map((e) => e.c.name);
-        if (names.length > 0) onWaiting(names);
+        if (names.length === 0) return;
+        announced = names;
+        onWaiting(names);
       }, Math.min(WAITING_NOTICE_MS, options.waitMs ?? WAITING_NOTICE_MS));
     }
     try {
@@ -115,6 +119,8 @@ export class McpHub implements ToolHost {
       signal?.removeEventListener('abort', stopWaiting);
     }
     signal?.throwIfAborted();
+    // A wait that was announced says how it ended, so "waiting" is not the last word on it.
+    if (announced) options.onWaited?.(announced, announced.filter((name) => !settled.has(name)), this.clock.now() - began);
     const lists = entries.map(({ c }) => (settled.has(c.name) ? (this.listed.get(c.name) ?? []) : this.markLate(c)));
     return lists.flat();
   }

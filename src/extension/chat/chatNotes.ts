@@ -34,6 +34,15 @@ function noEffect(hook: HookName): string {
   }
 }
 
+/** "the MCP server a" / "the MCP servers a, b". */
+function serversText(servers: readonly string[]): string {
+  return `the MCP ${servers.length === 1 ? 'server' : 'servers'} ${servers.join(', ')}`;
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** The note an event deserves, or undefined (most events have an entry of their own, or need none). */
 export function noteFor(event: AgentEvent): Note | undefined {
   switch (event.type) {
@@ -66,6 +75,13 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'servers_waiting': {
       const one = event.servers.length === 1;
       return { level: 'info', text: `Waiting up to ${Math.round(event.waitMs / 100) / 10} s for the MCP ${one ? 'server' : 'servers'} ${event.servers.join(', ')} to be ready; the agent goes on without ${one ? 'it' : 'them'} after that.` };
+    }
+    case 'servers_waited': {
+      const ready = event.servers.filter((s) => !event.late.includes(s));
+      const took = Math.round(event.waitedMs / 100) / 10;
+      const lateText = event.late.length === 0 ? '' : `The agent went on without ${serversText(event.late)} (not ready after ${took} s); its tools join when it is ready.`;
+      const readyText = ready.length === 0 ? '' : `${capitalised(serversText(ready))} ${ready.length === 1 ? 'was' : 'were'} ready after ${took} s.`;
+      return { level: event.late.length === 0 ? 'info' : 'warning', text: [readyText, lateText].filter(Boolean).join(' ') };
     }
     case 'retry':
       return { level: 'info', text: `The model call failed (${event.reason}); trying again in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).` };

@@ -33,6 +33,8 @@ export class ChatViewState {
   private openAssistant: EntryOf<'assistant'> | undefined;
   private openThinking: EntryOf<'thinking'> | undefined;
   private nextId = 0;
+  /** The note of a server wait still in progress (servers_waiting), to be replaced by how it ended. */
+  private waitingNote: string | undefined;
   /** The current turn (-1 before the first prompt), its quiet hook checks, and each turn's tool call ids. */
   private turn = -1;
   private checks: HookCheck[] = [];
@@ -152,6 +154,19 @@ export class ChatViewState {
         return;
       case 'objection_resolved':
         return this.settleObjections((server) => event.servers.includes(server), event.resolution);
+      case 'servers_waiting':
+        // Its note is replaced by what became of the wait (servers_waited), so "waiting" is not its last word.
+        this.waitingNote = this.id();
+        this.add({ kind: 'hookEvent', id: this.waitingNote, level: 'info', text: noteFor(event)?.text ?? '' });
+        return;
+      case 'servers_waited': {
+        const note = noteFor(event);
+        const id = this.waitingNote;
+        this.waitingNote = undefined;
+        if (note && id !== undefined) this.replace({ kind: 'hookEvent', id, level: note.level, text: note.text });
+        else if (note) this.note(note.level, note.text);
+        return;
+      }
       case 'retry':
         // The next attempt thinks afresh; its thinking goes in a part of its own.
         this.closeThinking();

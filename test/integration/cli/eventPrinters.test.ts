@@ -56,6 +56,20 @@ describe('event printers', () => {
     assert.equal(out.text, '== max_rounds after 5 rounds\n!! the turn ended with an unresolved hook objection (max rounds reached):\n  todo:\n  | 1 open item\n   run again with a new prompt to continue anyway.\n');
   });
 
+  it('text: a server wait goes to stderr, then how it ended (ready, or going on without the late ones)', () => {
+    const err = sink();
+    const print = textEventPrinter(sink(), err);
+    print({ type: 'servers_waiting', servers: ['hooks', 'slow'], waitMs: 10_000 });
+    print({ type: 'servers_waited', servers: ['hooks', 'slow'], late: ['slow'], waitedMs: 10_000 });
+    print({ type: 'servers_waited', servers: ['hooks'], late: [], waitedMs: 1_240 });
+    assert.equal(
+      err.text,
+      'sprout-agent: waiting up to 10 s for MCP servers hooks, slow to be ready\n' +
+        'sprout-agent: going on without MCP server slow (not ready after 10 s); it joins when ready\n' +
+        'sprout-agent: MCP server hooks was ready after 1.2 s\n',
+    );
+  });
+
   it('json: one parseable line per event, newlines in text escaped', () => {
     const out = sink();
     const print = jsonEventPrinter(out);

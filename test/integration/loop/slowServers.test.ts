@@ -27,6 +27,10 @@ test('the first prompt waits at most the startup wait, names the slow server, an
   const waiting = rig.of('servers_waiting');
   assert.equal(waiting.length, 1);
   assert.ok(waiting[0]?.servers.includes('late') && waiting[0].waitMs === 3000, JSON.stringify(waiting));
+  const waited = rig.of('servers_waited');
+  assert.equal(waited.length, 1, 'the announced wait says how it ended');
+  assert.deepEqual(waited[0]?.late, ['late'], 'the round went on without the late server');
+  assert.ok((waited[0]?.waitedMs ?? 0) >= 2900, `it waited the startup wait: ${JSON.stringify(waited)}`);
   const offered = (n: number) => (rig?.chatBodies()[n]?.tools ?? []).map((t) => t.function.name);
   assert.deepEqual(offered(0), ['good__echo']);
 

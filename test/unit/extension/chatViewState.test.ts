@@ -225,6 +225,25 @@ test('a turn knows its tool calls and the files they changed; undoing marks the 
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
 
+test('a server wait is one note that ends saying how it went: ready in time, or gone on without the late ones', () => {
+  const posted: HostMessage[] = [];
+  const view = new ChatViewState((m) => posted.push(m));
+  const notes = () => view.entries.filter((e) => e.kind === 'hookEvent').map((e) => (e.kind === 'hookEvent' ? [e.level, e.text] : []));
+  view.apply({ type: 'prompt_started', text: 'go' });
+  view.apply({ type: 'servers_waiting', servers: ['hooks'], waitMs: 10_000 });
+  assert.deepEqual(notes(), [['info', 'Waiting up to 10 s for the MCP server hooks to be ready; the agent goes on without it after that.']]);
+  view.apply({ type: 'servers_waited', servers: ['hooks'], late: [], waitedMs: 1_840 });
+  assert.deepEqual(notes(), [['info', 'The MCP server hooks was ready after 1.8 s.']], 'the same note, now saying how the wait ended');
+  const replaced = posted.filter((m) => m.type === 'entry' && m.entry.kind === 'hookEvent').map((m) => (m.type === 'entry' ? m.entry.id : ''));
+  assert.equal(new Set(replaced).size, 1, 'the webview re-renders that one entry');
+
+  view.apply({ type: 'prompt_started', text: 'again' });
+  view.apply({ type: 'servers_waiting', servers: ['a', 'slow'], waitMs: 1_500 });
+  view.apply({ type: 'servers_waited', servers: ['a', 'slow'], late: ['slow'], waitedMs: 1_500 });
+  assert.deepEqual(notes().at(-1), ['warning', 'The MCP server a was ready after 1.5 s. The agent went on without the MCP server slow (not ready after 1.5 s); its tools join when it is ready.']);
+  for (const m of posted) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
 test('progress updates the running tool card; a server question becomes a card until it is answered', () => {
   const posted: HostMessage[] = [];
   const view = new ChatViewState((m) => posted.push(m));
