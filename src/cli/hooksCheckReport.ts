@@ -105,7 +105,9 @@ export function describeCall(call: CheckedCall, timeoutMs: number): string {
 }
 
 function describeServer(server: ServerReport, timeoutMs: number): string[] {
-  const allowed = server.allowlisted ? 'allowlisted' : 'NOT allowlisted, so a real run ignores its hooks; add it to MCP_HOOK_SERVERS';
+  // A server that started with no hooks has nothing to enable: no advice to allowlist it.
+  const toolsOnly = server.hooks.length === 0 && server.error === undefined;
+  const allowed = server.allowlisted ? 'allowlisted' : toolsOnly ? 'not allowlisted (nothing to enable)' : 'NOT allowlisted, so a real run ignores its hooks; add it to MCP_HOOK_SERVERS';
   const lines = [`${server.name}: ${allowed}`];
   if (server.error !== undefined) lines.push(`  failed to start: ${sanitizeForTerminal(server.error)}`);
   lines.push(server.hooks.length > 0 ? `  hooks: ${server.hooks.join(', ')}` : '  no lifecycle hooks');
