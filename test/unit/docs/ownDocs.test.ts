@@ -28,7 +28,8 @@ function links(text: string): Array<{ target: string; line: number }> {
   return found;
 }
 
-const FOREIGN_PATH = /(?:\.\.\/shared\b|(?<![\w.~-])\/(?:work|home|root|Users|mnt)\/|file:\/\/|[A-Z]:\\\\Users)/;
+// Machine folders too (`/tmp/...`, `/proc/...`): a reader's machine has other contents, or none of them.
+const FOREIGN_PATH = /(?:\.\.\/shared\b|(?<![\w.~-])\/(?:work|home|root|Users|mnt|tmp|proc)(?:\/|\b)|file:\/\/|[A-Z]:\\\\Users)/;
 
 describe('the project\'s own documentation', () => {
   const files = markdownFiles();
@@ -62,5 +63,17 @@ describe('the project\'s own documentation', () => {
         });
     }
     assert.deepEqual(found, []);
+  });
+
+  it('names only source files that exist (`src/...` paths in backticks)', () => {
+    const missing: string[] = [];
+    for (const file of files) {
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          for (const match of line.matchAll(/`(src\/[\w./-]+\.(?:ts|mjs|json))`/g)) if (!existsSync(join(root, match[1] ?? ''))) missing.push(`${file}:${index + 1}: ${match[1]}`);
+        });
+    }
+    assert.deepEqual(missing, []);
   });
 });
