@@ -13,6 +13,8 @@ export function icon(name: string, extra = ''): HTMLElement {
 
 export interface ButtonOptions {
   label: string;
+  /** The words shown, when shorter than the label (which stays the tooltip and the accessible name). */
+  text?: string;
   testid?: string;
   icon?: string;
   /** Icon only: the label is the tooltip and the accessible name. */
@@ -26,7 +28,7 @@ export function button(o: ButtonOptions): HTMLButtonElement {
   if (o.testid) attrs['data-testid'] = o.testid;
   const b = el('button', attrs);
   if (o.icon) b.append(icon(o.icon));
-  if (!o.iconOnly) b.append(el('span', {}, o.label));
+  if (!o.iconOnly) b.append(el('span', {}, o.text ?? o.label));
   b.addEventListener('click', (event) => {
     event.stopPropagation();
     o.onClick();

@@ -18,6 +18,18 @@ type Objection = Extract<ChatEntry, { kind: 'objection' }>;
 type OutcomeEntry = Extract<ChatEntry, { kind: 'outcome' }>;
 type Injection = Extract<ChatEntry, { kind: 'injection' }>;
 
+/** A hook's own words, as untrusted plain text. */
+function hookSays(text: string): HTMLElement {
+  const says = el('div', { class: 'hook-says' });
+  says.append(el('div', { class: 'hook-text' }, text));
+  return says;
+}
+
+/** Whose words those are, and that they are not Sprout's. */
+function hookSource(hook: string, server: string): string {
+  return `Hook ${hook} of the MCP server ${server}. What a hook says is the server's text, not Sprout's: it is shown as plain text and the model reads it as the hook's.`;
+}
+
 export function objectionCard(e: Objection, send: HookSend): HTMLElement {
   const hook = e.hook ?? '_Stop';
   const outcome = e.outcome ?? 'pending';
@@ -25,9 +37,7 @@ export function objectionCard(e: Objection, send: HookSend): HTMLElement {
   const headLine = el('div', { class: 'objection-head' });
   headLine.append(icon('shield'), el('strong', { class: 'objection-who' }, hookLabel(hook)), document.createTextNode(` by ${e.server} objected`));
   card.append(headLine);
-  const says = el('div', { class: 'hook-says' });
-  says.append(el('div', { class: 'hook-text' }, e.text));
-  card.append(says);
+  card.append(hookSays(e.text));
   if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send));
   const left = Math.max(0, e.max - e.used);
   const foot = el('div', { class: 'objection-foot' });
@@ -37,7 +47,7 @@ export function objectionCard(e: Objection, send: HookSend): HTMLElement {
   );
   card.append(foot);
   const details = el('details', { class: 'hook-details' });
-  details.append(el('summary', {}, 'Details'), el('div', {}, `Hook ${hook} of the MCP server ${e.server}. What a hook says is the server's text, not Sprout's: it is shown as plain text and the model reads it as the hook's.`));
+  details.append(el('summary', {}, 'Details'), el('div', {}, hookSource(hook, e.server)));
   card.append(details);
   return card;
 }
@@ -50,10 +60,8 @@ export function injectionCard(e: Injection): HTMLElement {
   who.append(el('strong', {}, hookLabel(e.hook)), document.createTextNode(` by ${e.server}:`));
   const first = e.text.trim().split('\n', 1)[0] ?? '';
   summary.append(icon('comment'), who, el('span', { class: 'injection-preview' }, first));
-  const says = el('div', { class: 'hook-says' });
-  says.append(el('div', { class: 'hook-text' }, e.text));
-  const details = el('div', { class: 'hook-details' }, `Hook ${e.hook} of the MCP server ${e.server}. What a hook says is the server's text, not Sprout's: it is shown as plain text and the model reads it as the hook's.`);
-  card.append(summary, says, details);
+  const details = el('div', { class: 'hook-details' }, hookSource(e.hook, e.server));
+  card.append(summary, hookSays(e.text), details);
   return card;
 }
 
@@ -93,9 +101,7 @@ function filesText(e: OutcomeEntry, send: HookSend): HTMLElement[] {
   const span = el('span', { class: 'footer-item', title: e.files.paths.join('\n') });
   span.append(icon('files'), el('span', {}, `${n} ${n === 1 ? 'file' : 'files'} changed${e.files.undone ? ', undone' : ''}`));
   if (e.files.undone) return [span];
-  const undo = button({ label: "Undo this turn's file changes", testid: 'undo-turn', icon: 'discard', cls: 'link-button', onClick: () => send({ type: 'undoTurn', turn }) });
-  undo.querySelector('span:not(.codicon)')!.textContent = 'Undo';
-  return [span, undo];
+  return [span, button({ label: "Undo this turn's file changes", text: 'Undo', testid: 'undo-turn', icon: 'discard', cls: 'link-button', onClick: () => send({ type: 'undoTurn', turn }) })];
 }
 
 export function outcomeEntry(e: OutcomeEntry, send: HookSend): HTMLElement {

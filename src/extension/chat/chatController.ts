@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../agent/events';
-import { assertNever, type AttachmentRef, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
+import { type AttachmentRef, type ChatState, type HostMessage, type SetupInfo, type WebviewMessage } from '../../shared/protocol';
 import { ApprovalBroker } from '../approvals/approvalBroker';
 import { createApprovalPolicy } from '../approvals/approvalPolicy';
 import type { ApprovalAnswer, ApprovalPolicy, ApprovalRequest } from '../approvals/approvalToolHost';
@@ -16,17 +16,15 @@ import { Chat } from './chat';
 import { ElicitationBroker } from './elicitationBroker';
 import { chatTitle } from './chatIndex';
 import type { ChatControllerDeps, ChatViewPort } from './chatControllerDeps';
-import { readAttachments, pickAttachment } from './attachments';
-import { applyToFile, insertAtCursor } from './codeActions';
+import { readAttachments } from './attachments';
+import { handleControl, type ControlContext } from './chatControls';
 import { showChatHistory } from './chatHistory';
-import { openDiff, undoTurn } from '../checkpoints/turnChanges';
+import { undoTurn } from '../checkpoints/turnChanges';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
 
 export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
 
 export type { ChatControllerDeps, ChatViewPort } from './chatControllerDeps';
-
-type MoreMessage = 'insertCode' | 'applyCode' | 'openDiff' | 'undoTurn' | 'showHistory' | 'showHooks' | 'enableTestHook' | 'attach' | 'dismissNotice' | 'cancelPendingPrompt';
 
 /** A prompt sent before setup was done, with what was attached to it. */
 type PendingPrompt = { text: string; attachments: AttachmentRef[] };
@@ -102,10 +100,6 @@ export class ChatController {
       case 'draft':
         await this.deps.state.update('sprout.draft', message.text);
         return;
-      case 'setup':
-        if (message.action === 'useVscodeModel') this.deps.onCommand('sprout.selectModel', { source: 'vscode' });
-        else this.deps.onCommand({ setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' }[message.action]);
-        return;
       case 'copy':
         await vscode.env.clipboard.writeText(message.text);
         return;
@@ -117,46 +111,21 @@ export class ChatController {
       case 'showInTesting':
         return this.deps.testing.reveal();
       default:
-        return this.handleMore(message);
+        return handleControl(message, this.controls);
     }
   }
 
-  /** The messages of the chat's newer controls (code blocks, cards, the context bar, the notice). */
-  private async handleMore(message: Extract<WebviewMessage, { type: MoreMessage }>): Promise<void> {
-    switch (message.type) {
-      case 'insertCode':
-        await insertAtCursor(message.text);
-        return;
-      case 'applyCode':
-        return void (await applyToFile(message.text, message.path));
-      case 'openDiff':
-        return openDiff(await this.current(), message.entryId);
-      case 'undoTurn':
-        await this.undoTurn(message.turn);
-        return;
-      case 'showHistory':
-        return this.showHistory();
-      case 'showHooks':
-        return this.deps.onCommand('sprout.showHooks');
-      case 'enableTestHook':
-        return this.deps.onCommand('sprout.enableTestRunnerHook');
-      case 'attach': {
-        const attachment = await pickAttachment();
-        if (attachment) this.broadcast({ type: 'attached', attachment });
-        return;
-      }
-      case 'dismissNotice':
-        this.dismissedNotice = this.notice;
-        this.broadcast({ type: 'notice', notice: null });
-        return;
-      case 'cancelPendingPrompt':
-        this.pending = undefined;
-        this.broadcast({ type: 'setup', setup: this.setupNeeded() });
-        return;
-      default:
-        assertNever(message);
-    }
-  }
+  /** What the chat's smaller controls use of this controller (chatControls.ts). */
+  private readonly controls: ControlContext = {
+    current: () => this.current(),
+    undoTurn: (turn) => this.undoTurn(turn),
+    showHistory: () => this.showHistory(),
+    onCommand: (command, ...args) => this.deps.onCommand(command, ...args),
+    broadcast: (message) => this.broadcast(message),
+    dismissNotice: () => void (this.dismissedNotice = this.notice),
+    dropPending: () => void (this.pending = undefined),
+    setupNeeded: () => this.setupNeeded(),
+  };
 
   setupNeeded(): SetupInfo | null {
     const setup = this.deps.host.models.setup();
@@ -187,7 +156,7 @@ export class ChatController {
 
   private broadcastHistory(): void {
     this.broadcast({ type: 'history', history: this.deps.index.list() });
-    this.onHistory?.(this.deps.index.get(this.chat?.id ?? '')?.title);
+    this.onHistory?.(this.currentTitle);
   }
 
   /** Told the open chat's title when it changes (the view shows it as its description). */
@@ -241,6 +210,11 @@ export class ChatController {
 
   async stop(): Promise<void> {
     this.chat?.stop();
+    this.dropQuestions();
+  }
+
+  /** Questions waiting for the user are answered no: the chat they were asked in stopped or went. */
+  private dropQuestions(): void {
     this.approvals.denyAll();
     this.elicitations.cancelAll();
   }
@@ -318,8 +292,7 @@ export class ChatController {
     this.chat = undefined;
     // The replaced chat's session ends in the background (within the hook timeout): the switch does not wait for its hooks.
     void old?.close('new_chat');
-    this.approvals.denyAll();
-    this.elicitations.cancelAll();
+    this.dropQuestions();
     this.opening = this.open(chatId).finally(() => (this.opening = undefined));
     await this.opening;
     await this.sendSnapshot();

@@ -1,7 +1,7 @@
 /**
  * The chat's display state, folded from the core's event stream (live, or replayed from a transcript).
  * Each change is also reported as one incremental host message, so the webview re-renders only the entry
- * that changed: streamed text becomes `delta` messages against the open assistant entry and finished
+ * that changed: streamed text becomes `delta` messages against the open entry (streamedText.ts) and finished
  * entries are never sent again. Hooks stay quiet unless they have something to say: a check that passed
  * goes into the turn's footer (the outcome entry), an objection is a card that learns what became of it,
  * a `_PreToolUse` denial marks its tool card (`blocked`), and hook text put into the history is a card of its own.
@@ -14,6 +14,7 @@ import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
 import type { Budget, ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { noteFor } from './chatNotes';
+import { StreamedText } from './streamedText';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 
@@ -30,8 +31,8 @@ export class ChatViewState {
   running = false;
   budget: Budget | null = null;
   usage: ContextUsage | null = null;
-  private openAssistant: EntryOf<'assistant'> | undefined;
-  private openThinking: EntryOf<'thinking'> | undefined;
+  /** The answer and the thinking being streamed, closed when anything else comes. */
+  private readonly streamed = new StreamedText({ add: (e) => this.add(e), replace: (e) => this.replace(e), post: (m) => this.post(m), id: () => this.id() });
   private nextId = 0;
   /** The note of a server wait still in progress (servers_waiting), to be replaced by how it ended. */
   private waitingNote: string | undefined;
@@ -50,7 +51,7 @@ export class ChatViewState {
       case 'prompt_started':
         // In a replayed transcript, a prompt that never ended (the window closed) is followed by the next one.
         this.endInterruptedPrompt();
-        this.closeAssistant();
+        this.streamed.closeAssistant();
         this.running = true;
         this.turn += 1;
         this.checks = [];
@@ -58,14 +59,14 @@ export class ChatViewState {
         this.add({ kind: 'user', id: this.id(), text: event.text, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}) });
         return;
       case 'text_delta':
-        return this.appendText(event.delta);
+        return this.streamed.appendText(event.delta);
       case 'reasoning_delta':
-        return this.appendThinking(event.delta);
+        return this.streamed.appendThinking(event.delta);
       case 'message':
-        if (event.message.role === 'assistant') this.finishAssistant(event.message.content, event.message.reasoning);
+        if (event.message.role === 'assistant') this.streamed.finishAssistant(event.message.content, event.message.reasoning);
         return;
       case 'tool_started':
-        this.closeAssistant();
+        this.streamed.closeAssistant();
         this.callsOf(this.turn).push(event.callId);
         this.add({ kind: 'tool', id: toolId(event.callId), name: event.name, args: event.arguments, status: 'running' });
         return;
@@ -82,7 +83,7 @@ export class ChatViewState {
         this.post({ type: 'budget', budget: this.budget });
         return;
       case 'compaction':
-        this.closeAssistant();
+        this.streamed.closeAssistant();
         this.add({
           kind: 'compaction',
           id: this.id(),
@@ -111,7 +112,7 @@ export class ChatViewState {
    */
   endInterruptedPrompt(): void {
     if (!this.running) return;
-    this.closeAssistant();
+    this.streamed.closeAssistant();
     this.cancelOpenTools();
     this.note('warning', 'This prompt was interrupted (the window closed or the extension host stopped); what had streamed is kept. Send a message to go on.');
     this.running = false;
@@ -127,7 +128,7 @@ export class ChatViewState {
   private applyHookEvent(event: AgentEvent): void {
     switch (event.type) {
       case 'hook_objected':
-        this.closeAssistant();
+        this.streamed.closeAssistant();
         this.add({
           kind: 'objection',
           id: this.id(),
@@ -149,7 +150,7 @@ export class ChatViewState {
         this.blockTool(event.callId, event.server, event.text);
         break;
       case 'hook_injected':
-        this.closeAssistant();
+        this.streamed.closeAssistant();
         this.add({ kind: 'injection', id: this.id(), hook: event.hook, server: event.server, text: event.text });
         return;
       case 'objection_resolved':
@@ -169,7 +170,7 @@ export class ChatViewState {
       }
       case 'retry':
         // The next attempt thinks afresh; its thinking goes in a part of its own.
-        this.closeThinking();
+        this.streamed.closeThinking();
         break;
       default:
         break;
@@ -238,7 +239,7 @@ export class ChatViewState {
 
   /** A server's question, shown as a form card until it is answered (the elicitation broker drives it). */
   askElicitation(request: ElicitationRequest): void {
-    this.closeAssistant();
+    this.streamed.closeAssistant();
     this.add({ kind: 'elicitation', id: elicitationId(request.id), requestId: request.id, server: request.server, message: request.message, schema: request.schema, status: 'pending' });
   }
 
@@ -249,73 +250,29 @@ export class ChatViewState {
 
   /** A `_PreToolUse` hook denied the call: the card says who blocked it and why (the call never ran). */
   private blockTool(callId: string, server: string, text: string): void {
-    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    const entry = this.tool(callId);
     if (entry) this.replace({ ...entry, status: 'denied', blocked: { server, text } });
   }
 
+  /** The card of the tool call `callId`, if there is one. */
+  private tool(callId: string): EntryOf<'tool'> | undefined {
+    return this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+  }
+
   private toolProgress(callId: string, progress: ToolProgressInfo): void {
-    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    const entry = this.tool(callId);
     if (entry && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, progress });
   }
 
-  /** Streamed text goes to the open entry of its kind (a `delta` message), or opens one. */
-  private streamInto<E extends EntryOf<'assistant'> | EntryOf<'thinking'>>(open: E | undefined, kind: E['kind'], delta: string): E {
-    if (open) {
-      open.text += delta;
-      this.post({ type: 'delta', id: open.id, text: delta });
-      return open;
-    }
-    const entry = { kind, id: this.id(), text: delta, done: false } as E;
-    this.add(entry);
-    return entry;
-  }
-
-  private appendThinking(delta: string): void {
-    if (delta !== '') this.openThinking = this.streamInto(this.openThinking, 'thinking', delta);
-  }
-
-  /** Thinking shown live ends when the answer, a tool or anything else comes; a replayed message brings it whole. */
-  private closeThinking(reasoning?: string): void {
-    if (this.openThinking) {
-      this.replace({ ...this.openThinking, done: true });
-      this.openThinking = undefined;
-    } else if (reasoning !== undefined && reasoning.trim() !== '') {
-      this.add({ kind: 'thinking', id: this.id(), text: reasoning, done: true });
-    }
-  }
-
-  private appendText(delta: string): void {
-    if (delta === '') return;
-    this.closeThinking();
-    this.openAssistant = this.streamInto(this.openAssistant, 'assistant', delta);
-  }
-
-  private finishAssistant(content: string | null, reasoning?: string): void {
-    // A replayed transcript has no reasoning deltas: the thinking comes whole with the message, before the answer.
-    this.closeThinking(this.openAssistant ? undefined : reasoning);
-    if (this.openAssistant) {
-      const text = content !== null && content.length >= this.openAssistant.text.length ? content : this.openAssistant.text;
-      this.replace({ ...this.openAssistant, text, done: true });
-      this.openAssistant = undefined;
-    } else if (content !== null && content.trim() !== '') {
-      this.add({ kind: 'assistant', id: this.id(), text: content, done: true });
-    }
-  }
-
-  private closeAssistant(): void {
-    this.closeThinking();
-    if (this.openAssistant) this.finishAssistant(null);
-  }
-
   private finishTool(callId: string, status: ToolStatus, result: string): void {
-    const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.id === toolId(callId));
+    const entry = this.tool(callId);
     if (!entry) return;
     const change = this.options.changeOf?.(callId);
     this.replace({ ...entry, status: entry.status === 'denied' ? 'denied' : status, result, ...(change ? { change } : {}) });
   }
 
   private finishOutcome(outcome: Outcome): void {
-    this.closeAssistant();
+    this.streamed.closeAssistant();
     this.cancelOpenTools();
     this.settleObjections(() => true, outcome.unresolved?.cause === 'declined' ? 'declined' : 'overridden');
     this.add({
