@@ -3,8 +3,8 @@
  * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
  */
 import type { HookEvidence, HookFailure } from './hookEvidence';
-import type { ChatMessage, ElicitationAction, ElicitationRequest, Usage } from './messages';
-import type { ApprovalAnswer, ApprovalScope } from './ports';
+import type { ChatMessage, Usage } from './messages';
+import type { ToolHostEvent } from './ports';
 import type { BudgetScope } from './settings';
 
 /** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
@@ -51,6 +51,8 @@ export type HookCallResult = 'objection' | 'no_objection' | 'error' | 'timeout' 
  * `budget`, `usage`) are enough to rebuild a session from its transcript.
  */
 export type AgentEvent =
+  /** What the tool host does on its own (servers restarting or failing, approval and elicitation questions), forwarded as is. */
+  | ToolHostEvent
   | { type: 'session_started'; sessionId: string; resumed: boolean }
   /** `attachments`: labels of the files the user attached (their text went to the model with the prompt). */
   | { type: 'prompt_started'; text: string; attachments?: string[] }
@@ -69,12 +71,6 @@ export type AgentEvent =
   | { type: 'objection_resolved'; servers: string[]; resolution: 'complied' | 'declined' | 'overridden' }
   | { type: 'hook_timed_out'; server: string; hook: HookName; consecutive: number }
   | { type: 'server_killed'; server: string; reason: string }
-  | { type: 'server_restarted'; server: string; attempt: number }
-  | { type: 'server_error'; server: string; message: string }
-  | { type: 'tools_changed'; server: string }
-  /** The host asked the user before running the tool `name` (qualified), and what they answered. */
-  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
-  | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer }
   | { type: 'hooks_not_enabled'; server: string; hooks: string[] }
   | { type: 'budget'; used: number; max: number; scope: BudgetScope; repeatedEndTurnStops: boolean }
   | {
@@ -94,9 +90,6 @@ export type AgentEvent =
   | { type: 'servers_waited'; servers: string[]; late: string[]; waitedMs: number }
   /** A running tool reported progress (or a task's status changed); it also resets the tool's idle timeout. */
   | { type: 'tool_progress'; callId: string; name: string; progress?: number; total?: number; message?: string }
-  /** A server asks the user something (MCP elicitation); answered by the host and reported below. */
-  | { type: 'elicitation_requested'; request: ElicitationRequest }
-  | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
   /** The model's thinking, streamed (reasoning fields or `<think>` text): shown apart, never the answer. */
   | { type: 'reasoning_delta'; delta: string }
   /** A `_PreToolUse` hook denied a call: it did not run, nobody was asked, its answer is the denier's envelope. */

@@ -21,7 +21,8 @@ export function hookServers(ctx: CoreContext, tools: readonly ToolInfo[], hook: 
 
 /**
  * Calls `hook` on `servers` at once with `_meta["sprout/hook"] = { event, sessionId, ...fields }` and
- * returns the non-empty answers in configuration order (a timeout, an error or a cancel gives none).
+ * returns the non-empty answers in the order of `servers` (configuration order, as `hookServers`
+ * gives it; a timeout, an error or a cancel gives none).
  */
 export async function askHook(
   ctx: CoreContext,
@@ -33,7 +34,7 @@ export async function askHook(
   if (servers.length === 0) return [];
   const context = { sessionId: ctx.sessionId, ...fields };
   const outcomes = await Promise.all(servers.map((server) => ctx.hookCaller.call(server, hook, context, signal)));
-  return collectObjections(outcomes, ctx.tools.serverNames());
+  return collectObjections(outcomes, servers);
 }
 
 /** Puts each text into the history as `hook`'s synthetic pair, in the order given. */

@@ -133,10 +133,15 @@ function httpError(error: APIError, status: number, ctx: ErrorContext): Classifi
     );
   }
   if (status === 429) return make('rate_limit', `The model endpoint ${ctx.baseUrl} is rate limiting requests (HTTP 429): ${sentence(said)}`, true);
-  if (status >= 500 || status === 408 || status === 409) {
+  if (isRetryableStatus(status)) {
     return make('server', `The model endpoint ${ctx.baseUrl} ${answered ?? `failed (HTTP ${status})`}: ${sentence(said)}`, true);
   }
   return make('bad_request', `The model endpoint ${ctx.baseUrl} ${answered ?? `rejected the request (HTTP ${status})`}: ${sentence(said)}`, false);
+}
+
+/** A status worth another attempt: the server failed, timed out, conflicted or rate limited (429 is answered before it is asked). */
+function isRetryableStatus(status: number): boolean {
+  return status >= 500 || status === 408 || status === 409 || status === 429;
 }
 
 /**
@@ -147,7 +152,7 @@ function streamError(error: APIError | StreamErrorEvent, ctx: ErrorContext): Cla
   const said = error instanceof APIError ? providerMessage(error) : trimMessage(error.message);
   const code = error instanceof APIError ? (error.error as { code?: unknown } | undefined)?.code : error.code;
   const status = typeof code === 'number' ? code : undefined;
-  const retryable = status === undefined || status >= 500 || status === 408 || status === 409 || status === 429;
+  const retryable = status === undefined || isRetryableStatus(status);
   const message = `The model endpoint ${ctx.baseUrl} reported an error while streaming: ${sentence(said)}`;
   return { error: new ModelError(retryable ? 'server' : 'bad_request', message, status), retryable, reason: said };
 }
