@@ -18,7 +18,7 @@ export interface StepResult {
   counts: Counts;
 }
 
-export function isTestStep(step: Step): boolean {
+function isTestStep(step: Step): boolean {
   return step.startsWith('test:');
 }
 

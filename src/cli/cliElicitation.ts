@@ -12,7 +12,7 @@ import type { ElicitationHandling } from '../mcp/clientFeatures';
 import { checkElicitationAnswer, elicitationFields } from '../shared/elicitationForm';
 import { UsageError } from './exitCodes';
 
-export const ELICITATION_POLICIES = 'decline, cancel, off, or a JSON file of answers';
+const ELICITATION_POLICIES = 'decline, cancel, off, or a JSON file of answers';
 
 function fixed(action: 'decline' | 'cancel'): ElicitationHandling {
   return { by: 'policy', answer: async () => ({ action }) };
@@ -32,7 +32,7 @@ function readAnswers(path: string, source: string): Record<string, unknown> {
 }
 
 /** The answers that fit this question, or a decline. */
-export function answerFromFile(answers: Readonly<Record<string, unknown>>, request: ElicitationRequest): ElicitationAnswer {
+function answerFromFile(answers: Readonly<Record<string, unknown>>, request: ElicitationRequest): ElicitationAnswer {
   const form = elicitationFields(request.schema);
   if ('error' in form) return { action: 'decline' };
   const checked = checkElicitationAnswer(form.fields, answers);

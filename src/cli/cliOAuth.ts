@@ -13,11 +13,11 @@ import { ensurePrivateDir, stateHome } from '../platform/privateState';
 import type { WritableLike } from '../runtime/streamLogger';
 import type { Env } from './cliSettings';
 
-export function oauthStateDir(env: Env): string {
+function oauthStateDir(env: Env): string {
   return join(stateHome(env), 'oauth');
 }
 
-export class FileOAuthStore implements OAuthStore {
+class FileOAuthStore implements OAuthStore {
   constructor(private readonly dir: string) {}
 
   async load(key: string): Promise<OAuthRecord | undefined> {

@@ -6,12 +6,12 @@
  * starts only when the user opts in (--trust-workspace / SPROUT_AGENT_TRUST_WORKSPACE=1, or naming the
  * file with --mcp-config); otherwise its servers are only listed, with how to enable them.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, parseBoolean } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
-import { inputEnvName, loadMcpConfigFile, stripJsonComments, type McpServerConfig } from '../mcp/config';
+import { inputEnvName, loadMcpConfigFile, readMcpConfigJson, type McpServerConfig } from '../mcp/config';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,
@@ -29,7 +29,7 @@ export interface ServerSelection {
   bundled: BundledServerName[];
   /** `<cwd>/.vscode/mcp.json` exists but was not opted into: nothing in it starts. */
   untrusted: { file: string; names: string[] } | undefined;
-  /** Said once on stderr: which config shape was read, keys that are ignored, disabled servers. */
+  /** Said once on stderr: which config shape was read, keys that are ignored, disabled servers, and last the workspace servers left unstarted. */
   notices: string[];
 }
 
@@ -61,7 +61,7 @@ export function parseBuiltinServers(value: string, source: string): BundledServe
 }
 
 /** --trust-workspace, else SPROUT_AGENT_TRUST_WORKSPACE (a bad value is an error naming it). */
-export function trustsWorkspace(flag: boolean, env: Env): boolean {
+function trustsWorkspace(flag: boolean, env: Env): boolean {
   if (flag) return true;
   const value = env.SPROUT_AGENT_TRUST_WORKSPACE;
   return value === undefined || value.trim() === '' ? false : parseBoolean(value, 'SPROUT_AGENT_TRUST_WORKSPACE');
@@ -71,9 +71,9 @@ export function trustsWorkspace(flag: boolean, env: Env): boolean {
  * The server names a workspace file declares, read as plain data (nothing is expanded or started), so
  * the user can be told what they would be opting into. Unreadable or malformed: no names.
  */
-export function declaredServerNames(file: string): string[] {
+function declaredServerNames(file: string): string[] {
   try {
-    const json = JSON.parse(stripJsonComments(readFileSync(file, 'utf8'))) as Record<string, unknown>;
+    const json = readMcpConfigJson(file) as Record<string, unknown>;
     return ['servers', 'mcpServers'].flatMap((key) => {
       const servers = json[key];
       return servers !== null && typeof servers === 'object' && !Array.isArray(servers) ? Object.keys(servers) : [];
@@ -145,11 +145,15 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
   const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices };
   const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, vars) }));
   rejectNameClashes(sources, bundled);
-  return { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, notices };
+  const selection: ServerSelection = { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, notices };
+  // Last, so a run and `hooks check` print the same lines in the same order.
+  const unstarted = untrustedNotice(selection);
+  if (unstarted !== undefined) notices.push(unstarted);
+  return selection;
 }
 
 /** What the CLI says on stderr when a workspace's own servers were left unstarted. */
-export function untrustedNotice(selection: ServerSelection): string | undefined {
+function untrustedNotice(selection: ServerSelection): string | undefined {
   const found = selection.untrusted;
   if (found === undefined) return undefined;
   const names = found.names.length > 0 ? `servers ${found.names.join(', ')}` : 'MCP servers';

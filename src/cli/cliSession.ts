@@ -31,7 +31,7 @@ export async function sessionIdFor(sessionFile: string | undefined, logger: Logg
 }
 
 /** A run without --session cannot be resumed: its state folder goes after this long. */
-export const RUN_STATE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+const RUN_STATE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * The private folder (0700, under $XDG_STATE_HOME/sprout-agent) where bundled servers keep this run's

@@ -95,7 +95,7 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'server_error':
       return `server ${event.server}: ${oneLine(event.message, 500)}`;
     case 'servers_waiting':
-      return `waiting up to ${Math.round(event.waitMs / 100) / 10} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready`;
+      return `waiting up to ${seconds(event.waitMs)} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready`;
     case 'servers_waited':
       return event.late.length === 0
         ? `MCP server${event.servers.length === 1 ? ` ${event.servers.join(', ')} was` : `s ${event.servers.join(', ')} were`} ready after ${seconds(event.waitedMs)} s`

@@ -19,14 +19,14 @@ import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../runtime/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
-import { selectServers, untrustedNotice } from './cliServers';
+import { selectServers } from './cliServers';
 import { resolveWorkspace, stateDirFor } from './cliSession';
 import { hookSettings } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
 import type { CliIo } from './runCli';
 
-export const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
+const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
 
 Starts the MCP servers a run would start, lists each server's hooks and whether MCP_HOOK_SERVERS
 enables them, calls each hook once with sample _meta (marked "dryRun": true) and prints what it
@@ -82,7 +82,7 @@ function parseSampleCall(tool: string | undefined, args: string | undefined): Sa
   return { tool: `${parts.server}__${parts.bareName}`, server: parts.server, toolName: parts.bareName, arguments: value as Record<string, unknown> };
 }
 
-export function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
+function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
   if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, call: DEFAULT_SAMPLE_CALL, json: false };
   if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the one command is "hooks check".\n\n${HOOKS_USAGE}`);
@@ -171,7 +171,7 @@ function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, trustWorkspace: args.trustWorkspace, env: io.env });
   // As for a run: a workspace's own servers start only on opt-in, and the check says which did not.
-  for (const notice of [...selection.notices, untrustedNotice(selection)]) if (notice !== undefined) io.stderr.write(`sprout-agent: ${notice}\n`);
+  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
   // A throwaway state folder: a check must not read or change any session's state (a todo list, say).
   const stateDir = selection.bundled.length > 0 ? stateDirFor(`hooks-check-${randomUUID()}`, false, io.env) : '';
   const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir, workspaceFolder });

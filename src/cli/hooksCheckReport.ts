@@ -86,7 +86,7 @@ function quote(text: string): string {
   return JSON.stringify(flat.length > 160 ? `${flat.slice(0, 160)}...` : flat);
 }
 
-export function describeCall(call: CheckedCall, timeoutMs: number): string {
+function describeCall(call: CheckedCall, timeoutMs: number): string {
   const head = `${call.hook}  ${call.durationMs} ms`;
   switch (call.result) {
     case 'timeout':

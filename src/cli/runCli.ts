@@ -13,7 +13,7 @@ import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
-import { checkHookAllowlist, selectServers, untrustedNotice, type ServerSelection } from './cliServers';
+import { checkHookAllowlist, selectServers, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
@@ -99,8 +99,6 @@ function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist
     env: io.env,
   });
   for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
-  const notice = untrustedNotice(selection);
-  if (notice !== undefined) io.stderr.write(`sprout-agent: ${notice}\n`);
   checkHookAllowlist(allowlist, selection);
   return selection;
 }

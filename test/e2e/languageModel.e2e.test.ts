@@ -7,12 +7,11 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
 import { packScriptedLmProvider } from '../editor/lmProvider/buildScriptedLmProvider';
 import { SCRIPTED_LM_SCRIPT_ENV, type ScriptedLmReply } from '../editor/lmProvider/scriptedLmTypes';
 import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
+import { objectingHookServer } from './harness/hookScenario';
 import { chatView, openSproutContainer } from './harness/workbench';
 
 const OBJECTION = 'E2E objection: say which tests ran.';
@@ -23,12 +22,6 @@ const SCRIPT: ScriptedLmReply[] = [
   { kind: 'text', text: 'The echo tool answered ping. All done.' },
   { kind: 'text', text: 'No tests ran: this workspace has none.' },
 ];
-
-function hookServer(): Record<string, unknown> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const config = hookServerConfig({ hooks: { _Stop: objectTimes(OBJECTION, 1) } });
-  return { hooks: { type: 'stdio', command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } } };
-}
 
 describe('a model already in VS Code, in the packaged extension', { timeout: 240_000 }, () => {
   let session: CodeServerSession | undefined;
@@ -43,7 +36,7 @@ describe('a model already in VS Code, in the packaged extension', { timeout: 240
       env: { [SCRIPTED_LM_SCRIPT_ENV]: JSON.stringify(SCRIPT) },
       // No base URL, no model, no key: the state of a fresh install.
       userSettings: {
-        'sprout.mcp.servers': hookServer(),
+        'sprout.mcp.servers': objectingHookServer(OBJECTION),
         'sprout.mcp.builtinServers': { workspace: false, todo: false, tests: false },
         'sprout.hooks.servers': ['hooks'],
       },

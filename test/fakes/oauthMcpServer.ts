@@ -25,7 +25,7 @@ interface Grant {
   expiresAt: number;
 }
 
-export class InMemoryAuthorizationServer implements OAuthServerProvider {
+class InMemoryAuthorizationServer implements OAuthServerProvider {
   readonly registered: OAuthClientInformationFull[] = [];
   readonly log: string[] = [];
   private readonly codes = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();

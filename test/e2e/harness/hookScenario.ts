@@ -4,9 +4,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
-import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes, type HookServerConfig } from '../../fakes/hookServer';
+import { hookServerConfig, hookServerMcpConfig, objectTimes, type HookServerConfig } from '../../fakes/hookServer';
 import { startCodeServerWithVsix, type CodeServerSession } from './codeServerWithVsix';
 import { openSproutContainer } from './workbench';
 
@@ -16,9 +15,7 @@ export function objectingHookServer(objection: string, times = 1): Record<string
 
 /** The `sprout.mcp.servers` value that starts a FakeHookServer with these hooks as the server `hooks`. */
 export function hookServerSetting(hooks: NonNullable<HookServerConfig['hooks']>): Record<string, unknown> {
-  const tsx = pathToFileURL(require.resolve('tsx')).href;
-  const config = hookServerConfig({ hooks });
-  return { hooks: { type: 'stdio', command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } } };
+  return { hooks: hookServerMcpConfig('hooks', hookServerConfig({ hooks })).transport };
 }
 
 export interface ChatScenario {

@@ -16,7 +16,7 @@ export interface IssuedProviderData {
   signatures: Map<string, string>;
 }
 
-export const SKIP_SIGNATURE = 'skip_thought_signature_validator';
+const SKIP_SIGNATURE = 'skip_thought_signature_validator';
 
 const MISTRAL_ID = /^[A-Za-z0-9]{9}$/;
 const MISTRAL_MESSAGE_KEYS = new Set(['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'prefix']);
