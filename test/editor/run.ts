@@ -1,14 +1,14 @@
-// `npm run test:editor`: builds the extension, bundles the extension-host suite (test/editor/suite)
+// `npm run test:editor`: builds the extension (when dist/ is stale), bundles the extension-host suite (test/editor/suite)
 // into out/editor/suite, starts the fakes the suite talks to (the fake OpenAI server once it exists,
 // and the FakeHookServer as a command the extension can spawn), and runs the suite in a real VS Code
 // extension host (runInServer.ts). Exits with the suite's result.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 import { ensureCodeServer } from '../../scripts/ensureCodeServer';
+import { ensureBuilt } from '../integration/cli/cliHarness';
 import { startFakeOpenAi, type FakeOpenAi } from '../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, hookServerConfig, objectTimes } from '../fakes/hookServer';
 import { packScriptedLmProvider, SCRIPTED_LM_DIR } from './lmProvider/buildScriptedLmProvider';
@@ -92,8 +92,8 @@ async function launch(run: ExtensionTestRun & { workspace: string; env: Record<s
 
 async function main(): Promise<number> {
   const install = ensureCodeServer();
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('node esbuild.mjs failed');
+  // `npm test` built dist/ already and runs this three times (trusted, untrusted, reload): build only when stale.
+  await ensureBuilt();
   await compileSuite();
   // A fixture extension beside Sprout: scripted chat models behind the real vscode.lm API.
   const lmProvider = await packScriptedLmProvider();
