@@ -11,7 +11,7 @@ import { raceAbort } from './abort';
 import { clientCapabilities, installFeatureHandlers } from './clientFeatures';
 import type { McpServerConfig } from './config';
 import type { ServerOAuth } from './oauthClient';
-import type { ConnectionOptions } from './serverConnection';
+import type { ConnectionOptions } from './connectionTypes';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 
 /** A connection that is up: its client, transport, and sign-in helper (kept for refreshes and step-up). */

@@ -10,9 +10,10 @@ import { nodeClock } from '../runtime/nodeClock';
 import type { McpServerConfig } from './config';
 import type { ClientFeatures } from './clientFeatures';
 import type { OAuthHost } from './oauthClient';
-import { ServerConnection, type ServerStatus } from './serverConnection';
+import type { ServerStatus } from './connectionTypes';
+import { ServerConnection } from './serverConnection';
 
-export type { ServerState, ServerStatus } from './serverConnection';
+export type { ServerState, ServerStatus } from './connectionTypes';
 
 /** A listing still waiting after this long tells the host which servers it waits for. */
 const WAITING_NOTICE_MS = 300;

@@ -38,7 +38,7 @@ export interface OAuthHost {
 }
 
 /** The store key of a server: its name and URL, so a changed URL never gets another server's tokens. */
-export function oauthKey(server: string, url: string): string {
+function oauthKey(server: string, url: string): string {
   return `${server} ${url}`;
 }
 

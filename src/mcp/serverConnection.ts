@@ -4,57 +4,19 @@
  * one of these per server and merges them; all state about a single server lives here.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Clock, Logger, ToolCallOptions, ToolHostEvent } from '../agent/ports';
+import type { ToolCallOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort } from './abort';
-import type { ClientFeatures } from './clientFeatures';
 import { afterSignIn, openClient, type Live } from './clientOpener';
 import type { McpServerConfig } from './config';
-import { forgetSignIn, serverOAuth, type OAuthHost } from './oauthClient';
+import type { ConnectionOptions, ServerState, ServerStatus } from './connectionTypes';
+import { forgetSignIn, serverOAuth } from './oauthClient';
 import { httpLoss, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
 import { callToolOverClient, isServerAnswer, serverRunsToolTasks } from './toolCall';
 import { fetchToolPages, toToolInfos } from './toolInfos';
 import { flattenToolResult } from './toolResults';
-
-export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting' | 'failed';
-
-export interface ServerStatus {
-  name: string;
-  transport: 'stdio' | 'http';
-  state: ServerState;
-  error?: string;
-  /** Successful restarts since the hub started. */
-  restarts: number;
-  /** Bare names of the hooks (`_` tools) it exposes, as last listed (kept while it is down). */
-  hooks: string[];
-  toolCount: number;
-  /** Process id of a running stdio server. */
-  pid?: number;
-}
-
-export interface ConnectionOptions {
-  /** Backoff waits and the times they are measured from. */
-  clock: Clock;
-  clientName: string;
-  clientVersion: string;
-  logger?: Logger;
-  restart: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number };
-  /** A server that ran this long since its last start gets a fresh restart budget. */
-  stableResetMs: number;
-  connectTimeoutMs: number;
-  closeGraceMs: number;
-  parentEnv: NodeJS.ProcessEnv;
-  onStderr?: (server: string, line: string) => void;
-  emit: (event: ToolHostEvent) => void;
-  /** Elicitation and roots, declared to the server only when handled. */
-  features: ClientFeatures;
-  /** Sign-in for HTTP servers that ask for it; without it a 401 is a start failure. */
-  oauth?: OAuthHost;
-  /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
-  onStatus?: (status: ServerStatus) => void;
-}
 
 export class ServerConnection {
   private stateNow: ServerState = 'idle';
@@ -109,7 +71,7 @@ export class ServerConnection {
   }
 
   status(): ServerStatus {
-    const tools = this.tools ?? this.lastListed;
+    const tools = this.lastTools();
     return {
       name: this.name,
       transport: this.config.transport.type,
@@ -182,11 +144,8 @@ export class ServerConnection {
 
   async kill(reason: string): Promise<void> {
     this.abandon.abort();
-    const live = this.live;
     const pending = this.pending;
-    this.live = undefined;
-    this.tools = undefined;
-    void live?.oauth?.done();
+    const live = this.takeLive();
     if (this.state !== 'failed' || live || pending) this.markDown('killed', `killed: ${reason}`);
     this.opts.logger?.info('mcp server killed', { server: this.name, reason });
     await Promise.all([live?.st.kill(), pending?.kill()]);
@@ -194,20 +153,21 @@ export class ServerConnection {
 
   /** Stops the server and forgets its failures; the next use starts it afresh. */
   async reset(): Promise<void> {
-    this.abandon.abort();
-    await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
-    await this.connecting?.catch(() => undefined);
-    // A start that completed while we waited must not survive the reset either.
-    await this.takeLive()?.st.close();
+    await this.shutDown();
     Object.assign(this, { state: 'idle', error: undefined, attempts: 0, readySince: 0, lastDownAt: 0 });
   }
 
   async close(): Promise<void> {
     this.closed = true;
     this.closing.abort();
+    await this.shutDown();
+  }
+
+  private async shutDown(): Promise<void> {
     this.abandon.abort();
     await Promise.all([this.takeLive()?.st.close(), this.pending?.close()]);
     await this.connecting?.catch(() => undefined);
+    // A start that completed while we waited must not survive the reset or close either.
     await this.takeLive()?.st.close();
   }
 
@@ -366,5 +326,4 @@ export class ServerConnection {
     }
     return tools;
   }
-
 }

@@ -11,7 +11,7 @@ import type { ToolProgress } from '../agent/ports';
 import type { RawToolResult } from './toolResults';
 
 /** setTimeout's ceiling: the core owns call timeouts, so the SDK's own 60 s default must never fire. */
-export const NO_TIMEOUT = 2_147_483_647;
+const NO_TIMEOUT = 2_147_483_647;
 /** A `tasks/cancel` of an abandoned task gets this long; the call has already returned by then. */
 const CANCEL_TASK_TIMEOUT_MS = 5000;
 /** Progress messages are server text shown on a tool card: long ones are cut. */

@@ -77,7 +77,7 @@ function allProcesses(): ProcInfo[] {
 }
 
 /** Every live descendant of `root` (not `root` itself). */
-export function descendantsOf(root: number, processes: readonly ProcInfo[] = allProcesses()): KnownProcess[] {
+function descendantsOf(root: number, processes: readonly ProcInfo[] = allProcesses()): KnownProcess[] {
   const children = new Map<number, ProcInfo[]>();
   for (const p of processes) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
   const found: KnownProcess[] = [];

@@ -2,7 +2,7 @@
  * Runs a shell command in its own process group so a timeout or shutdown kills the whole tree
  * (test runners and build tools spawn children that would otherwise outlive us), including what left
  * the group: descendants that called `setsid` are found through the process tree and an environment
- * tag (src/mcp/processTree.ts) and killed with it.
+ * tag (src/platform/processTree.ts) and killed with it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from '../../platform/processTree';

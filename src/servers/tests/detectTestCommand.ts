@@ -34,14 +34,14 @@ export function readPackageJson(root: string): PackageJson | undefined {
   }
 }
 
-/** The root package.json's test script, unless it is missing or npm init's placeholder. */
-export function testScript(root: string): string | undefined {
-  const script = readPackageJson(root)?.scripts?.test;
+/** The root package.json's test script (`pkg`, from readPackageJson), unless it is missing or npm init's placeholder. */
+export function testScript(pkg: PackageJson | undefined): string | undefined {
+  const script = pkg?.scripts?.test;
   return typeof script === 'string' && script.trim() !== '' && !NPM_PLACEHOLDER.test(script) ? script : undefined;
 }
 
-export function packageManager(root: string): 'npm' | 'pnpm' | 'yarn' {
-  const declared = readPackageJson(root)?.packageManager;
+export function packageManager(root: string, pkg: PackageJson | undefined): 'npm' | 'pnpm' | 'yarn' {
+  const declared = pkg?.packageManager;
   const name = typeof declared === 'string' ? /^(npm|pnpm|yarn)@/.exec(declared)?.[1] : undefined;
   if (name === 'npm' || name === 'pnpm' || name === 'yarn') return name;
   if (existsSync(join(root, 'pnpm-lock.yaml'))) return 'pnpm';
@@ -95,7 +95,8 @@ function pythonCommand(root: string): string | undefined {
 }
 
 export function detectTestCommand(root: string): string | undefined {
-  if (testScript(root) !== undefined) return `${packageManager(root)} test`;
+  const pkg = readPackageJson(root);
+  if (testScript(pkg) !== undefined) return `${packageManager(root, pkg)} test`;
   const js = jsRunnerWithoutScript(root);
   if (js) return js;
   const python = pythonCommand(root);

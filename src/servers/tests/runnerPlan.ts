@@ -7,7 +7,7 @@
  * get no flags (how they pass arguments differs by version); their runner's text is read instead.
  */
 import type { RunnerId } from './formats/readReport';
-import { testScript } from './detectTestCommand';
+import { readPackageJson, testScript } from './detectTestCommand';
 
 export interface RunPlan {
   /** The command as configured or detected (what the model and the user see). */
@@ -90,7 +90,7 @@ function scriptPlan(command: string, tokens: readonly string[], root: string, re
   const [pm, verb, name] = tokens;
   const isTest = verb === 'test' || verb === 't' || ((verb === 'run' || verb === 'run-script') && name === 'test');
   if ((pm !== 'npm' && pm !== 'pnpm' && pm !== 'yarn') || !isTest) return undefined;
-  const script = testScript(root);
+  const script = testScript(readPackageJson(root));
   const runner = script === undefined ? 'other' : runnerOf(lastCommand(script));
   const env = runnerEnv(runner);
   const flags = reporterFlags(runner, reportFile);

@@ -1,0 +1,45 @@
+/**
+ * The shapes shared by ServerConnection, its client opener and McpHub: a server's state and status
+ * as views see them, and the options every connection is built with.
+ */
+import type { Clock, Logger, ToolHostEvent } from '../agent/ports';
+import type { ClientFeatures } from './clientFeatures';
+import type { OAuthHost } from './oauthClient';
+
+export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting' | 'failed';
+
+export interface ServerStatus {
+  name: string;
+  transport: 'stdio' | 'http';
+  state: ServerState;
+  error?: string;
+  /** Successful restarts since the hub started. */
+  restarts: number;
+  /** Bare names of the hooks (`_` tools) it exposes, as last listed (kept while it is down). */
+  hooks: string[];
+  toolCount: number;
+  /** Process id of a running stdio server. */
+  pid?: number;
+}
+
+export interface ConnectionOptions {
+  /** Backoff waits and the times they are measured from. */
+  clock: Clock;
+  clientName: string;
+  clientVersion: string;
+  logger?: Logger;
+  restart: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number };
+  /** A server that ran this long since its last start gets a fresh restart budget. */
+  stableResetMs: number;
+  connectTimeoutMs: number;
+  closeGraceMs: number;
+  parentEnv: NodeJS.ProcessEnv;
+  onStderr?: (server: string, line: string) => void;
+  emit: (event: ToolHostEvent) => void;
+  /** Elicitation and roots, declared to the server only when handled. */
+  features: ClientFeatures;
+  /** Sign-in for HTTP servers that ask for it; without it a 401 is a start failure. */
+  oauth?: OAuthHost;
+  /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
+  onStatus?: (status: ServerStatus) => void;
+}
