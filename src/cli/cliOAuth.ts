@@ -6,10 +6,10 @@
  * the user only (0600 in a 0700 folder). Nothing of it is printed or logged.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthHost, OAuthRecord, OAuthStore } from '../mcp/oauthClient';
-import { ensurePrivateDir, stateHome } from '../platform/privateState';
+import { stateHome, writePrivateFileAtomic } from '../platform/privateState';
 import type { WritableLike } from '../runtime/streamLogger';
 import type { Env } from './cliSettings';
 
@@ -29,12 +29,8 @@ class FileOAuthStore implements OAuthStore {
   }
 
   async save(key: string, record: OAuthRecord): Promise<void> {
-    ensurePrivateDir(this.dir);
-    const file = this.file(key);
-    const temp = `${file}.${process.pid}.tmp`;
     // Written whole and then renamed, so a crash never leaves half a token file.
-    writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
-    renameSync(temp, file);
+    writePrivateFileAtomic(this.file(key), JSON.stringify(record));
   }
 
   async clear(key: string): Promise<void> {

@@ -6,9 +6,9 @@
  * by this user, so a folder another user prepared (the old shared `/tmp/sprout-agent` problem) is
  * refused rather than used; files are created 0600 and never through a symlink.
  */
-import { chmodSync, createWriteStream, lstatSync, mkdirSync, type WriteStream } from 'node:fs';
+import { chmodSync, createWriteStream, lstatSync, mkdirSync, renameSync, writeFileSync, type WriteStream } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 export type StateEnv = Readonly<Record<string, string | undefined>>;
 
@@ -43,4 +43,15 @@ export function ensurePrivateDir(path: string): string {
 /** A new file only the user can read; fails if anything (a symlink included) already has the name. */
 export function createPrivateFile(path: string): WriteStream {
   return createWriteStream(path, { flags: 'wx', mode: 0o600 });
+}
+
+/**
+ * Replaces `path` with `text`, readable by the user only, in a private folder (created as by
+ * ensurePrivateDir): written whole to a temp file, then renamed, so a crash never leaves half a file.
+ */
+export function writePrivateFileAtomic(path: string, text: string): void {
+  ensurePrivateDir(dirname(path));
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, text, { mode: 0o600 });
+  renameSync(temp, path);
 }

@@ -3,9 +3,9 @@
  * it. Written atomically, in a folder only the user can enter (test output can hold secrets); read back only when it has the current shape (an older or damaged file is
  * ignored, which costs one run, never a wrong verdict).
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../../platform/privateState';
+import { writePrivateFileAtomic } from '../../platform/privateState';
 import { persistedResultSchema, type TestRunResult } from './testResult';
 
 export class LastResultStore {
@@ -26,10 +26,7 @@ export class LastResultStore {
 
   save(result: TestRunResult): void {
     try {
-      ensurePrivateDir(this.stateDir);
-      const temp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temp, JSON.stringify(result), { mode: 0o600 });
-      renameSync(temp, this.file);
+      writePrivateFileAtomic(this.file, JSON.stringify(result));
     } catch {
       // Persistence is a convenience: without it a restarted server just runs the suite again.
     }

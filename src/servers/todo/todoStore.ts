@@ -4,9 +4,9 @@
  * kill mid-write leaves the previous list rather than a torn one. Reads on every call: a restarted
  * server picks up where the last one stopped.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDir } from '../../platform/privateState';
+import { writePrivateFileAtomic } from '../../platform/privateState';
 import { z } from 'zod';
 import type { TodoItem } from './todoList';
 
@@ -35,9 +35,6 @@ export class TodoStore {
   }
 
   save(items: readonly TodoItem[]): void {
-    ensurePrivateDir(join(this.file, '..'));
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ version: 1, items }, null, 2), { mode: 0o600 });
-    renameSync(temp, this.file);
+    writePrivateFileAtomic(this.file, JSON.stringify({ version: 1, items }, null, 2));
   }
 }

@@ -1,13 +1,13 @@
 // Private state through the real workspace server: run_command's full output lands in a 0700 folder as
 // a 0600 file with an unguessable name, and a state folder someone else prepared (a symlink, another
-// user's folder) is refused instead of used.
+// user's folder) is refused instead of used; a state file is replaced whole (writePrivateFileAtomic).
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { stateHome } from '../../../src/platform/privateState';
+import { stateHome, writePrivateFileAtomic } from '../../../src/platform/privateState';
 import { REPO_ROOT, startServer, type ServerProcess } from './serverProcess';
 
 const mode = (path: string): number => statSync(path).mode & 0o777;
@@ -63,6 +63,20 @@ describe('private state of the workspace server', () => {
     const run = startFails(foreign, join(base, 'root'));
     assert.equal(run.status, 2);
     assert.match(run.stderr, /belongs to another user \(uid 4242\)/);
+  });
+
+  it('replaces a state file whole: 0600 in a 0700 folder it creates, no temp file left, never in a symlinked folder', () => {
+    const file = join(base, 'fresh-state', 'todo.json');
+    writePrivateFileAtomic(file, '{"a":1}');
+    writePrivateFileAtomic(file, '{"a":2}');
+    assert.equal(readFileSync(file, 'utf8'), '{"a":2}');
+    assert.equal(mode(file), 0o600);
+    assert.equal(mode(dirname(file)), 0o700);
+    assert.deepEqual(readdirSync(dirname(file)), ['todo.json']);
+    mkdirSync(join(base, 'target'));
+    symlinkSync(join(base, 'target'), join(base, 'linked-file-state'));
+    assert.throws(() => writePrivateFileAtomic(join(base, 'linked-file-state', 'todo.json'), '{}'), /is a symbolic link; refusing to keep private state there/);
+    assert.deepEqual(readdirSync(join(base, 'target')), []);
   });
 
   it('puts the per-user state root under XDG_STATE_HOME, else ~/.local/state', () => {
