@@ -8,8 +8,8 @@
  */
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair, capHookField } from './hookEnvelope';
-import { askHook, hookServers } from './lifecycleHooks';
-import { decideGate } from './stopGateRules';
+import { askHook } from './lifecycleHooks';
+import { decideGate, serversWithHook } from './stopGateRules';
 import type { AgentEvent, HookObjection, Outcome, UnresolvedCause } from './events';
 import type { ToolInfo } from './messages';
 
@@ -90,7 +90,7 @@ export function runStopGate(
   const used = ctx.state().rejectionsUsed;
   const decision = decideGate({ rejectionsUsed: used, afterObjection: gate.afterObjection }, hooks);
   if (decision.kind === 'finish') return finishStanding(ctx, gate, decision.cause);
-  const servers = hookServers(ctx, tools, '_Stop');
+  const servers = serversWithHook(tools, hooks.allowlist, '_Stop', ctx.tools.serverNames());
   if (servers.length === 0 && signal.aborted) return { kind: 'cancelled' };
   // Nobody left to ask for a verdict: what stood when the budget ran out still stands.
   if (decision.kind === 'verdict') return servers.length === 0 ? finishStanding(ctx, gate, 'budget_exhausted') : finalVerdict(ctx, gate, servers, evidence, signal);
