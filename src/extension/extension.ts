@@ -87,7 +87,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
   const stopStatus = host.onServerStatus((status) => hooks.updateServer(status));
   const statusBar = createStatusBar(hooks, () => controller.running);
   // The chat's header line follows the Hooks view's state.
-  const stopSummary = hooks.onDidChange(() => controller.broadcast({ type: 'hooks', hooks: hooksSummary(hooks, config.get().agent.hooks.allowlist) }));
+  const stopSummary = hooks.onDidChange(() => controller.broadcastHooks());
   statusBarItem = statusBar.item;
   const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
   context.subscriptions.push(
@@ -196,7 +196,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
     },
     onCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args),
-    hooksSummary: () => hooksSummary(hooks, settings.agent.hooks.allowlist),
+    hooksSummary: () => hooksSummary(hooks),
   });
   chatRef.controller = controller;
   registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, testing, workspaceFolder }, {

@@ -42,6 +42,8 @@ export class ChatController {
   notice: string | null = null;
   /** The notice the user dismissed; it stays away for this window's life unless it changes. */
   private dismissedNotice: string | null = null;
+  /** The hooks line the views show now (as sent), so an unchanged one is not sent again. */
+  private shownHooks: string | undefined;
   private pending: PendingPrompt | undefined;
   private readonly policy: ApprovalPolicy;
 
@@ -238,8 +240,20 @@ export class ChatController {
     this.chat?.session.updateSettings(this.deps.host.models.agentSettings());
     this.broadcast({ type: 'setup', setup: this.setupNeeded() });
     this.broadcast({ type: 'model', model: this.deps.host.models.inUse() });
-    this.broadcast({ type: 'hooks', hooks: this.deps.hooksSummary() });
+    this.broadcastHooks();
     this.sendPending();
+  }
+
+  /**
+   * The hooks line, to every view, when it reads differently from what they show: the Hooks view's
+   * state changes with every hook event (each one replayed when a chat opens, too), its summary rarely.
+   */
+  broadcastHooks(): void {
+    const hooks = this.deps.hooksSummary();
+    const shown = JSON.stringify(hooks);
+    if (shown === this.shownHooks) return;
+    this.shownHooks = shown;
+    this.broadcast({ type: 'hooks', hooks });
   }
 
   setNotice(notice: string | null): void {

@@ -6,6 +6,7 @@
  */
 import type { HookAllowlist } from '../../agent/settings';
 import { budgetText } from '../../shared/budgetText';
+import { hookLabel } from '../../shared/hookText';
 import type { HooksSummary } from '../../shared/protocol';
 import type { HooksViewState } from './hooksViewState';
 
@@ -19,7 +20,7 @@ function checkingServers(view: HooksViewState, allowlist: HookAllowlist): string
   return allowlist.kind === 'all' ? 'all' : allowlist.names;
 }
 
-export function hooksSummary(view: HooksViewState, allowlist: HookAllowlist): HooksSummary {
+export function hooksSummary(view: HooksViewState, allowlist: HookAllowlist = view.hookAllowlist): HooksSummary {
   if (allowlist.kind === 'names' && allowlist.names.length === 0) return { state: 'off', text: 'No completion checks', tooltip: OFF_TOOLTIP };
   const servers = checkingServers(view, allowlist);
   if (servers !== 'all' && servers.length === 0) {
@@ -28,7 +29,7 @@ export function hooksSummary(view: HooksViewState, allowlist: HookAllowlist): Ho
   const who = servers === 'all' ? 'any allowed server' : servers.join(', ');
   const budget = budgetText(view.budget);
   const troubled = [...view.servers.values()].filter((s) => s.allowlisted && s.hooks.length > 0 && (s.health === 'killed' || s.health === 'error'));
-  const text = `Completion check: ${who}${budget.line ? ` · ${budget.line}` : ''}`;
+  const text = `${hookLabel('_Stop')}: ${who}${budget.line ? ` · ${budget.line}` : ''}`;
   const problems = troubled.map((s) => `${s.name} is ${s.health}${s.detail ? ` (${s.detail})` : ''}.`);
   const tooltip = [`Before the agent finishes, ${who} may object and send it back to work.`, ...problems, budget.tooltip].filter(Boolean).join('\n');
   return { state: troubled.length > 0 || budget.spent ? 'warning' : 'on', text, tooltip };

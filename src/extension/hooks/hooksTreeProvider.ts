@@ -97,7 +97,7 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
 
   private budgetItem(): vscode.TreeItem {
     // No server checks completion: there is no budget to count, and the row says why (as the chat's header does).
-    const summary = hooksSummary(this.hooks, this.hooks.hookAllowlist);
+    const summary = hooksSummary(this.hooks);
     if (summary.state === 'off') {
       const item = new vscode.TreeItem(summary.text);
       item.id = 'budget';
