@@ -17,7 +17,7 @@ import { errorMessage } from '../agent/errorMessage';
 import type { McpHub } from '../mcp/mcpHub';
 import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
-import { nodeClock } from '../runtime/nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
 import { selectServers } from './cliServers';
 import { resolveWorkspace, stateDirFor } from './cliSession';

@@ -10,7 +10,7 @@ import { onAbort } from '../agent/context';
 import { historyChars } from '../agent/compactionRules';
 import { DEFAULT_BASE_URL } from '../agent/settings';
 import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
-import { nodeClock } from '../runtime/nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 import type { Compatibility } from './dialect';
 import { createEndpoint, type Endpoint } from './endpoint';
 import { classifyError, redact, rejectionOf, StreamCutError, type ClassifiedError } from './modelErrors';

@@ -12,7 +12,7 @@ import type { AgentEvent } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type McpHubOptions } from '../mcp/mcpHub';
-import { nodeClock } from './nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 
 export const CLIENT_NAME = 'sprout-agent';
 

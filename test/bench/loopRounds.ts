@@ -12,7 +12,7 @@ import type { TranscriptRecord } from '../../src/agent/events';
 import { DEFAULT_SETTINGS } from '../../src/agent/settings';
 import { McpHub } from '../../src/mcp/mcpHub';
 import { OpenAiModelClient } from '../../src/model/openAiModelClient';
-import { nodeClock } from '../../src/runtime/nodeClock';
+import { nodeClock } from '../../src/platform/nodeClock';
 import { timePairs, type PairedSamples } from './benchStats';
 
 const PROMPT = 'next question';

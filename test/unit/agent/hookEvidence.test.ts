@@ -4,7 +4,7 @@ import { HookCaller } from '../../../src/agent/hookCaller';
 import { EVIDENCE_MAX_FAILURES, hookEvidence } from '../../../src/agent/hookEvidence';
 import type { AgentEvent } from '../../../src/agent/events';
 import { collectObjections } from '../../../src/agent/stopGateRules';
-import { NodeClock } from '../../../src/runtime/nodeClock';
+import { NodeClock } from '../../../src/platform/nodeClock';
 import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
 
 const context = { sessionId: 's', rejectionsUsed: 0, rejectionBudget: 3, afterObjection: false };
