@@ -24,7 +24,7 @@ import { resolveWorkspace, stateDirFor } from './cliSession';
 import { hookSettings } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
-import type { CliIo } from './runCli';
+import type { CliIo } from './cliIo';
 
 const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
 

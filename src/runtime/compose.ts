@@ -7,8 +7,8 @@
  * opens) lives here.
  */
 import { AgentSession } from '../agent/session';
-import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from '../agent/ports';
-import type { AgentEvent } from '../agent/events';
+import type { Clock, Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { AgentEvent, TranscriptStore } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type McpHubOptions } from '../mcp/mcpHub';
