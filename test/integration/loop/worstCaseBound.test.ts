@@ -66,8 +66,13 @@ const slackMs = (): number => 5000 * loadFactor();
  * Starts every server (their first start is set-up, not part of the bound; `waitMs` caps the wait for
  * those never ready); returns each model round's duration as it happens.
  */
-async function startAndTimeRounds(r: Rig, waitMs?: number): Promise<number[]> {
+async function startAndTimeRounds(r: Rig, waitMs?: number, neverReady: string[] = []): Promise<number[]> {
   await r.runtime.hub.listTools(undefined, waitMs === undefined ? {} : { waitMs });
+  // Every other server has listed its hooks before the prompt, however long its start took here: the
+  // bound is about calls, not about a start that a busy machine made slower than the ready grace.
+  const listed = (name: string): boolean => (r.runtime.hub.status().find((s) => s.name === name)?.hooks.length ?? 0) > 0;
+  const answering = r.runtime.hub.serverNames().filter((name) => name !== 'work' && !neverReady.includes(name));
+  await waitFor(() => answering.every(listed), `${answering.join(', ')} to list their hooks`, 60_000);
   const roundStarts: number[] = [];
   const modelRounds: number[] = [];
   r.runtime.session.subscribe((event) => {
@@ -107,7 +112,7 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
     responses: Array.from({ length: MAX_REJECTIONS + 1 }, (_, i) => fakeReply.text(`attempt ${i + 1}`)),
   });
   // The two never-ready servers get a few seconds here, and are then not waited for again.
-  const modelRounds = await startAndTimeRounds(rig, 8000);
+  const modelRounds = await startAndTimeRounds(rig, 8000, ['slowlister', 'mute']);
 
   const started = Date.now();
   const outcome = await rig.runtime.session.run('finish the job');
