@@ -17,3 +17,12 @@ export function loadFactor(): number {
 export function scaledMs(idleMs: number): number {
   return Math.round(idleMs * loadFactor());
 }
+
+/**
+ * A scale fixed at the load of this moment, for a file whose windows must stay in proportion to each
+ * other (a wait, a delay longer than it, a bound between them) while the load moves.
+ */
+export function scaleAtLoadNow(): (idleMs: number) => number {
+  const factor = loadFactor();
+  return (idleMs) => Math.round(idleMs * factor);
+}
