@@ -1,8 +1,8 @@
 // Lint rules, including the dependency direction of the architecture (docs/architecture in README).
 // The layers are the folders of src/; `layers` below says which folders each may import (judged by the
 // path an import resolves to, see scripts/layerRule.mjs) and, where a layer has an allowlist, which
-// packages. The `restrict` blocks further down keep SDKs, vscode and Node built-ins out of the layers
-// that must not see them. A wrong import fails `npm run lint`; test/unit/build/layerProbes.test.ts
+// packages (so Node built-ins stay out of the core, shared and the webview). The `restrict` blocks
+// further down keep vscode and the SDKs out of the Node-side layers that must not see them. A wrong import fails `npm run lint`; test/unit/build/layerProbes.test.ts
 // proves each rule rejects a probe, and test/unit/build/importGraph.test.ts checks the whole house
 // (no upward import, no import circle). The per-layer tsconfig files keep Node and DOM globals out.
 import js from '@eslint/js';
