@@ -23,6 +23,8 @@ test('the first prompt waits at most the startup wait, names the slow server, an
   rig = await openRig({
     servers: [{ name: 'good' }, { name: 'late', config: { startDelayMs: ms(7000) } }],
     settings: { firstPromptServerWaitMs: ms(3000), serverReadyGraceMs: 300 },
+    // The rig's fast restarts, and the connect timeout (30 s) stretched with the rest, so the late server is late, not failed.
+    hub: { restart: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 5 }, closeGraceMs: 500, connectTimeoutMs: Math.max(30_000, ms(30_000)) },
     responses: [fakeReply.text('first answer'), fakeReply.toolCalls([{ name: 'late__echo', arguments: { text: 'joined' } }]), fakeReply.text('done')],
   });
   const started = Date.now();

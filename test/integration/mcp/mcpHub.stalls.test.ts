@@ -32,7 +32,8 @@ const ms = scaleAtLoadNow();
 const SILENT_MS = Math.max(60_000, ms(60_000));
 
 function newHub(servers: McpServerConfig[]): { hub: McpHub; events: ToolHostEvent[] } {
-  const hub = new McpHub(servers, { closeGraceMs: 300 });
+  // The connect timeout (30 s) stretched with the rest, so the late server is late, not failed.
+  const hub = new McpHub(servers, { closeGraceMs: 300, connectTimeoutMs: Math.max(30_000, ms(30_000)) });
   hubs.push(hub);
   const events: ToolHostEvent[] = [];
   hub.subscribe((event) => events.push(event));
