@@ -62,9 +62,22 @@ function jsRunnerWithoutScript(root: string): string | undefined {
   return undefined;
 }
 
+/** `tests/`, `test/`, and the same inside the root's Python packages (`simplejson/tests/`). */
+function pythonTestDirs(root: string): string[] {
+  let packages: string[] = [];
+  try {
+    packages = readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && existsSync(join(root, e.name, '__init__.py')))
+      .map((e) => e.name);
+  } catch {
+    // an unreadable root has no tests to find
+  }
+  return ['.', 'tests', 'test', ...packages.flatMap((p) => [`${p}/tests`, `${p}/test`])];
+}
+
 function pythonTestFiles(root: string): { dir: string; files: string[] }[] {
   const found: { dir: string; files: string[] }[] = [];
-  for (const dir of ['.', 'tests', 'test']) {
+  for (const dir of pythonTestDirs(root)) {
     try {
       const files = readdirSync(join(root, dir)).filter((f) => /^test.*\.py$|_test\.py$/.test(f));
       if (files.length > 0) found.push({ dir, files });

@@ -39,7 +39,6 @@ const TEXT: Parser[] = [
   parseCargo,
   parseGoJson,
   parseGoText,
-  parseSummary,
 ];
 
 const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
@@ -88,28 +87,36 @@ export function readReport(run: RunOutput): ParsedTestReport | undefined {
     const parsed = machine(run.report, run.root);
     if (parsed) return run.runner === 'vitest' ? withVitestDiffs(parsed, output, run.root) : parsed;
   }
+  // A reader returns a report only when it found its runner's summary, so a zero count is a real zero
+  // ("0 passing"): it is kept unless a later reader finds tests in the same output.
   const own = OWN_TEXT[run.runner]?.(output, run.root);
   if (meaningful(own)) return own;
+  let zero = own;
   for (const parse of TEXT) {
     const report = parse(output, run.root);
     if (meaningful(report)) return report;
+    zero ??= report;
   }
-  return undefined;
+  return zero ?? parseSummary(output);
 }
 
-/** `3 passed, 1 failed` / `3 passing` / `Tests: 3 passed` and the like, from runners nobody parses. */
+/**
+ * The last resort for runners nobody reads: counts only from a line that gives both, `3 passed, 1
+ * failed` (`Tests: 3 passed, 1 failed`), the plain closing line many tools print; otherwise the
+ * failing names it can see with the counts marked unknown, so "3 specs, 1 failure" never becomes
+ * "1 failed, 0 passed".
+ */
 export function parseSummary(output: string): ParsedTestReport | undefined {
-  const last = (pattern: RegExp): number | undefined => {
-    let found: number | undefined;
-    for (const match of output.matchAll(pattern)) found = Number(match[1]);
-    return found;
-  };
-  const passed = last(/(\d+) (?:passed|passing|pass)\b/gi);
-  const failed = last(/(\d+) (?:failed|failing|failures?|fail)\b/gi);
-  if (passed === undefined && failed === undefined) return undefined;
+  let counted: { passed: number; failed: number; skipped: number } | undefined;
+  for (const line of output.split('\n')) {
+    const passed = /(\d+) (?:passed|passing)\b/i.exec(line);
+    const failed = /(\d+) (?:failed|failing)\b/i.exec(line);
+    if (passed && failed) counted = { passed: Number(passed[1]), failed: Number(failed[1]), skipped: Number(/(\d+) (?:skipped|pending|ignored)\b/i.exec(line)?.[1] ?? 0) };
+  }
   const failures: TestFailure[] = [];
   for (const match of output.matchAll(/^\s*(?:✗|✖|×|FAIL:?|failed:?)\s+(\S.*)$/gim)) {
     if (failures.length < 50) failures.push({ name: (match[1] ?? '').trim(), message: '' });
   }
-  return { format: 'summary', passed: passed ?? 0, failed: failed ?? 0, skipped: last(/(\d+) (?:skipped|pending|ignored)\b/gi) ?? 0, failures };
+  if (counted) return { format: 'summary', ...counted, failures };
+  return failures.length > 0 ? { format: 'summary', passed: 0, failed: 0, skipped: 0, failures, uncounted: true } : undefined;
 }
