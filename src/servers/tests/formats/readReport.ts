@@ -6,17 +6,37 @@
  */
 import type { ParsedTestReport, TestFailure } from '../testResult';
 import { parseCargo } from './cargo';
+import { parseBunText, parseDenoText, parseJasmine, parseUvu } from './consoleRunners';
+import { parsePlaywrightJson } from './playwrightJson';
 import { normaliseOutput } from './failureText';
 import { parseGoJson, parseGoText } from './go';
 import { parseJestJson } from './jestJson';
 import { parseJestText, parseMochaText, parseVitestText } from './jsText';
 import { parseJunit } from './junit';
 import { parseMochaJson } from './mochaJson';
-import { parseNodeSpec, parseTap } from './nodeTest';
+import { parseNodeSpec } from './nodeTest';
+import { parseTap } from './tap';
 import { parsePytestText, parseUnittest } from './python';
 
 /** Which runner a command ends in: decides the flags it gets and the report read first. */
-export type RunnerId = 'jest' | 'vitest' | 'mocha' | 'node' | 'pytest' | 'unittest' | 'cargo' | 'go' | 'other';
+export type RunnerId =
+  | 'jest'
+  | 'vitest'
+  | 'mocha'
+  | 'node'
+  | 'pytest'
+  | 'unittest'
+  | 'cargo'
+  | 'go'
+  | 'ava'
+  | 'tap'
+  | 'tape'
+  | 'uvu'
+  | 'jasmine'
+  | 'playwright'
+  | 'bun'
+  | 'deno'
+  | 'other';
 
 type Parser = (text: string, root: string) => ParsedTestReport | undefined;
 
@@ -25,6 +45,9 @@ const MACHINE: Partial<Record<RunnerId, Parser>> = {
   vitest: (t, r) => parseJestJson(t, r, 'vitest-json'),
   mocha: parseMochaJson,
   pytest: (t, r) => parseJunit(t, r, 'pytest-junit'),
+  playwright: parsePlaywrightJson,
+  bun: (t, r) => parseJunit(t, r, 'bun-junit'),
+  deno: (t, r) => parseJunit(t, r, 'deno-junit'),
 };
 
 const TEXT: Parser[] = [
@@ -39,6 +62,10 @@ const TEXT: Parser[] = [
   parseCargo,
   parseGoJson,
   parseGoText,
+  parseJasmine,
+  parseUvu,
+  parseBunText,
+  parseDenoText,
 ];
 
 const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
@@ -50,6 +77,13 @@ const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
   unittest: parseUnittest,
   cargo: parseCargo,
   go: (t, r) => parseGoJson(t, r) ?? parseGoText(t, r),
+  ava: parseTap,
+  tap: parseTap,
+  tape: parseTap,
+  uvu: parseUvu,
+  jasmine: parseJasmine,
+  bun: parseBunText,
+  deno: parseDenoText,
 };
 
 function meaningful(report: ParsedTestReport | undefined): report is ParsedTestReport {
