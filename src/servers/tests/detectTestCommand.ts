@@ -1,7 +1,8 @@
 /**
  * Finds the workspace's test command when none is configured, in this order: the root package.json
  * test script (run with the project's package manager: the `packageManager` field, else its
- * lockfile, else npm), a jest/vitest/mocha config without a script, pytest, unittest, `cargo test`,
+ * lockfile, else npm), a jest/vitest/mocha/Playwright/jasmine config without a script, `deno test`
+ * (deno.json), `bun test` (bunfig.toml), pytest, unittest, `cargo test`,
  * `go test ./...`, a Makefile `test` target. Python is pytest unless every test file is plain
  * unittest and nothing configures pytest.
  */
@@ -59,6 +60,10 @@ function jsRunnerWithoutScript(root: string): string | undefined {
   if (files.some((f) => /^jest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no jest';
   if (files.some((f) => /^vitest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no vitest run';
   if (files.some((f) => /^\.mocharc\.(?:js|cjs|json|jsonc|ya?ml)$/.test(f))) return 'npx --no mocha';
+  if (files.some((f) => /^playwright\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no playwright test';
+  if (existsSync(join(root, 'spec', 'support', 'jasmine.json'))) return 'npx --no jasmine';
+  if (files.includes('deno.json') || files.includes('deno.jsonc')) return 'deno test';
+  if (files.includes('bunfig.toml')) return 'bun test';
   return undefined;
 }
 

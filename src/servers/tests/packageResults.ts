@@ -5,7 +5,8 @@
  * holding its file), and each package's counts (its own command's, else the sum of the report's
  * per-file or per-binary counts that belong to it) and status.
  */
-import { isAbsolute, posix } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, posix } from 'node:path';
 import { displayPath } from './formats/failureText';
 import type { GroupRun } from './suitePlan';
 import type { CommandOutcome } from './testRun';
@@ -32,19 +33,27 @@ function rootRelative(file: string | undefined, dir: string, root: string): stri
 
 const crateKey = (name: string): string => name.replace(/-/g, '_');
 
-function owner(layout: WorkspaceLayout, group: GroupRun, hint: { package?: string; crate?: string; file?: string }): WorkspacePackage | undefined {
+/** The one package holding `file` relative to its own folder, when the root has no such file (a crate's `tests/x.rs`). */
+function packageHolding(layout: WorkspaceLayout, root: string, file: string): WorkspacePackage | undefined {
+  if (existsSync(join(root, file))) return undefined;
+  const holders = layout.packages.filter((p) => p.dir !== '' && existsSync(join(root, p.dir, file)));
+  return holders.length === 1 ? holders[0] : undefined;
+}
+
+function owner(layout: WorkspaceLayout, group: GroupRun, root: string, hint: { package?: string; crate?: string; file?: string }): WorkspacePackage | undefined {
   if (group.packages.length === 1) return group.packages[0];
   const named = hint.package ?? hint.crate;
   if (named !== undefined) {
     const byName = layout.packages.find((p) => p.name === named || crateKey(p.name) === crateKey(named));
     if (byName) return byName;
   }
-  return hint.file !== undefined ? packageOf(layout, hint.file) : undefined;
+  if (hint.file === undefined) return undefined;
+  return packageHolding(layout, root, hint.file) ?? packageOf(layout, hint.file);
 }
 
-/** A failure's file is relative to the crate in a Cargo workspace run from the root: find the crate's copy. */
-function fileIn(pkg: WorkspacePackage | undefined, file: string | undefined, group: GroupRun): string | undefined {
-  if (!pkg || file === undefined || pkg.dir === '' || group.packages.length <= 1 || file.startsWith(`${pkg.dir}/`)) return file;
+/** A failure's file is relative to its crate in a Cargo workspace run from the root: the crate's copy. */
+function fileIn(pkg: WorkspacePackage | undefined, file: string | undefined, group: GroupRun, root: string): string | undefined {
+  if (!pkg || file === undefined || pkg.dir === '' || group.packages.length <= 1 || file.startsWith(`${pkg.dir}/`) || existsSync(join(root, file))) return file;
   return posix.join(pkg.dir, file);
 }
 
@@ -82,7 +91,7 @@ function sharedResults(layout: WorkspaceLayout, part: Part & { outcome: CommandO
   const bucket = (pkg: WorkspacePackage): UnitCounts => counts.get(pkg) ?? (counts.set(pkg, { passed: 0, failed: 0, skipped: 0 }).get(pkg) as UnitCounts);
   for (const pkg of part.group.packages) bucket(pkg);
   for (const unit of report?.units ?? []) {
-    const pkg = owner(layout, part.group, { ...(unit.crate !== undefined ? { crate: unit.crate } : {}), ...(unit.file !== undefined ? { file: rootRelative(unit.file, part.group.dir, ctx.root) } : {}) });
+    const pkg = owner(layout, part.group, ctx.root, { ...(unit.crate !== undefined ? { crate: unit.crate } : {}), ...(unit.file !== undefined ? { file: rootRelative(unit.file, part.group.dir, ctx.root) } : {}) });
     if (!pkg) continue;
     const c = bucket(pkg);
     c.passed += unit.passed;
@@ -110,8 +119,8 @@ export function packageResults(parts: readonly Part[], ctx: Context): { packages
     for (const raw of outcome.report?.failures ?? []) {
       const file = rootRelative(raw.file, part.group.dir, ctx.root);
       const { package: hint, ...failure } = raw;
-      const pkg = ctx.layout ? owner(ctx.layout, part.group, { ...(hint !== undefined ? { package: hint } : {}), ...(file !== undefined ? { file } : {}) }) : undefined;
-      const placed = fileIn(pkg, file, part.group);
+      const pkg = ctx.layout ? owner(ctx.layout, part.group, ctx.root, { ...(hint !== undefined ? { package: hint } : {}), ...(file !== undefined ? { file } : {}) }) : undefined;
+      const placed = fileIn(pkg, file, part.group, ctx.root);
       own.push({ ...failure, ...(placed !== undefined ? { file: placed } : {}), ...(pkg ? { package: pkg.name } : {}) });
     }
     failures.push(...own);

@@ -103,7 +103,8 @@ function beforeHarnessArgs(command: string, flags: string): string {
 }
 
 function withFlags(command: string, runner: RunnerId, reportFile: string): { shell: string; reportFile?: string } {
-  if (runner === 'cargo') return { shell: /--no-fail-fast\b/.test(command) ? command : beforeHarnessArgs(command, '--no-fail-fast') };
+  // cargo names each test binary on stderr and prints its results on stdout: one pipe keeps them in order.
+  if (runner === 'cargo') return { shell: `${/--no-fail-fast\b/.test(command) ? command : beforeHarnessArgs(command, '--no-fail-fast')} 2>&1` };
   if (runner === 'go') return { shell: /\s-json\b/.test(command) ? command : command.replace(/\bgo\s+test\b/, 'go test -json') };
   const flags = reporterFlags(runner, reportFile);
   if (!flags) return { shell: command };

@@ -91,7 +91,7 @@ function tapFailure(lines: readonly string[], name: string, root: string, yaml: 
   let message = messageOf(f);
   if (/^test failed$|^'test failed'$/.test(message) && subtestLine >= 0) message = cleanMessage(commentsBefore(lines, subtestLine)) || message;
   message = withExpectedActual(message, scalar('expected'), scalar('actual'));
-  const location = declared?.file && !declared.file.startsWith('/') ? declared : (at ?? declared);
+  const location = at ?? declared;
   return { name, ...(location && !location.file.startsWith('/') ? { file: location.file, line: location.line } : {}), message };
 }
 
