@@ -45,7 +45,7 @@ export interface TestRunOptions {
 }
 
 /** Reads a root command's text package by package when tools prefixed it (pnpm, turbo, lerna, yarn). */
-function segmentedReader(layout: WorkspaceLayout, root: string) {
+export function segmentedReader(layout: WorkspaceLayout, root: string) {
   return (plan: { runner: Parameters<typeof readReport>[0]['runner'] }, output: string, report: string | undefined): ParsedTestReport | undefined => {
     const whole = readReport({ runner: plan.runner, output, report, root });
     if (report !== undefined && whole) return whole;
@@ -55,6 +55,8 @@ function segmentedReader(layout: WorkspaceLayout, root: string) {
       const pkg = s.key ? layout.packages.find((p) => p.name === s.key?.name) : undefined;
       const runner = pkg?.scripts?.test ? runnerOf(lastCommand(pkg.scripts.test)) : 'other';
       const read = readReport({ runner, output: s.text, root: join(root, pkg?.dir ?? '') });
+      // The tool's own lines (pnpm's install notes, its "failed in 1 packages") are no test output.
+      if (!pkg && read?.uncounted) return undefined;
       return read && pkg ? { ...read, failures: read.failures.map((f) => ({ ...f, file: f.file && !f.file.startsWith('/') ? join(pkg.dir, f.file) : f.file, package: pkg.name })) } : read;
     });
     return mergeReports(parts.filter((p): p is ParsedTestReport => p !== undefined)) ?? whole;
