@@ -176,3 +176,67 @@ for (const fixture of MONOREPOS) {
     }
   });
 }
+
+function persisted(stateDir: string): { status: string; fingerprint: string; checked?: string[]; packages?: { name: string; ranNow: boolean }[] } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(stateDir, 'last-test-run.json'), 'utf8')) as ReturnType<typeof persisted>;
+  } catch {
+    return undefined;
+  }
+}
+
+async function waitFor<T>(what: string, probe: () => T | undefined): Promise<T> {
+  for (let i = 0; ; i++) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (i > 6000) throw new Error(`never saw ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('affected packages first: after a one-package edit, _Stop answers from a fresh run of that package and its dependants', () => {
+  const fixture = MONOREPOS[0] as MonorepoFixture;
+  let base: string;
+  let root: string;
+  let stateDir: string;
+  let server: ServerProcess;
+
+  before(async () => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'sprout-mono-affected-')));
+    root = join(base, 'repo');
+    stateDir = join(base, 'state');
+    copyMonorepo(fixture, root);
+    server = await startServer('tests', ['--root', root, '--state-dir', stateDir, '--watch', 'off']);
+  });
+  after(async () => {
+    await server?.close().catch(() => undefined);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('checks @mono/cart and @mono/shop (its dependant), carries @mono/labels, says so; the whole suite follows', async () => {
+    assert.equal(((await server.call('run_tests')).structured as { status: string }).status, 'passed');
+    const broken = JS_BREAKS[0] as Break;
+    editFile(root, broken.file, broken.from, broken.to);
+    await server.call('_PostToolUse', {}, { 'sprout/hook': { event: '_PostToolUse', toolName: 'edit_file' } });
+    const narrowed = await waitFor('the affected run', () => {
+      const run = persisted(stateDir);
+      return run?.checked ? run : undefined;
+    });
+    assert.deepEqual(narrowed.checked, ['@mono/cart', '@mono/shop']);
+    assert.deepEqual(narrowed.packages?.map((p) => [p.name, p.ranNow]).sort(), [['@mono/cart', true], ['@mono/labels', false], ['@mono/shop', true]]);
+    const stop = await server.call('_Stop');
+    const s = stop.structured as { status: string; stale: boolean; passed: number; failed: number; checkedPackages?: string[] };
+    // Either the narrowed result or the whole suite that followed it: both describe this state.
+    assert.deepEqual({ status: s.status, stale: s.stale, passed: s.passed, failed: s.failed }, { status: 'failed', stale: false, passed: 6, failed: 1 });
+    assert.match(stop.text, /^The tests fail on the current state of the workspace \(a fresh result/);
+    if (s.checkedPackages) assert.match(stop.text, /Checked now: @mono\/cart, @mono\/shop \(the packages the edits touched/);
+    assert.match(stop.text, /\[@mono\/cart\] totals prices \(packages\/cart\/src\/cart\.test\.js:4\)/);
+    const whole = await waitFor('the whole suite after it', () => {
+      const run = persisted(stateDir);
+      return run && !run.checked ? run : undefined;
+    });
+    assert.equal(whole.fingerprint, narrowed.fingerprint, 'the same state, verified whole');
+    assert.equal(whole.status, 'failed');
+    assert.ok(whole.packages?.every((p) => p.ranNow));
+  });
+});
