@@ -43,7 +43,18 @@ const JS_BREAKS: Break[] = [
 
 export const MONOREPOS: MonorepoFixture[] = [
   { name: 'npm-workspaces', command: 'npm test', packages: { '@mono/cart': 3, '@mono/labels': 2, '@mono/shop': 2 }, skipped: ['@mono/docs'], breaks: JS_BREAKS, prepare: linkNodeModules },
-  { name: 'pnpm-workspaces', command: 'npm test', packages: { '@mono/cart': 3, '@mono/labels': 2, '@mono/shop': 2 }, skipped: ['@mono/docs'], breaks: JS_BREAKS, prepare: linkNodeModules },
+  {
+    name: 'pnpm-workspaces',
+    command: 'npm test',
+    packages: { '@mono/cart': 3, '@mono/labels': 2, '@mono/shop': 2 },
+    skipped: ['@mono/docs'],
+    breaks: JS_BREAKS,
+    // The same packages as the npm fixture, declared by pnpm-workspace.yaml and fanned out by `pnpm -r test`.
+    prepare: (dir) => {
+      cpSync(join(REPO_ROOT, 'test', 'fixtures', 'monorepos', 'npm-workspaces', 'packages'), join(dir, 'packages'), { recursive: true });
+      linkNodeModules(dir);
+    },
+  },
   {
     name: 'vitest-projects',
     command: 'npm test',

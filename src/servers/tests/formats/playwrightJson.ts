@@ -83,12 +83,14 @@ export function parsePlaywrightJson(text: string, root: string): ParsedTestRepor
       } else unit.passed++;
     });
   }
-  for (const error of json.errors ?? []) failures.push({ name: '(the test run failed)', message: cleanMessage(str(error.message)) });
+  // "No tests found" is Playwright's word for a run that executed nothing, not a failure of the run.
+  const errors = (json.errors ?? []).filter((e) => !/^Error: No tests found/.test(cleanMessage(str(e.message))));
+  for (const error of errors) failures.push({ name: '(the test run failed)', message: cleanMessage(str(error.message)) });
   const stats = json.stats;
   return {
     format: 'playwright-json',
     passed: num(stats.expected) + num(stats.flaky),
-    failed: num(stats.unexpected) + (json.errors?.length ?? 0),
+    failed: num(stats.unexpected) + errors.length,
     skipped: num(stats.skipped),
     failures,
     units: [...units.values()],
