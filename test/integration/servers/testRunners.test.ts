@@ -34,7 +34,7 @@ function lastRun(stateDir: string): { status: string; finishedAt: number } | und
   return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { status: string; finishedAt: number }) : undefined;
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 120_000): Promise<T> {
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 600_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();
