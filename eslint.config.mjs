@@ -55,6 +55,16 @@ export default tseslint.config(
     ),
   },
   {
+    // Other coding agents' hook formats (payloads, answers, config entries): pure data over zod, read
+    // by the CLI's hook bridge and the extension alike.
+    files: ['src/agentHooks/**/*.ts'],
+    rules: restrict(
+      ['vscode', 'openai', 'openai/*', '@modelcontextprotocol/*', 'node:*', '../mcp/*', '../model/*', '../servers/*', '../platform/*', ...hostFolders],
+      'src/agentHooks is pure: agent formats over zod and agent types only (no vscode, no SDKs, no Node built-ins).',
+      nodeBuiltins,
+    ),
+  },
+  {
     // Adapters are siblings: each talks to the core's ports, never to another adapter.
     files: ['src/model/**/*.ts'],
     rules: restrict(

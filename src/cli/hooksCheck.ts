@@ -27,6 +27,8 @@ import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
 import type { CliIo } from './runCli';
 
 const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
+       sprout-agent hooks install|uninstall --agent AGENT [options]   (see hooks install --help)
+       sprout-agent hooks run --agent AGENT EVENT [options]          (the command an agent runs)
 
 Starts the MCP servers a run would start, lists each server's hooks and whether MCP_HOOK_SERVERS
 enables them, calls each hook once with sample _meta (marked "dryRun": true) and prints what it
@@ -85,7 +87,7 @@ function parseSampleCall(tool: string | undefined, args: string | undefined): Sa
 function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
   if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, call: DEFAULT_SAMPLE_CALL, json: false };
-  if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the one command is "hooks check".\n\n${HOOKS_USAGE}`);
+  if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the commands are check, run, install and uninstall.\n\n${HOOKS_USAGE}`);
   let parsed;
   try {
     parsed = parseArgs({

@@ -48,7 +48,7 @@ test('prompt scope resets the budget at each prompt; resetBudget does it on dema
   assert.equal((await h.session.run('p1')).unresolved?.cause, 'declined');
   assert.equal(h.session.state.rejectionsUsed, 1);
   await h.session.run('p2');
-  assert.equal(stopCalls(h), 2, 'the second prompt had a fresh budget');
+  assert.equal(stopCalls(h), 4, 'each prompt had a fresh budget: a gate round and, after the decline, its verdict');
   h.session.resetBudget();
   assert.equal(h.session.state.rejectionsUsed, 0);
   assert.deepEqual(h.of('budget').at(-1), { type: 'budget', used: 0, max: 1, scope: 'prompt', repeatedEndTurnStops: true });
@@ -72,8 +72,10 @@ test('repeated end-turn stops: on, a second end-turn after an objection is a dec
     script: [reply.text('done'), reply.text('I disagree, done')],
   });
   const declined = await on.session.run('go');
-  assert.deepEqual(declined.unresolved, { cause: 'declined', objections: [{ server: 'tests', text: 'add tests' }] });
-  assert.equal(stopCalls(on), 1);
+  assert.deepEqual(declined.unresolved, { cause: 'declined', objections: [{ server: 'tests', text: 'more' }] }, 'what the verdict still says');
+  assert.equal(stopCalls(on), 2, 'the gate round, then the final verdict after the decline');
+  assert.equal((on.tools.callsTo('_Stop')[1]?.meta?.['sprout/hook'] as { final?: boolean }).final, true);
+  assert.equal(on.model.requests.length, 2, 'the verdict never continues the turn');
   assert.equal(on.of('objection_resolved')[0]?.resolution, 'declined');
 
   const off = await harness({

@@ -1,0 +1,147 @@
+/**
+ * `sprout-agent hooks install|uninstall --agent X`: writes (or takes back out) the bridge's command
+ * hooks in that agent's config file for this workspace (`--user`: the user's). It starts the servers
+ * the bridge would, to see which Sprout hooks the allowlisted servers have, and installs the agent's
+ * events for exactly those (plus the tool event that lets `_Stop` tell work from a decline, and the
+ * session's end, which lets the hook host exit with the agent). It shows the change before writing,
+ * keeps every hook of the user's, and writes nothing when the file already says the same.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { HookName } from '../../agent/events';
+import { isHookServerAllowed } from '../../agent/settings';
+import type { AgentFormat } from '../../agentHooks/agentFormat';
+import { agentFormat } from '../../agentHooks/agentFormats';
+import { planInstall, planUninstall, type BridgeEntry, type ConfigPlan } from '../../agentHooks/hookConfig';
+import { createHub } from '../../runtime/compose';
+import { resolveWorkspace } from '../cliSession';
+import type { CliIo } from '../runCli';
+import { EXIT_ERROR, EXIT_OK, UsageError } from '../exitCodes';
+import { parseInstallArgs, serverOptionWords, type InstallArgs } from './bridgeArgs';
+import { bridgeSetup } from './bridgeServers';
+
+export const INSTALL_USAGE = `Usage: sprout-agent hooks install --agent AGENT [options]
+       sprout-agent hooks uninstall --agent AGENT [--user] [--yes]
+
+Writes the command hooks that let AGENT (claude, codex, gemini, copilot, cursor, kiro) be gated by
+this workspace's MCP hook servers, with Sprout's timeouts, kills and budgets, into the agent's own
+config file; uninstall takes them out again. The change is shown first; your own hooks are kept.
+
+Options:
+  --user                  the user's config file instead of this workspace's
+  --yes, -y               write without asking (needed when stdin is not a terminal)
+  --dry-run               show the change, write nothing
+  --events LIST           the agent events to install (default: those the servers' hooks need)
+  --command CMD           the program the hooks start (default: this sprout-agent, by absolute path)
+  --cwd DIR, --mcp-config FILE, --trust-workspace, --builtin-servers LIST, --hook-servers LIST
+                          the servers, as for a run; written into the hook command
+`;
+
+/** The hook timeout an agent is given for the bridge: generous, since the bridge keeps its own. */
+const AGENT_TIMEOUT_MS = 60_000;
+
+function quote(word: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The Sprout hooks the allowlisted servers have, found by starting them as the bridge would. */
+async function servedHooks(args: InstallArgs, workspaceFolder: string, io: CliIo): Promise<Set<HookName>> {
+  const setup = bridgeSetup(args, workspaceFolder, io.env, io.distDir, io.cwd);
+  for (const notice of setup.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
+  const allowlist = setup.settings.hooks.allowlist;
+  if (allowlist.kind === 'names' && allowlist.names.length === 0) {
+    throw new UsageError('name the servers whose hooks should gate the agent: --hook-servers todo,tests (or set MCP_HOOK_SERVERS).');
+  }
+  const hub = createHub(setup.servers, { parentEnv: { ...io.env }, clientVersion: io.version });
+  try {
+    const tools = await hub.listTools(io.interrupt, { waitMs: setup.settings.firstPromptServerWaitMs });
+    return new Set(tools.filter((t) => t.isHook && isHookServerAllowed(allowlist, t.server)).map((t) => t.bareName as HookName));
+  } finally {
+    await hub.close();
+  }
+}
+
+function defaultEvents(format: AgentFormat, hooks: Set<HookName>): string[] {
+  const wanted = new Set(hooks);
+  // A tool event tells `_Stop` the agent worked on an objection rather than declined it; the session's
+  // end lets the hook host exit with the agent.
+  if (wanted.has('_Stop')) wanted.add('_PostToolUse');
+  if (wanted.size > 0) wanted.add('_SessionEnd');
+  if (wanted.has('_PostCompact')) wanted.add('_SessionStart');
+  return Object.keys(format.events).filter((event) => wanted.has(format.events[event] as HookName));
+}
+
+function chosenEvents(format: AgentFormat, list: string): string[] {
+  const events = list.split(',').map((e) => e.trim()).filter(Boolean);
+  const unknown = events.filter((e) => format.events[e] === undefined);
+  if (unknown.length > 0) throw new UsageError(`--events: ${unknown.join(', ')} is no ${format.displayName} event Sprout serves; use ${Object.keys(format.events).join(', ')}.`);
+  return events;
+}
+
+function bridgeCommand(args: InstallArgs, event: string, io: CliIo, workspaceFolder: string): string {
+  const program = args.command ?? `${quote(process.execPath)} ${quote(join(io.distDir, 'cli.js'))}`;
+  const options = { ...args, ...(args.mcpConfig !== undefined ? { mcpConfig: resolve(io.cwd, args.mcpConfig) } : {}) };
+  // Installed for a workspace: the workspace, wherever in it the agent runs. For the user: the agent's folder.
+  const cwd = args.user ? [] : ['--cwd', workspaceFolder];
+  return [program, 'hooks', 'run', '--agent', args.agent, event, ...[...cwd, ...serverOptionWords(options)].map(quote)].join(' ');
+}
+
+function configFile(format: AgentFormat, args: Pick<InstallArgs, 'user'>, workspaceFolder: string): string {
+  return args.user ? join(homedir(), format.config.userFiles[0] ?? '') : join(workspaceFolder, format.config.workspaceFiles[0] ?? '');
+}
+
+function describe(plan: ConfigPlan, file: string, io: CliIo): void {
+  io.stdout.write(`${file}:\n`);
+  for (const line of plan.removed) io.stdout.write(`  - ${line}\n`);
+  for (const line of plan.added) io.stdout.write(`  + ${line}\n`);
+}
+
+async function confirmed(args: Pick<InstallArgs, 'yes' | 'dryRun'>, io: CliIo): Promise<boolean> {
+  if (args.dryRun) return false;
+  if (args.yes) return true;
+  if (io.stdin.isTTY !== true) throw new UsageError('not writing without --yes (stdin is not a terminal to ask on).');
+  io.stdout.write('Write this change? [y/N] ');
+  for await (const chunk of io.stdin) return /^\s*y(es)?\s*$/i.test(typeof chunk === 'string' ? chunk : chunk.toString('utf8'));
+  return false;
+}
+
+async function apply(plan: ConfigPlan, file: string, args: Pick<InstallArgs, 'yes' | 'dryRun'>, io: CliIo): Promise<boolean> {
+  if (!plan.changed) {
+    io.stdout.write(`${file} already says this; nothing to change.\n`);
+    return false;
+  }
+  describe(plan, file, io);
+  if (!(await confirmed(args, io))) {
+    io.stdout.write(args.dryRun ? 'Dry run: nothing written.\n' : 'Nothing written.\n');
+    return false;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, plan.text);
+  io.stdout.write(`Wrote ${file}.\n`);
+  return true;
+}
+
+export async function runHooksInstall(argv: readonly string[], io: CliIo, uninstall: boolean): Promise<number> {
+  const args = parseInstallArgs(argv, INSTALL_USAGE);
+  const format = agentFormat(args.agent);
+  const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
+  const file = configFile(format, args, workspaceFolder);
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  if (uninstall) {
+    await apply(planUninstall(format, text, file), file, args, io);
+    return EXIT_OK;
+  }
+  const events = args.events !== undefined ? chosenEvents(format, args.events) : defaultEvents(format, await servedHooks(args, workspaceFolder, io));
+  if (events.length === 0) {
+    io.stderr.write(`sprout-agent: no allowlisted server has a hook ${format.displayName} can run (${Object.values(format.events).join(', ')}); nothing to install.\n`);
+    return EXIT_ERROR;
+  }
+  const hookServers = args.hookServers ?? io.env.MCP_HOOK_SERVERS?.trim();
+  const withServers = { ...args, ...(hookServers ? { hookServers } : {}) };
+  const entries: BridgeEntry[] = events.map((event) => ({ event, command: bridgeCommand(withServers, event, io, workspaceFolder), timeoutMs: AGENT_TIMEOUT_MS }));
+  await apply(planInstall(format, text, file, entries), file, args, io);
+  io.stdout.write(`${format.displayName} gets: ${events.map((e) => `${e} -> ${format.events[e]}`).join(', ')}\n`);
+  for (const note of format.setupNotes) io.stdout.write(`Note: ${note}\n`);
+  return EXIT_OK;
+}
