@@ -115,11 +115,18 @@ export function hookOutputText(hook: HookName, answers: readonly HookObjection[]
   return [HOOK_OUTPUT_PREAMBLE, ...answers.map((a) => hookEnvelopeContent(hook, a.server, a.text))].join('\n');
 }
 
-/** The agent's event for `hook`, the first one in its table (used to build payloads and entries). */
-export function eventsFor(format: AgentFormat, hook: HookName): string[] {
-  return Object.entries(format.events)
-    .filter(([, mapped]) => mapped === hook)
-    .map(([event]) => event);
+/**
+ * The agent events a bridge install serves for the Sprout hooks `served` by the allowlisted servers:
+ * those, plus the tool event that lets `_Stop` tell work on an objection from a decline, and the
+ * session's end, which lets the hook host exit with the agent.
+ */
+export function bridgeEvents(format: AgentFormat, served: ReadonlySet<HookName>): string[] {
+  const wanted = new Set(served);
+  if (wanted.has('_Stop')) wanted.add('_PostToolUse');
+  if (wanted.size > 0) wanted.add('_SessionEnd');
+  // Claude Code and Codex re-inject after compaction through their session-start event.
+  if (wanted.has('_PostCompact')) wanted.add('_SessionStart');
+  return Object.keys(format.events).filter((event) => wanted.has(format.events[event] as HookName));
 }
 
 export function mappedHook(format: AgentFormat, event: string): HookName {

@@ -58,8 +58,9 @@ const codexFormat = claudeFamilyFormat({
     fileBase: {},
   },
   setupNotes: [
-    'Codex runs hooks only with its hooks feature on: add `[features]` `codex_hooks = true` to ~/.codex/config.toml (or pass `--enable codex_hooks`).',
-    'Codex skips a hook it does not trust, silently: trust it once in the TUI (/hooks), or pass --dangerously-bypass-hook-trust in automation that vets its hooks.',
+    'Codex runs hooks only with its hooks feature on: add `hooks = true` under `[features]` in ~/.codex/config.toml (or pass `--enable hooks`).',
+    'Codex reads a project\'s .codex/hooks.json only in a trusted project: trust it when asked (or `codex exec --trust`).',
+    'Codex skips a hook it does not trust, silently: review and trust it once in the TUI (/hooks), or pass --dangerously-bypass-hook-trust in automation that vets its hooks.',
   ],
 });
 

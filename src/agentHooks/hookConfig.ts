@@ -38,6 +38,22 @@ export interface ConfigPlan {
   removed: string[];
 }
 
+/**
+ * The agent's own timeout for a bridge call, written into each entry: only a backstop, since the
+ * bridge bounds itself (hook timeouts), but a first call also starts the hook servers.
+ */
+export const BRIDGE_AGENT_TIMEOUT_MS = 300_000;
+
+/** One word of a POSIX shell command line, quoted when it needs to be. */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command an agent runs for `event`: `<program> hooks run --agent <id> <event> <options>` (`program` already quoted). */
+export function bridgeCommandLine(program: string, agent: string, event: string, options: readonly string[]): string {
+  return [program, 'hooks', 'run', '--agent', agent, event, ...options.map(shellQuote)].join(' ');
+}
+
 /** A command line Sprout's install wrote: `<sprout-agent or .../cli.js> hooks run --agent <id> <event>`. */
 export function isBridgeCommand(command: string): boolean {
   return /(sprout-agent|cli\.js)["']?\s+hooks run --agent \w+/.test(command);

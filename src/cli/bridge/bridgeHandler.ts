@@ -12,6 +12,7 @@ import type { Logger, ToolHost } from '../../agent/ports';
 import { type AgentAnswer, type AgentFormat, type BridgeCall, PayloadError } from '../../agentHooks/agentFormat';
 import { agentFormat } from '../../agentHooks/agentFormats';
 import { McpConfigError, type McpServerConfig } from '../../mcp/config';
+import type { McpHub } from '../../mcp/mcpHub';
 import { sanitizeForTerminal } from '../eventPrinters';
 import type { Env } from '../cliSettings';
 import { UsageError } from '../exitCodes';
@@ -40,7 +41,18 @@ export interface BridgeResponse extends AgentAnswer {
 /** Servers for one event: warm ones from the host, or fresh ones closed after the answer. */
 export interface ToolHostLease {
   tools: ToolHost;
+  /** Why each server that could not start failed (`name: message`). */
+  failures(): string[];
   release(): Promise<void>;
+}
+
+/** The lease of one hub: what `lease` hands out in both environments. */
+export function hubLease(hub: McpHub, release: () => Promise<void>): ToolHostLease {
+  return {
+    tools: hub,
+    failures: () => hub.status().filter((s) => s.state === 'failed').map((s) => `MCP server "${s.name}" failed: ${s.error ?? 'it did not start'}`),
+    release,
+  };
 }
 
 export interface BridgeEnvironment {
@@ -81,6 +93,16 @@ function parsePayload(format: AgentFormat, event: string, stdin: string, agentPi
   return format.parse(event, payload);
 }
 
+/**
+ * A server the hooks needed did not start: said on stderr, and when nothing else was decided the hook
+ * fails (exit 1, non-blocking), so the agent shows it rather than passing silently.
+ */
+function withFailures(answer: AgentAnswer, failures: readonly string[]): AgentAnswer {
+  if (failures.length === 0) return answer;
+  const stderr = `${answer.stderr}${failures.map((f) => `sprout-agent hooks run: ${f}\n`).join('')}`;
+  return answer.stdout === '' && answer.exitCode === 0 ? { ...answer, stderr, exitCode: 1 } : { ...answer, stderr };
+}
+
 /** Every string the agent gets from us came partly from hook servers: no control characters reach its terminal. */
 function clean(answer: AgentAnswer): AgentAnswer {
   return { stdout: sanitizeForTerminal(answer.stdout), stderr: sanitizeForTerminal(answer.stderr), exitCode: answer.exitCode };
@@ -106,7 +128,7 @@ export async function handleBridgeRequest(request: BridgeRequest, environment: B
         const ran = await runBridgeCall({ format, call, settings: setup.settings, tools: lease.tools, state, signal, logger: environment.logger });
         if (ended) store.forget(format.id, call.sessionId);
         else store.save(format.id, call.sessionId, state);
-        return format.answer(args.event, ran.answer);
+        return withFailures(format.answer(args.event, ran.answer), lease.failures());
       } finally {
         await lease.release();
       }

@@ -13,7 +13,7 @@ import type { McpHub } from '../../mcp/mcpHub';
 import { createHub } from '../../runtime/compose';
 import { parseInteger } from '../../agent/settings';
 import type { CliIo } from '../runCli';
-import { handleBridgeRequest, type BridgeEnvironment, type BridgeRequest, type BridgeResponse } from './bridgeHandler';
+import { handleBridgeRequest, hubLease, type BridgeEnvironment, type BridgeRequest, type BridgeResponse } from './bridgeHandler';
 import { HOST_LINE_LIMIT, hostSocketPath, pingHost, readLine } from './hookHostWire';
 
 export interface HookHostOptions {
@@ -38,10 +38,11 @@ function alive(pid: number): boolean {
 
 class HookHost {
   private readonly hubs = new Map<string, McpHub>();
-  private readonly sessions = new Map<string, number>();
+  /** The agent processes served, and each one's open sessions. */
+  private readonly agents = new Map<number, Set<string>>();
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly interrupt = new AbortController();
-  private seenSession = false;
+  private servedOne = false;
   private lastRequest = Date.now();
   private active = 0;
   private closing: Promise<void> | undefined;
@@ -63,7 +64,7 @@ class HookHost {
           hub = createHub(servers, { parentEnv: { ...env }, clientVersion: this.options.clientVersion, logger: this.options.logger });
           this.hubs.set(key, hub);
         }
-        return { tools: hub, release: () => Promise.resolve() };
+        return hubLease(hub, () => Promise.resolve());
       },
       serialize: <T>(key: string, work: () => Promise<T>): Promise<T> => {
         const next = (this.chains.get(key) ?? Promise.resolve()).then(work, work);
@@ -78,11 +79,7 @@ class HookHost {
     this.lastRequest = Date.now();
     try {
       const response = await handleBridgeRequest(request, this.environment, this.interrupt.signal);
-      if (response.session !== undefined) {
-        if (response.session.ended) this.sessions.delete(response.session.key);
-        else this.sessions.set(response.session.key, request.agentPid);
-        this.seenSession = true;
-      }
+      this.track(request.agentPid, response.session);
       return response;
     } finally {
       this.active -= 1;
@@ -90,11 +87,21 @@ class HookHost {
     }
   }
 
-  /** True once the host should go: its last agent session is over, or it has been quiet too long. */
+  /** An agent whose last session ended is done with the host, even while its process lives on. */
+  private track(pid: number, session: BridgeResponse['session']): void {
+    this.servedOne = true;
+    const sessions = this.agents.get(pid) ?? new Set<string>();
+    this.agents.set(pid, sessions);
+    if (session === undefined) return;
+    if (!session.ended) sessions.add(session.key);
+    else if (sessions.delete(session.key) && sessions.size === 0) this.agents.delete(pid);
+  }
+
+  /** True once the host should go: every agent it served is gone (or ended its sessions), or it has been quiet too long. */
   due(now = Date.now()): boolean {
-    for (const [key, pid] of this.sessions) if (!alive(pid)) this.sessions.delete(key);
+    for (const pid of this.agents.keys()) if (!alive(pid)) this.agents.delete(pid);
     if (this.active > 0) return false;
-    return (this.seenSession && this.sessions.size === 0) || now - this.lastRequest > this.options.idleMs;
+    return (this.servedOne && this.agents.size === 0) || now - this.lastRequest > this.options.idleMs;
   }
 
   close(): Promise<void> {

@@ -11,9 +11,9 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { HookName } from '../../agent/events';
 import { isHookServerAllowed } from '../../agent/settings';
-import type { AgentFormat } from '../../agentHooks/agentFormat';
+import { bridgeEvents, type AgentFormat } from '../../agentHooks/agentFormat';
 import { agentFormat } from '../../agentHooks/agentFormats';
-import { planInstall, planUninstall, type BridgeEntry, type ConfigPlan } from '../../agentHooks/hookConfig';
+import { BRIDGE_AGENT_TIMEOUT_MS, bridgeCommandLine, planInstall, planUninstall, shellQuote, type BridgeEntry, type ConfigPlan } from '../../agentHooks/hookConfig';
 import { createHub } from '../../runtime/compose';
 import { resolveWorkspace } from '../cliSession';
 import type { CliIo } from '../runCli';
@@ -38,13 +38,6 @@ Options:
                           the servers, as for a run; written into the hook command
 `;
 
-/** The hook timeout an agent is given for the bridge: generous, since the bridge keeps its own. */
-const AGENT_TIMEOUT_MS = 60_000;
-
-function quote(word: string): string {
-  return /^[A-Za-z0-9_./:=,@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /** The Sprout hooks the allowlisted servers have, found by starting them as the bridge would. */
 async function servedHooks(args: InstallArgs, workspaceFolder: string, io: CliIo): Promise<Set<HookName>> {
   const setup = bridgeSetup(args, workspaceFolder, io.env, io.distDir, io.cwd);
@@ -62,16 +55,6 @@ async function servedHooks(args: InstallArgs, workspaceFolder: string, io: CliIo
   }
 }
 
-function defaultEvents(format: AgentFormat, hooks: Set<HookName>): string[] {
-  const wanted = new Set(hooks);
-  // A tool event tells `_Stop` the agent worked on an objection rather than declined it; the session's
-  // end lets the hook host exit with the agent.
-  if (wanted.has('_Stop')) wanted.add('_PostToolUse');
-  if (wanted.size > 0) wanted.add('_SessionEnd');
-  if (wanted.has('_PostCompact')) wanted.add('_SessionStart');
-  return Object.keys(format.events).filter((event) => wanted.has(format.events[event] as HookName));
-}
-
 function chosenEvents(format: AgentFormat, list: string): string[] {
   const events = list.split(',').map((e) => e.trim()).filter(Boolean);
   const unknown = events.filter((e) => format.events[e] === undefined);
@@ -80,11 +63,11 @@ function chosenEvents(format: AgentFormat, list: string): string[] {
 }
 
 function bridgeCommand(args: InstallArgs, event: string, io: CliIo, workspaceFolder: string): string {
-  const program = args.command ?? `${quote(process.execPath)} ${quote(join(io.distDir, 'cli.js'))}`;
+  const program = args.command ?? `${shellQuote(process.execPath)} ${shellQuote(join(io.distDir, 'cli.js'))}`;
   const options = { ...args, ...(args.mcpConfig !== undefined ? { mcpConfig: resolve(io.cwd, args.mcpConfig) } : {}) };
   // Installed for a workspace: the workspace, wherever in it the agent runs. For the user: the agent's folder.
   const cwd = args.user ? [] : ['--cwd', workspaceFolder];
-  return [program, 'hooks', 'run', '--agent', args.agent, event, ...[...cwd, ...serverOptionWords(options)].map(quote)].join(' ');
+  return bridgeCommandLine(program, args.agent, event, [...cwd, ...serverOptionWords(options)]);
 }
 
 function configFile(format: AgentFormat, args: Pick<InstallArgs, 'user'>, workspaceFolder: string): string {
@@ -132,14 +115,14 @@ export async function runHooksInstall(argv: readonly string[], io: CliIo, uninst
     await apply(planUninstall(format, text, file), file, args, io);
     return EXIT_OK;
   }
-  const events = args.events !== undefined ? chosenEvents(format, args.events) : defaultEvents(format, await servedHooks(args, workspaceFolder, io));
+  const events = args.events !== undefined ? chosenEvents(format, args.events) : bridgeEvents(format, await servedHooks(args, workspaceFolder, io));
   if (events.length === 0) {
     io.stderr.write(`sprout-agent: no allowlisted server has a hook ${format.displayName} can run (${Object.values(format.events).join(', ')}); nothing to install.\n`);
     return EXIT_ERROR;
   }
   const hookServers = args.hookServers ?? io.env.MCP_HOOK_SERVERS?.trim();
   const withServers = { ...args, ...(hookServers ? { hookServers } : {}) };
-  const entries: BridgeEntry[] = events.map((event) => ({ event, command: bridgeCommand(withServers, event, io, workspaceFolder), timeoutMs: AGENT_TIMEOUT_MS }));
+  const entries: BridgeEntry[] = events.map((event) => ({ event, command: bridgeCommand(withServers, event, io, workspaceFolder), timeoutMs: BRIDGE_AGENT_TIMEOUT_MS }));
   await apply(planInstall(format, text, file, entries), file, args, io);
   io.stdout.write(`${format.displayName} gets: ${events.map((e) => `${e} -> ${format.events[e]}`).join(', ')}\n`);
   for (const note of format.setupNotes) io.stdout.write(`Note: ${note}\n`);

@@ -59,8 +59,16 @@ export async function openBridgeRig(servers: { name: string; config: HookServerC
   mkdirSync(join(dir, 'home'));
   const logs = (name: string) => join(dir, `${name}.log`);
   const mcpConfig = writeMcpConfig(join(dir, 'servers.json'), servers.map((s) => hookServerMcpConfig(s.name, hookServerConfig({ echo: false, logFile: logs(s.name), ...s.config }))));
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), XDG_STATE_HOME: join(dir, 'state') };
+  // A loaded machine may take long to start the hook servers: the first hook call waits for them.
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: join(dir, 'home'), XDG_STATE_HOME: join(dir, 'state'), SPROUT_AGENT_SERVER_STARTUP_WAIT_MS: '120000' };
   let runs = 0;
+  const commandFor = (agent: AgentId, event: string): string => {
+    const format = agentFormat(agent);
+    const file = join(workspace, format.config.workspaceFiles[0] ?? '');
+    const found = readHookEntries(format, readFileSync(file, 'utf8'), file).find((h) => h.event === event && isBridgeCommand(h.command));
+    if (found === undefined) throw new Error(`${file} has no ${event} hook of Sprout's`);
+    return found.command;
+  };
   return {
     dir,
     workspace,
@@ -68,18 +76,12 @@ export async function openBridgeRig(servers: { name: string; config: HookServerC
     mcpConfig,
     install: (agent, extra = []) =>
       runCli(['hooks', 'install', '--agent', agent, '--yes', '--cwd', workspace, '--mcp-config', mcpConfig, '--hook-servers', servers.map((s) => s.name).join(','), ...extra], { env, cwd: workspace, timeoutMs: 120_000 }),
-    commandFor(agent, event) {
-      const format = agentFormat(agent);
-      const file = join(workspace, format.config.workspaceFiles[0] ?? '');
-      const found = readHookEntries(format, readFileSync(file, 'utf8'), file).find((h) => h.event === event && isBridgeCommand(h.command));
-      if (found === undefined) throw new Error(`${file} has no ${event} hook`);
-      return found.command;
-    },
+    commandFor,
     async runAgent(events, extraEnv = {}) {
       runs += 1;
       const out = join(dir, `agent-${runs}.jsonl`);
       writeFileSync(out, '');
-      const script = { cwd: workspace, env: { ...env, ...extraEnv }, out, events: events.map((e) => ({ command: this.commandFor(e.agent ?? 'claude', e.event), payload: e.payload, after: e.after })) };
+      const script = { cwd: workspace, env: { ...env, ...extraEnv }, out, events: events.map((e) => ({ command: commandFor(e.agent ?? 'claude', e.event), payload: e.payload, after: e.after })) };
       const scriptFile = join(dir, `agent-${runs}.json`);
       writeFileSync(scriptFile, JSON.stringify(script));
       const tsx = pathToFileURL(require.resolve('tsx')).href;
@@ -100,6 +102,8 @@ export async function openBridgeRig(servers: { name: string; config: HookServerC
     async close() {
       const pids = servers.flatMap((s) => (existsSync(logs(s.name)) ? readHookServerLog(logs(s.name)).map((e) => e.pid) : []));
       await until(() => pids.every((pid) => !alive(pid)), 'the test\'s hook servers to exit').catch(() => undefined);
+      // A hook host the test started goes once the agent it served is gone.
+      await until(() => !existsSync(join(dir, 'state', 'sprout-agent', 'hook-host', 'host.sock')), 'the hook host to exit').catch(() => undefined);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -44,7 +44,7 @@ describe('sprout-agent hooks install / uninstall', () => {
     rig = await openBridgeRig([{ name: 'gate', config: { hooks: { _Stop: { kind: 'empty' } } } }]);
     const codex = await rig.install('codex');
     assert.match(codex.stdout, /--dangerously-bypass-hook-trust/);
-    assert.match(codex.stdout, /codex_hooks = true/);
+    assert.match(codex.stdout, /`hooks = true` under `\[features\]`/);
     const { runCli } = await import('../cli/cliHarness');
     const asked = await runCli(['hooks', 'install', '--agent', 'gemini', '--cwd', rig.workspace, '--mcp-config', rig.mcpConfig, '--hook-servers', 'gate'], { env: rig.env, timeoutMs: 120_000 });
     assert.equal(asked.code, 2);

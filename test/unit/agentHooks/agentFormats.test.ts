@@ -4,7 +4,7 @@
 // reads back what was written. Payload samples follow each agent's docs (cited in the format files).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AGENT_IDS, HOOK_OUTPUT_PREAMBLE, PayloadError, hookOutputText, type BridgeCall, type SproutAnswer } from '../../../src/agentHooks/agentFormat';
+import { type AGENT_IDS, HOOK_OUTPUT_PREAMBLE, PayloadError, hookOutputText, type BridgeCall, type SproutAnswer } from '../../../src/agentHooks/agentFormat';
 import { AGENT_FORMATS, agentFormat } from '../../../src/agentHooks/agentFormats';
 import type { HookName } from '../../../src/agent/events';
 
