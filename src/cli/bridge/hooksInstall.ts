@@ -10,10 +10,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { HookName } from '../../agent/events';
-import { isHookServerAllowed } from '../../agent/settings';
-import { bridgeEvents, type AgentFormat } from '../../agentHooks/agentFormat';
+import { isHookServerAllowed, type HookSettings } from '../../agent/settings';
+import type { ToolInfo } from '../../agent/messages';
+import { bridgeEvents, type AgentFormat, type AgentId } from '../../agentHooks/agentFormat';
 import { agentFormat } from '../../agentHooks/agentFormats';
-import { BRIDGE_AGENT_TIMEOUT_MS, bridgeCommandLine, planInstall, planUninstall, shellQuote, type BridgeEntry, type ConfigPlan } from '../../agentHooks/hookConfig';
+import { BRIDGE_AGENT_TIMEOUT_MS, bridgeCommandLine, isBridgeCommand, planInstall, planUninstall, readHookEntries, shellQuote, type BridgeEntry, type ConfigPlan } from '../../agentHooks/hookConfig';
 import { createHub } from '../../runtime/compose';
 import { resolveWorkspace } from '../cliSession';
 import type { CliIo } from '../runCli';
@@ -127,4 +128,25 @@ export async function runHooksInstall(argv: readonly string[], io: CliIo, uninst
   io.stdout.write(`${format.displayName} gets: ${events.map((e) => `${e} -> ${format.events[e]}`).join(', ')}\n`);
   for (const note of format.setupNotes) io.stdout.write(`Note: ${note}\n`);
   return EXIT_OK;
+}
+
+/**
+ * `hooks check --agent X`: what X would get from these servers through `hooks install`, and what its
+ * config files hold of Sprout's entries now.
+ */
+export function agentReport(agent: AgentId, tools: readonly ToolInfo[], hooks: HookSettings, workspaceFolder: string): string {
+  const format = agentFormat(agent);
+  const served = new Set(tools.filter((t) => t.isHook && isHookServerAllowed(hooks.allowlist, t.server)).map((t) => t.bareName as HookName));
+  const events = bridgeEvents(format, served);
+  const lines = [``, `${format.displayName}: hooks install would give it ${events.length > 0 ? events.map((e) => `${e} -> ${format.events[e]}`).join(', ') : 'nothing (no allowlisted server has a hook it can run)'}`];
+  for (const file of [...format.config.workspaceFiles.map((f) => join(workspaceFolder, f)), ...format.config.userFiles.map((f) => join(homedir(), f))]) {
+    if (!existsSync(file)) continue;
+    try {
+      const ours = readHookEntries(format, readFileSync(file, 'utf8'), file).filter((h) => isBridgeCommand(h.command));
+      lines.push(`  ${file}: ${ours.length > 0 ? ours.map((h) => h.event).join(', ') : 'no Sprout hooks'}`);
+    } catch (error) {
+      lines.push(`  ${file}: ${(error as Error).message}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
 }

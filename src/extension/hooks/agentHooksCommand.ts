@@ -14,6 +14,7 @@ import { isHookServerAllowed } from '../../agent/settings';
 import { AGENT_IDS, bridgeEvents, isAgentId, type AgentId } from '../../agentHooks/agentFormat';
 import { AGENT_LIST, agentFormat } from '../../agentHooks/agentFormats';
 import { BRIDGE_AGENT_TIMEOUT_MS, bridgeCommandLine, planInstall, shellQuote } from '../../agentHooks/hookConfig';
+import { readMcpConfigJson } from '../../mcp/config';
 import { BUNDLED_SERVER_NAMES } from '../../runtime/bundledServers';
 import type { AgentHost } from '../agentHost';
 import type { ExtensionSettings } from '../settings/settingsMapping';
@@ -45,15 +46,26 @@ async function pickAgent(agent: string | undefined): Promise<AgentId | undefined
   return picked?.id;
 }
 
-/** The options the CLI's bridge needs to start the same servers this window runs. */
+/** The servers `.vscode/mcp.json` declares: the only servers of the window's the CLI can start. */
+function workspaceFileServers(folder: string): string[] {
+  const file = join(folder, '.vscode', 'mcp.json');
+  if (!existsSync(file)) return [];
+  const json = readMcpConfigJson(file) as Record<string, unknown>;
+  return ['servers', 'mcpServers'].flatMap((key) => (json[key] !== null && typeof json[key] === 'object' ? Object.keys(json[key] as object) : []));
+}
+
+/**
+ * The options the CLI's bridge needs to start the same servers this window runs. A server defined in
+ * settings only (`sprout.mcp.servers`) is one the CLI cannot see: an error saying where to move it.
+ */
 function serverOptions(folder: string, allowlisted: readonly string[]): string[] {
   const bundled = BUNDLED_SERVER_NAMES.filter((name) => allowlisted.includes(name));
-  return [
-    '--cwd', folder,
-    ...(existsSync(join(folder, '.vscode', 'mcp.json')) ? ['--trust-workspace'] : []),
-    '--builtin-servers', bundled.join(','),
-    '--hook-servers', allowlisted.join(','),
-  ];
+  const inFile = workspaceFileServers(folder);
+  const unseen = allowlisted.filter((name) => !(bundled as readonly string[]).includes(name) && !inFile.includes(name));
+  if (unseen.length > 0) {
+    throw new Error(`${unseen.join(', ')} ${unseen.length > 1 ? 'are' : 'is'} defined in settings, which the sprout-agent CLI does not read: move ${unseen.length > 1 ? 'them' : 'it'} to .vscode/mcp.json, then run this command again.`);
+  }
+  return ['--cwd', folder, ...(inFile.length > 0 ? ['--trust-workspace'] : []), '--builtin-servers', bundled.join(','), '--hook-servers', allowlisted.join(',')];
 }
 
 async function servedHooks(host: AgentHost, settings: () => ExtensionSettings): Promise<{ servers: string[]; hooks: Set<HookName> }> {

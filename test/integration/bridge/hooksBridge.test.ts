@@ -35,7 +35,11 @@ describe('sprout-agent hooks install / uninstall', () => {
     assert.match(rig.commandFor('claude', 'Stop'), /^\/\S+ \/\S+\/dist\/cli\.js hooks run --agent claude Stop --cwd \S+ --mcp-config \S+ --hook-servers gate$/, 'absolute paths: it works from any folder');
     const again = await rig.install('claude');
     assert.match(again.stdout, /already says this; nothing to change/);
-    const removed = await import('../cli/cliHarness').then((h) => h.runCli(['hooks', 'uninstall', '--agent', 'claude', '--yes', '--cwd', rig?.workspace ?? ''], { env: rig?.env, timeoutMs: 60_000 }));
+    const { runCli } = await import('../cli/cliHarness');
+    const check = await runCli(['hooks', 'check', '--agent', 'claude', '--cwd', rig.workspace, '--mcp-config', rig.mcpConfig], { env: { ...rig.env, MCP_HOOK_SERVERS: 'gate' }, timeoutMs: 120_000 });
+    assert.equal(check.code, 0, check.stderr);
+    assert.match(check.stdout, /Claude Code: hooks install would give it PostToolUse -> _PostToolUse, Stop -> _Stop, SessionEnd -> _SessionEnd\n {2}\S+\/\.claude\/settings\.json: Stop, PostToolUse, SessionEnd\n/);
+    const removed = await runCli(['hooks', 'uninstall', '--agent', 'claude', '--yes', '--cwd', rig.workspace], { env: rig.env, timeoutMs: 60_000 });
     assert.equal(removed.code, 0, removed.stderr);
     assert.deepEqual(JSON.parse(readFileSync(settings, 'utf8')), own);
   });
