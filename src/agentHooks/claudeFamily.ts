@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type AgentId, type BridgeCall, type HookConfigShape, type HookReply, type SproutAnswer } from './agentFormat';
-import { argumentsObject, objectField, parseWith, responseIsError, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
+import { argumentsObject, failedHook, objectField, parseWith, responseIsError, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
 import type { HookName } from '../agent/events';
 
 export interface FamilyOptions {
@@ -142,7 +142,7 @@ function read(o: FamilyOptions, format: AgentFormat, event: string, res: AgentAn
     // Exit 2 blocks with stderr as the reason; at session start and end it only reaches the user.
     return hook === '_SessionStart' || hook === '_SessionEnd' ? { text: '' } : { text: res.stderr.trim() || 'Blocked by a hook (exit 2).' };
   }
-  if (res.exitCode !== 0) return { text: '', problem: `exit ${res.exitCode}${res.stderr.trim() ? `: ${res.stderr.trim().slice(0, 500)}` : ''}` };
+  if (res.exitCode !== 0) return failedHook(res);
   const out = stdoutJson(res.stdout);
   if (out !== undefined) return jsonText(o, hook, out);
   // Plain stdout: context where the agent adds it (a prompt, a session start), ignored elsewhere.

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type BridgeCall, type HookReply, type SproutAnswer } from './agentFormat';
-import { argumentsObject, objectField, parseWith, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
+import { argumentsObject, failedHook, nonJsonReply, objectField, parseWith, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
 import type { HookName } from '../agent/events';
 
 const EVENTS: Record<string, HookName> = {
@@ -93,9 +93,9 @@ function read(event: string, res: AgentAnswer): HookReply {
   const hook = mappedHook(copilotFormat, event);
   // preToolUse fails closed: exit 2, a crash or any other non-zero exit denies (the reference says so).
   if (hook === '_PreToolUse' && res.exitCode !== 0) return { text: res.stderr.trim() || `Denied by a preToolUse hook (exit ${res.exitCode}).` };
-  if (res.exitCode !== 0) return { text: '', problem: `exit ${res.exitCode}${res.stderr.trim() ? `: ${res.stderr.trim().slice(0, 500)}` : ''}` };
+  if (res.exitCode !== 0) return failedHook(res);
   const out = stdoutJson(res.stdout);
-  if (out === undefined) return res.stdout.trim() === '' ? { text: '' } : { text: '', problem: 'stdout is not a JSON object' };
+  if (out === undefined) return nonJsonReply(res.stdout);
   if (hook === '_Stop') return { text: out.decision === 'block' ? stringField(out, 'reason') || 'A stop hook objected.' : '' };
   if (hook === '_PreToolUse') {
     const why = stringField(out, 'permissionDecisionReason') ?? '';

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type BridgeCall, type HookReply, type SproutAnswer } from './agentFormat';
-import { argumentsObject, parseWith, stdoutJson, stringField } from './payloadFields';
+import { argumentsObject, failedHook, nonJsonReply, parseWith, stdoutJson, stringField } from './payloadFields';
 import type { HookName } from '../agent/events';
 
 const EVENTS: Record<string, HookName> = {
@@ -71,9 +71,9 @@ function payload(event: string, call: BridgeCall): Record<string, unknown> {
 
 function read(event: string, res: AgentAnswer): HookReply {
   mappedHook(cursorFormat, event);
-  if (res.exitCode !== 0) return { text: '', problem: `exit ${res.exitCode}${res.stderr.trim() ? `: ${res.stderr.trim().slice(0, 500)}` : ''}` };
+  if (res.exitCode !== 0) return failedHook(res);
   const out = stdoutJson(res.stdout);
-  if (out === undefined) return res.stdout.trim() === '' ? { text: '' } : { text: '', problem: 'stdout is not a JSON object' };
+  if (out === undefined) return nonJsonReply(res.stdout);
   if (event === 'stop') return { text: stringField(out, 'followup_message') ?? '' };
   if (event === 'beforeShellExecution' || event === 'beforeMCPExecution') {
     return { text: out.permission === 'deny' ? stringField(out, 'agent_message') || stringField(out, 'user_message') || 'Denied by a hook.' : '' };

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { EMPTY_ANSWER, mappedHook, type AgentAnswer, type AgentFormat, type BridgeCall, type HookReply, type SproutAnswer } from './agentFormat';
-import { argumentsObject, parseWith, responseIsError, resultText, toolFields } from './payloadFields';
+import { argumentsObject, failedHook, parseWith, responseIsError, resultText, toolFields } from './payloadFields';
 import type { HookName } from '../agent/events';
 
 const EVENTS: Record<string, HookName> = {
@@ -65,7 +65,7 @@ function payload(event: string, call: BridgeCall): Record<string, unknown> {
 function read(event: string, res: AgentAnswer): HookReply {
   const hook = mappedHook(kiroFormat, event);
   if (res.exitCode === 2 && hook === '_PreToolUse') return { text: res.stderr.trim() || 'Blocked by a preToolUse hook (exit 2).' };
-  if (res.exitCode !== 0) return { text: '', problem: `exit ${res.exitCode}${res.stderr.trim() ? `: ${res.stderr.trim().slice(0, 500)}` : ''}` };
+  if (res.exitCode !== 0) return failedHook(res);
   return { text: hook === '_SessionStart' || hook === '_UserPromptSubmit' ? res.stdout.trim() : '' };
 }
 

@@ -5,7 +5,7 @@
  * `result` text Sprout hooks are told about, and reading a command hook's stdout as JSON.
  */
 import type { z } from 'zod';
-import { PayloadError, type AgentId } from './agentFormat';
+import { PayloadError, type AgentAnswer, type AgentId, type HookReply } from './agentFormat';
 
 export function parseWith<T extends z.ZodType>(agent: AgentId, event: string, schema: T, payload: unknown): z.infer<T> {
   const parsed = schema.safeParse(payload);
@@ -75,4 +75,15 @@ export function objectField(object: Record<string, unknown> | undefined, key: st
 /** `_SessionStart`'s source from an agent's: only a resumed session is `resume`. */
 export function sessionSource(source: string | undefined): 'new' | 'resume' {
   return source === 'resume' ? 'resume' : 'new';
+}
+
+/** A command hook that failed (a non-zero exit its agent does not read as a decision): no text, and why. */
+export function failedHook(res: AgentAnswer): HookReply {
+  const stderr = res.stderr.trim();
+  return { text: '', problem: `exit ${res.exitCode}${stderr ? `: ${stderr.slice(0, 500)}` : ''}` };
+}
+
+/** The answer for stdout that is empty (no text) or not JSON (no text, and said). */
+export function nonJsonReply(stdout: string): HookReply {
+  return stdout.trim() === '' ? { text: '' } : { text: '', problem: 'stdout is not a JSON object' };
 }
