@@ -49,7 +49,10 @@ async function servedHooks(args: InstallArgs, workspaceFolder: string, io: CliIo
   }
   const hub = createHub(setup.servers, { parentEnv: { ...io.env }, clientVersion: io.version });
   try {
-    const tools = await hub.listTools(io.interrupt, { waitMs: setup.settings.firstPromptServerWaitMs });
+    // No short wait here: installing is worth waiting for every server's list (each bounded by its connect timeout).
+    const tools = await hub.listTools(io.interrupt);
+    const failed = hub.status().filter((s) => s.state === 'failed' && isHookServerAllowed(allowlist, s.name));
+    if (failed.length > 0) throw new UsageError(failed.map((s) => `MCP server "${s.name}" did not start: ${s.error ?? 'no reason given'}`).join('; '));
     return new Set(tools.filter((t) => t.isHook && isHookServerAllowed(allowlist, t.server)).map((t) => t.bareName as HookName));
   } finally {
     await hub.close();

@@ -70,6 +70,8 @@ describe('eslint: imports across layers and type-aware rules', () => {
     ['src/webview imports a bare "fs"', 'src/webview/markdown.ts', "import { readFileSync } from 'fs';\n" + use('readFileSync')],
     ['src/shared imports node:fs', 'src/shared/budgetText.ts', "import { readFileSync } from 'node:fs';\n" + use('readFileSync')],
     ['src/agent imports a bare "events" (Node\'s)', 'src/agent/errorMessage.ts', "import { EventEmitter } from 'events';\n" + use('EventEmitter')],
+    ['src/agentHooks imports node:fs', 'src/agentHooks/payloadFields.ts', "import { readFileSync } from 'node:fs';\n" + use('readFileSync')],
+    ['src/agentHooks imports the CLI', 'src/agentHooks/payloadFields.ts', "import { runCli } from '../cli/runCli';\n" + use('runCli')],
   ];
   for (const [what, file, code] of probes) {
     test(`${what}: rejected`, async () => assert.deepEqual(await lintRules(file, code), restricted));
@@ -79,6 +81,7 @@ describe('eslint: imports across layers and type-aware rules', () => {
     assert.deepEqual(await lintRules('src/extension/agentHost.ts', "import { OpenAiModelClient } from '../model/openAiModelClient';\n" + use('OpenAiModelClient')), []);
     assert.deepEqual(await lintRules('src/runtime/compose.ts', "import { readFileSync } from 'node:fs';\n" + use('readFileSync')), []);
     assert.deepEqual(await lintRules('src/agent/errorMessage.ts', "import type { AgentEvent } from './events';\nexport type Used = AgentEvent;\n"), [], "the core's own ./events is not Node's events");
+    assert.deepEqual(await lintRules('src/agentHooks/payloadFields.ts', "import { capHookField } from '../agent/hookEnvelope';\n" + use('capHookField')), [], 'agent formats may use the core');
   });
 
   test('a floating promise and a non-exhaustive switch are rejected; awaited and exhaustive code passes', async () => {
