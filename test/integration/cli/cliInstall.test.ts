@@ -73,6 +73,7 @@ describe('installing the CLI', { timeout: 240_000 }, () => {
       'README.md',
       'dist/cli.js',
       'dist/cliMain.js',
+      'dist/hookBridge.js',
       'dist/servers/tests.js',
       'dist/servers/todo.js',
       'dist/servers/workspace.js',
