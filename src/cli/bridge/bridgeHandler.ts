@@ -118,7 +118,9 @@ export async function handleBridgeRequest(request: BridgeRequest, environment: B
     if (call.skip !== undefined) return { ...format.answer(args.event, { kind: 'none' }), session: { key, ended } };
     const workspaceFolder = resolve(request.cwd, args.cwd ?? call.cwd ?? '.');
     const setup = bridgeSetup(args, workspaceFolder, request.env, environment.distDir, request.cwd);
-    if (setup.servers.length === 0) return { ...format.answer(args.event, { kind: 'none' }), session: { key, ended } };
+    const allowlist = setup.settings.hooks.allowlist;
+    // Hooks off (nothing allowlisted) or nothing to start: no server is started for nothing.
+    if (setup.servers.length === 0 || (allowlist.kind === 'names' && allowlist.names.length === 0)) return { ...format.answer(args.event, { kind: 'none' }), session: { key, ended } };
     const answer = await environment.serialize(key, async () => {
       const store = new BridgeStateStore(request.env);
       if (call.hook === '_SessionStart') store.prune(format.id);
