@@ -148,7 +148,9 @@ test('parallel hooks: one budget unit per round, objections in configuration ord
   const tools = sent.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.content : ''));
   assert.deepEqual(tools, ['{"hook":"_Stop","server":"alpha","text":"alpha objects"}', '{"hook":"_Stop","server":"beta","text":"beta objects"}']);
   assert.deepEqual(sent.slice(-5).map((m) => m.role), ['assistant', 'assistant', 'tool', 'assistant', 'tool'], 'the end-turn text, then one pair per objection');
-  assert.deepEqual(h.of('hook_finished').map((e) => [e.server, e.result]).sort(), [['alpha', 'objection'], ['beta', 'objection'], ['delta', 'no_objection'], ['gamma', 'error']]);
+  // The gate round, then the verdict after the model declined: the same four answers twice.
+  const round = [['alpha', 'objection'], ['beta', 'objection'], ['delta', 'no_objection'], ['gamma', 'error']];
+  assert.deepEqual(h.of('hook_finished').map((e) => [e.server, e.result]).sort(), [...round, ...round].sort());
 });
 
 test('objections count toward max rounds', async () => {
