@@ -33,12 +33,12 @@ export interface BridgeRun {
 /** The bridge calls hooks only; a model call from it would be a bug, said as such. */
 const NO_MODEL: ModelClient = { complete: () => Promise.reject(new ModelError('config', 'the hook bridge calls no model')) };
 
-function bridgeContext(run: BridgeRun, events: AgentEvent[]): { ctx: CoreContext; timeouts: Map<string, number> } {
+function bridgeContext(run: BridgeRun): { ctx: CoreContext; timeouts: Map<string, number> } {
   let replay: ReplayState = { ...emptyReplayState(), rejectionsUsed: run.state.rejectionsUsed };
   const timeouts = new Map(Object.entries(run.state.timeouts));
+  // The events only carry the budget used back into the state; nobody watches a bridge's event stream.
   const emit = (event: AgentEvent): void => {
     replay = applyEvent(replay, event);
-    events.push(event);
   };
   const hookCaller = new HookCaller({ tools: run.tools, clock: nodeClock, emit, timeoutMs: () => run.settings.hooks.timeoutMs, timeouts, logger: run.logger });
   const ctx: CoreContext = {
@@ -136,11 +136,10 @@ async function injectingEvent(run: BridgeRun, ctx: CoreContext, tools: ToolInfo[
 }
 
 /** Runs the event's hook and says what the agent should be told; `run.state` is updated. */
-export async function runBridgeCall(run: BridgeRun): Promise<{ answer: SproutAnswer; events: AgentEvent[] }> {
-  const events: AgentEvent[] = [];
+export async function runBridgeCall(run: BridgeRun): Promise<SproutAnswer> {
   if (run.call.hook === '_UserPromptSubmit') newPrompt(run.state, run.settings);
   if (run.call.hook === '_PreToolUse') run.state.afterObjection = false;
-  const { ctx, timeouts } = bridgeContext(run, events);
+  const { ctx, timeouts } = bridgeContext(run);
   const tools = await run.tools.listTools(run.signal, { waitMs: run.settings.firstPromptServerWaitMs });
   let answer: SproutAnswer;
   if (run.call.hook === '_Stop') answer = await stopEvent(run, ctx, tools);
@@ -148,5 +147,5 @@ export async function runBridgeCall(run: BridgeRun): Promise<{ answer: SproutAns
   else if (run.call.hook === '_PostToolUse') answer = await postToolEvent(run, ctx, tools);
   else answer = await injectingEvent(run, ctx, tools, run.call.hook);
   run.state.timeouts = Object.fromEntries(timeouts);
-  return { answer, events };
+  return answer;
 }
