@@ -127,7 +127,7 @@ export async function handleBridgeRequest(request: BridgeRequest, environment: B
       const state = store.load(format.id, call.sessionId);
       const lease = await environment.lease(setup.servers, request.env);
       try {
-        const decided = await runBridgeCall({ format, call, settings: setup.settings, tools: lease.tools, state, signal, logger: environment.logger });
+        const decided = await runBridgeCall({ call, settings: setup.settings, tools: lease.tools, state, signal, logger: environment.logger });
         if (ended) store.forget(format.id, call.sessionId);
         else store.save(format.id, call.sessionId, state);
         return withFailures(format.answer(args.event, decided), lease.failures());

@@ -5,7 +5,7 @@
  * `_PreToolUse` denial budget, `_PostToolUse` and prompt-start hooks. What they decide comes back as an
  * agent-neutral SproutAnswer; the session's state is updated in place for the caller to save.
  */
-import { HOOK_OUTPUT_PREAMBLE, hookOutputText, type AgentFormat, type BridgeCall, type SproutAnswer } from '../../agentHooks/agentFormat';
+import { HOOK_OUTPUT_PREAMBLE, hookOutputText, type BridgeCall, type SproutAnswer } from '../../agentHooks/agentFormat';
 import type { CoreContext } from '../../agent/context';
 import type { AgentEvent, HookName, Outcome } from '../../agent/events';
 import { HookCaller } from '../../agent/hookCaller';
@@ -21,7 +21,6 @@ import { nodeClock } from '../../runtime/nodeClock';
 import type { BridgeSessionState } from './bridgeState';
 
 export interface BridgeRun {
-  format: AgentFormat;
   call: BridgeCall;
   settings: AgentSettings;
   tools: ToolHost;
