@@ -40,6 +40,11 @@ export interface HookCallerDeps {
   emit: (event: AgentEvent) => void;
   timeoutMs: () => number;
   logger?: Logger;
+  /**
+   * The consecutive-timeout counters to count on (server -> timeouts in a row). A host whose calls
+   * outlive this object (the hook bridge, one process per agent event) keeps them and passes them back.
+   */
+  timeouts?: Map<string, number>;
 }
 
 export function hookMeta(hook: HookName, context: HookCallContext): Record<string, unknown> {
@@ -54,9 +59,11 @@ export function killReason(server: string, timeoutMs: number): string {
 }
 
 export class HookCaller {
-  private readonly timeouts = new Map<string, number>();
+  private readonly timeouts: Map<string, number>;
 
-  constructor(private readonly deps: HookCallerDeps) {}
+  constructor(private readonly deps: HookCallerDeps) {
+    this.timeouts = deps.timeouts ?? new Map<string, number>();
+  }
 
   consecutiveTimeouts(server: string): number {
     return this.timeouts.get(server) ?? 0;

@@ -60,6 +60,11 @@ function waitSettings(env: Env): Pick<AgentSettings, (typeof WAIT_VARS)[number][
   return out;
 }
 
+/** The settings of a host that calls hooks but never a model (the hook bridge): defaults, waits and hooks from the environment. */
+export function hookOnlySettings(env: Env): AgentSettings {
+  return { ...DEFAULT_SETTINGS, ...waitSettings(env), hooks: hookSettings(env) };
+}
+
 export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRounds'>): AgentSettings {
   const model = args.model?.trim() || envValue(env, 'SPROUT_AGENT_MODEL')?.trim();
   if (!model) {

@@ -91,6 +91,7 @@ describe('installing the CLI', () => {
       'README.md',
       'dist/cli.js',
       'dist/cliMain.js',
+      'dist/hookBridge.js',
       'dist/servers/tests.js',
       'dist/servers/todo.js',
       'dist/servers/workspace.js',

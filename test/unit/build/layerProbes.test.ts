@@ -93,6 +93,8 @@ describe('eslint: imports across layers and type-aware rules', () => {
     ['src/cli imports vscode', 'src/cli/cliArgs.ts', "import * as vscode from 'vscode';\n" + use('vscode'), restricted],
     ['the core reads Date.now()', 'src/agent/errorMessage.ts', use('Date.now()'), ['no-restricted-properties']],
     ['the core reads new Date()', 'src/agent/errorMessage.ts', use('new Date().getTime()'), ['no-restricted-syntax']],
+    ['src/agentHooks imports node:fs', 'src/agentHooks/payloadFields.ts', "import { readFileSync } from 'node:fs';\n" + use('readFileSync'), layerRule],
+    ['src/agentHooks imports the CLI', 'src/agentHooks/payloadFields.ts', "import { runCli } from '../cli/runCli';\n" + use('runCli'), layerRule],
   ];
   for (const [what, file, code, rules] of probes) {
     test(`${what}: rejected`, async () => assert.deepEqual(await lintRules(file, code), rules));
@@ -119,6 +121,7 @@ describe('eslint: imports across layers and type-aware rules', () => {
     assert.deepEqual(await lintRules('src/model/wire.ts', "import { nodeClock } from '../platform/nodeClock';\n" + use('nodeClock')), [], 'the model adapter imports the clock from platform');
     assert.deepEqual(await lintRules('src/webview/markdown.ts', "import MarkdownIt from 'markdown-it';\nimport { budgetText } from '../shared/budgetText';\n" + use('[MarkdownIt, budgetText]')), [], 'the webview imports its allowlisted packages and shared');
     assert.deepEqual(await lintRules('src/runtime/compose.ts', use('Date.now()')), [], 'outside the core the clock is free');
+    assert.deepEqual(await lintRules('src/agentHooks/payloadFields.ts', "import { capHookField } from '../agent/hookEnvelope';\n" + use('capHookField')), [], 'agent formats may use the core');
   });
 
   test('a floating promise and a non-exhaustive switch are rejected; awaited and exhaustive code passes', async () => {
