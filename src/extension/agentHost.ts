@@ -16,7 +16,7 @@ import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
-import { ModelRouter } from './model/modelRouter';
+import { ModelRouter } from './modelSources/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';

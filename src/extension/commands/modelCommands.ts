@@ -9,10 +9,10 @@ import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
 import { errorMessage } from '../../agent/errorMessage';
 import type { ExtensionSettings } from '../settings/settingsMapping';
-import type { LanguageModels } from '../model/languageModels';
-import type { LmModelInfo } from '../model/lmMapping';
-import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../model/modelChoices';
-import type { ModelSource } from '../model/modelSource';
+import type { LanguageModels } from '../modelSources/languageModels';
+import type { LmModelInfo } from '../modelSources/lmMapping';
+import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../modelSources/modelChoices';
+import type { ModelSource } from '../modelSources/modelSource';
 
 export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: string): Promise<boolean> {
   const key =
