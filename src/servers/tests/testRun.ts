@@ -7,7 +7,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../../platform/privateState';
-import { startCommand, type CommandRun } from '../shared/processGroup';
+import { startCommand, type CommandRun } from '../common/processGroup';
 import { readReport } from './formats/readReport';
 import { planRun } from './runnerPlan';
 import { capFailures, type ParsedTestReport, type TestRunResult, type TestStatus } from './testResult';
