@@ -6,7 +6,7 @@
 import type { ToolSpec } from './ports';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
-import type { ReplayState } from './sessionState';
+import type { ReplayState } from './replayState';
 
 export const CHARS_PER_TOKEN = 4;
 

@@ -6,7 +6,7 @@
 import type { HookCaller } from './hookCaller';
 import type { HistoryLedger } from './historyLedger';
 import type { Clock, Logger, ModelClient, ToolHost, ToolListOptions } from './ports';
-import type { ReplayState } from './sessionState';
+import type { ReplayState } from './replayState';
 import type { AgentEvent, SessionStartSource } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
