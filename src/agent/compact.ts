@@ -1,5 +1,5 @@
 /**
- * Performs a compaction ("handoff", SPEC 6): one tool-less model call for handoff notes, then a fresh
+ * Performs a compaction ("handoff", docs/hooks.md#compaction): one tool-less model call for handoff notes, then a fresh
  * history of the notes, the `_PostCompact` output of every allowlisted server as synthetic pairs, and
  * the re-seated current prompt. When the notes cannot be had, whole oldest turns are dropped instead
  * (and `_PostCompact` is not run). The result is one `compaction` event carrying the fresh history.

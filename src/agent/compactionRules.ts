@@ -1,5 +1,5 @@
 /**
- * The pure rules of compaction (SPEC 6): the prompt-size estimate (last reported usage plus growth
+ * The pure rules of compaction (docs/hooks.md#compaction): the prompt-size estimate (last reported usage plus growth
  * since, at four characters a token), the threshold, the turn-dropping fallback that keeps tool pairs
  * intact, and the text sent to the summariser, cut to fit its own request.
  */

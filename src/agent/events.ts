@@ -35,7 +35,7 @@ export interface Outcome {
   reason: OutcomeReason;
   /** Human-readable detail: for `error`, what went wrong and what to do. */
   message?: string;
-  /** Set when the turn ended while a `_Stop` objection stood (SPEC 3). */
+  /** Set when the turn ended while a `_Stop` objection stood (docs/hooks.md#the-_stop-gate). */
   unresolved?: { cause: UnresolvedCause; objections: HookObjection[] };
   rounds: number;
 }

@@ -1,5 +1,5 @@
 /**
- * The `_Stop` gate run when the model ends its turn (SPEC 3): finish when the model declined an
+ * The `_Stop` gate run when the model ends its turn (docs/hooks.md#the-_stop-gate): finish when the model declined an
  * objection, otherwise ask every allowlisted `_Stop` hook in parallel and turn the objections into
  * synthetic pairs plus one budget unit. Once the budget is spent the hooks are asked once more, as a
  * final verdict that never continues the turn, so the outcome can say what still objects. Every call

@@ -1,4 +1,4 @@
-// SPEC 4's bound, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
+// The bound of docs/hooks.md#sovereignty-timeouts-kills-budgets, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
 // slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB,
 // hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill, never
 // answering tools/list, or never answering initialize) a prompt with the repeated end-turn rule off
@@ -101,7 +101,7 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   // The final verdict (budget spent) is one more parallel round of _Stop calls, one more timeout at most.
   const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound + TIMEOUT_MS + GRACE_MS;
   // Generous slack for a noisy 2-core box (kills, JSON of 1 MB); still far below one slow restart.
-  assert.ok(took < bound + 5000, `the prompt took ${took} ms; the SPEC bound is ${bound} ms`);
+  assert.ok(took < bound + 5000, `the prompt took ${took} ms; the contract's bound is ${bound} ms`);
 
   // What reached the model is capped and wrapped; the failing servers never counted as objections.
   const objectors = new Set(rig.of('hook_objected').map((e) => e.server));
