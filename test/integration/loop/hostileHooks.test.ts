@@ -82,7 +82,7 @@ test('a hanging hook that ignores SIGTERM is killed on the second timeout; the a
   leftovers.push(serverPid);
   await rig.runtime.session.run('second');
   const bound = 3 * (TIMEOUT_MS + 5000);
-  assert.ok(Date.now() - started < 2 * bound, 'both prompts ended within the contract's bound');
+  assert.ok(Date.now() - started < 2 * bound, 'both prompts ended within the contract bound');
   assert.equal(rig.of('server_killed').length, 1);
   await waitFor(() => !isAlive(serverPid), 'the SIGTERM-ignoring server is gone', 10_000);
 });
