@@ -66,7 +66,8 @@ export type AgentEvent =
   | { type: 'tool_finished'; callId: string; name: string; isError: boolean; text: string; durationMs: number }
   | { type: 'hook_called'; server: string; hook: HookName }
   | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number; evidence?: HookEvidence }
-  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number; failures?: HookFailure[] }
+  /** A `_Stop` objection that continues the turn: everything its card shows (the hook, the budget and its scope) is in the event. */
+  | { type: 'hook_objected'; hook: HookName; server: string; text: string; rejectionsUsed: number; maxRejections: number; scope: BudgetScope; failures?: HookFailure[] }
   /** What the model did with the objections of the previous gate round. */
   | { type: 'objection_resolved'; servers: string[]; resolution: 'complied' | 'declined' | 'overridden' }
   | { type: 'hook_timed_out'; server: string; hook: HookName; consecutive: number }

@@ -121,7 +121,7 @@ async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[
   const nowUsed = ctx.state().rejectionsUsed + 1;
   emitBudget(ctx, nowUsed);
   for (const objection of objections) {
-    const objected = { type: 'hook_objected' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max };
+    const objected = { type: 'hook_objected' as const, hook: '_Stop' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max, scope: ctx.settings().hooks.stopBudgetScope };
     ctx.emit(objection.failures ? { ...objected, failures: objection.failures } : objected);
     for (const message of buildHookPair('_Stop', objection.server, objection.text)) appendMessage(ctx, message);
   }

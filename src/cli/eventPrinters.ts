@@ -53,7 +53,7 @@ function narrative(event: AgentEvent): string | undefined {
     case 'tool_progress':
       return `.. ${event.name}${progressAmount(event.progress, event.total)}${event.message !== undefined ? `: ${oneLine(event.message, 160)}` : ''}`;
     case 'hook_objected':
-      return `!! HOOK OBJECTION from ${event.server} (_Stop ${event.rejectionsUsed}/${event.maxRejections}):\n${indent(event.text)}`;
+      return `!! HOOK OBJECTION from ${event.server} (${event.hook} ${event.rejectionsUsed}/${event.maxRejections}):\n${indent(event.text)}`;
     case 'tool_denied':
       return `xx ${event.name} blocked by ${event.server} (_PreToolUse ${event.denialsUsed}/${event.denialBudget}):\n${indent(event.text)}`;
     case 'hook_injected':

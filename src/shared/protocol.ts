@@ -35,15 +35,6 @@ export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
 export const outcomeReasonSchema = z.enum(['end_turn', 'max_rounds', 'cancelled', 'error', 'length', 'content_filter']);
 export type OutcomeReasonName = z.infer<typeof outcomeReasonSchema>;
 
-/** The `_Stop` budget as the core reports it; src/shared/budgetText.ts puts it into words. */
-export const budgetSchema = z.object({
-  used: z.number(),
-  max: z.number(),
-  scope: z.enum(['session', 'prompt']),
-  repeatedEndTurnStops: z.boolean(),
-});
-export type Budget = z.infer<typeof budgetSchema>;
-
 /** What became of a hook's objection: still standing, acted on, ended over, or let go because the budget was spent. */
 export const objectionOutcomeSchema = z.enum(['pending', 'complied', 'declined', 'overridden']);
 export type ObjectionOutcome = z.infer<typeof objectionOutcomeSchema>;
@@ -145,9 +136,6 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
-export const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
-export type ChatSummary = z.infer<typeof chatSummarySchema>;
-
 /** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
 export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean(), pendingPrompt: z.optional(z.string()) });
 export type SetupInfo = z.infer<typeof setupSchema>;
@@ -161,10 +149,8 @@ export const chatStateSchema = z.object({
   entries: z.array(chatEntrySchema),
   running: z.boolean(),
   draft: z.string(),
-  history: z.array(chatSummarySchema),
   setup: z.nullable(setupSchema),
   notice: z.nullable(z.string()),
-  budget: z.nullable(budgetSchema),
   usage: z.optional(z.nullable(contextUsageSchema)),
   hooks: z.optional(hooksSummarySchema),
   model: z.optional(z.nullable(modelInUseSchema)),
@@ -176,10 +162,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('entry'), entry: chatEntrySchema }),
   z.object({ type: z.literal('delta'), id: z.string(), text: z.string() }),
   z.object({ type: z.literal('running'), running: z.boolean() }),
-  z.object({ type: z.literal('history'), history: z.array(chatSummarySchema) }),
   z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
-  z.object({ type: z.literal('budget'), budget: budgetSchema }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
   z.object({ type: z.literal('usage'), usage: contextUsageSchema }),
   z.object({ type: z.literal('hooks'), hooks: hooksSummarySchema }),

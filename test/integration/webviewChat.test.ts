@@ -17,10 +17,8 @@ const state = (entries: unknown[], extra: Record<string, unknown> = {}): unknown
   entries,
   running: false,
   draft: '',
-  history: [],
   setup: null,
   notice: null,
-  budget: null,
   hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' },
   ...extra,
 });

@@ -74,7 +74,7 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     assert.equal(sprout.host.models.agentSettings().contextWindowTokens, 3_000);
     assert.equal(sprout.settings().agent.contextWindowTokens, 128_000, 'the setting itself is untouched');
     // The composer names it (from VS Code's own listing), so a model chosen by settings is in sight.
-    assert.deepEqual((await sprout.controller.snapshot()).model, {
+    assert.deepEqual((await sprout.snapshot()).model, {
       label: 'Scripted Small Model',
       source: 'vscode',
       detail: 'Scripted Small Model (sprout-test, scripted-small), a model in VS Code',
@@ -131,7 +131,7 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     await vscode.commands.executeCommand('sprout.setApiKey', 'sk-lm-editor-test-0000');
     assert.equal(sprout.host.models.source(), 'openai');
     // The endpoint now serves the chat, and the composer says so (the VS Code reference is no endpoint model, but it is what is set).
-    const model = (await sprout.controller.snapshot()).model;
+    const model = (await sprout.snapshot()).model;
     assert.equal(model?.source, 'openai');
     assert.match(model?.detail ?? '', / at api\.openai\.com$/);
     await vscode.commands.executeCommand('sprout.clearApiKey');

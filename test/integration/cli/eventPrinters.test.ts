@@ -29,7 +29,7 @@ describe('event printers', () => {
       { type: 'text_delta', delta: ' world\u001b[31m' },
       { type: 'tool_started', callId: 'c1', name: 'fs__read', arguments: '{"path":"a.txt"}' },
       { type: 'tool_finished', callId: 'c1', name: 'fs__read', isError: true, text: 'no such file', durationMs: 3 },
-      { type: 'hook_objected', server: 'tests', text: 'tests fail:\n  1 failing', rejectionsUsed: 1, maxRejections: 3 },
+      { type: 'hook_objected', hook: '_Stop', server: 'tests', text: 'tests fail:\n  1 failing', rejectionsUsed: 1, maxRejections: 3, scope: 'session' },
       { type: 'server_killed', server: 'tests', reason: 'timed out twice' },
       {
         type: 'outcome',
