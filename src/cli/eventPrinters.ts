@@ -6,6 +6,8 @@
  */
 import type { AgentEvent, UnresolvedCause } from '../agent/events';
 import type { WritableLike } from '../runtime/streamLogger';
+import { KILL_AFTER_TIMEOUTS } from '../agent/hookCaller';
+import { hookFailedText, hookTimedOutText } from '../shared/hookText';
 
 export type EventPrinter = (event: AgentEvent) => void;
 
@@ -87,7 +89,9 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'retry':
       return `retrying the model call in ${event.delayMs} ms (attempt ${event.attempt}): ${oneLine(event.reason)}`;
     case 'hook_timed_out':
-      return `hook ${event.hook} on ${event.server} timed out (${event.consecutive} in a row); treated as no objection`;
+      return hookTimedOutText(event.hook, event.server, event.consecutive, KILL_AFTER_TIMEOUTS, true);
+    case 'hook_finished':
+      return event.result === 'error' ? hookFailedText(event.hook, event.server, oneLine(event.text), true) : undefined;
     case 'server_killed':
       return `server ${event.server} was killed (${oneLine(event.reason)}); its in-memory state is lost, it restarts on next use`;
     case 'server_restarted':
