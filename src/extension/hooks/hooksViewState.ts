@@ -99,9 +99,11 @@ export class HooksViewState implements ViewEventListener {
   private fold(event: ViewEvent): boolean {
     switch (event.type) {
       case 'chat_opened':
-        // Budget and timeline belong to the chat, servers to the window.
+        // Budget and timeline belong to the chat, servers to the window; a chat that just opened runs
+        // nothing (a replaced chat that was running stops without telling the views).
         this.budget = undefined;
         this.objections.length = 0;
+        this.running = false;
         return true;
       case 'running':
         if (event.running === this.running) return false;

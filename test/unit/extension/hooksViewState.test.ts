@@ -120,7 +120,8 @@ test('a chat opening starts its budget and timeline afresh; the servers, their n
   assert.equal(changes, 4, 'the same running flag again moves nothing');
   m.apply({ type: 'chat_opened', chatId: 'other' });
   assert.deepEqual([m.budget, m.objections.length], [undefined, 0]);
-  assert.deepEqual([[...m.servers.keys()], m.notices, m.running], [['tests'], ['repo-hook is defined by the workspace and was not started.'], true]);
+  assert.deepEqual([[...m.servers.keys()], m.notices], [['tests'], ['repo-hook is defined by the workspace and was not started.']]);
+  assert.equal(m.running, false, 'the chat that opened runs nothing, whatever the one it replaced did');
   m.apply({ type: 'servers', state: { started: true, servers: [{ name: 'tests', state: 'ready', hooks: ['_Stop'] }], notices: [] } });
   assert.deepEqual(m.notices, [], 'a notice that no longer applies goes');
   assert.equal(changes, 6);
