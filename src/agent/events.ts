@@ -21,12 +21,16 @@ export type SessionEndReason = 'exit' | 'interrupted' | 'new_chat' | 'closed';
 /** Why a prompt ended; the UI never guesses. */
 export type OutcomeReason = 'end_turn' | 'max_rounds' | 'cancelled' | 'error' | 'length' | 'content_filter';
 
-export interface HookObjection {
+/** What one server's hook said, when it said something that takes effect (context to inject, a denial, an objection). */
+export interface HookReply {
   server: string;
   text: string;
   /** Failing tests (or other findings) the hook attached as structured content, for hosts to list. */
   failures?: HookFailure[];
 }
+
+/** A `_Stop` hook's reply: the agent may not finish yet. */
+export type HookObjection = HookReply;
 
 /** Why a turn ended with an objection standing: the budget was spent, the model declined, or the round cap came first. */
 export type UnresolvedCause = 'budget_exhausted' | 'declined' | 'max_rounds';
@@ -78,7 +82,7 @@ export type AgentEvent =
       type: 'compaction';
       trigger: 'auto' | 'manual';
       summary: string | null;
-      injected: HookObjection[];
+      injected: HookReply[];
       fallback: boolean;
       droppedMessages: number;
       /** The whole fresh history after the reset. */

@@ -18,7 +18,8 @@ export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string() });
 export type FailureView = z.infer<typeof failureSchema>;
 
-const objectionSchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
+/** What one server's hook said (injected context, or an objection still standing). */
+const hookReplySchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
 
 /** A running tool's last progress report, as the server sent it (progressText words it). */
 export const toolProgressSchema = z.object({ progress: z.optional(z.number()), total: z.optional(z.number()), message: z.optional(z.string()) });
@@ -106,7 +107,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     id: z.string(),
     trigger: z.enum(['auto', 'manual']),
     summary: z.nullable(z.string()),
-    injected: z.array(objectionSchema),
+    injected: z.array(hookReplySchema),
     fallback: z.boolean(),
     droppedMessages: z.number(),
   }),
@@ -115,7 +116,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     id: z.string(),
     reason: outcomeReasonSchema,
     message: z.optional(z.string()),
-    unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
+    unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(hookReplySchema) })),
     /** Which prompt of the chat this ends (0-based), the hook calls that passed in it and the files it changed. */
     turn: z.optional(z.number()),
     checks: z.optional(z.array(hookCheckSchema)),
