@@ -58,12 +58,12 @@ export class AgentHost {
   /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
   readonly tools = new ToolHostRelay<McpHub>();
   /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
-  readonly models: ModelRouter;
+  readonly modelSources: ModelRouter;
   /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
-  readonly model: ModelClient = { complete: (request, options) => this.models.complete(request, options) };
+  readonly model: ModelClient = { complete: (request, options) => this.modelSources.complete(request, options) };
 
   constructor(private readonly deps: AgentHostDeps) {
-    this.models = new ModelRouter({
+    this.modelSources = new ModelRouter({
       settings: deps.settings,
       hasApiKey: () => deps.apiKey() !== undefined,
       endpointClient: () => this.currentModel(),
@@ -156,7 +156,7 @@ export class AgentHost {
   }
 
   async dispose(): Promise<void> {
-    this.models.dispose();
+    this.modelSources.dispose();
     const hub = this.hub;
     this.tools.use(undefined);
     await hub?.close();

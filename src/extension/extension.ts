@@ -116,7 +116,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
       controller.applySettings();
     }),
     // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
-    host.models.onDidChange(() => controller.applySettings()),
+    host.modelSources.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, views, workspaceFolder: parts.workspaceFolder }),
   );
 }

@@ -62,26 +62,26 @@ export class ChatController {
 
   /** The setup card, with the prompt kept for it; null when a model is ready. */
   setupNeeded(): SetupInfo | null {
-    const setup = this.deps.host.models.setup();
+    const setup = this.deps.host.modelSources.setup();
     return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
   }
 
   facts(): ChatFacts {
-    return { setup: this.setupNeeded(), model: this.deps.host.models.inUse() };
+    return { setup: this.setupNeeded(), model: this.deps.host.modelSources.inUse() };
   }
 
   async send(text: string, attachments: AttachmentRef[] = []): Promise<void> {
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
-    await this.deps.host.models.prepare();
+    await this.deps.host.modelSources.prepare();
     if (this.setupNeeded()) {
       // Kept, not lost: the setup card shows it, and it goes out once setup is done.
       this.pending = { text, attachments };
       this.deps.views.showFacts(this.facts());
       return;
     }
-    chat.session.updateSettings(this.deps.host.models.agentSettings());
+    chat.session.updateSettings(this.deps.host.modelSources.agentSettings());
     await this.deps.state.update(DRAFT_KEY, '');
     this.deps.index.touch(chat.id, chatTitle(text), Date.now());
     await chat.run(text, async () => {
@@ -100,7 +100,7 @@ export class ChatController {
 
   /** Settings, the key or VS Code's models changed: the open chat, the setup card and the model button follow; a kept prompt goes out once setup is done. */
   applySettings(): void {
-    this.chat?.session.updateSettings(this.deps.host.models.agentSettings());
+    this.chat?.session.updateSettings(this.deps.host.modelSources.agentSettings());
     this.deps.views.showFacts(this.facts());
     const pending = this.pending;
     if (!pending || this.setupNeeded()) return;

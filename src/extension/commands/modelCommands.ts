@@ -46,7 +46,7 @@ export async function setBaseUrl(host: AgentHost, settings: () => ExtensionSetti
   await writeSetting('sprout.model.baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
   host.invalidateModel();
   void vscode.window.showInformationMessage(`Sprout: saved the endpoint ${url.trim()} to your user settings (sprout.model.baseUrl).`);
-  if (settings().agent.model === '') await selectModel(host.models, { source: 'openai' });
+  if (settings().agent.model === '') await selectModel(host.modelSources, { source: 'openai' });
   return url.trim();
 }
 

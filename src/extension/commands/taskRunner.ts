@@ -20,7 +20,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
   const id = randomUUID();
   let outcome: Outcome = { reason: 'cancelled', rounds: 0 };
   // The session opens with the settings of the model source in use, window included.
-  await deps.host.models.prepare();
+  await deps.host.modelSources.prepare();
   const chat = await Chat.open(id, deps.index.files(id), {
     host: deps.host,
     logger: deps.logger,

@@ -57,7 +57,7 @@ describe('untrusted workspace (Restricted Mode)', function () {
 
     assert.deepEqual(sprout.settings().agent.hooks.allowlist, { kind: 'names', names: [] }, 'the workspace hook allowlist is ignored');
     assert.equal(sprout.settings().provider, 'auto', 'the workspace model source is ignored');
-    assert.equal(sprout.host.models.source(), 'openai');
+    assert.equal(sprout.host.modelSources.source(), 'openai');
     await sprout.host.invalidateServers();
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello from an untrusted workspace');
