@@ -1,6 +1,7 @@
 /**
  * The one event union every consumer reads (chat view, Hooks view, status bar, transcript file, CLI
- * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
+ * --json), the typed outcome that ends a prompt, the transcript record and the port that stores records
+ * (TranscriptStore). Plain data.
  */
 import type { HookEvidence, HookFailure } from './hookEvidence';
 import type { ChatMessage, Usage } from './messages';
@@ -106,4 +107,12 @@ export type AgentEvent =
 export interface TranscriptRecord {
   at: number;
   event: AgentEvent;
+}
+
+/** Append-only transcript: one record per event, written as events happen. */
+export interface TranscriptStore {
+  append(record: TranscriptRecord): void;
+  load(): Promise<TranscriptRecord[]>;
+  /** Resolves once everything appended so far is durable. */
+  flush(): Promise<void>;
 }

@@ -5,7 +5,7 @@
  * counter per server, shared by all its hooks: the second timeout in a row kills the server, which
  * restarts lazily on next use.
  */
-import { runWithTimeout, type TimedResult } from './context';
+import { runWithTimeout, type TimedResult } from './cancellation';
 import { normaliseHookText } from './hookEnvelope';
 import { hookEvidence, type HookEvidence } from './hookEvidence';
 import type { Clock, Logger, ToolHost } from './ports';

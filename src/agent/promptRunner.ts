@@ -8,7 +8,8 @@
  */
 import { compact } from './compact';
 import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
-import { type CoreContext, CancelledError, appendMessage, raceAbort, toolListOptions } from './context';
+import { CancelledError, raceAbort } from './cancellation';
+import { type CoreContext, appendMessage, toolListOptions } from './context';
 import { validateHistory } from './historyValidity';
 import { callModel, replyMessage } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';

@@ -6,7 +6,8 @@
  * tools never reach a server; bad arguments, failures, timeouts and cancels become error results the
  * model can read. Results are capped with a marker saying how much was cut.
  */
-import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
+import { CancelledError, raceAbort } from './cancellation';
+import { type CoreContext, appendMessage } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import { hookServers, injectHookTexts } from './lifecycleHooks';
 import { type DenialCount, postToolUse, preToolUse } from './toolHooks';

@@ -11,10 +11,11 @@ import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
-import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
+import { StreamLogger, type LogLevel } from '../runtime/streamLogger';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
+import type { CliIo } from './cliIo';
 import { checkHookAllowlist, selectServers, type ServerSelection } from './cliServers';
-import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
+import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
@@ -22,22 +23,6 @@ import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
 import { calledToolsRecorder, describeFailures, neededServerFailures } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
-
-export interface CliIo {
-  argv: readonly string[];
-  env: Env;
-  cwd: string;
-  stdin: PromptSource;
-  stdout: WritableLike;
-  stderr: WritableLike;
-  version: string;
-  /** The folder holding the bundled servers (dist/). */
-  distDir: string;
-  /** Aborted on SIGINT/SIGTERM. */
-  interrupt: AbortSignal;
-  /** Called with the runtime once it exists, so a second signal can still close it. */
-  onRuntime?: (runtime: AgentRuntime) => void;
-}
 
 /** How long a cancelled run may take to wind down before the servers are closed under it. */
 const CANCEL_GRACE_MS = 5000;

@@ -36,7 +36,7 @@ export class ServerConnection {
   private toolsFetch: Promise<ToolInfo[]> | undefined;
   private closed = false;
   private readonly closing = new AbortController();
-  /** Aborted when a start in progress must give up (kill, reset, close): ends a wait for sign-in. */
+  /** Aborted when a start in progress must give up (kill, reset, close): ends its connect or sign-in wait. */
   private abandon = new AbortController();
 
   constructor(

@@ -15,7 +15,7 @@ export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
 export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
 /** A failing test (or other finding) a hook attached to its objection; `file` relative to the workspace or absolute. */
-export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string() });
+export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string(), package: z.optional(z.string()) });
 export type FailureView = z.infer<typeof failureSchema>;
 
 /** What one server's hook said (injected context, or an objection still standing). */

@@ -113,6 +113,32 @@ test('an objection that carries failing tests lists them; each opens its file at
   assert.deepEqual(posted, [{ type: 'openLocation', file: 'src/cart.test.js', line: 5 }, { type: 'showInTesting' }]);
 });
 
+test('a monorepo objection groups its failing tests by package, package names as text', async () => {
+  const failures = [
+    { name: 'totals prices', file: 'packages/cart/src/cart.test.js', line: 4, message: 'Expected: 11', package: '@mono/cart' },
+    { name: 'labels many items', file: 'packages/labels/src/label.test.js', line: 9, message: 'Expected: 3 items', package: '<b>@mono/labels</b>' },
+    { name: 'one item', file: 'packages/cart/src/cart.test.js', line: 12, message: 'Expected: 4', package: '@mono/cart' },
+  ];
+  await send({ type: 'entry', entry: { kind: 'objection', id: 'obj-mono', server: 'tests', text: 'The tests fail.', used: 1, max: 3, failures } });
+  const groups = await page.evaluate(() => {
+    const node = [...document.querySelectorAll('[data-testid=hook-objection]')].pop();
+    return {
+      groups: [...(node?.querySelectorAll('[data-testid=failure-package]') ?? [])].map((g) => ({
+        name: g.querySelector('.failure-package-name')?.textContent,
+        tests: [...g.querySelectorAll('[data-testid=objection-failure] .failure-name')].map((n) => n.textContent),
+      })),
+      injected: node?.querySelectorAll('b').length,
+    };
+  });
+  assert.deepEqual(groups, {
+    groups: [
+      { name: '@mono/cart (2)', tests: ['totals prices', 'one item'] },
+      { name: '<b>@mono/labels</b> (1)', tests: ['labels many items'] },
+    ],
+    injected: 0,
+  });
+});
+
 test('thinking is a collapsed part of its own: deltas append as text, it stays open once opened, markup stays text', async () => {
   await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider <img src=x onerror="window.__pwned=1">', done: false } });
   await send({ type: 'delta', id: 'th1', text: ' and then answer.' });

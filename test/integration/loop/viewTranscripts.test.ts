@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { AgentSession } from '../../../src/agent/session';
 import { ApprovalToolHost } from '../../../src/extension/approvals/approvalToolHost';
-import { nodeClock } from '../../../src/runtime/nodeClock';
+import { nodeClock } from '../../../src/platform/nodeClock';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { InMemoryTranscriptStore } from '../../fakes/InMemoryTranscriptStore';
 import { openRig, rigSettings, type Rig, type RigOptions } from './loopHarness';
