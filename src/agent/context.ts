@@ -6,7 +6,7 @@
 import type { HookCaller } from './hookCaller';
 import type { HistoryLedger } from './historyLedger';
 import type { Clock, Logger, ModelClient, ToolHost, ToolListOptions } from './ports';
-import type { ReplayState } from './sessionState';
+import type { ReplayState } from './replayState';
 import type { AgentEvent, SessionStartSource } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
@@ -43,7 +43,7 @@ export interface SessionLifecycle {
 
 /**
  * How long this listing may wait for servers that are not ready, and the notice saying which: the
- * first listing of a session gets the startup wait, every later one the short grace (SPEC 4's bound).
+ * first listing of a session gets the startup wait, every later one the short grace (the bound in docs/hooks.md#sovereignty-timeouts-kills-budgets).
  */
 export function toolListOptions(ctx: CoreContext): Required<Pick<ToolListOptions, 'waitMs' | 'onWaiting' | 'onWaited'>> {
   const settings = ctx.settings();

@@ -1,5 +1,5 @@
 /**
- * Calls one lifecycle hook on one server, with the agent's sovereignty rules (SPEC 4): arguments are
+ * Calls one lifecycle hook on one server, with the agent's sovereignty rules (docs/hooks.md#sovereignty-timeouts-kills-budgets): arguments are
  * exactly `{}`, context rides in `_meta["sprout/hook"]`, the call races the hook timeout, and anything
  * but a completed non-error reply with text is "no objection" (fail open). One consecutive-timeout
  * counter per server, shared by all its hooks: the second timeout in a row kills the server, which

@@ -16,7 +16,7 @@ import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
 import { PromptRunner, toolSpecs } from './promptRunner';
 import type { Clock, Logger, ModelClient, ToolHost } from './ports';
-import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './sessionState';
+import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './replayState';
 import { emitBudget } from './stopGate';
 import type { AgentEvent, Outcome, SessionEndReason, TranscriptStore } from './events';
 import type { AgentSettings } from './settings';

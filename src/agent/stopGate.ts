@@ -1,5 +1,5 @@
 /**
- * The `_Stop` gate run when the model ends its turn (SPEC 3): ask every allowlisted `_Stop` hook in
+ * The `_Stop` gate run when the model ends its turn (docs/hooks.md#the-_stop-gate): ask every allowlisted `_Stop` hook in
  * parallel and turn the objections into synthetic pairs plus one budget unit. When the model declined
  * an objection, or the budget is spent, the hooks are asked once more instead, as a final verdict that
  * never continues the turn, so the outcome says what still objects (and not what no longer does). Every call
@@ -123,7 +123,7 @@ async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[
   const nowUsed = ctx.state().rejectionsUsed + 1;
   emitBudget(ctx, nowUsed);
   for (const objection of objections) {
-    const objected = { type: 'hook_objected' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max };
+    const objected = { type: 'hook_objected' as const, hook: '_Stop' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max, scope: ctx.settings().hooks.stopBudgetScope };
     ctx.emit(objection.failures ? { ...objected, failures: objection.failures } : objected);
     for (const message of buildHookPair('_Stop', objection.server, objection.text)) appendMessage(ctx, message);
   }

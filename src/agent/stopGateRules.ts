@@ -1,5 +1,5 @@
 /**
- * The pure rules of the `_Stop` gate (SPEC 3): which servers may act as hooks, the gate's decision
+ * The pure rules of the `_Stop` gate (docs/hooks.md#the-_stop-gate): which servers may act as hooks, the gate's decision
  * before any hook is called, objection filtering in server configuration order, and budget scope.
  */
 import { isHookServerAllowed } from './settings';

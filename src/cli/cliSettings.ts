@@ -5,7 +5,7 @@
  */
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
 import type { AgentSettings } from '../agent/settings';
-import { ProtectedPatternError, protectedRule } from '../servers/shared/protectedPaths';
+import { ProtectedPatternError, protectedRule } from '../servers/common/protectedPaths';
 import type { CliArgs } from './cliArgs';
 import { parseCompatibility, type Compatibility } from '../model/dialect';
 

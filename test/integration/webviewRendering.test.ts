@@ -23,7 +23,7 @@ const send = (message: unknown): Promise<void> => view!.send(message);
 const nextFrames = (): Promise<unknown> => view!.frames();
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
-  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
+  const state = { chatId: 'c', entries: [], running: true, draft: '', setup: null, notice: null };
   await send({ type: 'snapshot', state });
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: 'First paragraph.', done: false } });
   await send({ type: 'delta', id: 'a', text: '\n\nSecond' });
@@ -158,7 +158,7 @@ test('thinking is a collapsed part of its own: deltas append as text, it stays o
 
 test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
   const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
-  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: null } });
+  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', setup, notice: null } });
   const card = page.locator('[data-testid=setup-card]');
   await card.waitFor();
   assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Set API Key', 'Use a local endpoint']);
@@ -175,7 +175,7 @@ test('the setup card offers a model already in VS Code first when VS Code has on
 
 test('the model in use is named beside Send; the button opens Select Model; hidden while none is chosen', async () => {
   const model = { label: 'GPT-4o', source: 'vscode', detail: 'GPT-4o (copilot, gpt-4o), a model in VS Code' };
-  await send({ type: 'snapshot', state: { chatId: 'model', entries: [], running: false, draft: '', history: [], setup: null, notice: null, budget: null, model } });
+  await send({ type: 'snapshot', state: { chatId: 'model', entries: [], running: false, draft: '', setup: null, notice: null, model } });
   const chip = page.locator('[data-testid=model-button]');
   await chip.waitFor();
   assert.equal(await chip.textContent(), 'GPT-4o');
@@ -224,7 +224,7 @@ test('a host message the protocol rejects is logged, not acted on', async () => 
 });
 
 test('a running tool card shows its last progress; a finished one does not', async () => {
-  await send({ type: 'snapshot', state: { chatId: 'p', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  await send({ type: 'snapshot', state: { chatId: 'p', entries: [], running: true, draft: '', setup: null, notice: null } });
   const tool = { kind: 'tool', id: 't-1', name: 'srv__build', args: '{}', status: 'running' };
   await send({ type: 'entry', entry: { ...tool, progress: { progress: 3, total: 6, message: 'Linking' } } });
   assert.equal(await page.textContent('[data-testid=tool-progress]'), '3/6 · Linking');
@@ -233,7 +233,7 @@ test('a running tool card shows its last progress; a finished one does not', asy
 });
 
 test("a server's question renders its fields, refuses an invalid answer and sends a valid one", async () => {
-  await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', setup: null, notice: null } });
   const schema = {
     type: 'object',
     properties: {

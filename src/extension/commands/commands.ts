@@ -97,7 +97,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.openLogs': () => deps.channel.show(true),
     'sprout.setApiKey': (value?: string) => setApiKey(keys, host, value),
     'sprout.clearApiKey': () => clearApiKey(keys, host),
-    'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.models, pick),
+    'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.modelSources, pick),
     'sprout.setBaseUrl': (url?: string) => setBaseUrl(host, settings, url),
     'sprout.showHistory': () => controller.showHistory(),
     'sprout.openChatInEditor': () => deps.openInEditor(),

@@ -8,8 +8,8 @@
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentEvent } from '../../agent/events';
 import type { HookEvidence, HookFailure } from '../../agent/hookEvidence';
+import type { ViewEvent, ViewEventListener } from '../viewEvents';
 
 export const TESTING_VIEW_COMMAND = 'workbench.view.testing.focus';
 
@@ -21,7 +21,7 @@ export interface MirroredRun {
   passed: string[];
 }
 
-export class TestResultsMirror implements vscode.Disposable {
+export class TestResultsMirror implements vscode.Disposable, ViewEventListener {
   readonly controller: vscode.TestController;
   lastRun: MirroredRun | undefined;
 
@@ -29,7 +29,10 @@ export class TestResultsMirror implements vscode.Disposable {
     this.controller = vscode.tests.createTestController('sprout.testHook', 'Sprout test hook');
   }
 
-  apply(event: AgentEvent): void {
+  /** Folds the open chat's events (viewEvents.ts): a `_Stop` answer with a verdict is mirrored. */
+  apply(viewEvent: ViewEvent): void {
+    if (viewEvent.type !== 'agent') return;
+    const event = viewEvent.event;
     if (event.type !== 'hook_finished' || event.hook !== '_Stop' || !event.evidence) return;
     const evidence = event.evidence;
     if (evidence.stale === true || evidence.status === undefined || evidence.status === 'not_run') return;

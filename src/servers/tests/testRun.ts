@@ -6,7 +6,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ensurePrivateDir } from '../../platform/privateState';
-import { startCommand, type CommandRun } from '../shared/processGroup';
+import { startCommand, type CommandRun } from '../common/processGroup';
 import { readReport } from './formats/readReport';
 import { planRun, type RunPlan } from './runnerPlan';
 import type { ParsedTestReport, TestStatus } from './testResult';

@@ -10,7 +10,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { walkFiles } from '../shared/fileWalker';
+import { walkFiles } from '../common/fileWalker';
 
 const MAX_FILES = 20_000;
 const GIT_TIMEOUT_MS = 5_000;

@@ -10,8 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { walkFiles } from '../shared/fileWalker';
-import { globMatcher } from '../shared/glob';
+import { walkFiles } from '../common/fileWalker';
+import { globMatcher } from '../common/glob';
 
 export type Ecosystem = 'js' | 'cargo' | 'go' | 'python';
 

@@ -125,7 +125,7 @@ describe('test-runner hook evidence in the editor', function () {
       { name: 'labels many items', file: 'cart-suite/packages/labels/src/label.test.js', line: 9, message: 'Expected: 3 items', package: '@mono/labels' },
     ];
     const evidence = { status: 'failed' as const, passed: 4, failed: 3, command: 'npm test', failures };
-    sprout.testing.apply({ type: 'hook_finished', server: 'mono', hook: '_Stop', result: 'objection', text: 'The tests fail.', durationMs: 1, evidence });
+    sprout.testing.apply({ type: 'agent', event: { type: 'hook_finished', server: 'mono', hook: '_Stop', result: 'objection', text: 'The tests fail.', durationMs: 1, evidence }, at: Date.now() });
     const root = sprout.testing.controller.items.get('hook:mono');
     assert.ok(root, 'a root item for the hook server');
     const tree: [string, [string, string[]][]][] = [];

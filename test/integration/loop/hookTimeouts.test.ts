@@ -1,4 +1,4 @@
-// SPEC 4 end to end: a hung hook releases the agent on time and is sent notifications/cancelled; the
+// docs/hooks.md#sovereignty-timeouts-kills-budgets end to end: a hung hook releases the agent on time and is sent notifications/cancelled; the
 // second consecutive timeout kills the server's whole process group (grandchild included) and a later
 // call restarts it; a completed reply in between resets the counter; cancel during a hook is prompt
 // and leaves a valid history.

@@ -1,4 +1,4 @@
-// SPEC 4's promise, end to end: no hook server, however broken or malicious, traps the agent. Each
+// The promise of docs/hooks.md#sovereignty-timeouts-kills-budgets, end to end: no hook server, however broken or malicious, traps the agent. Each
 // prompt ends on time whatever the hook does (crash, exit mid-call, isError, whitespace, image, 100 KB,
 // hostile text, ignoring SIGTERM, spawning a grandchild), and what does reach the model is capped and
 // JSON-wrapped. The bound: maxRejections x (timeout + one model round).
@@ -84,7 +84,7 @@ test('a hanging hook that ignores SIGTERM is killed on the second timeout; the a
   leftovers.push(serverPid);
   await rig.runtime.session.run('second');
   const bound = 3 * (TIMEOUT_MS + 5000);
-  assert.ok(Date.now() - started < scaledMs(2 * bound), 'both prompts ended within the SPEC bound');
+  assert.ok(Date.now() - started < scaledMs(2 * bound), 'both prompts ended within the contract bound');
   assert.equal(rig.of('server_killed').length, 1);
   await waitFor(() => !isAlive(serverPid), 'the SIGTERM-ignoring server is gone', 10_000);
 });

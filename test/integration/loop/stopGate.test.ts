@@ -1,4 +1,4 @@
-// SPEC 2 and 3 end to end: parallel hook servers in configuration order for one budget unit, the
+// docs/hooks.md#which-servers-may-act-as-hooks and docs/hooks.md#the-_stop-gate end to end: parallel hook servers in configuration order for one budget unit, the
 // allowlist, the budget (exhausted, disabled, session vs prompt scope), the repeated end-turn rule,
 // which finish reasons run the gate, and objections counting toward max rounds.
 import assert from 'node:assert/strict';

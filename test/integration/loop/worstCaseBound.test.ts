@@ -1,4 +1,4 @@
-// SPEC 4's bound, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
+// The bound of docs/hooks.md#sovereignty-timeouts-kills-budgets, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
 // slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB,
 // hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill, never
 // answering tools/list, or never answering initialize) a prompt with the repeated end-turn rule off
@@ -127,7 +127,7 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   // The final verdict (budget spent) is one more parallel round of _Stop calls, one more timeout at most.
   const bound = MAX_REJECTIONS * (timeout + modelRound) + modelRound + timeout + scaledMs(GRACE_MS);
   // Far below one slow restart or silent start, which the prompt must never wait for.
-  assert.ok(took < bound + slackMs(), `the prompt took ${took} ms; the SPEC bound is ${bound} ms with timeouts of ${timeout} ms here`);
+  assert.ok(took < bound + slackMs(), `the prompt took ${took} ms; the contract's bound is ${bound} ms with timeouts of ${timeout} ms here`);
   assert.ok(bound + slackMs() < NEVER_MS / 2);
 
   // What reached the model is capped and wrapped; the failing servers never counted as objections.
