@@ -27,6 +27,7 @@ export async function callModel(ctx: CoreContext, request: ModelRequest, signal:
     const reply = await raceAbort(
       ctx.model.complete(request, {
         signal,
+        conversation: ctx.conversation,
         onTextDelta,
         onReasoningDelta,
         onRetry: (info) => ctx.emit({ type: 'retry', attempt: info.attempt, delayMs: info.delayMs, reason: info.reason }),

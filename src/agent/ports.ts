@@ -38,8 +38,19 @@ export interface RetryInfo {
   reason: string;
 }
 
+/**
+ * One conversation as a model adapter sees it (a session is one). Whatever an adapter derives from a
+ * conversation's history (a wire cache, the check that a reply's tool-call ids are new in it) is kept
+ * under this key, so two conversations streaming through one client at once never see each other's.
+ */
+export interface ModelConversation {
+  readonly id: string;
+}
+
 export interface ModelCallOptions {
   signal: AbortSignal;
+  /** The conversation the call belongs to; without one the adapter keeps nothing between calls. */
+  conversation?: ModelConversation;
   onTextDelta?: (delta: string) => void;
   /** Thinking text as it streams; not the answer, and a retry may follow it. */
   onReasoningDelta?: (delta: string) => void;

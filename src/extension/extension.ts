@@ -103,10 +103,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
     ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
     registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
-    keys.onDidChange(() => {
-      host.invalidateModel();
-      controller.applySettings();
-    }),
+    keys.onDidChange(() => controller.applySettings()),
     // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
     host.models.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, controller, workspaceFolder }),

@@ -9,7 +9,7 @@
 import { onAbort } from '../agent/context';
 import { historyChars } from '../agent/compactionRules';
 import { DEFAULT_BASE_URL } from '../agent/settings';
-import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
+import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelConversation, type ModelReply, type ModelRequest } from '../agent/ports';
 import { nodeClock } from '../runtime/nodeClock';
 import type { Compatibility } from './dialect';
 import { createEndpoint, type Endpoint } from './endpoint';
@@ -59,8 +59,12 @@ function requestChars(request: ModelRequest): number {
 export class OpenAiModelClient implements ModelClient {
   private readonly options: OpenAiModelClientOptions;
   private endpoint: Endpoint | ModelError | undefined;
-  /** The last request's messages in wire form: the next round's history repeats nearly all of them. */
-  private readonly wireHistory = new WireHistory();
+  /**
+   * Per conversation, its last request's messages in wire form (the next round repeats nearly all of
+   * them) and their tool-call ids. One client serves every chat and task of a window at once, so
+   * this is never shared between conversations; it goes when the conversation does.
+   */
+  private readonly wireHistories = new WeakMap<ModelConversation, WireHistory>();
   private readonly idleWatch: IdleWatch;
 
   constructor(options: OpenAiModelClientOptions = {}) {
@@ -91,12 +95,13 @@ export class OpenAiModelClient implements ModelClient {
       throw new ModelError('config', `No model name is configured for ${this.baseUrl}. Set the model name (list the endpoint's models to pick one).`);
     }
     const endpoint = this.connect();
+    const wire = this.wireHistoryOf(options.conversation);
     const maxRetries = Math.max(0, this.options.maxRetries ?? 4);
     let adaptations = 0;
     for (let failures = 0; ; ) {
       const delivered = { text: false };
       try {
-        return await this.attempt(endpoint, request, options, delivered);
+        return await this.attempt(endpoint, wire, request, options, delivered);
       } catch (raw) {
         if (signal.aborted) throw cancelled();
         // A rejection that names a rule (stream_options, Mistral's ids, DeepSeek's reasoning_content,
@@ -124,12 +129,20 @@ export class OpenAiModelClient implements ModelClient {
     }
   }
 
+  /** The conversation's wire history; a call without a conversation gets one of its own. */
+  private wireHistoryOf(conversation: ModelConversation | undefined): WireHistory {
+    if (conversation === undefined) return new WireHistory();
+    let wire = this.wireHistories.get(conversation);
+    if (wire === undefined) this.wireHistories.set(conversation, (wire = new WireHistory()));
+    return wire;
+  }
+
   private learnFrom(endpoint: Endpoint, raw: unknown): string | undefined {
     const rejection = rejectionOf(raw);
     return rejection === undefined ? undefined : endpoint.dialect.adaptTo(rejection);
   }
 
-  private async attempt(endpoint: Endpoint, request: ModelRequest, options: ModelCallOptions, delivered: { text: boolean }): Promise<ModelReply> {
+  private async attempt(endpoint: Endpoint, wire: WireHistory, request: ModelRequest, options: ModelCallOptions, delivered: { text: boolean }): Promise<ModelReply> {
     // Our own controller, so a stream that goes silent can be dropped without looking like a user cancel.
     const controller = new AbortController();
     const stopForwarding = onAbort(options.signal, () => controller.abort());
@@ -137,7 +150,7 @@ export class OpenAiModelClient implements ModelClient {
     let watched: WatchedStream | undefined;
     try {
       const rules = endpoint.dialect.rules;
-      const params = toStreamingParams(request, (messages) => this.wireHistory.map(messages, rules), { streamUsage: rules.streamUsage });
+      const params = toStreamingParams(request, (messages) => wire.map(messages, rules), { streamUsage: rules.streamUsage });
       const stream = await endpoint.sdk.chat.completions.create(params, { signal: controller.signal });
       const accumulator = new StreamAccumulator();
       watched = this.idleWatch.watch(() => ((idle = true), controller.abort()));
@@ -160,7 +173,7 @@ export class OpenAiModelClient implements ModelClient {
         options.onTextDelta?.(rest);
       }
       if (!accumulator.complete) throw new StreamCutError();
-      return this.shape(endpoint, request, accumulator);
+      return this.shape(endpoint, wire, request, accumulator);
     } catch (error) {
       if (idle && !options.signal.aborted) throw new StreamCutError(`the response stream sent nothing for ${this.idleWatch.idleMs} ms`);
       throw error;
@@ -170,12 +183,12 @@ export class OpenAiModelClient implements ModelClient {
     }
   }
 
-  private shape(endpoint: Endpoint, request: ModelRequest, accumulator: StreamAccumulator): ModelReply {
+  private shape(endpoint: Endpoint, wire: WireHistory, request: ModelRequest, accumulator: StreamAccumulator): ModelReply {
     const raw = accumulator.reply();
     endpoint.dialect.noteReply({ reasoningField: raw.reasoningField, hadToolCalls: raw.calls.length > 0, hadProviderData: raw.calls.some((c) => c.providerData !== undefined) });
     return shapeReply(raw, {
       toolNames: request.tools.map((tool) => tool.name),
-      isTaken: (id) => this.wireHistory.hasCallId(id),
+      isTaken: (id) => wire.hasCallId(id),
       promptChars: () => requestChars(request),
     });
   }

@@ -128,7 +128,7 @@ class FakeOpenAiState {
       providerRequestRejection(this.provider, record.body) ?? validateChatRequest(record.body) ?? providerHistoryRejection(this.provider, record.body, this.issued);
     if (rejection) return this.rejectWith(res, record, rejection);
     const index = this.chatCount++;
-    const response = this.responder ? this.responder(record, index) : this.queue.shift();
+    const response = this.responder ? await this.responder(record, index) : this.queue.shift();
     if (!response) {
       record.outcome = 'unscripted';
       record.error = `fake server: no scripted response for request ${index + 1} (chat completion requests counted from 1)`;

@@ -119,7 +119,8 @@ export interface FakeRequestRecord {
   outcome?: string;
 }
 
-export type FakeResponder = (request: FakeRequestRecord, index: number) => FakeResponse | undefined;
+/** May answer later (a promise), so a test can hold one request until another has arrived. */
+export type FakeResponder = (request: FakeRequestRecord, index: number) => FakeResponse | undefined | Promise<FakeResponse | undefined>;
 
 /**
  * Which real API the fake plays, beyond OpenAI's own rules (always checked): `mistral` refuses
