@@ -17,6 +17,7 @@ import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';
+import type { AdaptationMemory } from '../model/adaptationMemory';
 import type { BaseUrlLevels, KeyConsent } from './settings/keyConsent';
 import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
@@ -32,6 +33,8 @@ export interface AgentHostDeps {
   apiKey: () => string | undefined;
   keyConsent: KeyConsent;
   baseUrlLevels: () => BaseUrlLevels;
+  /** What model endpoints taught, remembered across restarts. */
+  modelMemory: AdaptationMemory;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
   /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
@@ -59,7 +62,14 @@ export class AgentHost {
   readonly model: ModelClient = { complete: (request, options) => this.models.complete(request, options) };
 
   constructor(private readonly deps: AgentHostDeps) {
-    this.models = new ModelRouter({ settings: deps.settings, apiKey: deps.apiKey, keyConsent: deps.keyConsent, baseUrlLevels: deps.baseUrlLevels, logger: deps.logger });
+    this.models = new ModelRouter({
+      settings: deps.settings,
+      apiKey: deps.apiKey,
+      keyConsent: deps.keyConsent,
+      baseUrlLevels: deps.baseUrlLevels,
+      memory: deps.modelMemory,
+      logger: deps.logger,
+    });
   }
 
   /** The folder the servers run in (and tool paths are relative to). */

@@ -16,6 +16,7 @@ import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
 import { askConsent, askKeyConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
 import { KeyConsent } from './settings/keyConsent';
+import { globalStateAdaptations } from './settings/adaptationStore';
 import { WorkspaceApprovals } from './approvals/workspaceApprovals';
 import { protectedTargetFinder } from './approvals/protectedTargets';
 import { HooksViewState } from './hooks/hooksViewState';
@@ -151,6 +152,7 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: P
     apiKey: () => inputs.keys.current,
     keyConsent,
     baseUrlLevels: readBaseUrlLevels,
+    modelMemory: globalStateAdaptations(context.globalState, inputs.logger),
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
     ...mcp,

@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import type { Logger, ModelCallOptions, ModelClient, ModelReply, ModelRequest } from '../../agent/ports';
 import type { AgentSettings } from '../../agent/settings';
 import { errorMessage } from '../../agent/errorMessage';
+import type { AdaptationMemory } from '../../model/adaptationMemory';
 import { OpenAiModelClient } from '../../model/openAiModelClient';
 import type { ModelInUse, SetupInfo } from '../../shared/protocol';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from '../settings/keyConsent';
@@ -42,6 +43,8 @@ export interface ModelRouterDeps {
   /** Whether the key may go to an origin the workspace chose (keyConsent.ts). */
   keyConsent: KeyConsent;
   baseUrlLevels: () => BaseUrlLevels;
+  /** What endpoints taught, kept as user state across restarts (adaptationStore.ts). */
+  memory: AdaptationMemory;
   logger: Logger;
 }
 
@@ -127,7 +130,7 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
     const apiKey = this.allowedKey();
     const cached = this.cached;
     if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey && cached.compatibility === compatibility) return cached.client;
-    const client = new OpenAiModelClient({ baseUrl, apiKey, compatibility });
+    const client = new OpenAiModelClient({ baseUrl, apiKey, compatibility, memory: this.deps.memory });
     this.cached = { client, baseUrl, apiKey, compatibility };
     return client;
   }

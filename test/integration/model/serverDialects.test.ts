@@ -54,7 +54,7 @@ test('Mistral at an unknown host: the stream_options and id rules are learned fr
   const before = rig.fake.requests.length;
   assert.equal((await rig.runtime.session.run('once more')).reason, 'end_turn');
   assert.ok(rig.fake.requests.slice(before).every((r) => r.valid));
-  assert.equal(rig.runtime.model.dialect?.idPolicy, 'mistral');
+  assert.equal(rig.runtime.model.rulesFor('fake-model')?.idPolicy, 'mistral');
 });
 
 const thinkingRounds = (extra = {}): FakeResponse[] => [fakeReply.toolCalls(TWO_ECHOES, { reasoning: 'Echo both.', ...extra })];
@@ -85,7 +85,7 @@ test('DeepSeek: the reasoning kept on the messages survives the transcript and g
 test('DeepSeek at an unknown host: a reply with reasoning_content and tool calls teaches the rule, nothing rejected', async () => {
   rig = await openTurn({ fake: { provider: 'deepseek' }, toolRounds: thinkingRounds(), textQuirks: { reasoning: 'Now answer.' } });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
-  assert.equal(rig.runtime.model.dialect?.echoReasoning, 'reasoning_content');
+  assert.equal(rig.runtime.model.rulesFor('fake-model')?.echoReasoning, 'reasoning_content');
   assert.equal(rig.of('retry').length, 0);
 });
 
@@ -112,7 +112,7 @@ test('Gemini, forced: each signed call goes back with its thought signature, the
 test('Gemini at an unknown host: a signed call in a reply teaches the rule, nothing rejected; OpenAI never gets extra_content', async () => {
   rig = await openTurn({ fake: { provider: 'gemini' } });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
-  assert.equal(rig.runtime.model.dialect?.echoProviderData, true);
+  assert.equal(rig.runtime.model.rulesFor('fake-model')?.echoProviderData, true);
   await rig.close();
   rig = await openTurn({ fake: { provider: 'openai' }, model: { compatibility: 'openai' } });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });

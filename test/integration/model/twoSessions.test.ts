@@ -15,6 +15,7 @@ import type { AgentSession } from '../../../src/agent/session';
 import { openSession } from '../../../src/runtime/compose';
 import { fakeReply, type FakeRequestRecord, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { openRig, rigSettings, type ChatBody, type Rig } from '../loop/loopHarness';
+import { SERVER_START_MARGIN } from './serverHarness';
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -40,7 +41,7 @@ test('a chat and a task streaming at once through one client never put a duplica
   const taskHere = new Promise<void>((resolve) => (taskArrived = resolve));
   let chatHeld!: () => void;
   const chatWaiting = new Promise<void>((resolve) => (chatHeld = resolve));
-  rig = await openRig({ servers: [{ name: 'tools' }] });
+  rig = await openRig({ servers: [{ name: 'tools' }], settings: SERVER_START_MARGIN });
   rig.fake.setResponder(async (record) => {
     const round = roundOf(record);
     if (firstPrompt(record).startsWith('task')) {
@@ -57,7 +58,7 @@ test('a chat and a task streaming at once through one client never put a duplica
     return fakeReply.text('Chat done.');
   });
   const chat = rig.runtime.session;
-  const task: AgentSession = (await openSession({ sessionId: 'task', settings: rigSettings(), model: rig.runtime.model, tools: rig.runtime.hub })).session;
+  const task: AgentSession = (await openSession({ sessionId: 'task', settings: rigSettings(SERVER_START_MARGIN), model: rig.runtime.model, tools: rig.runtime.hub })).session;
   try {
     const chatRun = chat.run('chat: echo twice');
     await chatWaiting;
