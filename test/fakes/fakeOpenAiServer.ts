@@ -174,7 +174,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('fake OpenAI server has no TCP address');

@@ -146,6 +146,8 @@ export interface FakeOpenAiOptions {
   apiKey?: string;
   /** Strict rules of individual servers (serverRules.ts), checked before OpenAI's own. */
   rules?: FakeServerRule[];
+  /** Listen on this port (one the OS gave an earlier fake, to be the same endpoint again); default a free one. */
+  port?: number;
   /** Ids listed by `GET /v1/models`. */
   models?: string[];
   /** Called for every request as it is recorded (the standalone process logs with it). */
