@@ -86,10 +86,11 @@ function diagnostic(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'retry':
       return `retrying the model call in ${event.delayMs} ms (attempt ${event.attempt}): ${oneLine(event.reason)}`;
-    case 'model_adapted':
-      return event.learnedFrom === 'memory'
-        ? `model endpoint ${event.endpoint} (${event.model}): ${event.change} (remembered)`
-        : `model endpoint ${event.endpoint} (${event.model}): ${event.change}${event.said === undefined ? '' : `; it said: ${oneLine(event.said)}`} (remembered for next time)`;
+    case 'model_adapted': {
+      const where = `model endpoint ${oneLine(event.endpoint)} (${oneLine(event.model)})`;
+      if (event.learnedFrom === 'memory') return `${where}: ${event.change} (remembered)`;
+      return `${where}: ${event.change}${event.said === undefined ? '' : `; it said: ${oneLine(event.said)}`} (remembered for next time)`;
+    }
     case 'hook_timed_out':
       return `hook ${event.hook} on ${event.server} timed out (${event.consecutive} in a row); treated as no objection`;
     case 'server_killed':

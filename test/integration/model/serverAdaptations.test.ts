@@ -114,16 +114,18 @@ describe('a rejection whose reason can be read: learned once, and up front when 
     });
   }
 
-  it('the reverse: an endpoint that refuses "" (Gemini) behind a setting that sends it (ollama) teaches null; auto sends null at once', async () => {
+  it('the reverse: an endpoint that refuses "" (Gemini) behind a setting that sends it (ollama) teaches null; auto and gemini send null at once', async () => {
     const gemini = { rules: ['gemini-no-empty-content' as const] };
     rig = await openTurn({ fake: gemini, model: { compatibility: 'ollama' } });
     checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'], requests: 5 });
     expectRejections(rig, [/Unable to submit request because it has an empty text parameter/]);
     assert.ok(toolOnlyTurns(lastMessages(rig)).every((m) => m.content === null));
-    await rig.close();
-    rig = await openTurn({ fake: gemini });
-    checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
-    assert.deepEqual(rig.of('model_adapted'), []);
+    for (const compatibility of ['auto', 'gemini'] as const) {
+      await rig.close();
+      rig = await openTurn({ fake: gemini, model: { compatibility } });
+      checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
+      assert.deepEqual(rig.of('model_adapted'), [], compatibility);
+    }
   });
 
   it('Kimi thinking mode: its "reasoning_content is missing" teaches the rule behind a setting that said openai; usage inside the choice is read', async () => {
