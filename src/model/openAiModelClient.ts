@@ -13,7 +13,7 @@
 import { historyChars } from '../agent/compactionRules';
 import { DEFAULT_BASE_URL } from '../agent/settings';
 import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelConversation, type ModelReply, type ModelRequest } from '../agent/ports';
-import { nodeClock } from '../runtime/nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 import { ADAPTATIONS } from './adaptations';
 import { processAdaptationMemory, type AdaptationMemory } from './adaptationMemory';
 import type { Compatibility, DialectRules } from './dialect';

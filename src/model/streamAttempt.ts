@@ -4,7 +4,7 @@
  * apart from that. Resolves with the folded reply; whether to try again is the client's business.
  */
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { onAbort } from '../agent/context';
+import { onAbort } from '../agent/cancellation';
 import { ModelError, type ModelCallOptions } from '../agent/ports';
 import type { Endpoint } from './endpoint';
 import type { IdleWatch, WatchedStream } from './idleWatch';

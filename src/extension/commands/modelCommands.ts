@@ -8,10 +8,10 @@ import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
 import { errorMessage } from '../../agent/errorMessage';
 import type { ExtensionSettings } from '../settings/settingsMapping';
-import type { LmModelInfo } from '../model/lmMapping';
-import type { ModelSources } from '../model/modelRouter';
-import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../model/modelChoices';
-import type { ModelSource } from '../model/modelSource';
+import type { LmModelInfo } from '../modelSources/lmMapping';
+import type { ModelSources } from '../modelSources/modelRouter';
+import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../modelSources/modelChoices';
+import type { ModelSource } from '../modelSources/modelSource';
 
 export async function setApiKey(keys: ApiKeyStore, value?: string): Promise<boolean> {
   const key =
