@@ -98,7 +98,8 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
       else noise.push(`[workbench ${level}] ${text}`);
     });
     page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
-    await page.goto(payloadUrl(port, run));
+    // The workbench's first load is slow on a busy machine: Playwright's 30 s default, in proportion.
+    await page.goto(payloadUrl(port, run), { timeout: scaledMs(30_000) });
     // A backstop for an extension host that never reports (each test has its own mocha timeout): five
     // minutes on an idle machine, in proportion on a busy one, where the whole suite takes longer.
     const timeoutMs = run.timeoutMs ?? scaledMs(5 * 60_000);
