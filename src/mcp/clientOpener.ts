@@ -4,9 +4,7 @@
  * sign-in (ServerOAuth sends the user to the page, the code comes back to the loopback listener) and
  * one more try with the new token. ServerConnection owns the life around it (backoff, state, kills).
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
 import { raceAbort } from './abort';
 import { clientCapabilities, installFeatureHandlers } from './clientFeatures';
 import type { McpServerConfig } from './config';
@@ -36,6 +34,9 @@ export async function afterSignIn<T>(live: Live | undefined, work: () => Promise
   }
 }
 
+/** A server cannot page forever: its listing stops with an error after this many pages. */
+const MAX_TOOL_PAGES = 1000;
+
 export interface OpenRequest {
   config: McpServerConfig;
   opts: ConnectionOptions;
@@ -52,8 +53,15 @@ export interface OpenRequest {
 
 function newClient(request: OpenRequest): Client {
   const { opts, config } = request;
-  const client = new Client({ name: opts.clientName, version: opts.clientVersion }, { capabilities: clientCapabilities(opts.features) });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => request.onToolsChanged(client));
+  const client: Client = new Client(
+    { name: opts.clientName, version: opts.clientVersion },
+    {
+      capabilities: clientCapabilities(opts.features),
+      // The connection fetches the new list itself (and drops stale answers); the SDK only says when.
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => request.onToolsChanged(client) } },
+      listMaxPages: MAX_TOOL_PAGES,
+    },
+  );
   installFeatureHandlers(client, config.name, opts.features, opts.emit, opts.logger);
   client.onerror = (error) => opts.logger?.debug('mcp transport error', { server: config.name, error: error.message });
   return client;

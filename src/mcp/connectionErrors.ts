@@ -2,7 +2,7 @@
  * Words for what went wrong with a connection, safe to show: fetch failures with their real cause,
  * and URLs without credentials or query (tokens often hide there).
  */
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SdkHttpError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 
 /** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
@@ -36,7 +36,7 @@ export function startFailureMessage(config: McpServerConfig, error: unknown, exi
  * answers 404 (it restarted and no longer knows the session, which the MCP spec says calls for a new one).
  */
 export function httpLoss(error: unknown): { kind: 'unknown_session' | 'unreachable'; what: string } | undefined {
-  if (error instanceof StreamableHTTPError && error.code === 404) return { kind: 'unknown_session', what: 'no longer knows this session (HTTP 404: restarted?)' };
+  if (error instanceof SdkHttpError && error.status === 404) return { kind: 'unknown_session', what: 'no longer knows this session (HTTP 404: restarted?)' };
   if (error instanceof TypeError) return { kind: 'unreachable', what: `cannot be reached (${describeFetchError(error)})` };
   return undefined;
 }

@@ -3,9 +3,10 @@
  * calls, kills, and lazy restarts with backoff and an attempt cap after a kill or a crash. McpHub owns
  * one of these per server and merges them; all state about a single server lives here.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { ToolCallOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import { isHookName } from '../agent/toolNames';
 import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort } from './abort';
 import { afterSignIn, openClient, type Live } from './clientOpener';
@@ -15,7 +16,7 @@ import { forgetSignIn, serverOAuth } from './oauthClient';
 import { httpLoss, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
 import { callToolOverClient, isServerAnswer, serverRunsToolTasks } from './toolCall';
-import { fetchToolPages, toToolInfos } from './toolInfos';
+import { toToolInfos, type RawTool } from './toolInfos';
 import { flattenToolResult } from './toolResults';
 
 export class ServerConnection {
@@ -127,7 +128,7 @@ export class ServerConnection {
     const live = this.live;
     try {
       const asTask = this.lastTools().find((t) => t.bareName === bareName)?.taskSupport !== undefined && serverRunsToolTasks(client);
-      const plan = { name: bareName, args, meta, asTask, signal, onProgress };
+      const plan = { name: bareName, args, meta, asTask, isHook: isHookName(bareName), signal, onProgress };
       const result = await afterSignIn(live, () => callToolOverClient(client, plan), signal, this.name);
       return flattenToolResult(result);
     } catch (error) {
@@ -316,7 +317,9 @@ export class ServerConnection {
   private async fetchTools(client: Client): Promise<ToolInfo[]> {
     const version = this.toolsVersion;
     const live = this.live?.client === client ? this.live : undefined;
-    const raw = await fetchToolPages((params) => afterSignIn(live, () => client.listTools(params, { timeout: this.opts.connectTimeoutMs }), this.abandon.signal, this.name));
+    // Every page at once (the SDK follows nextCursor, bounded), and from the wire: this runs because the list is new or changed.
+    const listed = await afterSignIn(live, () => client.listTools(undefined, { timeout: this.opts.connectTimeoutMs, cacheMode: 'refresh' }), this.abandon.signal, this.name);
+    const raw = listed.tools as RawTool[];
     const report = (message: string): void => this.opts.emit({ type: 'server_error', server: this.name, message });
     const tools = toToolInfos(this.name, raw, report, serverRunsToolTasks(client));
     if (this.live?.client === client && this.toolsVersion === version) {

@@ -4,9 +4,7 @@
  * means terminating the session and closing the connection. Header values are secrets: they go to the
  * transport and nowhere else.
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import { minimalEnv } from './minimalEnv';
 import { ProcessGroupTransport } from './processGroupTransport';

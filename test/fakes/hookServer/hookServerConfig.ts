@@ -48,6 +48,8 @@ export interface FakeToolSpec {
 export interface HookServerConfig {
   /** The server's self-reported name (serverInfo). */
   serverName?: string;
+  /** Which protocol eras it serves: both (default), only 2026-07-28 (`initialize` refused), only the 2025 `initialize` one. */
+  era?: 'dual' | 'modern' | 'legacy';
   /** JSON lines: every call (tool, arguments, _meta), every cancellation received, each start. */
   logFile?: string;
   /** Counters that survive a kill and restart (objections given per tool). */
