@@ -15,6 +15,8 @@ import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
+import { fileEraStore } from '../runtime/eraFileStore';
+import type { EraStore } from '../mcp/protocolEra';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
@@ -54,6 +56,7 @@ export class AgentHost {
   notices: string[] = [];
   private readonly hubListeners = new Set<() => void>();
   private readonly statusListeners = new Set<(status: ServerStatus) => void>();
+  private eras: EraStore | undefined;
 
   /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
   readonly tools = new ToolHostRelay<McpHub>();
@@ -178,7 +181,10 @@ export class AgentHost {
     this.notices = resolved.notices;
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth });
+    // Each server's protocol era is remembered in the extension's private storage, across windows.
+    this.eras ??= fileEraStore(join(this.deps.storageDir, 'mcp-eras.json'), (error) => this.deps.logger.warn('cannot keep MCP protocol eras', { error: error.message }));
+    const mcp = { protocol: settings.mcpProtocol, eraStore: this.eras };
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth, ...mcp });
     hub.onStatus((status) => {
       if (this.hub !== hub) return;
       for (const listener of this.statusListeners) listener(status);

@@ -39,13 +39,27 @@ export function clientCapabilities(features: ClientFeatures): ClientCapabilities
 
 let elicitations = 0;
 
-export function installFeatureHandlers(client: Client, server: string, features: ClientFeatures, emit: (event: ToolHostEvent) => void, logger?: Logger): void {
+/**
+ * `questionFromHook`: the question can only come from a hook (every call in flight is a hook call). A
+ * hook is bounded by a short timeout, so its question is declined at once, never shown to the user.
+ */
+export function installFeatureHandlers(
+  client: Client,
+  server: string,
+  features: ClientFeatures,
+  on: { emit: (event: ToolHostEvent) => void; questionFromHook: () => boolean; logger?: Logger },
+): void {
+  const { emit, logger } = on;
   const roots = features.roots;
   if (roots !== undefined) client.setRequestHandler('roots/list', () => ({ roots: roots().map((r) => ({ ...r })) }));
   const handling = features.elicitation;
   if (handling === undefined) return;
   client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
     const params = request.params;
+    if (on.questionFromHook()) {
+      logger?.warn('a hook asked the user a question; hooks cannot ask, so it was declined', { server });
+      return { action: 'decline' };
+    }
     // The SDK refuses url mode for us (only form is declared); this keeps the types honest.
     if (params.mode === 'url') return { action: 'decline' };
     const id = `${server}-elicitation-${++elicitations}`;

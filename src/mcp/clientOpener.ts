@@ -1,15 +1,18 @@
 /**
- * Opens one connection to a server: a fresh transport and SDK client through `initialize`, with the
- * client's capabilities and handlers installed. A Streamable HTTP server that answers 401 gets its
- * sign-in (ServerOAuth sends the user to the page, the code comes back to the loopback listener) and
- * one more try with the new token. ServerConnection owns the life around it (backoff, state, kills).
+ * Opens one connection to a server: a fresh transport and SDK client, opened in the server's protocol
+ * era (protocolEra.ts: asked with `server/discover`, or remembered), with the client's capabilities and
+ * handlers installed. A Streamable HTTP server that answers 401 gets its sign-in (ServerOAuth sends
+ * the user to the page, the code comes back to the loopback listener) and one more try with the new
+ * token. A stdio server that exits on the era question is a legacy one: it is started once more with
+ * `initialize`, and remembered. ServerConnection owns the life around it (backoff, state, kills).
  */
-import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
 import { raceAbort } from './abort';
 import { clientCapabilities, installFeatureHandlers } from './clientFeatures';
 import type { McpServerConfig } from './config';
 import type { ServerOAuth } from './oauthClient';
 import type { ConnectionOptions } from './connectionTypes';
+import { eraKey, eraPlan, learnedEra, type EraPlan, type ProtocolEra } from './protocolEra';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 
 /** A connection that is up: its client, transport, and sign-in helper (kept for refreshes and step-up). */
@@ -17,6 +20,11 @@ export interface Live {
   client: Client;
   st: ServerTransport;
   oauth?: ServerOAuth;
+  era: ProtocolEra;
+  /** The revision in use (`2026-07-28`, `2025-11-25`, ...). */
+  protocolVersion: string;
+  /** Opened from a remembered era, without asking: if it does not work, the memory is wrong. */
+  remembered: boolean;
 }
 
 /**
@@ -45,54 +53,118 @@ export interface OpenRequest {
   abandon: AbortSignal;
   onStderrLine(line: string): void;
   onToolsChanged(client: Client): void;
+  /** A question from the server can only come from a hook call (see CallsInFlight). */
+  questionFromHook(): boolean;
   /** The transport being opened (so a kill can stop it), or undefined once settled. */
   track(st: ServerTransport | undefined): void;
   /** Turns a start failure into the error to throw (and reports it). */
   failed(error: unknown, st: ServerTransport): Error;
 }
 
-function newClient(request: OpenRequest): Client {
+function newClient(request: OpenRequest, plan: EraPlan): Client {
   const { opts, config } = request;
   const client: Client = new Client(
     { name: opts.clientName, version: opts.clientVersion },
     {
       capabilities: clientCapabilities(opts.features),
+      ...(plan.negotiation !== undefined ? { versionNegotiation: plan.negotiation } : {}),
       // The connection fetches the new list itself (and drops stale answers); the SDK only says when.
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => request.onToolsChanged(client) } },
       listMaxPages: MAX_TOOL_PAGES,
     },
   );
-  installFeatureHandlers(client, config.name, opts.features, opts.emit, opts.logger);
+  installFeatureHandlers(client, config.name, opts.features, { emit: opts.emit, logger: opts.logger, questionFromHook: request.questionFromHook });
   client.onerror = (error) => opts.logger?.debug('mcp transport error', { server: config.name, error: error.message });
   return client;
 }
 
-export async function openClient(request: OpenRequest): Promise<{ client: Client; st: ServerTransport }> {
+export type Opened = Omit<Live, 'oauth'>;
+
+/** The era question made a stdio server exit (it refuses anything before `initialize`): a legacy server. */
+function exitedOnProbe(error: unknown, st: ServerTransport, plan: EraPlan): boolean {
+  return plan.asks && plan.negotiation?.mode === 'auto' && error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && st.describeExit() !== '';
+}
+
+/** How long the era question may go unanswered: on stdio silence means a legacy server, so it is shorter. */
+function probeTimeoutMs(request: OpenRequest): number {
+  const { connectTimeoutMs } = request.opts;
+  return request.config.transport.type === 'stdio' ? Math.ceil(connectTimeoutMs / 2) : connectTimeoutMs;
+}
+
+export async function openClient(request: OpenRequest): Promise<Opened> {
   const { opts, config, oauth } = request;
-  for (let attempt = 0; ; attempt++) {
+  const key = eraKey(config);
+  let plan = eraPlan(opts.protocol, opts.eras.get(key), opts.clock.now(), probeTimeoutMs(request));
+  let signedIn = false;
+  let replanned = false;
+  for (;;) {
     const st = createServerTransport(config, {
       parentEnv: opts.parentEnv,
       closeGraceMs: opts.closeGraceMs,
       onStderrLine: (line) => request.onStderrLine(line),
       authProvider: oauth,
     });
-    const client = newClient(request);
+    const client = newClient(request, plan);
     request.track(st);
     try {
-      await client.connect(st.transport, { timeout: opts.connectTimeoutMs });
-      return { client, st };
+      await client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) });
+      return connected(request, key, plan, client, st);
     } catch (error) {
       await st.kill().catch(() => undefined);
-      const signIn = error instanceof UnauthorizedError && attempt === 0 ? oauth?.pendingCode : undefined;
-      if (signIn === undefined || st.finishAuth === undefined) throw request.failed(error, st);
-      opts.logger?.info('mcp server waits for sign-in', { server: config.name });
-      try {
-        await st.finishAuth(await raceAbort(signIn, request.abandon, `sign-in to MCP server "${config.name}"`));
-      } catch (failure) {
-        throw request.failed(failure, st);
+      const signIn = error instanceof UnauthorizedError && !signedIn ? oauth?.pendingCode : undefined;
+      if (signIn !== undefined && st.finishAuth !== undefined) {
+        signedIn = true;
+        await finishSignIn(request, st, signIn);
+        continue;
       }
+      const next = replanned ? undefined : eraReplan(request, key, plan, error, st);
+      if (next === undefined) throw request.failed(error, st);
+      replanned = true;
+      plan = next;
     } finally {
       request.track(undefined);
     }
   }
+}
+
+/**
+ * A start that failed for a reason the era explains gets one more try: a stdio server that exited on
+ * the question is started again with `initialize` (and remembered as legacy); a remembered era the
+ * server refused is forgotten and asked again. Undefined: the failure is not about the era.
+ */
+function eraReplan(request: OpenRequest, key: string, plan: EraPlan, error: unknown, st: ServerTransport): EraPlan | undefined {
+  const { opts } = request;
+  if (exitedOnProbe(error, st, plan)) {
+    opts.logger?.info('mcp server exited on server/discover; starting it again as a legacy server', { server: request.config.name });
+    opts.eras.set(key, { era: 'legacy', at: opts.clock.now() });
+    return { negotiation: plan.negotiation, prior: { kind: 'legacy' }, asks: false };
+  }
+  if (plan.prior !== undefined && opts.eras.get(key) !== undefined && refusedByServer(error)) {
+    opts.logger?.info('mcp server refused its remembered protocol era; asking again', { server: request.config.name });
+    opts.eras.set(key, undefined);
+    return eraPlan(opts.protocol, undefined, opts.clock.now(), probeTimeoutMs(request));
+  }
+  return undefined;
+}
+
+/** The server answered, with a refusal (a JSON-RPC error, or a failed negotiation), rather than being unreachable or gone. */
+function refusedByServer(error: unknown): boolean {
+  return (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || error instanceof ProtocolError;
+}
+
+async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Promise<string>): Promise<void> {
+  request.opts.logger?.info('mcp server waits for sign-in', { server: request.config.name });
+  try {
+    await st.finishAuth?.(await raceAbort(code, request.abandon, `sign-in to MCP server "${request.config.name}"`));
+  } catch (failure) {
+    throw request.failed(failure, st);
+  }
+}
+
+function connected(request: OpenRequest, key: string, plan: EraPlan, client: Client, st: ServerTransport): Opened {
+  const { opts } = request;
+  const era = client.getProtocolEra() ?? 'legacy';
+  const learned = learnedEra(plan, era, client.getDiscoverResult(), opts.clock.now());
+  if (learned !== undefined) opts.eras.set(key, learned);
+  return { client, st, era, protocolVersion: client.getNegotiatedProtocolVersion() ?? '', remembered: plan.prior !== undefined };
 }

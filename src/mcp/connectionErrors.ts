@@ -4,6 +4,7 @@
  */
 import { SdkHttpError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
+import { eraMismatch } from './protocolEra';
 
 /** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
 function describeFetchError(error: TypeError): string {
@@ -26,7 +27,7 @@ function safeUrl(url: string): string {
 export function startFailureMessage(config: McpServerConfig, error: unknown, exit: string): string {
   const t = config.transport;
   const target = t.type === 'stdio' ? `command "${t.command}"` : `URL ${safeUrl(t.url)}`;
-  const raw = error instanceof Error ? error.message : String(error);
+  const raw = eraMismatch(error) ?? (error instanceof Error ? error.message : String(error));
   const cause = raw.includes(`MCP server "${config.name}"`) ? raw : `MCP server "${config.name}" (${target}) failed to start: ${raw}`;
   return exit && !cause.includes(exit) ? `${cause} (${exit})` : cause;
 }

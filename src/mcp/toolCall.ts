@@ -47,7 +47,7 @@ export function serverRunsToolTasks(client: Client): boolean {
 }
 
 /** What a hook's `input_required` answer becomes: no answer (an error result the hook caller ignores). */
-function hookAskedForInput(name: string): RawToolResult {
+export function hookAskedForInput(name: string): RawToolResult {
   return { isError: true, content: [{ type: 'text', text: `the hook ${name} asked for input (input_required); a hook cannot ask the user, so its answer is ignored` }] };
 }
 
@@ -105,4 +105,38 @@ function taskStatusProgress(status: string, statusMessage: string | undefined): 
 /** Best effort: the server may already be gone, and nobody waits for the answer. */
 function cancelTask(client: Client, taskId: string): void {
   void client.request({ method: 'tasks/cancel', params: { taskId } }, CancelTaskResultSchema, { timeout: CANCEL_TASK_TIMEOUT_MS }).catch(() => undefined);
+}
+
+/**
+ * The calls in flight to one server, so a question the server asks while only hook calls run is known
+ * to come from a hook (on the 2025 era the SDK turns a hook's `input_required` into a question on the
+ * wire, which says nothing of the call it belongs to). Such a question is declined, never shown, and
+ * the hook calls it arrived during count as no answer, as they do on the 2026 era.
+ */
+export class CallsInFlight {
+  private hooks = 0;
+  private tools = 0;
+  private hookQuestions = 0;
+
+  /** A call starts; the returned function ends it (once; later calls only answer) and says whether a hook asked a question meanwhile. */
+  begin(isHook: boolean): () => boolean {
+    const kind = isHook ? 'hooks' : 'tools';
+    this[kind]++;
+    const questions = this.hookQuestions;
+    let asked: boolean | undefined;
+    return () => {
+      if (asked === undefined) {
+        this[kind]--;
+        asked = isHook && this.hookQuestions !== questions;
+      }
+      return asked;
+    };
+  }
+
+  /** The server asks a question: true (and counted) when it can only come from a hook. */
+  questionFromHook(): boolean {
+    if (this.hooks === 0 || this.tools > 0) return false;
+    this.hookQuestions++;
+    return true;
+  }
 }

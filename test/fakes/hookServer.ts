@@ -8,7 +8,7 @@
  * starts the server.
  */
 import { readFileSync } from 'node:fs';
-import { Server, type CallToolResult, type JSONRPCMessage, type Tool, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
+import { Server, type CallToolResult, type InputRequiredResult, type InputResponses, type JSONRPCMessage, type Tool, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { runBehaviour } from './hookServer/behaviours';
 import { HOOK_SERVER_ENV, type FakeToolSpec, type HookServerConfig } from './hookServer/hookServerConfig';
@@ -53,20 +53,28 @@ function toWire(tool: FakeToolSpec): Tool {
   };
 }
 
-/** The stdio wire with a tap: cancellations are logged as they arrive, before the SDK turns them into an aborted signal. */
+/**
+ * The stdio wire with a tap: requests and cancellations are logged as they arrive, before the SDK
+ * turns them into handler calls and aborted signals (so a test sees the era question, or its absence).
+ */
 class TappedStdio implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: Transport['onmessage'];
   private readonly inner = new StdioServerTransport();
 
-  constructor(private readonly logFile: string | undefined) {}
+  constructor(private readonly config: HookServerConfig) {}
 
   start(): Promise<void> {
+    const logFile = this.config.logFile;
     this.inner.onmessage = (message: JSONRPCMessage) => {
+      if ('method' in message && 'id' in message) {
+        appendLog(logFile, { type: 'request', method: message.method });
+        if (message.method === 'server/discover' && this.config.exitOnDiscover) process.exit(9);
+      }
       if ('method' in message && message.method === 'notifications/cancelled') {
         const params = (message.params ?? {}) as { requestId?: string | number; reason?: string };
-        appendLog(this.logFile, { type: 'cancelled', requestId: params.requestId, reason: params.reason });
+        appendLog(logFile, { type: 'cancelled', requestId: params.requestId, reason: params.reason });
       }
       this.onmessage?.(message);
     };
@@ -95,7 +103,7 @@ function buildServer(config: HookServerConfig, tools: FakeToolSpec[], added: { n
     const next = start + size < tools.length ? { nextCursor: String(start + size) } : {};
     return { tools: page, ...next };
   });
-  server.setRequestHandler('tools/call', async (request): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const { name, arguments: args, _meta: meta } = request.params;
     appendLog(config.logFile, { type: 'call', tool: name, arguments: args ?? null, meta: meta ?? null });
     if (config.listChangedAfterCall) {
@@ -105,7 +113,7 @@ function buildServer(config: HookServerConfig, tools: FakeToolSpec[], added: { n
     const tool = tools.find((t) => t.name === name);
     if (!tool) return { isError: true, content: [{ type: 'text', text: `no tool ${name}` }] };
     if (name === 'echo') return { content: [{ type: 'text', text: String((args as { text?: unknown } | undefined)?.text ?? '') }] };
-    return runBehaviour(name, tool.behaviour ?? { kind: 'text', text: `${name} ok` }, config.stateFile, meta as Record<string, unknown> | undefined);
+    return runBehaviour(name, tool.behaviour ?? { kind: 'text', text: `${name} ok` }, config.stateFile, meta as Record<string, unknown> | undefined, ctx.mcpReq.inputResponses as InputResponses | undefined);
   });
   return server;
 }
@@ -120,7 +128,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, config.restartDelayMs));
   }
   if (config.startDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, config.startDelayMs));
-  const wire = new TappedStdio(config.logFile);
+  const wire = new TappedStdio(config);
   if (config.era === 'legacy') await buildServer(config, tools, added).connect(wire);
   else serveStdio(() => buildServer(config, tools, added), { transport: wire, legacy: config.era === 'modern' ? 'reject' : 'serve' });
   appendLog(config.logFile, { type: 'started' });

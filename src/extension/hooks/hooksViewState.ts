@@ -11,6 +11,7 @@ import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { HookAllowlist } from '../../agent/settings';
 import { isHookServerAllowed } from '../../agent/settings';
 import type { ServerState, ServerStatus } from '../../mcp/mcpHub';
+import { eraText } from '../../mcp/protocolEra';
 import type { Budget } from '../../shared/protocol';
 
 /** 'timed out': its last hook calls timed out (`timeouts` of them), one more and the agent kills it. */
@@ -24,6 +25,8 @@ export interface ServerView {
   /** Consecutive hook timeouts while 'timed out'. */
   timeouts: number;
   detail?: string;
+  /** The protocol it speaks, as a person reads it ("MCP 2026-07-28 (modern era)"), once it was up. */
+  protocol?: string;
   calls: number;
   latencies: number[];
   /** Calls of each hook of this server (by bare name), for its row under the server. */
@@ -52,7 +55,7 @@ export interface ObjectionView {
 }
 
 /** The slice of a server's status the view reads. */
-export type ServerStatusView = Pick<ServerStatus, 'name' | 'state' | 'hooks' | 'error'>;
+export type ServerStatusView = Pick<ServerStatus, 'name' | 'state' | 'hooks' | 'error' | 'era' | 'protocolVersion'>;
 
 const LATENCY_WINDOW = 200;
 
@@ -127,11 +130,13 @@ export class HooksViewState {
   private fromStatus(status: ServerStatusView): boolean {
     const known = this.servers.has(status.name);
     const server = this.server(status.name);
-    const before = `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
+    const shown = (): string => `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}|${server.protocol ?? ''}`;
+    const before = shown();
     server.hooks = [...status.hooks];
     server.health = healthOf(status.state, server.health);
     server.detail = status.error;
-    return !known || before !== `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
+    if (status.era !== undefined) server.protocol = eraText(status.era, status.protocolVersion);
+    return !known || before !== shown();
   }
 
   apply(event: AgentEvent, at: number): void {
