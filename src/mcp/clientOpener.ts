@@ -3,16 +3,18 @@
  * era (protocolEra.ts: asked with `server/discover`, or remembered), with the client's capabilities and
  * handlers installed. A Streamable HTTP server that answers 401 gets its sign-in (ServerOAuth sends
  * the user to the page, the code comes back to the loopback listener) and one more try with the new
- * token. A stdio server that exits on the era question is a legacy one: it is started once more with
- * `initialize`, and remembered. ServerConnection owns the life around it (backoff, state, kills).
+ * token. When a start fails in a way that says what to try instead (a stdio server that exits on the
+ * era question, an HTTP server with only the old HTTP+SSE transport), that is tried once (openRetry.ts).
+ * ServerConnection owns the life around it (backoff, state, kills).
  */
-import { Client, ProtocolError, SdkError, SdkErrorCode, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
 import { raceAbort } from './abort';
 import { clientCapabilities, installFeatureHandlers } from './clientFeatures';
 import type { McpServerConfig } from './config';
 import type { ServerOAuth } from './oauthClient';
 import type { ConnectionOptions } from './connectionTypes';
 import { eraKey, eraPlan, learnedEra, type EraPlan, type ProtocolEra } from './protocolEra';
+import { retryPlan, sseFallbackFailure, type Attempt } from './openRetry';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 
 /** A connection that is up: its client, transport, and sign-in helper (kept for refreshes and step-up). */
@@ -80,11 +82,6 @@ function newClient(request: OpenRequest, plan: EraPlan): Client {
 
 export type Opened = Omit<Live, 'oauth'>;
 
-/** The era question made a stdio server exit (it refuses anything before `initialize`): a legacy server. */
-function exitedOnProbe(error: unknown, st: ServerTransport, plan: EraPlan): boolean {
-  return plan.asks && plan.negotiation?.mode === 'auto' && error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && st.describeExit() !== '';
-}
-
 /** How long the era question may go unanswered: on stdio silence means a legacy server, so it is shorter. */
 function probeTimeoutMs(request: OpenRequest): number {
   const { connectTimeoutMs } = request.opts;
@@ -94,16 +91,14 @@ function probeTimeoutMs(request: OpenRequest): number {
 export async function openClient(request: OpenRequest): Promise<Opened> {
   const { opts, config, oauth } = request;
   const key = eraKey(config);
-  let plan = eraPlan(opts.protocol, opts.eras.get(key), opts.clock.now(), probeTimeoutMs(request));
+  const timeout = probeTimeoutMs(request);
+  const attempt: Attempt = { config, opts, key, probeTimeoutMs: timeout, plan: eraPlan(opts.protocol, opts.eras.get(key), opts.clock.now(), timeout) };
+  const tried = new Set<'era' | 'sse'>();
   let signedIn = false;
-  let replanned = false;
+  let postError: unknown;
   for (;;) {
-    const st = createServerTransport(config, {
-      parentEnv: opts.parentEnv,
-      closeGraceMs: opts.closeGraceMs,
-      onStderrLine: (line) => request.onStderrLine(line),
-      authProvider: oauth,
-    });
+    const { plan } = attempt;
+    const st = createServerTransport(config, { parentEnv: opts.parentEnv, closeGraceMs: opts.closeGraceMs, onStderrLine: (line) => request.onStderrLine(line), authProvider: oauth, legacySse: plan.sse });
     const client = newClient(request, plan);
     request.track(st);
     try {
@@ -117,39 +112,14 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
         await finishSignIn(request, st, signIn);
         continue;
       }
-      const next = replanned ? undefined : eraReplan(request, key, plan, error, st);
-      if (next === undefined) throw request.failed(error, st);
-      replanned = true;
-      plan = next;
+      const next = retryPlan(attempt, error, st, tried);
+      if (next === undefined) throw request.failed(postError !== undefined && st.kind === 'sse' ? sseFallbackFailure(postError, error) : error, st);
+      if (next.sse && !plan.sse) postError = error;
+      attempt.plan = next;
     } finally {
       request.track(undefined);
     }
   }
-}
-
-/**
- * A start that failed for a reason the era explains gets one more try: a stdio server that exited on
- * the question is started again with `initialize` (and remembered as legacy); a remembered era the
- * server refused is forgotten and asked again. Undefined: the failure is not about the era.
- */
-function eraReplan(request: OpenRequest, key: string, plan: EraPlan, error: unknown, st: ServerTransport): EraPlan | undefined {
-  const { opts } = request;
-  if (exitedOnProbe(error, st, plan)) {
-    opts.logger?.info('mcp server exited on server/discover; starting it again as a legacy server', { server: request.config.name });
-    opts.eras.set(key, { era: 'legacy', at: opts.clock.now() });
-    return { negotiation: plan.negotiation, prior: { kind: 'legacy' }, asks: false };
-  }
-  if (plan.prior !== undefined && opts.eras.get(key) !== undefined && refusedByServer(error)) {
-    opts.logger?.info('mcp server refused its remembered protocol era; asking again', { server: request.config.name });
-    opts.eras.set(key, undefined);
-    return eraPlan(opts.protocol, undefined, opts.clock.now(), probeTimeoutMs(request));
-  }
-  return undefined;
-}
-
-/** The server answered, with a refusal (a JSON-RPC error, or a failed negotiation), rather than being unreachable or gone. */
-function refusedByServer(error: unknown): boolean {
-  return (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || error instanceof ProtocolError;
 }
 
 async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Promise<string>): Promise<void> {

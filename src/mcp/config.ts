@@ -180,18 +180,11 @@ function parseServer(raw: unknown, source: string, name: string, vars: McpConfig
   }
   const obj = raw as Record<string, unknown>;
   const type = obj.type ?? (obj.url !== undefined && obj.command === undefined ? 'http' : 'stdio');
-  if (type === 'sse') {
-    throw new McpConfigError(
-      source,
-      name,
-      'type',
-      '"sse" (the deprecated HTTP+SSE transport) is not supported. Use "type": "http" (Streamable HTTP) if the ' +
-        'server supports it, or run the server over stdio.',
-    );
-  }
-  if (type === 'http') return parseHttp(obj, source, name, vars);
+  // "sse" (the old HTTP+SSE transport) is read as "http": Streamable HTTP is tried first, and a server
+  // that has only the old transport is reached on it (openRetry.ts).
+  if (type === 'http' || type === 'sse') return parseHttp({ ...obj, type: 'http' }, source, name, vars);
   if (type === 'stdio') return parseStdio(obj, source, name, vars);
-  throw new McpConfigError(source, name, 'type', `unknown type ${JSON.stringify(type)}: use "stdio" or "http".`);
+  throw new McpConfigError(source, name, 'type', `unknown type ${JSON.stringify(type)}: use "stdio" or "http" (or "sse").`);
 }
 
 /** The environment variable the CLI reads for `${input:id}`: SPROUT_AGENT_INPUT_ plus the id in capitals. */

@@ -11,7 +11,8 @@ export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting
 
 export interface ServerStatus {
   name: string;
-  transport: 'stdio' | 'http';
+  /** `sse`: an HTTP server reached over the old HTTP+SSE transport. */
+  transport: 'stdio' | 'http' | 'sse';
   state: ServerState;
   error?: string;
   /** Successful restarts since the hub started. */

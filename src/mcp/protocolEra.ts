@@ -21,8 +21,8 @@ export type ProtocolEra = 'modern' | 'legacy';
 
 export const MODERN_REVISION = '2026-07-28';
 
-/** What was learned about a server's era, and when. */
-export type RememberedEra = { era: 'modern'; discover: DiscoverResult; at: number } | { era: 'legacy'; at: number };
+/** What was learned about a server's era, and when (`sse`: an HTTP server that has only the old HTTP+SSE transport). */
+export type RememberedEra = { era: 'modern'; discover: DiscoverResult; at: number } | { era: 'legacy'; at: number; sse?: true };
 
 /** Where answers are kept: in memory for one process, or somewhere that outlives it (a private file, the editor's storage). */
 export interface EraStore {
@@ -50,23 +50,34 @@ export interface EraPlan {
   prior: PriorDiscovery | undefined;
   /** The connection asks the server (a probe runs), so what it learns is worth keeping. */
   asks: boolean;
+  /** Open the old HTTP+SSE transport instead of Streamable HTTP (always the legacy era). */
+  sse: boolean;
+}
+
+/** The old HTTP+SSE transport: the legacy era, `initialize` on the event stream's endpoint. */
+export function ssePlan(asks: boolean): EraPlan {
+  return { negotiation: undefined, prior: undefined, asks, sse: true };
 }
 
 export function eraPlan(setting: ProtocolSetting, remembered: RememberedEra | undefined, now: number, probeTimeoutMs: number): EraPlan {
   const probe = { timeoutMs: probeTimeoutMs };
-  if (setting === 'legacy') return { negotiation: undefined, prior: undefined, asks: false };
+  const fresh = remembered !== undefined && now - remembered.at < LEGACY_ANSWER_TTL_MS;
+  if (remembered?.era === 'legacy' && remembered.sse === true && fresh && setting !== MODERN_REVISION) return ssePlan(false);
+  if (setting === 'legacy') return { negotiation: undefined, prior: undefined, asks: false, sse: false };
   if (setting === MODERN_REVISION) {
     const prior = remembered?.era === 'modern' ? { kind: 'modern' as const, discover: remembered.discover } : undefined;
-    return { negotiation: { mode: { pin: MODERN_REVISION }, probe }, prior, asks: prior === undefined };
+    return { negotiation: { mode: { pin: MODERN_REVISION }, probe }, prior, asks: prior === undefined, sse: false };
   }
-  if (remembered?.era === 'modern') return { negotiation: { mode: 'auto', probe }, prior: { kind: 'modern', discover: remembered.discover }, asks: false };
-  if (remembered?.era === 'legacy' && now - remembered.at < LEGACY_ANSWER_TTL_MS) return { negotiation: { mode: 'auto', probe }, prior: { kind: 'legacy' }, asks: false };
-  return { negotiation: { mode: 'auto', probe }, prior: undefined, asks: true };
+  const auto = { mode: 'auto' as const, probe };
+  if (remembered?.era === 'modern') return { negotiation: auto, prior: { kind: 'modern', discover: remembered.discover }, asks: false, sse: false };
+  if (remembered?.era === 'legacy' && fresh) return { negotiation: auto, prior: { kind: 'legacy' }, asks: false, sse: false };
+  return { negotiation: auto, prior: undefined, asks: true, sse: false };
 }
 
 /** What a connection that is up learned, to keep; undefined when it learned nothing (a pinned legacy setting). */
 export function learnedEra(plan: EraPlan, era: ProtocolEra | undefined, discover: DiscoverResult | undefined, now: number): RememberedEra | undefined {
   if (era === 'modern' && discover !== undefined) return { era: 'modern', discover, at: now };
+  if (era === 'legacy' && plan.asks && plan.sse) return { era: 'legacy', at: now, sse: true };
   if (era === 'legacy' && plan.asks && plan.negotiation !== undefined) return { era: 'legacy', at: now };
   return undefined;
 }

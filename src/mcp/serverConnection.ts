@@ -14,7 +14,7 @@ import type { McpServerConfig } from './config';
 import type { ConnectionOptions, ServerState, ServerStatus } from './connectionTypes';
 import { forgetSignIn, serverOAuth } from './oauthClient';
 import { eraKey } from './protocolEra';
-import { httpLoss, startFailureMessage } from './connectionErrors';
+import { failureWords, httpLoss, serverTarget, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
 import { CallsInFlight, callToolOverClient, hookAskedForInput, isServerAnswer, serverRunsToolTasks } from './toolCall';
 import { toToolInfos, type RawTool } from './toolInfos';
@@ -79,7 +79,7 @@ export class ServerConnection {
     const tools = this.lastTools();
     return {
       name: this.name,
-      transport: this.config.transport.type,
+      transport: this.live?.st.kind ?? this.config.transport.type,
       state: this.state,
       ...(this.error !== undefined ? { error: this.error } : {}),
       restarts: this.restarts,
@@ -146,7 +146,8 @@ export class ServerConnection {
       // A server that no longer knows the session never ran the call: one retry on a new session is safe.
       if (lost === 'unknown_session' && !retried) return this.call(bareName, args, options, true);
       const exit = live?.st.describeExit();
-      throw new Error(`${what} failed: ${(error as Error).message}${exit ? ` (${exit})` : ''}`, { cause: error });
+      const where = this.config.transport.type === 'http' ? ` (${serverTarget(this.config)})` : '';
+      throw new Error(`${what}${where} failed: ${failureWords(error)}${exit ? ` (${exit})` : ''}`, { cause: error });
     } finally {
       end();
     }
@@ -298,7 +299,7 @@ export class ServerConnection {
     if (loss === undefined) return undefined;
     const { kind, what } = loss;
     this.opts.logger?.warn('mcp http session lost', { server: this.name, kind });
-    this.connectionLost(`MCP server "${this.name}" ${what}; it reconnects on next use.`);
+    this.connectionLost(`MCP server "${this.name}" (${serverTarget(this.config)}) ${what}; it reconnects on next use.`);
     return kind;
   }
 
@@ -333,7 +334,7 @@ export class ServerConnection {
   }
 
   private listFailed(error: unknown): void {
-    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${errorMessage(error)}` });
+    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}" (${serverTarget(this.config)}): tools/list failed: ${failureWords(error)}` });
   }
 
   private async fetchTools(client: Client): Promise<ToolInfo[]> {
