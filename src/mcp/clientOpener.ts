@@ -51,7 +51,7 @@ export interface OpenRequest {
   config: McpServerConfig;
   opts: ConnectionOptions;
   oauth: ServerOAuth | undefined;
-  /** Aborted when the start must give up (a kill, a reset, close): ends a wait for sign-in. */
+  /** Aborted when the start must give up (a kill, a reset, close): ends the connect or a wait for sign-in. */
   abandon: AbortSignal;
   onStderrLine(line: string): void;
   onToolsChanged(client: Client): void;
@@ -102,7 +102,9 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
     const client = newClient(request, plan);
     request.track(st);
     try {
-      await client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) });
+      // A kill, reset or close ends the start here whatever the SDK is still waiting for (its request
+      // timeout covers initialize, not the notification after it), so a start always settles.
+      await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) }), request.abandon, `start of MCP server "${config.name}"`);
       return connected(request, key, plan, client, st);
     } catch (error) {
       await st.kill().catch(() => undefined);

@@ -6,8 +6,8 @@
  */
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Logger, TranscriptStore } from '../agent/ports';
-import type { TranscriptRecord } from '../agent/events';
+import type { Logger } from '../agent/ports';
+import type { TranscriptRecord, TranscriptStore } from '../agent/events';
 
 export interface JsonlTranscriptStoreOptions {
   logger?: Logger;

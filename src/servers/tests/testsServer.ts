@@ -8,8 +8,8 @@
  */
 import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
 import { z, type ZodType } from 'zod';
-import { guarded } from '../shared/toolResults';
-import { realRoot } from '../shared/safePath';
+import { guarded } from '../common/toolResults';
+import { realRoot } from '../common/safePath';
 import { renderTestResult } from './renderTestResult';
 import { TestsController } from './testsController';
 import { stopResultShape, testResultShape, toStructured } from './testResult';

@@ -2,9 +2,9 @@
  * `list_files`: the workspace's files matching a glob, as relative paths, honouring `.gitignore`.
  */
 import { statSync } from 'node:fs';
-import { walkFiles } from '../shared/fileWalker';
-import { globMatcher } from '../shared/glob';
-import { displayPath, resolveInWorkspace } from '../shared/safePath';
+import { walkFiles } from '../common/fileWalker';
+import { globMatcher } from '../common/glob';
+import { displayPath, resolveInWorkspace } from '../common/safePath';
 
 export const LIST_DEFAULT_MAX = 1000;
 /** Bound on files visited, so a huge tree cannot stall the server. */

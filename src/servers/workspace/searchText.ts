@@ -3,10 +3,10 @@
  * optionally filtered by a glob, returning `path:line: text` with a cap on results and line length.
  */
 import { statSync } from 'node:fs';
-import { readInWorkspace } from '../shared/confinedFs';
-import { walkFiles } from '../shared/fileWalker';
-import { globMatcher } from '../shared/glob';
-import { resolveInWorkspace } from '../shared/safePath';
+import { readInWorkspace } from '../common/confinedFs';
+import { walkFiles } from '../common/fileWalker';
+import { globMatcher } from '../common/glob';
+import { resolveInWorkspace } from '../common/safePath';
 import { errorMessage } from '../../agent/errorMessage';
 
 export const SEARCH_DEFAULT_MAX = 200;

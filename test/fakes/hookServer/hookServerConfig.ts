@@ -36,6 +36,12 @@ export type HookBehaviour =
   | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' }
   /** Ask the client a yes/no question (`input_required`, or on a 2025-era connection the SDK's elicitation request), then answer with what came back. */
   | { kind: 'askInput'; message: string }
+  /**
+   * A test runner's `_Stop`, as the bundled `tests` server answers: the first `times` calls (every call
+   * when omitted) object with the failures as text and as `structuredContent` (status `failed`), then it
+   * answers empty with status `passed`. Counted in the state file like `object`.
+   */
+  | { kind: 'testVerdict'; failures: Array<{ name: string; file?: string; line?: number; message: string }>; passed?: number; times?: number }
   /** Behave as `then` when `_meta["sprout/hook"][key]` equals `value` (JSON equality), else as `else` (default: empty). */
   | { kind: 'ifMeta'; key: string; value: unknown; then: HookBehaviour; else?: HookBehaviour };
 
