@@ -124,7 +124,7 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
   }
 }
 
-async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Promise<string>): Promise<void> {
+async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Promise<URLSearchParams>): Promise<void> {
   request.opts.logger?.info('mcp server waits for sign-in', { server: request.config.name });
   try {
     await st.finishAuth?.(await raceAbort(code, request.abandon, `sign-in to MCP server "${request.config.name}"`));

@@ -59,8 +59,8 @@ export class ServerOAuth implements OAuthClientProvider {
   private record: OAuthRecord = {};
   private redirect: LoopbackRedirect | undefined;
   private expectedState = '';
-  /** Resolves with the authorization code once the user signed in; set by redirectToAuthorization. */
-  pendingCode: Promise<string> | undefined;
+  /** Resolves with the redirect's parameters (code, iss) once the user signed in; set by redirectToAuthorization. */
+  pendingCode: Promise<URLSearchParams> | undefined;
 
   constructor(
     private readonly server: string,
@@ -162,7 +162,7 @@ export class ServerOAuth implements OAuthClientProvider {
     const redirect = await this.openListener();
     this.redirect = redirect;
     const timeoutMs = this.host.signInTimeoutMs ?? 5 * 60_000;
-    const code = redirect.waitForCode(this.expectedState, timeoutMs, this.server);
+    const code = redirect.waitForCallback(this.expectedState, timeoutMs, this.server);
     this.pendingCode = code.finally(() => void redirect.close().catch(() => undefined));
     // Never unhandled: the connection awaits it, or gives up on it when closed.
     this.pendingCode.catch(() => undefined);

@@ -23,7 +23,7 @@ export interface ServerTransport {
   /** Stop politely (SIGTERM, then SIGKILL after a grace). Resolves once stopped. */
   close(): Promise<void>;
   /** HTTP with sign-in: trades the authorization code for tokens (kept by the auth provider). */
-  finishAuth?(code: string): Promise<void>;
+  finishAuth?(callback: URLSearchParams): Promise<void>;
 }
 
 export interface ServerTransportOptions {
@@ -63,7 +63,7 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
   if (options.legacySse) {
     const sse = new SSEClientTransport(new URL(t.url), http);
     const close = () => sse.close().catch(() => undefined);
-    return { transport: sse, kind: 'sse', pid: undefined, describeExit: () => '', kill: close, close, finishAuth: (code) => sse.finishAuth(code) };
+    return { transport: sse, kind: 'sse', pid: undefined, describeExit: () => '', kill: close, close, finishAuth: (callback) => sse.finishAuth(callback) };
   }
   const transport = new StreamableHTTPClientTransport(new URL(t.url), http);
   // A hung or unreachable server must not hold up a kill: the DELETE gets a short grace, then we drop our side.
@@ -81,6 +81,6 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
     describeExit: () => '',
     kill: () => stop(500),
     close: () => stop(options.closeGraceMs ?? 2000),
-    finishAuth: (code) => transport.finishAuth(code),
+    finishAuth: (callback) => transport.finishAuth(callback),
   };
 }
