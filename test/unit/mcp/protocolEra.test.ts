@@ -15,10 +15,15 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('protocol eras', () => {
   it('auto asks when nothing is known, and starts from a remembered answer without asking', () => {
-    assert.deepEqual(eraPlan('auto', undefined, 0, 5000), { negotiation: { mode: 'auto', probe: { timeoutMs: 5000 } }, prior: undefined, asks: true });
+    assert.deepEqual(eraPlan('auto', undefined, 0, 5000), { negotiation: { mode: 'auto', probe: { timeoutMs: 5000 } }, prior: undefined, asks: true, sse: false });
     assert.deepEqual(eraPlan('auto', { era: 'modern', discover, at: 0 }, 10, 5000).prior, { kind: 'modern', discover });
     assert.deepEqual(eraPlan('auto', { era: 'legacy', at: 0 }, 10, 5000).prior, { kind: 'legacy' });
     assert.equal(eraPlan('auto', { era: 'legacy', at: 0 }, 10, 5000).asks, false);
+  });
+
+  it('a server remembered as HTTP+SSE only starts on that transport, unless the setting pins 2026-07-28', () => {
+    assert.equal(eraPlan('auto', { era: 'legacy', at: 0, sse: true }, 10, 5000).sse, true);
+    assert.equal(eraPlan('2026-07-28', { era: 'legacy', at: 0, sse: true }, 10, 5000).sse, false);
   });
 
   it('a legacy answer older than a day is asked again (an upgraded server would never say so)', () => {
@@ -28,7 +33,7 @@ describe('protocol eras', () => {
   });
 
   it('legacy never asks; 2026-07-28 pins, using a remembered modern answer but never a legacy one', () => {
-    assert.deepEqual(eraPlan('legacy', { era: 'modern', discover, at: 0 }, 0, 5000), { negotiation: undefined, prior: undefined, asks: false });
+    assert.deepEqual(eraPlan('legacy', { era: 'modern', discover, at: 0 }, 0, 5000), { negotiation: undefined, prior: undefined, asks: false, sse: false });
     assert.deepEqual(eraPlan('2026-07-28', undefined, 0, 5000).negotiation, { mode: { pin: '2026-07-28' }, probe: { timeoutMs: 5000 } });
     assert.equal(eraPlan('2026-07-28', { era: 'legacy', at: 0 }, 0, 5000).prior, undefined);
     assert.deepEqual(eraPlan('2026-07-28', { era: 'modern', discover, at: 0 }, 0, 5000).prior, { kind: 'modern', discover });
