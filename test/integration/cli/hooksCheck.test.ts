@@ -38,7 +38,7 @@ test('every hook answered in time: exit 0; the report names hooks, allowlisting 
   assert.match(result.stdout, /_PreToolUse {2}\d+ ms {2}answered within 2500 ms: the call would be denied: "no rm -rf"/);
   assert.match(result.stdout, /other: NOT allowlisted, so a real run ignores its hooks; add it to MCP_HOOK_SERVERS/);
   assert.match(result.stdout, /_SessionEnd {2}\d+ ms {2}answered isError within 2500 ms: no effect \(fail open\)/);
-  assert.match(result.stdout, /plain: not allowlisted \(nothing to enable\)\n {2}no lifecycle hooks/, 'no advice to allowlist a server without hooks');
+  assert.match(result.stdout, /plain: not allowlisted \(nothing to enable\)\n {2}speaks MCP 2026-07-28 \(modern era\)\n {2}no lifecycle hooks/, 'no advice to allowlist a server without hooks');
   assert.match(result.stdout, /3 calls: 3 answered within the timeout, 0 did not\.\nOK\n$/);
   assert.equal(readHookServerLog(join(dir, 'good.guard.log')).filter((e) => e.tool === '_Typo').length, 0, 'unknown _ tools are not called');
 });
