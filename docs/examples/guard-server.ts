@@ -6,8 +6,9 @@
  *
  *   npx tsx docs/examples/guard-server.ts --deny '\brm\s+-rf\b' --deny '\bgit\s+push\b'
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
 
 function denyPatterns(argv: readonly string[]): RegExp[] {
   const patterns: RegExp[] = [];
@@ -21,26 +22,28 @@ function denyPatterns(argv: readonly string[]): RegExp[] {
 }
 
 const patterns = denyPatterns(process.argv.slice(2));
-const server = new McpServer({ name: 'guard', version: '1.0.0' });
 
-server.registerTool(
-  '_PreToolUse',
-  { description: 'Lifecycle hook: denies tool calls whose command matches a deny pattern.', inputSchema: {} },
-  (_args, extra) => {
-    // Sprout's context arrives in _meta["sprout/hook"]; it is data from another process, so check types.
-    const hook = extra._meta?.['sprout/hook'] as { tool?: unknown; arguments?: { command?: unknown } } | undefined;
-    const command = hook?.arguments?.command;
-    const hit = typeof command === 'string' ? patterns.find((pattern) => pattern.test(command)) : undefined;
-    const text =
-      hit === undefined
-        ? ''
-        : `guard: ${String(hook?.tool)} was not run: "${command}" matches the deny pattern /${hit.source}/. ` +
-          'Do not retry it; find another way or ask the user to run it.';
-    return { content: [{ type: 'text', text }] };
-  },
-);
+// One server instance per connection; serveStdio answers both protocol eras (MCP 2026-07-28 and the
+// older initialize handshake).
+function guardServer(): McpServer {
+  const server = new McpServer({ name: 'guard', version: '1.0.0' });
+  server.registerTool(
+    '_PreToolUse',
+    { description: 'Lifecycle hook: denies tool calls whose command matches a deny pattern.', inputSchema: z.object({}) },
+    (_args, ctx) => {
+      // Sprout's context arrives in _meta["sprout/hook"]; it is data from another process, so check types.
+      const hook = ctx.mcpReq._meta?.['sprout/hook'] as { tool?: unknown; arguments?: { command?: unknown } } | undefined;
+      const command = hook?.arguments?.command;
+      const hit = typeof command === 'string' ? patterns.find((pattern) => pattern.test(command)) : undefined;
+      const text =
+        hit === undefined
+          ? ''
+          : `guard: ${String(hook?.tool)} was not run: "${command}" matches the deny pattern /${hit.source}/. ` +
+            'Do not retry it; find another way or ask the user to run it.';
+      return { content: [{ type: 'text', text }] };
+    },
+  );
+  return server;
+}
 
-server.connect(new StdioServerTransport()).catch((error: unknown) => {
-  process.stderr.write(`guard: ${String(error)}\n`);
-  process.exit(1);
-});
+serveStdio(guardServer, { onerror: (error) => process.stderr.write(`guard: ${String(error)}\n`) });

@@ -137,6 +137,8 @@ export type ApprovalScope = Exclude<ApprovalAnswer, 'deny'>;
  */
 export type ToolHostEvent =
   | { type: 'server_restarted'; server: string; attempt: number }
+  /** A server's connection is up, speaking this protocol era (`modern`: 2026-07-28 and later) at this revision. */
+  | { type: 'server_connected'; server: string; era: 'modern' | 'legacy'; protocolVersion: string }
   | { type: 'server_error'; server: string; message: string }
   | { type: 'tools_changed'; server: string }
   | { type: 'elicitation_requested'; request: ElicitationRequest }

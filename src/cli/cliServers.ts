@@ -11,7 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, parseBoolean } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
-import { inputEnvName, loadMcpConfigFile, readMcpConfigJson, type McpServerConfig } from '../mcp/config';
+import { inputEnvName, loadMcpConfigFile, readMcpConfigJson, type McpServerConfig, type MissingInputError } from '../mcp/config';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,
@@ -29,6 +29,8 @@ export interface ServerSelection {
   bundled: BundledServerName[];
   /** `<cwd>/.vscode/mcp.json` exists but was not opted into: nothing in it starts. */
   untrusted: { file: string; names: string[] } | undefined;
+  /** Configured servers that stay off, and why (an `${input:id}` without a value); the others start. */
+  off: { name: string; why: string }[];
   /** Said once on stderr: which config shape was read, keys that are ignored, disabled servers, and last the workspace servers left unstarted. */
   notices: string[];
 }
@@ -141,15 +143,28 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
   }
   const notices: string[] = [];
   const env = { ...input.env };
-  // `${input:id}` values come from SPROUT_AGENT_INPUT_<ID> (there is no one to ask in a CLI run).
-  const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices };
+  const off: ServerSelection['off'] = [];
+  // `${input:id}` values come from SPROUT_AGENT_INPUT_<ID> (there is no one to ask in a CLI run); a
+  // server whose value is missing stays off, and says which variable to set.
+  const onMissingInput = (missing: MissingInputError): void => {
+    const why = inputMissing(missing);
+    off.push({ name: missing.server ?? '', why });
+    notices.push(`${missing.source}: server "${missing.server}" stays off: ${why}. The other servers start.`);
+  };
+  const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices, onMissingInput };
   const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, vars) }));
   rejectNameClashes(sources, bundled);
-  const selection: ServerSelection = { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, notices };
+  const selection: ServerSelection = { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, off, notices };
   // Last, so a run and `hooks check` print the same lines in the same order.
   const unstarted = untrustedNotice(selection);
   if (unstarted !== undefined) notices.push(unstarted);
   return selection;
+}
+
+/** Why a server with an `${input:id}` and no value stays off, with the variable to set. */
+function inputMissing(missing: MissingInputError): string {
+  const declare = missing.declared ? '' : ` (and declare "${missing.inputId}" in the file's "inputs")`;
+  return `its ${missing.field} uses \${input:${missing.inputId}}, which has no value; set ${inputEnvName(missing.inputId)}${declare}`;
 }
 
 /** What the CLI says on stderr when a workspace's own servers were left unstarted. */
@@ -178,6 +193,8 @@ export function checkHookAllowlist(allowlist: HookAllowlist, selection: ServerSe
   const known = new Set<string>([...selection.configured.map((s) => s.name), ...selection.bundled]);
   const missing = allowlist.names.filter((name) => !known.has(name));
   if (missing.length === 0) return;
+  const off = selection.off.filter((o) => missing.includes(o.name));
+  if (off.length > 0) throw new UsageError(`MCP_HOOK_SERVERS names ${off.map((o) => `${o.name}, which stays off: ${o.why}`).join('; ')}.`);
   const untrusted = selection.untrusted;
   const gated = untrusted === undefined ? [] : missing.filter((name) => untrusted.names.includes(name));
   if (untrusted !== undefined && gated.length > 0) {

@@ -8,6 +8,10 @@ import type { AgentSettings } from '../agent/settings';
 import { ProtectedPatternError, protectedRule } from '../servers/common/protectedPaths';
 import type { CliArgs } from './cliArgs';
 import { parseCompatibility, type Compatibility } from '../model/dialect';
+import { join } from 'node:path';
+import { parseProtocolSetting, type EraStore, type ProtocolSetting } from '../mcp/protocolEra';
+import { fileEraStore } from '../runtime/eraFileStore';
+import { stateHome } from '../platform/privateState';
 
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -121,4 +125,14 @@ export function protectedPathsFromEnv(env: Env): string[] {
     throw error;
   }
   return patterns;
+}
+
+/**
+ * SPROUT_AGENT_MCP_PROTOCOL (auto, legacy, 2026-07-28; default auto), and where each server's era is
+ * remembered between runs: `mcp-eras.json` in the user's private state folder.
+ */
+export function mcpProtocolOptions(env: Env): { protocol: ProtocolSetting; eraStore: EraStore } {
+  const value = envValue(env, 'SPROUT_AGENT_MCP_PROTOCOL');
+  const protocol = value === undefined ? 'auto' : parseProtocolSetting(value, 'SPROUT_AGENT_MCP_PROTOCOL');
+  return { protocol, eraStore: fileEraStore(join(stateHome(env), 'mcp-eras.json')) };
 }

@@ -17,13 +17,14 @@ import { errorMessage } from '../agent/errorMessage';
 import { AGENT_IDS, isAgentId, type AgentId } from '../agentHooks/agentFormat';
 import { agentReport } from './bridge/hooksInstall';
 import type { McpHub } from '../mcp/mcpHub';
+import { eraText } from '../mcp/protocolEra';
 import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../platform/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
 import { selectServers } from './cliServers';
 import { resolveWorkspace, stateDirFor } from './cliSession';
-import { hookSettings } from './cliSettings';
+import { hookSettings, mcpProtocolOptions } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
 import type { CliIo } from './cliIo';
@@ -173,6 +174,8 @@ async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Pro
       report.calls.push(call);
     }
     report.killed = killed.has(status.name);
+    const era = hub.status().find((s) => s.name === status.name);
+    if (era?.era !== undefined) report.protocol = eraText(era.era, era.protocolVersion);
     servers.push(report);
   }
   const calls = servers.flatMap((s) => s.calls);
@@ -194,6 +197,7 @@ function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
     logger,
     parentEnv: { ...io.env },
     onServerStderr: (server, text) => logger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
+    ...mcpProtocolOptions(io.env),
   });
 }
 

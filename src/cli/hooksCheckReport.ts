@@ -63,6 +63,8 @@ export interface CheckedCall {
 export interface ServerReport {
   name: string;
   allowlisted: boolean;
+  /** The protocol it spoke ("MCP 2026-07-28 (modern era)"), once it was up. */
+  protocol?: string;
   /** The lifecycle hooks it exposes, in lifecycle order. */
   hooks: HookName[];
   /** `_` tools that are no hook Sprout calls (a typo, say). */
@@ -109,6 +111,7 @@ function describeServer(server: ServerReport, timeoutMs: number): string[] {
   const toolsOnly = server.hooks.length === 0 && server.error === undefined;
   const allowed = server.allowlisted ? 'allowlisted' : toolsOnly ? 'not allowlisted (nothing to enable)' : 'NOT allowlisted, so a real run ignores its hooks; add it to MCP_HOOK_SERVERS';
   const lines = [`${server.name}: ${allowed}`];
+  if (server.protocol !== undefined) lines.push(`  speaks ${server.protocol}`);
   if (server.error !== undefined) lines.push(`  failed to start: ${sanitizeForTerminal(server.error)}`);
   lines.push(server.hooks.length > 0 ? `  hooks: ${server.hooks.join(', ')}` : '  no lifecycle hooks');
   if (server.otherHookTools.length > 0) lines.push(`  ignored "_" tools (no hook of that name): ${server.otherHookTools.join(', ')}`);

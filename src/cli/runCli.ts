@@ -17,7 +17,7 @@ import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import type { CliIo } from './cliIo';
 import { checkHookAllowlist, selectServers, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor } from './cliSession';
-import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
+import { mcpProtocolOptions, modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
@@ -67,7 +67,7 @@ async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo): Prom
 }
 
 /** What the CLI offers MCP servers: answers by policy, the workspace as the root, sign-in by a printed URL. */
-function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string): Pick<AgentRuntimeOptions, 'mcpFeatures' | 'oauth'> {
+function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string, mcp: AgentRuntimeOptions['mcp']): Pick<AgentRuntimeOptions, 'mcpFeatures' | 'oauth' | 'mcp'> {
   const source = args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION';
   return {
     mcpFeatures: {
@@ -75,6 +75,7 @@ function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string): Pi
       roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
     },
     oauth: cliOAuthHost(io.env, io.stderr),
+    mcp,
   };
 }
 
@@ -97,6 +98,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
   const protectedPaths = protectedPathsFromEnv(io.env);
+  const mcp = mcpProtocolOptions(io.env);
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
@@ -129,7 +131,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     parentEnv: { ...io.env },
     clientVersion: io.version,
     onServerStderr: (server, text) => secretLogger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
-    ...mcpClientOptions(args, io, workspaceFolder),
+    ...mcpClientOptions(args, io, workspaceFolder, mcp),
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);

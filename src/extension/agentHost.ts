@@ -13,6 +13,8 @@ import type { McpHub, ServerStatus } from '../mcp/mcpHub';
 import type { ServersState } from './viewEvents';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
+import { fileEraStore } from '../runtime/eraFileStore';
+import type { EraStore } from '../mcp/protocolEra';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { ModelRouter } from './modelSources/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
@@ -53,6 +55,7 @@ export class AgentHost {
   bundledWorkspaceServer: string | undefined;
   notices: string[] = [];
   private readonly serverListeners = new Set<(state: ServersState) => void>();
+  private eras: EraStore | undefined;
 
   /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
   readonly tools = new ToolHostRelay<McpHub>();
@@ -169,7 +172,10 @@ export class AgentHost {
     this.notices = resolved.notices;
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
-    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth });
+    // Each server's protocol era is remembered in the extension's private storage, across windows.
+    this.eras ??= fileEraStore(join(this.deps.storageDir, 'mcp-eras.json'), (error) => this.deps.logger.warn('cannot keep MCP protocol eras', { error: error.message }));
+    const mcp = { protocol: settings.mcpProtocol, eraStore: this.eras };
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth, ...mcp });
     hub.onStatus(() => {
       if (this.hub === hub) this.serversChanged();
     });

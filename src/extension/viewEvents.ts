@@ -9,6 +9,7 @@
 import type { AgentEvent } from '../agent/events';
 import type { HookAllowlist } from '../agent/settings';
 import type { ServerState } from '../mcp/mcpHub';
+import type { ProtocolEra } from '../mcp/protocolEra';
 
 /** A server as the views read it (the hub's status, narrowed to what they show). */
 export interface ServerStatusView {
@@ -17,6 +18,9 @@ export interface ServerStatusView {
   /** Bare names of the hooks it exposes, as last listed. */
   hooks: readonly string[];
   error?: string;
+  /** The protocol era it speaks and the revision in use, once it was up. */
+  era?: ProtocolEra;
+  protocolVersion?: string;
 }
 
 /** The window's MCP servers: `started` is false before the first prompt starts them, and again after a configuration change. */

@@ -5,8 +5,7 @@
  * server never sends a request that would go unanswered. Every question and answer is reported as an
  * event, so the chat, the CLI and the transcript all see it.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ElicitRequestSchema, ListRootsRequestSchema, type ClientCapabilities, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import type { Logger, ToolHostEvent } from '../agent/ports';
 import type { ElicitationAnswer, ElicitationRequest } from '../agent/messages';
 import { errorMessage } from '../agent/errorMessage';
@@ -40,13 +39,27 @@ export function clientCapabilities(features: ClientFeatures): ClientCapabilities
 
 let elicitations = 0;
 
-export function installFeatureHandlers(client: Client, server: string, features: ClientFeatures, emit: (event: ToolHostEvent) => void, logger?: Logger): void {
+/**
+ * `questionFromHook`: the question can only come from a hook (every call in flight is a hook call). A
+ * hook is bounded by a short timeout, so its question is declined at once, never shown to the user.
+ */
+export function installFeatureHandlers(
+  client: Client,
+  server: string,
+  features: ClientFeatures,
+  on: { emit: (event: ToolHostEvent) => void; questionFromHook: () => boolean; logger?: Logger },
+): void {
+  const { emit, logger } = on;
   const roots = features.roots;
-  if (roots !== undefined) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots().map((r) => ({ ...r })) }));
+  if (roots !== undefined) client.setRequestHandler('roots/list', () => ({ roots: roots().map((r) => ({ ...r })) }));
   const handling = features.elicitation;
   if (handling === undefined) return;
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+  client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
     const params = request.params;
+    if (on.questionFromHook()) {
+      logger?.warn('a hook asked the user a question; hooks cannot ask, so it was declined', { server });
+      return { action: 'decline' };
+    }
     // The SDK refuses url mode for us (only form is declared); this keeps the types honest.
     if (params.mode === 'url') return { action: 'decline' };
     const id = `${server}-elicitation-${++elicitations}`;
@@ -57,7 +70,7 @@ export function installFeatureHandlers(client: Client, server: string, features:
     }
     const question: ElicitationRequest = { id, server, message: params.message, schema: params.requestedSchema as Record<string, unknown> };
     emit({ type: 'elicitation_requested', request: question });
-    const { result, by } = await ask(handling, question, extra.signal, logger);
+    const { result, by } = await ask(handling, question, ctx.mcpReq.signal, logger);
     if (result.action !== 'accept') {
       emit({ type: 'elicitation_answered', id, server, action: result.action, by });
       return { action: result.action };

@@ -1,17 +1,20 @@
 /**
- * Opens one connection to a server: a fresh transport and SDK client through `initialize`, with the
- * client's capabilities and handlers installed. A Streamable HTTP server that answers 401 gets its
- * sign-in (ServerOAuth sends the user to the page, the code comes back to the loopback listener) and
- * one more try with the new token. ServerConnection owns the life around it (backoff, state, kills).
+ * Opens one connection to a server: a fresh transport and SDK client, opened in the server's protocol
+ * era (protocolEra.ts: asked with `server/discover`, or remembered), with the client's capabilities and
+ * handlers installed. A Streamable HTTP server that answers 401 gets its sign-in (ServerOAuth sends
+ * the user to the page, the code comes back to the loopback listener) and one more try with the new
+ * token. When a start fails in a way that says what to try instead (a stdio server that exits on the
+ * era question, an HTTP server with only the old HTTP+SSE transport), that is tried once (openRetry.ts).
+ * ServerConnection owns the life around it (backoff, state, kills).
  */
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client, UnauthorizedError } from '@modelcontextprotocol/client';
 import { raceAbort } from './abort';
 import { clientCapabilities, installFeatureHandlers } from './clientFeatures';
 import type { McpServerConfig } from './config';
 import type { ServerOAuth } from './oauthClient';
 import type { ConnectionOptions } from './connectionTypes';
+import { eraKey, eraPlan, learnedEra, type EraPlan, type ProtocolEra } from './protocolEra';
+import { retryPlan, sseFallbackFailure, type Attempt } from './openRetry';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 
 /** A connection that is up: its client, transport, and sign-in helper (kept for refreshes and step-up). */
@@ -19,6 +22,11 @@ export interface Live {
   client: Client;
   st: ServerTransport;
   oauth?: ServerOAuth;
+  era: ProtocolEra;
+  /** The revision in use (`2026-07-28`, `2025-11-25`, ...). */
+  protocolVersion: string;
+  /** Opened from a remembered era, without asking: if it does not work, the memory is wrong. */
+  remembered: boolean;
 }
 
 /**
@@ -36,6 +44,9 @@ export async function afterSignIn<T>(live: Live | undefined, work: () => Promise
   }
 }
 
+/** A server cannot page forever: its listing stops with an error after this many pages. */
+const MAX_TOOL_PAGES = 1000;
+
 export interface OpenRequest {
   config: McpServerConfig;
   opts: ConnectionOptions;
@@ -44,49 +55,88 @@ export interface OpenRequest {
   abandon: AbortSignal;
   onStderrLine(line: string): void;
   onToolsChanged(client: Client): void;
+  /** A question from the server can only come from a hook call (see CallsInFlight). */
+  questionFromHook(): boolean;
   /** The transport being opened (so a kill can stop it), or undefined once settled. */
   track(st: ServerTransport | undefined): void;
   /** Turns a start failure into the error to throw (and reports it). */
   failed(error: unknown, st: ServerTransport): Error;
 }
 
-function newClient(request: OpenRequest): Client {
+function newClient(request: OpenRequest, plan: EraPlan): Client {
   const { opts, config } = request;
-  const client = new Client({ name: opts.clientName, version: opts.clientVersion }, { capabilities: clientCapabilities(opts.features) });
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => request.onToolsChanged(client));
-  installFeatureHandlers(client, config.name, opts.features, opts.emit, opts.logger);
+  const client: Client = new Client(
+    { name: opts.clientName, version: opts.clientVersion },
+    {
+      capabilities: clientCapabilities(opts.features),
+      ...(plan.negotiation !== undefined ? { versionNegotiation: plan.negotiation } : {}),
+      // The connection fetches the new list itself (and drops stale answers); the SDK only says when.
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => request.onToolsChanged(client) } },
+      listMaxPages: MAX_TOOL_PAGES,
+    },
+  );
+  installFeatureHandlers(client, config.name, opts.features, { emit: opts.emit, logger: opts.logger, questionFromHook: request.questionFromHook });
   client.onerror = (error) => opts.logger?.debug('mcp transport error', { server: config.name, error: error.message });
   return client;
 }
 
-export async function openClient(request: OpenRequest): Promise<{ client: Client; st: ServerTransport }> {
+export type Opened = Omit<Live, 'oauth'>;
+
+/** How long the era question may go unanswered: on stdio silence means a legacy server, so it is shorter. */
+function probeTimeoutMs(request: OpenRequest): number {
+  const { connectTimeoutMs } = request.opts;
+  return request.config.transport.type === 'stdio' ? Math.ceil(connectTimeoutMs / 2) : connectTimeoutMs;
+}
+
+export async function openClient(request: OpenRequest): Promise<Opened> {
   const { opts, config, oauth } = request;
-  for (let attempt = 0; ; attempt++) {
-    const st = createServerTransport(config, {
-      parentEnv: opts.parentEnv,
-      closeGraceMs: opts.closeGraceMs,
-      onStderrLine: (line) => request.onStderrLine(line),
-      authProvider: oauth,
-    });
-    const client = newClient(request);
+  const key = eraKey(config);
+  const timeout = probeTimeoutMs(request);
+  const attempt: Attempt = { config, opts, key, probeTimeoutMs: timeout, plan: eraPlan(opts.protocol, opts.eras.get(key), opts.clock.now(), timeout) };
+  const tried = new Set<'era' | 'sse'>();
+  let signedIn = false;
+  let postError: unknown;
+  for (;;) {
+    const { plan } = attempt;
+    const st = createServerTransport(config, { parentEnv: opts.parentEnv, closeGraceMs: opts.closeGraceMs, onStderrLine: (line) => request.onStderrLine(line), authProvider: oauth, legacySse: plan.sse });
+    const client = newClient(request, plan);
     request.track(st);
     try {
       // A kill, reset or close ends the start here whatever the SDK is still waiting for (its request
       // timeout covers initialize, not the notification after it), so a start always settles.
-      await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs }), request.abandon, `start of MCP server "${config.name}"`);
-      return { client, st };
+      await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) }), request.abandon, `start of MCP server "${config.name}"`);
+      return connected(request, key, plan, client, st);
     } catch (error) {
       await st.kill().catch(() => undefined);
-      const signIn = error instanceof UnauthorizedError && attempt === 0 ? oauth?.pendingCode : undefined;
-      if (signIn === undefined || st.finishAuth === undefined) throw request.failed(error, st);
-      opts.logger?.info('mcp server waits for sign-in', { server: config.name });
-      try {
-        await st.finishAuth(await raceAbort(signIn, request.abandon, `sign-in to MCP server "${config.name}"`));
-      } catch (failure) {
-        throw request.failed(failure, st);
+      const signIn = error instanceof UnauthorizedError && !signedIn ? oauth?.pendingCode : undefined;
+      if (signIn !== undefined && st.finishAuth !== undefined) {
+        signedIn = true;
+        await finishSignIn(request, st, signIn);
+        continue;
       }
+      const next = retryPlan(attempt, error, st, tried);
+      if (next === undefined) throw request.failed(postError !== undefined && st.kind === 'sse' ? sseFallbackFailure(postError, error) : error, st);
+      if (next.sse && !plan.sse) postError = error;
+      attempt.plan = next;
     } finally {
       request.track(undefined);
     }
   }
+}
+
+async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Promise<URLSearchParams>): Promise<void> {
+  request.opts.logger?.info('mcp server waits for sign-in', { server: request.config.name });
+  try {
+    await st.finishAuth?.(await raceAbort(code, request.abandon, `sign-in to MCP server "${request.config.name}"`));
+  } catch (failure) {
+    throw request.failed(failure, st);
+  }
+}
+
+function connected(request: OpenRequest, key: string, plan: EraPlan, client: Client, st: ServerTransport): Opened {
+  const { opts } = request;
+  const era = client.getProtocolEra() ?? 'legacy';
+  const learned = learnedEra(plan, era, client.getDiscoverResult(), opts.clock.now());
+  if (learned !== undefined) opts.eras.set(key, learned);
+  return { client, st, era, protocolVersion: client.getNegotiatedProtocolVersion() ?? '', remembered: plan.prior !== undefined };
 }

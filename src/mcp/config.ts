@@ -28,6 +28,11 @@ export interface McpConfigVars {
   env?: Record<string, string | undefined>;
   /** Values for `${input:id}` (VS Code `inputs`), resolved by the host before parsing (see configInputs.ts). */
   inputs?: (id: string) => string | undefined;
+  /**
+   * A server whose `${input:id}` has no value: when given, that server is left out (and reported here)
+   * instead of failing the whole file, so the others start. The CLI passes it; it has nobody to ask.
+   */
+  onMissingInput?: (missing: MissingInputError) => void;
   /** Receives what the user should know but is no error: which shape was read, keys that are ignored. */
   notices?: string[];
 }
@@ -73,6 +78,30 @@ const KNOWN_FILE_KEYS = new Set(['servers', 'mcpServers', 'inputs', '$schema']);
 /** What a server entry may hold: VS Code's fields, plus Claude Code / Cursor / Cline's `disabled`. */
 const KNOWN_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled']);
 
+/** `${input:id}` has no value: the server it is in cannot be configured. */
+export class MissingInputError extends McpConfigError {
+  constructor(
+    source: string,
+    server: string,
+    field: string,
+    readonly inputId: string,
+    /** The file's `inputs` declare it (so only its value is missing). */
+    readonly declared: boolean,
+  ) {
+    const variable = inputEnvName(inputId);
+    super(
+      source,
+      server,
+      field,
+      declared
+        ? `\${input:${inputId}} has no value. Set ${variable} (the CLI reads inputs from the environment; VS Code asks for them once).`
+        : `\${input:${inputId}} has no value. Declare "${inputId}" in the file's "inputs" (VS Code asks for it once and keeps it in ` +
+            `Secret Storage); the CLI reads it from the variable ${variable}, or write \${env:NAME} instead.`,
+    );
+    this.name = 'MissingInputError';
+  }
+}
+
 type Expand = (value: string, field: string) => string;
 
 function issueField(issue: z.core.$ZodIssue | undefined): string | undefined {
@@ -87,7 +116,10 @@ function parseServerEntry<T>(schema: z.ZodType<T>, raw: unknown, source: string,
   throw new McpConfigError(source, name, issueField(issue) ?? fallbackField, issue?.message ?? what);
 }
 
-function makeExpander(source: string, server: string, vars: McpConfigVars): Expand {
+/** The ids the file's `inputs` declare (set by parseMcpConfig). */
+type FileVars = McpConfigVars & { declaredInputs?: ReadonlySet<string> };
+
+function makeExpander(source: string, server: string, vars: FileVars): Expand {
   const env = vars.env ?? process.env;
   const home = vars.userHome ?? homedir();
   return (value, field) =>
@@ -99,15 +131,10 @@ function makeExpander(source: string, server: string, vars: McpConfigVars): Expa
       // VS Code resolves an unset variable to the empty string; we do the same so files stay portable.
       if (name.startsWith('env:')) return env[name.slice(4)] ?? '';
       if (name.startsWith('input:')) {
-        const value = vars.inputs?.(name.slice(6));
+        const id = name.slice(6);
+        const value = vars.inputs?.(id);
         if (value !== undefined) return value;
-        throw new McpConfigError(
-          source,
-          server,
-          field,
-          `${whole} has no value. Declare "${name.slice(6)}" in the file's "inputs" (VS Code asks for it once and keeps it in ` +
-            `Secret Storage); the CLI reads it from the variable ${inputEnvName(name.slice(6))}, or write \${env:NAME} instead.`,
-        );
+        throw new MissingInputError(source, server, field, id, vars.declaredInputs?.has(id) === true);
       }
       throw new McpConfigError(
         source,
@@ -127,7 +154,7 @@ function expandMap(map: Record<string, unknown>, field: string, expand: Expand):
   return out;
 }
 
-function parseStdio(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
+function parseStdio(raw: unknown, source: string, name: string, vars: FileVars): McpServerConfig {
   const cfg = parseServerEntry(stdioSchema, raw, source, name, 'command', 'invalid stdio server');
   const expand = makeExpander(source, name, vars);
   const cwdRaw = cfg.cwd === undefined ? vars.workspaceFolder : expand(cfg.cwd, 'cwd');
@@ -155,7 +182,7 @@ function parseStdio(raw: unknown, source: string, name: string, vars: McpConfigV
   };
 }
 
-function parseHttp(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
+function parseHttp(raw: unknown, source: string, name: string, vars: FileVars): McpServerConfig {
   const cfg = parseServerEntry(httpSchema, raw, source, name, 'url', 'invalid http server');
   const expand = makeExpander(source, name, vars);
   const url = expand(cfg.url, 'url');
@@ -168,7 +195,7 @@ function parseHttp(raw: unknown, source: string, name: string, vars: McpConfigVa
   return { name, transport: { type: 'http', url, headers: expandMap(cfg.headers ?? {}, 'headers', expand) } };
 }
 
-function parseServer(raw: unknown, source: string, name: string, vars: McpConfigVars): McpServerConfig {
+function parseServer(raw: unknown, source: string, name: string, vars: FileVars): McpServerConfig {
   try {
     validateServerName(name);
   } catch (error) {
@@ -180,18 +207,11 @@ function parseServer(raw: unknown, source: string, name: string, vars: McpConfig
   }
   const obj = raw as Record<string, unknown>;
   const type = obj.type ?? (obj.url !== undefined && obj.command === undefined ? 'http' : 'stdio');
-  if (type === 'sse') {
-    throw new McpConfigError(
-      source,
-      name,
-      'type',
-      '"sse" (the deprecated HTTP+SSE transport) is not supported. Use "type": "http" (Streamable HTTP) if the ' +
-        'server supports it, or run the server over stdio.',
-    );
-  }
-  if (type === 'http') return parseHttp(obj, source, name, vars);
+  // "sse" (the old HTTP+SSE transport) is read as "http": Streamable HTTP is tried first, and a server
+  // that has only the old transport is reached on it (openRetry.ts).
+  if (type === 'http' || type === 'sse') return parseHttp({ ...obj, type: 'http' }, source, name, vars);
   if (type === 'stdio') return parseStdio(obj, source, name, vars);
-  throw new McpConfigError(source, name, 'type', `unknown type ${JSON.stringify(type)}: use "stdio" or "http".`);
+  throw new McpConfigError(source, name, 'type', `unknown type ${JSON.stringify(type)}: use "stdio" or "http" (or "sse").`);
 }
 
 /** The environment variable the CLI reads for `${input:id}`: SPROUT_AGENT_INPUT_ plus the id in capitals. */
@@ -224,6 +244,8 @@ export function parseMcpConfig(json: unknown, source: string, vars: McpConfigVar
     throw new McpConfigError(source, undefined, issueField(issue), `${issue?.message ?? 'invalid file'} (expected {"servers": {...}}).`);
   }
   const servers: McpServerConfig[] = [];
+  const declaredInputs = new Set((file.data.inputs ?? []).flatMap((i) => (typeof i === 'object' && i !== null && typeof (i as { id?: unknown }).id === 'string' ? [(i as { id: string }).id] : [])));
+  const fileVars: FileVars = { ...vars, declaredInputs };
   for (const [name, raw] of serverEntries(file.data, source, vars.notices)) {
     if (typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).disabled === true) {
       vars.notices?.push(`${source}: server "${name}" is marked "disabled" and does not start.`);
@@ -232,7 +254,12 @@ export function parseMcpConfig(json: unknown, source: string, vars: McpConfigVar
     if (typeof raw === 'object' && raw !== null) {
       for (const key of Object.keys(raw)) if (!KNOWN_SERVER_KEYS.has(key)) vars.notices?.push(`${source}: server "${name}": "${key}" is not supported and is ignored.`);
     }
-    servers.push(parseServer(raw, source, name, vars));
+    try {
+      servers.push(parseServer(raw, source, name, fileVars));
+    } catch (error) {
+      if (!(error instanceof MissingInputError) || vars.onMissingInput === undefined) throw error;
+      vars.onMissingInput(error);
+    }
   }
   return servers;
 }

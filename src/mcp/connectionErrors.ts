@@ -1,9 +1,13 @@
 /**
  * Words for what went wrong with a connection, safe to show: fetch failures with their real cause,
- * and URLs without credentials or query (tokens often hide there).
+ * HTTP failures with the status and the server's own words (cut short, control characters and markup
+ * dropped: a body is untrusted), and URLs without credentials or query (tokens often hide there).
  */
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
+import { eraMismatch } from './protocolEra';
+
+const MAX_WORDS = 300;
 
 /** Node's fetch says only "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is in its cause. */
 function describeFetchError(error: TypeError): string {
@@ -13,7 +17,7 @@ function describeFetchError(error: TypeError): string {
 }
 
 /** The URL without credentials or query (tokens often hide there) for error messages. */
-function safeUrl(url: string): string {
+export function safeUrl(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname}`;
@@ -22,21 +26,77 @@ function safeUrl(url: string): string {
   }
 }
 
+/**
+ * What a server said in an error body, as one short line: a JSON-RPC error's message, an HTML page's
+ * title or text, else the text itself. Empty when it said nothing.
+ */
+export function serverWords(body: string | undefined): string {
+  const text = (body ?? '').trim();
+  let words = text;
+  try {
+    const json = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
+    const message = typeof json.error === 'object' ? json.error?.message : (json.error ?? json.message);
+    if (typeof message === 'string') words = message;
+  } catch {
+    if (text.startsWith('<')) words = /<title>([^<]*)<\/title>/i.exec(text)?.[1] ?? text.replace(/<[^>]*>/g, ' ');
+  }
+  // eslint-disable-next-line no-control-regex
+  const flat = words.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_WORDS ? `${flat.slice(0, MAX_WORDS)}...` : flat;
+}
+
+function bodyOf(error: SdkHttpError): string | undefined {
+  const text: unknown = error.data.text;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** "HTTP 404 Not Found: "Cannot POST /mcp"", or "HTTP 502 Bad Gateway with no body". */
+function httpStatusWords(status: number, statusText: string | undefined, body: string | undefined): string {
+  const words = serverWords(body);
+  return `HTTP ${status}${statusText ? ` ${statusText}` : ''}${words ? `: "${words}"` : ' with no body'}`;
+}
+
+/** Why a connection failed, in words: the era mismatch, the HTTP status and the server's words, or the error's own message. */
+export function failureWords(error: unknown): string {
+  const mismatch = eraMismatch(error);
+  if (mismatch !== undefined) return mismatch;
+  if (error instanceof SdkHttpError) return httpStatusWords(error.status, error.statusText, bodyOf(error));
+  if (error instanceof SseError && error.code !== undefined) return `HTTP ${error.code} on the event stream: "${serverWords(error.message.replace(/^SSE error: /, ''))}"`;
+  if (error instanceof TypeError) return describeFetchError(error);
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `command "npx"` or `URL https://host/mcp`: where a server is, for messages. */
+export function serverTarget(config: McpServerConfig): string {
+  const t = config.transport;
+  return t.type === 'stdio' ? `command "${t.command}"` : `URL ${safeUrl(t.url)}`;
+}
+
 /** "MCP server "x" (command "y") failed to start: why (exited with code 1; last stderr: ...)". */
 export function startFailureMessage(config: McpServerConfig, error: unknown, exit: string): string {
-  const t = config.transport;
-  const target = t.type === 'stdio' ? `command "${t.command}"` : `URL ${safeUrl(t.url)}`;
-  const raw = error instanceof Error ? error.message : String(error);
-  const cause = raw.includes(`MCP server "${config.name}"`) ? raw : `MCP server "${config.name}" (${target}) failed to start: ${raw}`;
+  const raw = failureWords(error);
+  const cause = raw.includes(`MCP server "${config.name}"`) ? raw : `MCP server "${config.name}" (${serverTarget(config)}) failed to start: ${raw}`;
   return exit && !cause.includes(exit) ? `${cause} (${exit})` : cause;
 }
 
+/** The words a server uses to say it lost the session: missing, unknown, invalid, expired, not found. */
+const SESSION_GONE = /session/i;
+const GONE_WORDS = /(missing|unknown|invalid|expired|not found|no valid|required|does not exist|terminated)/i;
+
 /**
- * Streamable HTTP has no process to watch: the session is gone when the server cannot be reached or
- * answers 404 (it restarted and no longer knows the session, which the MCP spec says calls for a new one).
+ * Streamable HTTP has no process to watch: the session is gone when the server cannot be reached, or
+ * answers 404 (it restarted and no longer knows the session, which the MCP spec says calls for a new
+ * one) or a 400 that says the session is missing or unknown (what many servers built from the v1
+ * examples, server-everything among them, answer instead).
  */
 export function httpLoss(error: unknown): { kind: 'unknown_session' | 'unreachable'; what: string } | undefined {
-  if (error instanceof StreamableHTTPError && error.code === 404) return { kind: 'unknown_session', what: 'no longer knows this session (HTTP 404: restarted?)' };
+  if (error instanceof SdkHttpError) {
+    const words = serverWords(bodyOf(error));
+    const named = SESSION_GONE.test(words) && GONE_WORDS.test(words);
+    if (error.status === 404 || (error.status === 400 && named)) {
+      return { kind: 'unknown_session', what: `no longer knows this session, so it probably restarted (it answered ${httpStatusWords(error.status, error.statusText, bodyOf(error))})` };
+    }
+  }
   if (error instanceof TypeError) return { kind: 'unreachable', what: `cannot be reached (${describeFetchError(error)})` };
   return undefined;
 }

@@ -5,12 +5,14 @@
 import type { Clock, Logger, ToolHostEvent } from '../agent/ports';
 import type { ClientFeatures } from './clientFeatures';
 import type { OAuthHost } from './oauthClient';
+import type { EraStore, ProtocolEra, ProtocolSetting } from './protocolEra';
 
 export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting' | 'failed';
 
 export interface ServerStatus {
   name: string;
-  transport: 'stdio' | 'http';
+  /** `sse`: an HTTP server reached over the old HTTP+SSE transport. */
+  transport: 'stdio' | 'http' | 'sse';
   state: ServerState;
   error?: string;
   /** Successful restarts since the hub started. */
@@ -20,6 +22,9 @@ export interface ServerStatus {
   toolCount: number;
   /** Process id of a running stdio server. */
   pid?: number;
+  /** The protocol era of the connection that is (or was last) up, and its revision. */
+  era?: ProtocolEra;
+  protocolVersion?: string;
 }
 
 export interface ConnectionOptions {
@@ -40,6 +45,10 @@ export interface ConnectionOptions {
   features: ClientFeatures;
   /** Sign-in for HTTP servers that ask for it; without it a 401 is a start failure. */
   oauth?: OAuthHost;
+  /** Which protocol era to speak: asked and remembered (`auto`), or pinned. */
+  protocol: ProtocolSetting;
+  /** What was learned about each server's era. */
+  eras: EraStore;
   /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
   onStatus?: (status: ServerStatus) => void;
 }

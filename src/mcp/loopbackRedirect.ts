@@ -1,6 +1,6 @@
 /**
  * The OAuth redirect target on 127.0.0.1 (RFC 8252 loopback redirect): a tiny HTTP listener that takes
- * one `/callback?code=...&state=...`, checks the state, and answers the browser with a fixed page (it
+ * one `/callback?code=...&state=...` (with `iss` when the authorization server sends it, RFC 9207), checks the state, and answers the browser with a fixed page (it
  * never echoes what it received). It listens on the port the client was registered with when that is
  * free, else on a fresh one.
  */
@@ -12,7 +12,7 @@ const PAGE_FAILED = '<!doctype html><meta charset="utf-8"><title>Sign-in failed<
 
 interface Waiter {
   state: string;
-  resolve: (code: string) => void;
+  resolve: (params: URLSearchParams) => void;
   reject: (error: Error) => void;
 }
 
@@ -55,10 +55,13 @@ export class LoopbackRedirect {
     return `http://127.0.0.1:${this.port}/callback`;
   }
 
-  /** The code of the next redirect carrying `state`; rejects on an error redirect or after `timeoutMs`. */
-  waitForCode(state: string, timeoutMs: number, server: string): Promise<string> {
+  /**
+   * The parameters of the next redirect carrying `state` and a code (the SDK reads `code` and checks
+   * `iss` from them); rejects on an error redirect or after `timeoutMs`.
+   */
+  waitForCallback(state: string, timeoutMs: number, server: string): Promise<URLSearchParams> {
     this.waiter?.reject(new Error('a newer sign-in replaced this one'));
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<URLSearchParams>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiter = undefined;
         reject(new Error(`MCP server "${server}": sign-in was not completed within ${Math.round(timeoutMs / 1000)} s`));
@@ -70,7 +73,7 @@ export class LoopbackRedirect {
       };
       this.waiter = {
         state,
-        resolve: (code) => (done(), resolve(code)),
+        resolve: (params) => (done(), resolve(params)),
         reject: (error) => (done(), reject(error)),
       };
     });
@@ -87,7 +90,7 @@ export class LoopbackRedirect {
     if (waiter === undefined || params.get('state') !== waiter.state) return false;
     const code = params.get('code');
     if (code !== null && code !== '') {
-      waiter.resolve(code);
+      waiter.resolve(params);
       return true;
     }
     const error = (params.get('error') ?? 'no code').slice(0, 100);

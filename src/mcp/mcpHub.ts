@@ -11,6 +11,7 @@ import type { McpServerConfig } from './config';
 import type { ClientFeatures } from './clientFeatures';
 import type { OAuthHost } from './oauthClient';
 import type { ServerStatus } from './connectionTypes';
+import { memoryEraStore, type EraStore, type ProtocolSetting } from './protocolEra';
 import { ServerConnection } from './serverConnection';
 
 export type { ServerState, ServerStatus } from './connectionTypes';
@@ -41,6 +42,10 @@ export interface McpHubOptions {
   features?: ClientFeatures;
   /** Sign-in for HTTP servers that ask for it (OAuth); without it their 401 is a start failure. */
   oauth?: OAuthHost;
+  /** Which protocol era to speak (default `auto`: ask each server, and remember). */
+  protocol?: ProtocolSetting;
+  /** Where what was learned about each server's era is kept; default this hub's memory. */
+  eraStore?: EraStore;
 }
 
 export class McpHub implements ToolHost {
@@ -55,6 +60,7 @@ export class McpHub implements ToolHost {
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
     this.clock = options.clock ?? nodeClock;
+    const eras = options.eraStore ?? memoryEraStore();
     for (const config of servers) {
       if (this.connections.has(config.name)) throw new Error(`MCP server "${config.name}" is configured twice`);
       this.connections.set(
@@ -77,6 +83,8 @@ export class McpHub implements ToolHost {
           emit: (event) => this.emit(event),
           features: options.features ?? {},
           oauth: options.oauth,
+          protocol: options.protocol ?? 'auto',
+          eras,
           onStatus: (status) => this.emitStatus(status),
         }),
       );

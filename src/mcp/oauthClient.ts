@@ -7,15 +7,14 @@
  * being made; its port is kept with the client registration so the registered redirect stays valid.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import { LoopbackRedirect } from './loopbackRedirect';
 
 /** Everything kept for one server: never in settings, logs or a child's environment. */
 export interface OAuthRecord {
-  tokens?: OAuthTokens;
-  client?: OAuthClientInformationMixed;
+  tokens?: StoredOAuthTokens;
+  client?: StoredOAuthClientInformation;
   discovery?: OAuthDiscoveryState;
   codeVerifier?: string;
   /** The loopback port the client was registered with. */
@@ -60,8 +59,8 @@ export class ServerOAuth implements OAuthClientProvider {
   private record: OAuthRecord = {};
   private redirect: LoopbackRedirect | undefined;
   private expectedState = '';
-  /** Resolves with the authorization code once the user signed in; set by redirectToAuthorization. */
-  pendingCode: Promise<string> | undefined;
+  /** Resolves with the redirect's parameters (code, iss) once the user signed in; set by redirectToAuthorization. */
+  pendingCode: Promise<URLSearchParams> | undefined;
 
   constructor(
     private readonly server: string,
@@ -111,19 +110,19 @@ export class ServerOAuth implements OAuthClientProvider {
     return this.expectedState;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  clientInformation(): StoredOAuthClientInformation | undefined {
     return this.record.client;
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
+  async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
     await this.update({ client });
   }
 
-  tokens(): OAuthTokens | undefined {
+  tokens(): StoredOAuthTokens | undefined {
     return this.record.tokens;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     await this.update({ tokens });
   }
 
@@ -163,7 +162,7 @@ export class ServerOAuth implements OAuthClientProvider {
     const redirect = await this.openListener();
     this.redirect = redirect;
     const timeoutMs = this.host.signInTimeoutMs ?? 5 * 60_000;
-    const code = redirect.waitForCode(this.expectedState, timeoutMs, this.server);
+    const code = redirect.waitForCallback(this.expectedState, timeoutMs, this.server);
     this.pendingCode = code.finally(() => void redirect.close().catch(() => undefined));
     // Never unhandled: the connection awaits it, or gives up on it when closed.
     this.pendingCode.catch(() => undefined);

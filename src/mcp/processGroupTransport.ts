@@ -8,9 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { newSpawnTag, signalKnown, strayProcesses, waitUntilGone, type KnownProcess } from '../platform/processTree';
 
 export interface ProcessGroupTransportOptions {
@@ -82,6 +80,14 @@ export class ProcessGroupTransport implements Transport {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /**
+   * Stderr goes to `onStderrLine`, never to a stream of its own. The accessor (with `pid`) is how the
+   * SDK's era probe knows a stdio server: silence or an exit on `server/discover` means a legacy one.
+   */
+  get stderr(): null {
+    return null;
   }
 
   get hasExited(): boolean {

@@ -3,19 +3,21 @@
  * calls, kills, and lazy restarts with backoff and an attempt cap after a kill or a crash. McpHub owns
  * one of these per server and merges them; all state about a single server lives here.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import type { ToolCallOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import { isHookName } from '../agent/toolNames';
 import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort } from './abort';
-import { afterSignIn, openClient, type Live } from './clientOpener';
+import { afterSignIn, openClient, type Live, type Opened } from './clientOpener';
 import type { McpServerConfig } from './config';
 import type { ConnectionOptions, ServerState, ServerStatus } from './connectionTypes';
 import { forgetSignIn, serverOAuth } from './oauthClient';
-import { httpLoss, startFailureMessage } from './connectionErrors';
+import { eraKey } from './protocolEra';
+import { failureWords, httpLoss, serverTarget, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
-import { callToolOverClient, isServerAnswer, serverRunsToolTasks } from './toolCall';
-import { fetchToolPages, toToolInfos } from './toolInfos';
+import { CallsInFlight, callToolOverClient, hookAskedForInput, isServerAnswer, serverRunsToolTasks } from './toolCall';
+import { toToolInfos, type RawTool } from './toolInfos';
 import { flattenToolResult } from './toolResults';
 
 export class ServerConnection {
@@ -27,6 +29,8 @@ export class ServerConnection {
   private lastDownAt = 0;
   private readySince = 0;
   private live: Live | undefined;
+  /** The era of the last connection that was up (shown while the server is down too). */
+  private lastEra: Pick<Live, 'era' | 'protocolVersion'> | undefined;
   private pending: ServerTransport | undefined;
   private connecting: Promise<Client> | undefined;
   private tools: ToolInfo[] | undefined;
@@ -35,6 +39,7 @@ export class ServerConnection {
   private toolsVersion = 0;
   private toolsFetch: Promise<ToolInfo[]> | undefined;
   private closed = false;
+  private readonly inFlight = new CallsInFlight();
   private readonly closing = new AbortController();
   /** Aborted when a start in progress must give up (kill, reset, close): ends its connect or sign-in wait. */
   private abandon = new AbortController();
@@ -74,13 +79,14 @@ export class ServerConnection {
     const tools = this.lastTools();
     return {
       name: this.name,
-      transport: this.config.transport.type,
+      transport: this.live?.st.kind ?? this.config.transport.type,
       state: this.state,
       ...(this.error !== undefined ? { error: this.error } : {}),
       restarts: this.restarts,
       hooks: tools.filter((t) => t.isHook).map((t) => t.bareName),
       toolCount: tools.length,
       ...(this.live?.st.pid !== undefined ? { pid: this.live.st.pid } : {}),
+      ...(this.lastEra !== undefined ? { era: this.lastEra.era, protocolVersion: this.lastEra.protocolVersion } : {}),
     };
   }
 
@@ -109,7 +115,7 @@ export class ServerConnection {
     const live = this.live;
     this.toolsFetch ??= this.fetchTools(client)
       .catch((error: unknown) => {
-        if (this.httpSessionLost(live, error) === undefined && this.live === live) this.listFailed(error);
+        if (this.httpSessionLost(live, error) === undefined && this.live === live && !this.rememberedEraFailed(live, error)) this.listFailed(error);
         throw error;
       })
       .finally(() => (this.toolsFetch = undefined));
@@ -125,11 +131,13 @@ export class ServerConnection {
     const what = `call of ${bareName} on MCP server "${this.name}"`;
     const client = await this.getClient(signal);
     const live = this.live;
+    const isHook = isHookName(bareName);
+    const end = this.inFlight.begin(isHook);
     try {
       const asTask = this.lastTools().find((t) => t.bareName === bareName)?.taskSupport !== undefined && serverRunsToolTasks(client);
-      const plan = { name: bareName, args, meta, asTask, signal, onProgress };
+      const plan = { name: bareName, args, meta, asTask, isHook, signal, onProgress };
       const result = await afterSignIn(live, () => callToolOverClient(client, plan), signal, this.name);
-      return flattenToolResult(result);
+      return flattenToolResult(end() ? hookAskedForInput(bareName) : result);
     } catch (error) {
       if (signal.aborted) throw abortError(`${what} aborted`);
       // The server answered, with an error: that is a tool result for the model, not a broken transport.
@@ -138,7 +146,10 @@ export class ServerConnection {
       // A server that no longer knows the session never ran the call: one retry on a new session is safe.
       if (lost === 'unknown_session' && !retried) return this.call(bareName, args, options, true);
       const exit = live?.st.describeExit();
-      throw new Error(`${what} failed: ${(error as Error).message}${exit ? ` (${exit})` : ''}`, { cause: error });
+      const where = this.config.transport.type === 'http' ? ` (${serverTarget(this.config)})` : '';
+      throw new Error(`${what}${where} failed: ${failureWords(error)}${exit ? ` (${exit})` : ''}`, { cause: error });
+    } finally {
+      end();
     }
   }
 
@@ -199,7 +210,7 @@ export class ServerConnection {
     this.abandon = new AbortController();
     const oauth = serverOAuth(this.config, this.opts.oauth);
     await oauth?.prepare();
-    let opened: Live;
+    let opened: Opened;
     try {
       opened = await openClient({
         config: this.config,
@@ -208,6 +219,7 @@ export class ServerConnection {
         abandon: this.abandon.signal,
         onStderrLine: (line) => (this.opts.onStderr ? this.opts.onStderr(this.name, line) : this.opts.logger?.debug('mcp server stderr', { server: this.name, line })),
         onToolsChanged: (client) => this.onToolsChanged(client),
+        questionFromHook: () => this.inFlight.questionFromHook(),
         track: (st) => (this.pending = st),
         failed: (error, st) => this.startFailed(error, st),
       });
@@ -215,15 +227,16 @@ export class ServerConnection {
       await oauth?.done();
       throw error;
     }
-    const { client, st } = opened;
+    const { client, st, era, protocolVersion } = opened;
     client.onclose = () => this.onClientClosed(client);
     if (this.closed || (this.state as ServerState) === 'killed') {
       await Promise.all([st.close(), oauth?.done()]);
       throw new Error(`MCP server "${this.name}" was stopped while starting`);
     }
-    this.live = { client, st, ...(oauth !== undefined ? { oauth } : {}) };
-    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), tools: undefined });
-    this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid });
+    this.live = { ...opened, ...(oauth !== undefined ? { oauth } : {}) };
+    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), tools: undefined, lastEra: { era, protocolVersion } });
+    this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid, era, protocolVersion });
+    this.opts.emit({ type: 'server_connected', server: this.name, era, protocolVersion });
     if (restarting) {
       this.restarts++;
       this.opts.emit({ type: 'server_restarted', server: this.name, attempt: this.attempts });
@@ -286,8 +299,19 @@ export class ServerConnection {
     if (loss === undefined) return undefined;
     const { kind, what } = loss;
     this.opts.logger?.warn('mcp http session lost', { server: this.name, kind });
-    this.connectionLost(`MCP server "${this.name}" ${what}; it reconnects on next use.`);
+    this.connectionLost(`MCP server "${this.name}" (${serverTarget(this.config)}) ${what}; it reconnects on next use.`);
     return kind;
+  }
+
+  /**
+   * A connection opened from a remembered era whose first listing the server refused: the memory is
+   * wrong (the server changed). It is forgotten, and the reconnect asks again.
+   */
+  private rememberedEraFailed(live: Live | undefined, error: unknown): boolean {
+    if (live?.remembered !== true || !(error instanceof ProtocolError)) return false;
+    this.opts.eras.set(eraKey(this.config), undefined);
+    this.connectionLost(`MCP server "${this.name}" refused the protocol era it spoke before (${errorMessage(error)}); it reconnects and asks again.`);
+    return true;
   }
 
   /** The live connection is gone for good: stop what is left of it and restart lazily with backoff. */
@@ -310,13 +334,15 @@ export class ServerConnection {
   }
 
   private listFailed(error: unknown): void {
-    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}": tools/list failed: ${errorMessage(error)}` });
+    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}" (${serverTarget(this.config)}): tools/list failed: ${failureWords(error)}` });
   }
 
   private async fetchTools(client: Client): Promise<ToolInfo[]> {
     const version = this.toolsVersion;
     const live = this.live?.client === client ? this.live : undefined;
-    const raw = await fetchToolPages((params) => afterSignIn(live, () => client.listTools(params, { timeout: this.opts.connectTimeoutMs }), this.abandon.signal, this.name));
+    // Every page at once (the SDK follows nextCursor, bounded), and from the wire: this runs because the list is new or changed.
+    const listed = await afterSignIn(live, () => client.listTools(undefined, { timeout: this.opts.connectTimeoutMs, cacheMode: 'refresh' }), this.abandon.signal, this.name);
+    const raw = listed.tools as RawTool[];
     const report = (message: string): void => this.opts.emit({ type: 'server_error', server: this.name, message });
     const tools = toToolInfos(this.name, raw, report, serverRunsToolTasks(client));
     if (this.live?.client === client && this.toolsVersion === version) {

@@ -1,18 +1,19 @@
 /**
  * Builds the SDK transport for one configured server and gives the hub one way to stop it, whatever
  * the transport: for stdio, kill means SIGKILL to the whole process group; for Streamable HTTP, kill
- * means terminating the session and closing the connection. Header values are secrets: they go to the
+ * means terminating the session and closing the connection; for the old HTTP+SSE transport (2024-11-05,
+ * used when a server has nothing else), closing the stream. Header values are secrets: they go to the
  * transport and nowhere else.
  */
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import { minimalEnv } from './minimalEnv';
 import { ProcessGroupTransport } from './processGroupTransport';
 
 export interface ServerTransport {
   transport: Transport;
+  /** Which wire it is: a process's stdio, Streamable HTTP, or the old HTTP+SSE. */
+  kind: 'stdio' | 'http' | 'sse';
   /** Process id of a stdio server (the leader of its process group). */
   pid: number | undefined;
   /** What happened to the process, for error messages ("exited with code 1; last stderr: ..."). */
@@ -22,7 +23,7 @@ export interface ServerTransport {
   /** Stop politely (SIGTERM, then SIGKILL after a grace). Resolves once stopped. */
   close(): Promise<void>;
   /** HTTP with sign-in: trades the authorization code for tokens (kept by the auth provider). */
-  finishAuth?(code: string): Promise<void>;
+  finishAuth?(callback: URLSearchParams): Promise<void>;
 }
 
 export interface ServerTransportOptions {
@@ -31,6 +32,8 @@ export interface ServerTransportOptions {
   closeGraceMs?: number;
   /** Sign-in for an HTTP server that asks for it (OAuth). */
   authProvider?: OAuthClientProvider;
+  /** Speak the old HTTP+SSE transport to an HTTP server (it has no Streamable HTTP endpoint). */
+  legacySse?: boolean;
 }
 
 export function createServerTransport(config: McpServerConfig, options: ServerTransportOptions): ServerTransport {
@@ -47,6 +50,7 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
     });
     return {
       transport,
+      kind: 'stdio',
       get pid() {
         return transport.pid;
       },
@@ -55,10 +59,13 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
       close: () => transport.close(),
     };
   }
-  const transport = new StreamableHTTPClientTransport(new URL(t.url), {
-    requestInit: { headers: t.headers },
-    ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
-  });
+  const http = { requestInit: { headers: t.headers }, ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}) };
+  if (options.legacySse) {
+    const sse = new SSEClientTransport(new URL(t.url), http);
+    const close = () => sse.close().catch(() => undefined);
+    return { transport: sse, kind: 'sse', pid: undefined, describeExit: () => '', kill: close, close, finishAuth: (callback) => sse.finishAuth(callback) };
+  }
+  const transport = new StreamableHTTPClientTransport(new URL(t.url), http);
   // A hung or unreachable server must not hold up a kill: the DELETE gets a short grace, then we drop our side.
   const stop = async (graceMs: number) => {
     let timer: NodeJS.Timeout | undefined;
@@ -69,10 +76,11 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
   };
   return {
     transport,
+    kind: 'http',
     pid: undefined,
     describeExit: () => '',
     kill: () => stop(500),
     close: () => stop(options.closeGraceMs ?? 2000),
-    finishAuth: (code) => transport.finishAuth(code),
+    finishAuth: (callback) => transport.finishAuth(callback),
   };
 }

@@ -14,7 +14,6 @@ export interface RawTool {
   execution?: { taskSupport?: unknown };
 }
 
-const MAX_PAGES = 1000;
 const BOOLEAN_HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
 
 function pickAnnotations(raw: Record<string, unknown> | undefined): ToolAnnotations {
@@ -71,17 +70,4 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
     });
   }
   return tools;
-}
-
-/** A server's whole tool list, page by page (`nextCursor`), bounded so a server cannot page forever. */
-export async function fetchToolPages(page: (params: { cursor: string } | undefined) => Promise<{ tools: unknown[]; nextCursor?: string }>): Promise<RawTool[]> {
-  const raw: RawTool[] = [];
-  let cursor: string | undefined;
-  for (let n = 0; n < MAX_PAGES; n++) {
-    const result = await page(cursor !== undefined ? { cursor } : undefined);
-    raw.push(...(result.tools as RawTool[]));
-    cursor = result.nextCursor;
-    if (cursor === undefined) break;
-  }
-  return raw;
 }

@@ -30,6 +30,9 @@ export interface HubOptions {
   features?: McpHubOptions['features'];
   /** Sign-in for HTTP servers that ask for it. */
   oauth?: McpHubOptions['oauth'];
+  /** Which MCP protocol era to speak, and where what was learned about each server's era is kept. */
+  protocol?: McpHubOptions['protocol'];
+  eraStore?: McpHubOptions['eraStore'];
 }
 
 export function createHub(servers: readonly McpServerConfig[], options: HubOptions = {}): McpHub {
@@ -42,6 +45,8 @@ export function createHub(servers: readonly McpServerConfig[], options: HubOptio
     onStderr: options.onServerStderr,
     features: options.features,
     oauth: options.oauth,
+    protocol: options.protocol,
+    eraStore: options.eraStore,
   });
 }
 

@@ -17,7 +17,7 @@ import type { AdaptationMemory } from '../model/adaptationMemory';
 import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
-import { createHub, openSession, type OpenedSession } from './compose';
+import { createHub, openSession, type HubOptions, type OpenedSession } from './compose';
 import { JsonlTranscriptStore } from './jsonlTranscriptStore';
 import { silentLogger } from './streamLogger';
 
@@ -65,6 +65,8 @@ export interface AgentRuntimeOptions {
   mcpFeatures?: ClientFeatures;
   /** Sign-in for HTTP servers that ask for it. */
   oauth?: OAuthHost;
+  /** Which MCP protocol era to speak, and where each server's era is remembered. */
+  mcp?: Pick<HubOptions, 'protocol' | 'eraStore'>;
 }
 
 export interface AgentRuntime {
@@ -103,6 +105,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
     onServerStderr: options.onServerStderr,
     features: options.mcpFeatures,
     oauth: options.oauth,
+    ...options.mcp,
   });
   let disposed: Promise<void> | undefined;
   const transcript = transcriptStore(options.transcript, logger);

@@ -4,8 +4,8 @@
  * bare MCP SDK clients, for 1, 4 and 16 hook servers. Each hook takes a fixed delay so the 16-server
  * case shows whether dispatch is parallel (about one delay) or serial (sixteen).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { collectObjections, HookCaller } from '../../src/agent/index';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpHub } from '../../src/mcp/mcpHub';

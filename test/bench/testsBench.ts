@@ -9,8 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { median, tempDir } from './benchHarness';
 
 const PACKAGES = 10;
@@ -57,13 +57,13 @@ export async function runTestsBench(): Promise<string[]> {
   const whole: number[] = [];
   let checked: string[] | undefined;
   try {
-    await client.callTool({ name: 'run_tests', arguments: {} }, undefined, { timeout: 600_000 });
+    await client.callTool({ name: 'run_tests', arguments: {} }, { timeout: 600_000 });
     for (let i = 0; i < ITERATIONS; i++) {
       await idle(client, stateDir);
       const start = performance.now();
       writeFileSync(join(root, 'packages', 'p3', 'value.js'), `module.exports = 1; // edit ${i}\n`);
       await client.callTool({ name: '_PostToolUse', arguments: {}, _meta: { 'sprout/hook': { event: '_PostToolUse', toolName: 'edit_file' } } });
-      await client.callTool({ name: '_Stop', arguments: {} }, undefined, { timeout: 600_000 });
+      await client.callTool({ name: '_Stop', arguments: {} }, { timeout: 600_000 });
       affected.push(performance.now() - start);
       checked = lastRun(stateDir)?.checked ?? checked;
       await idle(client, stateDir);

@@ -1,28 +1,39 @@
 /**
- * An MCP server behind OAuth on 127.0.0.1, for sign-in tests: the SDK's server-side auth helpers
- * (mcpAuthRouter: metadata, dynamic registration, authorize, token; requireBearerAuth on /mcp) over
- * InMemoryAuthorizationServer, an authorization server that signs the user in at once (no login page)
- * and records what it did. Access tokens can be expired on demand to prove the client refreshes.
- * Also `browse`, a stand-in for the user's browser: it follows the authorization redirect to the
- * client's loopback listener, as a browser would.
+ * An MCP server behind OAuth on 127.0.0.1, for sign-in tests, on the v2 SDK: the resource-server side
+ * (verifyBearerToken on /mcp, a per-tool scope challenge answering 403 insufficient_scope) in front of a
+ * createMcpHandler serving both protocol eras, and the authorization-server helpers the v2 line keeps
+ * in `@modelcontextprotocol/server-legacy/auth` (mcpAuthRouter: metadata, dynamic registration,
+ * authorize, token, revoke) over InMemoryAuthorizationServer, which signs the user in at once (no login
+ * page), grants the scopes asked for, and records what it did. Access tokens can be expired and refresh
+ * tokens revoked on demand. Also `browse`, a stand-in for the user's browser: it follows the
+ * authorization redirect to the client's loopback listener, as a browser would.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Response } from 'express';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { mcpAuthRouter, getOAuthProtectedResourceMetadataUrl } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
-import { InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  bearerAuthChallengeResponse,
+  createMcpHandler,
+  getOAuthProtectedResourceMetadataUrl,
+  McpServer,
+  OAuthError,
+  OAuthErrorCode,
+  requireScopes,
+  verifyBearerToken,
+  type AuthInfo,
+  type OAuthClientInformationFull,
+  type OAuthTokenRevocationRequest,
+  type OAuthTokens,
+} from '@modelcontextprotocol/server';
+// The v2 SDK keeps only the resource-server side; its authorization-server helpers live on here.
+import { InvalidGrantError, mcpAuthRouter, type AuthorizationParams, type OAuthRegisteredClientsStore, type OAuthServerProvider } from '@modelcontextprotocol/server-legacy/auth';
 
 interface Grant {
   clientId: string;
   expiresAt: number;
+  scopes: string[];
 }
 
 class InMemoryAuthorizationServer implements OAuthServerProvider {
@@ -30,7 +41,9 @@ class InMemoryAuthorizationServer implements OAuthServerProvider {
   readonly log: string[] = [];
   private readonly codes = new Map<string, { client: OAuthClientInformationFull; params: AuthorizationParams }>();
   private readonly access = new Map<string, Grant>();
-  private readonly refresh = new Map<string, string>();
+  private readonly refresh = new Map<string, { clientId: string; scopes: string[] }>();
+  /** The scope each authorization asked for, in order (empty when none). */
+  readonly authorizedScopes: string[] = [];
 
   readonly clientsStore: OAuthRegisteredClientsStore = {
     getClient: async (id) => this.registered.find((c) => c.client_id === id),
@@ -47,6 +60,7 @@ class InMemoryAuthorizationServer implements OAuthServerProvider {
     const code = randomUUID();
     this.codes.set(code, { client, params });
     this.log.push('authorize');
+    this.authorizedScopes.push((params.scopes ?? []).join(' '));
     const target = new URL(params.redirectUri);
     target.searchParams.set('code', code);
     if (params.state !== undefined) target.searchParams.set('state', params.state);
@@ -64,21 +78,29 @@ class InMemoryAuthorizationServer implements OAuthServerProvider {
     if (entry === undefined || entry.client.client_id !== client.client_id) throw new Error('bad code');
     this.codes.delete(code);
     this.log.push('token:code');
-    return this.issue(client.client_id);
+    return this.issue(client.client_id, entry.params.scopes ?? []);
   }
 
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
-    if (this.refresh.get(refreshToken) !== client.client_id) throw new Error('bad refresh token');
+    const grant = this.refresh.get(refreshToken);
+    // invalid_grant, as a real authorization server answers a revoked or expired refresh token.
+    if (grant?.clientId !== client.client_id) throw new InvalidGrantError('refresh token revoked or expired');
     this.refresh.delete(refreshToken);
     this.log.push('token:refresh');
-    return this.issue(client.client_id);
+    return this.issue(client.client_id, grant.scopes);
+  }
+
+  async revokeToken(_client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    this.access.delete(request.token);
+    this.refresh.delete(request.token);
+    this.log.push('revoke');
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const grant = this.access.get(token);
-    // InvalidTokenError is what makes requireBearerAuth answer 401 (anything else is a 500).
-    if (grant === undefined || grant.expiresAt < Date.now()) throw new InvalidTokenError('invalid or expired token');
-    return { token, clientId: grant.clientId, scopes: [], expiresAt: Math.floor(grant.expiresAt / 1000) + 1 };
+    // invalid_token is what makes the bearer check answer 401 (anything else is a 500).
+    if (grant === undefined || grant.expiresAt < Date.now()) throw new OAuthError(OAuthErrorCode.InvalidToken, 'invalid or expired token');
+    return { token, clientId: grant.clientId, scopes: grant.scopes, expiresAt: Math.floor(grant.expiresAt / 1000) + 1 };
   }
 
   /** Every access token given out so far stops working (as if they expired). */
@@ -86,12 +108,17 @@ class InMemoryAuthorizationServer implements OAuthServerProvider {
     this.access.clear();
   }
 
-  private issue(clientId: string): OAuthTokens {
+  /** Every refresh token given out so far stops working (revoked at the authorization server). */
+  revokeRefreshTokens(): void {
+    this.refresh.clear();
+  }
+
+  private issue(clientId: string, scopes: string[]): OAuthTokens {
     const accessToken = randomUUID();
     const refreshToken = randomUUID();
-    this.access.set(accessToken, { clientId, expiresAt: Date.now() + 3_600_000 });
-    this.refresh.set(refreshToken, clientId);
-    return { access_token: accessToken, token_type: 'bearer', expires_in: 3600, refresh_token: refreshToken };
+    this.access.set(accessToken, { clientId, expiresAt: Date.now() + 3_600_000, scopes });
+    this.refresh.set(refreshToken, { clientId, scopes });
+    return { access_token: accessToken, token_type: 'bearer', expires_in: 3600, refresh_token: refreshToken, ...(scopes.length > 0 ? { scope: scopes.join(' ') } : {}) };
   }
 }
 
@@ -101,7 +128,18 @@ export interface OAuthMcpServer {
   close(): Promise<void>;
 }
 
-/** A protected MCP server with one tool, `whoami`, answering the client id its token belongs to. */
+/** The server's tools: who the token belongs to, and two that each need one more scope (step-up). */
+function oauthMcpServer(authInfo: AuthInfo | undefined): McpServer {
+  const server = new McpServer({ name: 'oauth-fake', version: '1.0.0' });
+  server.registerTool('whoami', { description: 'Who the token belongs to.' }, () => ({ content: [{ type: 'text', text: `client ${authInfo?.clientId ?? 'unknown'}` }] }));
+  for (const scope of ['admin', 'audit']) {
+    const granted = () => ({ content: [{ type: 'text' as const, text: `${scope} with ${authInfo?.scopes.join(' ')}` }] });
+    server.registerTool(scope, { description: `Needs the "${scope}" scope.`, scopeChallenge: requireScopes(scope) }, granted);
+  }
+  return server;
+}
+
+/** A protected MCP server (both protocol eras): `whoami` answers the client id of the token; `admin` and `audit` answer 403 insufficient_scope until the token has that scope. */
 export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   const auth = new InMemoryAuthorizationServer();
   const app = express();
@@ -110,19 +148,17 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   });
   const base = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}`);
   const mcpUrl = new URL('/mcp', base);
+  const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
   app.use(mcpAuthRouter({ provider: auth, issuerUrl: base, resourceServerUrl: mcpUrl }));
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  app.all('/mcp', requireBearerAuth({ verifier: auth, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) }), express.json(), async (req, res) => {
-    const sid = req.headers['mcp-session-id'];
-    let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (transport === undefined) {
-      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, created) });
-      const server = new McpServer({ name: 'oauth-fake', version: '1.0.0' });
-      server.registerTool('whoami', { description: 'Who the token belongs to.' }, (extra) => ({ content: [{ type: 'text', text: `client ${extra.authInfo?.clientId ?? 'unknown'}` }] }));
-      await server.connect(created);
-      transport = created;
+  const handler = createMcpHandler(({ authInfo }) => oauthMcpServer(authInfo));
+  const node = toNodeHandler(handler);
+  app.all('/mcp', async (req, res) => {
+    try {
+      (req as typeof req & { auth?: AuthInfo }).auth = await verifyBearerToken(req.headers.authorization, { verifier: auth, resourceMetadataUrl });
+    } catch (error) {
+      return void (await sendResponse(res, bearerAuthChallengeResponse(error, { resourceMetadataUrl })));
     }
-    await transport.handleRequest(req, res, req.body);
+    await node(req, res);
   });
   return {
     url: mcpUrl.href,
@@ -130,8 +166,15 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
     close: async () => {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
+      await handler.close?.();
     },
   };
+}
+
+/** Writes a web-standard Response (the SDK's challenge) to Express. */
+async function sendResponse(res: Response, answer: globalThis.Response): Promise<void> {
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  res.status(answer.status).send(await answer.text());
 }
 
 /** The user's browser: opens the sign-in URL and follows the redirect back to the client's listener. */

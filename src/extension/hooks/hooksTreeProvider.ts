@@ -142,6 +142,7 @@ function serverItem(server: ServerView): vscode.TreeItem {
   item.tooltip = [
     server.detail,
     `Health: ${health}`,
+    server.protocol !== undefined ? `Speaks ${server.protocol}` : undefined,
     server.hooks.length > 0 ? `Hooks: ${server.hooks.map((h) => `${hookLabel(h)} (${h})`).join(', ')}, ${server.allowlisted ? 'on (in sprout.hooks.servers)' : 'off (not in sprout.hooks.servers)'}` : 'No hooks',
     callsText(server),
   ]

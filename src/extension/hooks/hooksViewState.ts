@@ -12,6 +12,7 @@ import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { HookAllowlist } from '../../agent/settings';
 import { isHookServerAllowed } from '../../agent/settings';
 import type { ServerState } from '../../mcp/mcpHub';
+import { eraText } from '../../mcp/protocolEra';
 import type { Budget } from '../../shared/budgetText';
 import type { ServerStatusView, ServersState, ViewEvent, ViewEventListener } from '../viewEvents';
 
@@ -26,6 +27,8 @@ export interface ServerView {
   /** Consecutive hook timeouts while 'timed out'. */
   timeouts: number;
   detail?: string;
+  /** The protocol it speaks, as a person reads it ("MCP 2026-07-28 (modern era)"), once it was up. */
+  protocol?: string;
   calls: number;
   latencies: number[];
   /** Calls of each hook of this server (by bare name), for its row under the server. */
@@ -138,11 +141,13 @@ export class HooksViewState implements ViewEventListener {
   private fromStatus(status: ServerStatusView): boolean {
     const known = this.servers.has(status.name);
     const server = this.server(status.name);
-    const before = `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
+    const shown = (): string => `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}|${server.protocol ?? ''}`;
+    const before = shown();
     server.hooks = [...status.hooks];
     server.health = healthOf(status.state, server.health);
     server.detail = status.error;
-    return !known || before !== `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
+    if (status.era !== undefined) server.protocol = eraText(status.era, status.protocolVersion);
+    return !known || before !== shown();
   }
 
   private foldAgentEvent(event: AgentEvent, at: number): boolean {

@@ -125,7 +125,7 @@ export interface WatchDeps {
 export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
   const renotice = (): void => deps.views.setNotice(workspaceNotice());
   renotice();
-  const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths'];
+  const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths', 'sprout.mcp.protocol'];
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/mcp.json'));
   // VS Code raises no configuration event for a user-only key edited in workspace settings: watch the file.
   const settingsWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/settings.json'));

@@ -10,6 +10,7 @@ import type { AgentSettings, HookSettings } from '../../agent/settings';
 import { MODEL_PROVIDERS, type ModelProvider } from '../modelSources/modelSource';
 import { parseCompatibility, type Compatibility } from '../../model/dialect';
 import { ProtectedPatternError, validateProtectedPattern } from '../../servers/common/protectedPaths';
+import { parseProtocolSetting, type ProtocolSetting } from '../../mcp/protocolEra';
 
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
 export type BuiltinServers = { workspace: boolean; todo: boolean; tests: boolean };
@@ -35,6 +36,7 @@ export const SETTING_DEFAULTS = {
   'sprout.tools.maxTotalMs': DEFAULT_SETTINGS.toolMaxTotalMs,
   'sprout.mcp.readyGraceMs': DEFAULT_SETTINGS.serverReadyGraceMs,
   'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
+  'sprout.mcp.protocol': 'auto' as ProtocolSetting,
   'sprout.tools.protectedPaths': [] as string[],
 } as const;
 
@@ -52,6 +54,8 @@ export interface ExtensionSettings {
   compatibility: Compatibility;
   mcpServers: Record<string, unknown>;
   builtinServers: BuiltinServers;
+  /** Which MCP protocol era to speak (`sprout.mcp.protocol`). */
+  mcpProtocol: ProtocolSetting;
   /** User scope only: the reader never takes it from workspace settings. */
   autoApprove: string[];
   /** Patterns protected on top of the defaults (user and workspace values together: additions only). */
@@ -195,6 +199,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     compatibility: attempt(errors, 'auto', () => parseCompatibility(asString(get('sprout.model.compatibility'), 'sprout.model.compatibility'))),
     mcpServers: attempt(errors, {}, () => readObject(get('sprout.mcp.servers'), 'sprout.mcp.servers')),
     builtinServers: attempt(errors, { ...DEFAULT_BUILTIN_SERVERS }, () => readBuiltins(get('sprout.mcp.builtinServers'))),
+    mcpProtocol: attempt(errors, 'auto', () => parseProtocolSetting(asString(get('sprout.mcp.protocol'), 'sprout.mcp.protocol'), 'sprout.mcp.protocol')),
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
     protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
     errors,

@@ -2,19 +2,28 @@
  * Starts a bundled server on stdio and shuts it down cleanly: when the client closes stdin or sends
  * SIGTERM/SIGINT, `onShutdown` runs (to kill child processes the server started) and the process exits.
  * Startup errors go to stderr, never stdout, which belongs to the protocol; `--help` prints the usage
- * on stdout and exits 0 before any protocol starts.
+ * on stdout and exits 0 before any protocol starts. The server is served in both protocol eras (the
+ * 2026-07-28 `server/discover` opening and the older `initialize` handshake), so `server` is a factory:
+ * the SDK builds the instance for the era the client opens with (twice when a probe falls back), which
+ * is why what lives across instances (state, watchers) is made once in `build`, outside the factory.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { errorMessage } from '../../agent/errorMessage';
 import { HelpRequested } from './serverArgs';
+
+export interface StdioServerParts {
+  /** A fresh instance over the server's shared state; cheap, no side effects. */
+  server: () => McpServer;
+  onShutdown?: () => void;
+}
 
 /**
  * `toolsCanChange`: whether the server's tool list can change while it runs. The SDK's McpServer
  * always advertises `tools.listChanged`; a fixed list says it does not, so clients need not watch.
  */
-export function runStdioServer(name: string, build: () => { server: McpServer; onShutdown?: () => void }, toolsCanChange = false): void {
-  let built: { server: McpServer; onShutdown?: () => void };
+export function runStdioServer(name: string, build: () => StdioServerParts, toolsCanChange = false): void {
+  let built: StdioServerParts;
   try {
     built = build();
   } catch (error) {
@@ -39,9 +48,12 @@ export function runStdioServer(name: string, build: () => { server: McpServer; o
   process.stdin.on('close', stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
-  if (!toolsCanChange) built.server.server.registerCapabilities({ tools: { listChanged: false } });
-  built.server.connect(new StdioServerTransport()).catch((error: unknown) => {
-    process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
-    process.exit(1);
-  });
+  serveStdio(
+    () => {
+      const server = built.server();
+      if (!toolsCanChange) server.server.registerCapabilities({ tools: { listChanged: false } });
+      return server;
+    },
+    { onerror: (error) => process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`) },
+  );
 }

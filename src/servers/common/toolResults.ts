@@ -2,7 +2,7 @@
  * The two shapes a bundled tool answers with: text, or an error the model can read and act on.
  * Errors are results (isError), not thrown protocol errors, so the model sees why a call failed.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../agent/errorMessage';
 
 export function textResult(text: string): CallToolResult {

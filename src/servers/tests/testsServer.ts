@@ -6,9 +6,8 @@
  * `outputSchema`) for hosts that show failures as data: counts, command, exit code, duration and
  * each failing test with its file, line and message. A new hook is one more entry in `hooks`.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { ZodType } from 'zod';
+import { McpServer, type CallToolResult } from '@modelcontextprotocol/server';
+import { z, type ZodType } from 'zod';
 import { guarded } from '../common/toolResults';
 import { realRoot } from '../common/safePath';
 import { renderTestResult } from './renderTestResult';
@@ -80,7 +79,8 @@ function hooks(controller: TestsController): Record<string, HookDefinition> {
   };
 }
 
-export function createTestsServer(options: TestsServerOptions): { server: McpServer; controller: TestsController } {
+/** The controller (one per process) and a factory of server instances over it (one per connection and protocol era). */
+export function createTestsServer(options: TestsServerOptions): { server: () => McpServer; controller: TestsController } {
   const debounce = options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS;
   const controller = new TestsController({
     rootReal: realRoot(options.root),
@@ -90,6 +90,10 @@ export function createTestsServer(options: TestsServerOptions): { server: McpSer
     runTimeoutMs: options.runTimeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
     ...(debounce > 0 ? { watchDebounceMs: debounce } : {}),
   });
+  return { server: () => testsServer(controller), controller };
+}
+
+function testsServer(controller: TestsController): McpServer {
   const server = new McpServer({ name: 'sprout-tests', version: '0.2.0' });
   const command = controller.testCommand();
   server.registerTool(
@@ -98,8 +102,8 @@ export function createTestsServer(options: TestsServerOptions): { server: McpSer
       description:
         `Run the workspace's test suite${command ? ` (\`${command}\`)` : ''} and get a compact result: pass/fail counts, ` +
         'each failing test with its file:line and the first lines of its message (expected/actual), the command, exit code and duration.',
-      inputSchema: {},
-      outputSchema: testResultShape,
+      inputSchema: z.object({}),
+      outputSchema: z.object(testResultShape),
       annotations: { title: 'Run tests', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     () =>
@@ -113,12 +117,12 @@ export function createTestsServer(options: TestsServerOptions): { server: McpSer
       name,
       {
         description: hook.description,
-        inputSchema: {},
-        ...(hook.outputSchema ? { outputSchema: hook.outputSchema } : {}),
+        inputSchema: z.object({}),
+        ...(hook.outputSchema ? { outputSchema: z.object(hook.outputSchema) } : {}),
         annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
       },
-      (_args, extra) => guarded(() => hook.run(extra)),
+      (_args, ctx) => guarded(() => hook.run(ctx.mcpReq)),
     );
   }
-  return { server, controller };
+  return server;
 }

@@ -4,7 +4,7 @@
  * history was compacted; `_SessionStart` re-injects the open list when a session is resumed. Hooks
  * take exactly `{}` (context comes in `_meta`) and are hidden from the model by the agent.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { errorResult, guarded, textResult } from '../common/toolResults';
 import { MAX_ITEM_CHARS, MAX_ITEMS, renderPostCompact, renderResumed, renderStopObjection, renderUpdate, validateTodoList, vanishedOpenItems } from './todoList';
@@ -22,8 +22,13 @@ function hookField(meta: Record<string, unknown> | undefined, key: string): unkn
   return context !== null && typeof context === 'object' ? (context as Record<string, unknown>)[key] : undefined;
 }
 
-export function createTodoServer(options: TodoServerOptions): McpServer {
+/** A factory of server instances (one per connection and protocol era) over one list. */
+export function createTodoServer(options: TodoServerOptions): () => McpServer {
   const store = new TodoStore(options.stateDir);
+  return () => todoServer(store);
+}
+
+function todoServer(store: TodoStore): McpServer {
   const server = new McpServer({ name: 'sprout-todo', version: '0.1.0' });
   server.registerTool(
     'todo',
@@ -32,9 +37,9 @@ export function createTodoServer(options: TodoServerOptions): McpServer {
         'Replace your whole todo list with `items` (each `{ text, done }`) and get it back with the next open item marked. ' +
         `Use it to plan multi-step work and tick items off as you finish them. At most ${MAX_ITEMS} items of ${MAX_ITEM_CHARS} characters, no duplicates. ` +
         'You will not be allowed to finish while items are open. Send an empty list to clear it.',
-      inputSchema: {
+      inputSchema: z.object({
         items: z.array(z.object({ text: z.string(), done: z.boolean() })).describe('The complete new list, in order'),
-      },
+      }),
       annotations: { title: 'Update todo list', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ items }) =>
@@ -48,18 +53,18 @@ export function createTodoServer(options: TodoServerOptions): McpServer {
   );
   server.registerTool(
     '_Stop',
-    { description: 'Lifecycle hook: objects to ending the turn while todo items are open.', inputSchema: {}, annotations: hookAnnotations },
+    { description: 'Lifecycle hook: objects to ending the turn while todo items are open.', inputSchema: z.object({}), annotations: hookAnnotations },
     () => guarded(() => textResult(renderStopObjection(store.load()))),
   );
   server.registerTool(
     '_PostCompact',
-    { description: 'Lifecycle hook: returns the todo list for the fresh context after compaction.', inputSchema: {}, annotations: hookAnnotations },
+    { description: 'Lifecycle hook: returns the todo list for the fresh context after compaction.', inputSchema: z.object({}), annotations: hookAnnotations },
     () => guarded(() => textResult(renderPostCompact(store.load()))),
   );
   server.registerTool(
     '_SessionStart',
-    { description: 'Lifecycle hook: on a resumed session, returns the open todo list.', inputSchema: {}, annotations: hookAnnotations },
-    (_args, extra) => guarded(() => textResult(hookField(extra._meta, 'source') === 'resume' ? renderResumed(store.load()) : '')),
+    { description: 'Lifecycle hook: on a resumed session, returns the open todo list.', inputSchema: z.object({}), annotations: hookAnnotations },
+    (_args, ctx) => guarded(() => textResult(hookField(ctx.mcpReq._meta, 'source') === 'resume' ? renderResumed(store.load()) : '')),
   );
   return server;
 }

@@ -5,7 +5,7 @@
  * refused unless the request's `_meta` approves that exact path or the server runs with
  * `allowProtectedWrites` (writeGuard.ts).
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { guarded, textResult, errorResult } from '../common/toolResults';
 import { protectedRule } from '../common/protectedPaths';
@@ -35,12 +35,12 @@ function registerReadTools(server: McpServer, rootReal: string): void {
     'read_file',
     {
       description: `Read a text file of the workspace, optionally a line range (1-based, inclusive). At most ${READ_MAX_BYTES} bytes per call.`,
-      inputSchema: {
+      inputSchema: z.object({
         path: pathArg,
         startLine: z.number().int().min(1).optional(),
         endLine: z.number().int().min(1).optional(),
         maxBytes: z.number().int().min(1).max(READ_MAX_BYTES).optional(),
-      },
+      }),
       annotations: { title: 'Read file', ...readOnly },
     },
     (input) => guarded(() => textResult(readWorkspaceFile(rootReal, input))),
@@ -50,11 +50,11 @@ function registerReadTools(server: McpServer, rootReal: string): void {
     {
       description:
         'List workspace files matching a glob (`**`, `*`, `?`, `{a,b}`; a pattern without "/" matches file names at any depth). Honours .gitignore; skips .git and node_modules.',
-      inputSchema: {
+      inputSchema: z.object({
         pattern: z.string().optional().describe('Glob, default "**" (everything)'),
         path: z.string().optional().describe('Directory to list, default the root'),
         maxResults: z.number().int().min(1).max(10_000).optional().describe(`Default ${LIST_DEFAULT_MAX}`),
-      },
+      }),
       annotations: { title: 'List files', ...readOnly },
     },
     (input) => guarded(() => textResult(listWorkspaceFiles(rootReal, input))),
@@ -63,13 +63,13 @@ function registerReadTools(server: McpServer, rootReal: string): void {
     'search_text',
     {
       description: 'Search workspace text files with a regular expression (JavaScript syntax). Returns "path:line: text". Honours .gitignore.',
-      inputSchema: {
+      inputSchema: z.object({
         pattern: z.string().min(1).describe('Regular expression'),
         path: z.string().optional().describe('File or directory to search, default the root'),
         include: z.string().optional().describe('Glob of files to search, e.g. "*.ts"'),
         caseSensitive: z.boolean().optional().describe('Default true'),
         maxResults: z.number().int().min(1).max(5000).optional().describe(`Default ${SEARCH_DEFAULT_MAX}`),
-      },
+      }),
       annotations: { title: 'Search text', ...readOnly },
     },
     (input) => guarded(() => textResult(searchWorkspaceText(rootReal, input))),
@@ -81,31 +81,31 @@ function registerChangingTools(server: McpServer, rootReal: string, stateDir: st
     'write_file',
     {
       description: 'Create or overwrite a workspace file with the given content (parent folders are created).',
-      inputSchema: { path: pathArg, content: z.string() },
+      inputSchema: z.object({ path: pathArg, content: z.string() }),
       annotations: { title: 'Write file', ...changing },
     },
-    (input, extra) => guarded(() => textResult(writeWorkspaceFile(rootReal, input.path, input.content, guard, extra._meta))),
+    (input, ctx) => guarded(() => textResult(writeWorkspaceFile(rootReal, input.path, input.content, guard, ctx.mcpReq._meta))),
   );
   server.registerTool(
     'edit_file',
     {
       description:
         'Replace an exact string in a workspace file. Fails if oldString is missing, or occurs more than once unless replaceAll is set.',
-      inputSchema: { path: pathArg, oldString: z.string(), newString: z.string(), replaceAll: z.boolean().optional() },
+      inputSchema: z.object({ path: pathArg, oldString: z.string(), newString: z.string(), replaceAll: z.boolean().optional() }),
       annotations: { title: 'Edit file', ...changing },
     },
-    (input, extra) => guarded(() => textResult(editWorkspaceFile(rootReal, input, guard, extra._meta))),
+    (input, ctx) => guarded(() => textResult(editWorkspaceFile(rootReal, input, guard, ctx.mcpReq._meta))),
   );
   server.registerTool(
     'run_command',
     {
       description:
         'Run a shell command in the workspace. Returns the exit code and the tail of the output; the full output is saved to a file named in the result.',
-      inputSchema: {
+      inputSchema: z.object({
         command: z.string().min(1),
         cwd: z.string().optional().describe('Working directory inside the workspace, default the root'),
         timeoutMs: z.number().int().min(1).max(COMMAND_MAX_TIMEOUT_MS).optional().describe(`Default ${COMMAND_DEFAULT_TIMEOUT_MS}`),
-      },
+      }),
       annotations: { title: 'Run command', ...changing, openWorldHint: true },
     },
     (input) =>
@@ -116,11 +116,14 @@ function registerChangingTools(server: McpServer, rootReal: string, stateDir: st
   );
 }
 
-export function createWorkspaceServer(options: WorkspaceServerOptions): McpServer {
+/** A factory of server instances (one per connection and protocol era) over one confined root. */
+export function createWorkspaceServer(options: WorkspaceServerOptions): () => McpServer {
   const rootReal = realRoot(options.root);
-  const server = new McpServer({ name: 'sprout-workspace', version: '0.1.0' });
-  registerReadTools(server, rootReal);
   const guard = writeGuard({ rootReal, rule: protectedRule(options.protectedPaths), allowAll: options.allowProtectedWrites === true });
-  registerChangingTools(server, rootReal, options.stateDir, guard);
-  return server;
+  return () => {
+    const server = new McpServer({ name: 'sprout-workspace', version: '0.1.0' });
+    registerReadTools(server, rootReal);
+    registerChangingTools(server, rootReal, options.stateDir, guard);
+    return server;
+  };
 }

@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { acceptedContent, inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type InputResponses } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { HookBehaviour } from './hookServerConfig';
 import { bumpCounter, getCounter } from './hookServerState';
 
@@ -69,11 +70,31 @@ function testVerdict(tool: string, verdict: Extract<HookBehaviour, { kind: 'test
   return { ...text(`${failed} ${failed === 1 ? 'test fails' : 'tests fail'}:\n${lines.join('\n')}`), structuredContent: { status: 'failed', passed, failed, failures: verdict.failures } };
 }
 
-export async function runBehaviour(tool: string, behaviour: HookBehaviour, stateFile: string | undefined, meta?: Record<string, unknown>): Promise<CallToolResult> {
+const YES = z.object({ ok: z.boolean() });
+
+/** The first round asks; the retry (with the client's answer) says what it got. */
+function askInput(message: string, responses: InputResponses | undefined): CallToolResult | InputRequiredResult {
+  const view = inputResponse(responses, 'ok');
+  if (view.kind === 'missing') {
+    return inputRequired({ inputRequests: { ok: inputRequired.elicit({ message, requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) } });
+  }
+  const accepted = acceptedContent(responses, 'ok', YES);
+  return text(view.kind === 'elicit' ? `answered: ${view.action}${accepted !== undefined ? ` ok=${accepted.ok}` : ''}` : `answered: ${view.kind}`);
+}
+
+export async function runBehaviour(
+  tool: string,
+  behaviour: HookBehaviour,
+  stateFile: string | undefined,
+  meta?: Record<string, unknown>,
+  responses?: InputResponses,
+): Promise<CallToolResult | InputRequiredResult> {
   switch (behaviour.kind) {
+    case 'askInput':
+      return askInput(behaviour.message, responses);
     case 'ifMeta': {
       const matches = JSON.stringify(hookField(meta, behaviour.key)) === JSON.stringify(behaviour.value);
-      return runBehaviour(tool, matches ? behaviour.then : (behaviour.else ?? { kind: 'empty' }), stateFile, meta);
+      return runBehaviour(tool, matches ? behaviour.then : (behaviour.else ?? { kind: 'empty' }), stateFile, meta, responses);
     }
     case 'object': {
       const key = `objections:${tool}`;

@@ -34,6 +34,8 @@ export type HookBehaviour =
   | { kind: 'env' }
   /** Flood: `bytes` of junk to stderr and non-JSON-RPC lines to stdout, then answer `text` (default empty) or hang. */
   | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' }
+  /** Ask the client a yes/no question (`input_required`, or on a 2025-era connection the SDK's elicitation request), then answer with what came back. */
+  | { kind: 'askInput'; message: string }
   /**
    * A test runner's `_Stop`, as the bundled `tests` server answers: the first `times` calls (every call
    * when omitted) object with the failures as text and as `structuredContent` (status `failed`), then it
@@ -54,7 +56,11 @@ export interface FakeToolSpec {
 export interface HookServerConfig {
   /** The server's self-reported name (serverInfo). */
   serverName?: string;
-  /** JSON lines: every call (tool, arguments, _meta), every cancellation received, each start. */
+  /** Which protocol eras it serves: both (default), only 2026-07-28 (`initialize` refused), only the 2025 `initialize` one. */
+  era?: 'dual' | 'modern' | 'legacy';
+  /** Exit at once on a `server/discover` (as servers do that refuse anything before `initialize`). */
+  exitOnDiscover?: boolean;
+  /** JSON lines: every request's method, every call (tool, arguments, _meta), every cancellation received, each start. */
   logFile?: string;
   /** Counters that survive a kill and restart (objections given per tool). */
   stateFile?: string;

@@ -6,8 +6,10 @@
 import { appendFileSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 
 export interface HookServerLogEntry {
-  type: 'started' | 'call' | 'cancelled' | 'sigterm';
+  type: 'started' | 'request' | 'call' | 'cancelled' | 'sigterm';
   pid: number;
+  /** A request's method (`server/discover`, `initialize`, `tools/list`, ...). */
+  method?: string;
   at: number;
   tool?: string;
   arguments?: unknown;

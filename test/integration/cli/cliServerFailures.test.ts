@@ -37,6 +37,50 @@ async function withFake(responses: FakeResponse[]): Promise<FakeOpenAi> {
   return fake;
 }
 
+describe('a server whose ${input:id} has no value in the CLI', () => {
+  function inputsFile(): string {
+    const tokenServer = hookServerMcpConfig('gh', hookServerConfig({ hooks: { _Stop: { kind: 'empty' } } }));
+    const t = tokenServer.transport.type === 'stdio' ? tokenServer.transport : undefined;
+    const other = good().transport;
+    const path = join(dir, 'inputs.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        inputs: [{ type: 'promptString', id: 'gh-token', description: 'GitHub token', password: true }],
+        servers: {
+          gh: { command: t?.command, args: t?.args, env: { ...t?.env, GH_TOKEN: '${input:gh-token}' } },
+          good: other.type === 'stdio' ? { command: other.command, args: other.args, env: other.env } : {},
+        },
+      }),
+    );
+    return path;
+  }
+
+  it('stays off, named with the variable to set; the other servers start and the run goes on', async () => {
+    const f = await withFake([fakeReply.toolCalls([{ name: 'good__echo', arguments: { text: 'hi' } }]), fakeReply.text('done')]);
+    const result = await runCli(['--builtin-servers', '', '--mcp-config', inputsFile(), 'go'], { env: baseEnv(f.url) });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /server "gh" stays off: its env\.GH_TOKEN uses \$\{input:gh-token\}, which has no value; set SPROUT_AGENT_INPUT_GH_TOKEN\. The other servers start\./);
+    assert.doesNotMatch(result.stderr, /Declare "gh-token"/, 'it is declared: only its value is missing');
+    assert.match(result.stdout, /<- good__echo: hi/);
+  });
+
+  it('allowlisted for hooks: exit 2, saying why it is off and what to set', async () => {
+    const f = await withFake([fakeReply.text('done')]);
+    const result = await runCli(['--builtin-servers', '', '--mcp-config', inputsFile(), 'go'], { env: { ...baseEnv(f.url), MCP_HOOK_SERVERS: 'gh' } });
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /MCP_HOOK_SERVERS names gh, which stays off: .*set SPROUT_AGENT_INPUT_GH_TOKEN/);
+  });
+
+  it('with the variable set, it starts', async () => {
+    const f = await withFake([fakeReply.toolCalls([{ name: 'gh__echo', arguments: { text: 'token ok' } }]), fakeReply.text('done')]);
+    const result = await runCli(['--builtin-servers', '', '--mcp-config', inputsFile(), 'go'], { env: { ...baseEnv(f.url), SPROUT_AGENT_INPUT_GH_TOKEN: 'ghp_x' } });
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /stays off/);
+    assert.match(result.stdout, /<- gh__echo: token ok/);
+  });
+});
+
 describe('failed MCP servers in the CLI', () => {
   it('a spawn that throws (E2BIG), alone: a clear error naming the server, and the run goes on', async () => {
     const f = await withFake([fakeReply.text('answered without tools')]);

@@ -61,7 +61,7 @@ test('the guard denies a matching command before it runs; other calls run; hooks
 
     const check = await runCli(['hooks', 'check', '--mcp-config', mcp, '--tool', 'workspace__run_command', '--args', '{"command":"git push --force"}'], { env, timeoutMs: 60_000 });
     assert.equal(check.code, 0, check.stdout + check.stderr);
-    assert.match(check.stdout, /guard: allowlisted\n {2}hooks: _PreToolUse\n {2}_PreToolUse {2}\d+ ms {2}answered within 2500 ms: the call would be denied: "guard: workspace__run_command was not run/);
+    assert.match(check.stdout, /guard: allowlisted\n {2}speaks MCP 2026-07-28 \(modern era\)\n {2}hooks: _PreToolUse\n {2}_PreToolUse {2}\d+ ms {2}answered within 2500 ms: the call would be denied: "guard: workspace__run_command was not run/);
   } finally {
     await fake.close();
   }

@@ -34,11 +34,11 @@ test('every hook answered in time: exit 0; the report names hooks, allowlisting 
   });
   const result = await runCli(['hooks', 'check', '--mcp-config', mcp], { env: env({ MCP_HOOK_SERVERS: 'guard' }) });
   assert.equal(result.code, 0, result.stdout + result.stderr);
-  assert.match(result.stdout, /guard: allowlisted\n {2}hooks: _PreToolUse, _Stop\n {2}ignored "_" tools \(no hook of that name\): _Typo/);
+  assert.match(result.stdout, /guard: allowlisted\n {2}speaks MCP 2026-07-28 \(modern era\)\n {2}hooks: _PreToolUse, _Stop\n {2}ignored "_" tools \(no hook of that name\): _Typo/);
   assert.match(result.stdout, /_PreToolUse {2}\d+ ms {2}answered within 2500 ms: the call would be denied: "no rm -rf"/);
   assert.match(result.stdout, /other: NOT allowlisted, so a real run ignores its hooks; add it to MCP_HOOK_SERVERS/);
   assert.match(result.stdout, /_SessionEnd {2}\d+ ms {2}answered isError within 2500 ms: no effect \(fail open\)/);
-  assert.match(result.stdout, /plain: not allowlisted \(nothing to enable\)\n {2}no lifecycle hooks/, 'no advice to allowlist a server without hooks');
+  assert.match(result.stdout, /plain: not allowlisted \(nothing to enable\)\n {2}speaks MCP 2026-07-28 \(modern era\)\n {2}no lifecycle hooks/, 'no advice to allowlist a server without hooks');
   assert.match(result.stdout, /3 calls: 3 answered within the timeout, 0 did not\.\nOK\n$/);
   assert.equal(readHookServerLog(join(dir, 'good.guard.log')).filter((e) => e.tool === '_Typo').length, 0, 'unknown _ tools are not called');
 });

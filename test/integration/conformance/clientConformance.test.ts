@@ -33,7 +33,6 @@ export const PASSING = [
   'auth/token-endpoint-auth-basic',
   'auth/token-endpoint-auth-post',
   'auth/token-endpoint-auth-none',
-  'auth/2025-03-26-oauth-metadata-backcompat',
   'auth/2025-03-26-oauth-endpoint-fallback',
   'auth/resource-mismatch',
   'auth/offline-access-scope',
@@ -47,6 +46,7 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'auth/client-credentials-jwt': 'machine-to-machine grants (an extension): Sprout signs a person in through the browser.',
   'auth/client-credentials-basic': 'machine-to-machine grants (an extension): Sprout signs a person in through the browser.',
   'auth/cross-app-access-complete-flow': 'enterprise cross-app access (an extension) is not implemented.',
+  'auth/2025-03-26-oauth-metadata-backcompat': 'its authorization server metadata, served at the origin, names another issuer (<origin>/oauth); the v2 SDK refuses that (RFC 8414 3.3 issuer check, a mix-up defence) and Sprout keeps the check.',
 };
 
 let node24: string;

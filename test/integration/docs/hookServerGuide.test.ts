@@ -32,7 +32,7 @@ let workspace: string;
 before(async () => {
   await ensureBuilt();
   files = guideFiles(readFileSync(GUIDE, 'utf8'));
-  // Inside the checkout, so the TypeScript server resolves @modelcontextprotocol/sdk like a user's project would.
+  // Inside the checkout, so the TypeScript server resolves @modelcontextprotocol/server like a user's project would.
   mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true });
   code = mkdtempSync(join(REPO_ROOT, 'test-results', 'hook-guide-'));
   workspace = mkdtempSync(join(tmpdir(), 'sprout-hook-guide-ws-'));
@@ -80,7 +80,7 @@ describe('docs/hook-server-guide.md', () => {
     const config = writeMcpConfig(join(code, 'check.mcp.json'), [{ name: 'checklist', transport: { type: 'stdio', ...serverConfig('checklist'), env: {} } }]);
     const result = await runCli(['hooks', 'check', '--cwd', workspace, '--mcp-config', config, '--event', 'Stop'], { env: { ...baseEnv('http://127.0.0.1:9/v1'), MCP_HOOK_SERVERS: 'checklist' } });
     assert.equal(result.code, 0, result.stdout + result.stderr);
-    assert.match(result.stdout, /checklist: allowlisted\n {2}hooks: _Stop\n {2}_Stop {2}\d+ ms {2}answered within 2500 ms: an objection: the agent would keep working: "CHECKLIST\.md still has open items/);
+    assert.match(result.stdout, /checklist: allowlisted\n {2}speaks MCP 2026-07-28 \(modern era\)\n {2}hooks: _Stop\n {2}_Stop {2}\d+ ms {2}answered within 2500 ms: an objection: the agent would keep working: "CHECKLIST\.md still has open items/);
     assert.match(readFileSync(GUIDE, 'utf8'), /sprout-agent hooks check --mcp-config hooks\.json --event Stop/, 'the guide shows the command this test runs');
   });
 

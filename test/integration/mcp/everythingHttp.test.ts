@@ -6,25 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { ElicitationAnswer, ElicitationRequest } from '../../../src/agent/messages';
 import type { ToolHostEvent, ToolProgress } from '../../../src/agent/ports';
 import { McpHub } from '../../../src/mcp/mcpHub';
-import { signal, waitFor } from './mcpHarness';
+import { freePort, signal, waitFor } from './mcpHarness';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 describe('McpHub with server-everything over Streamable HTTP', () => {
   let server: ChildProcess;

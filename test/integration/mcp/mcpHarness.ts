@@ -1,8 +1,11 @@
 /**
- * Shared helpers for the MCP integration tests: temp folders, waiting for a condition, and checking
- * whether a process is really gone (a zombie left for a non-reaping init counts as gone).
+ * Shared helpers for the MCP integration tests: temp folders, waiting for a condition, checking
+ * whether a process is really gone (a zombie left for a non-reaping init counts as gone), and starting
+ * a real server process on a free port of 127.0.0.1.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaledMs } from '../../loadScale';
@@ -61,3 +64,53 @@ export function killPids(pids: Iterable<number | undefined>): void {
 }
 
 export const signal = (): AbortSignal => new AbortController().signal;
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Starts a server process and waits for a line on its output that says it listens, then for the port to take connections. */
+export async function startListening(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const collect = (d: Buffer): void => void (output += d.toString());
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  try {
+    await waitFor(() => ready.test(output) || child.exitCode !== null, `${args[0]} to listen`, 30_000);
+  } catch (error) {
+    await stopped(child);
+    throw new Error(`${(error as Error).message}; it said: ${output}`, { cause: error });
+  }
+  if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
+  // Some servers say so before they really listen.
+  const deadline = Date.now() + 30_000;
+  while (!(await accepts(port))) {
+    if (Date.now() > deadline) throw new Error(`port ${port} never took connections; the server said: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return child;
+}
+
+export function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}

@@ -2,7 +2,8 @@
  * Sign-in against a local authorization server (the SDK's server-side auth helpers) over 127.0.0.1:
  * the server's 401 starts OAuth (discovery, dynamic registration, PKCE), the user is sent to the page
  * once, the redirect lands on the loopback listener, and the tools work; an expired token is refreshed
- * without asking again; a new hub reuses the stored tokens; signing out forgets them.
+ * without asking again; a new hub reuses the stored tokens; signing out forgets them; a 403
+ * insufficient_scope (step-up) and a revoked refresh token each ask the user to sign in again.
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -56,7 +57,7 @@ describe('OAuth sign-in for Streamable HTTP servers', () => {
   it('a 401 starts sign-in; after the redirect the tools work and the tokens are stored', async () => {
     const hub = newHub();
     const tools = await hub.listTools();
-    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami']);
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami', 'secure__admin', 'secure__audit']);
     assert.equal(opened.length, 1);
     const url = new URL(opened[0] ?? '');
     assert.equal(url.searchParams.get('code_challenge_method'), 'S256');
@@ -86,8 +87,38 @@ describe('OAuth sign-in for Streamable HTTP servers', () => {
     await hub.signOut('secure');
     assert.equal(store.records.size, 0);
     const tools = await hub.listTools();
-    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami']);
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami', 'secure__admin', 'secure__audit']);
     assert.equal(opened.length, 2);
+  });
+
+  it('a 403 insufficient_scope asks the user to sign in again with the union of the scopes, never a refresh loop; the call then runs', async () => {
+    const hub = newHub();
+    await hub.listTools();
+    const signIns = opened.length;
+    const log = server.auth.log.length;
+    const admin = await hub.callTool('secure', 'admin', {}, { signal: signal() });
+    assert.equal(admin.isError, false, admin.text);
+    assert.equal(admin.text, 'admin with admin');
+    assert.equal(new URL(opened[signIns] ?? '').searchParams.get('scope'), 'admin');
+    const audit = await hub.callTool('secure', 'audit', {}, { signal: signal() });
+    assert.equal(audit.text, 'audit with admin audit', 'the second step-up keeps the first scope');
+    assert.equal(new URL(opened[signIns + 1] ?? '').searchParams.get('scope'), 'admin audit');
+    assert.equal(opened.length, signIns + 2, 'one sign-in per step-up');
+    assert.deepEqual(server.auth.log.slice(log), ['authorize', 'token:code', 'authorize', 'token:code'], 'no refresh of the smaller grant');
+    assert.deepEqual(server.auth.authorizedScopes.slice(-2), ['admin', 'admin audit']);
+    assert.equal((await hub.callTool('secure', 'admin', {}, { signal: signal() })).text, 'admin with admin audit');
+  });
+
+  it('a revoked refresh token leads to a new sign-in, not a failure', async () => {
+    const hub = newHub();
+    await hub.listTools();
+    const signIns = opened.length;
+    server.auth.expireAccessTokens();
+    server.auth.revokeRefreshTokens();
+    const result = await hub.callTool('secure', 'whoami', {}, { signal: signal() });
+    assert.match(result.text, /^client /);
+    assert.equal(opened.length, signIns + 1, 'asked to sign in once');
+    assert.equal(server.auth.log.at(-1), 'token:code');
   });
 
   it('without a sign-in host a 401 is a clear start failure', async () => {

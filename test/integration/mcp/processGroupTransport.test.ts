@@ -4,7 +4,7 @@
 // and with it every later hook call to that server and the hub's close() (worstCaseBound.test.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import { ProcessGroupTransport } from '../../../src/mcp/processGroupTransport';
 
 /** A child that never reads its stdin, so a large enough message stays queued in our pipe. */

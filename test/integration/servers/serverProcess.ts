@@ -3,8 +3,8 @@
  * bundle) and connects the MCP SDK client to it. Used by the server integration tests.
  */
 import { resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 export const REPO_ROOT = resolve(__dirname, '..', '..', '..');
 
@@ -35,7 +35,7 @@ export async function startServer(name: 'workspace' | 'todo' | 'tests', args: st
     transport,
     pid: transport.pid ?? -1,
     async call(tool, toolArgs = {}, meta) {
-      const result = await client.callTool({ name: tool, arguments: toolArgs, ...(meta ? { _meta: meta } : {}) }, undefined, { timeout: 600_000 });
+      const result = await client.callTool({ name: tool, arguments: toolArgs, ...(meta ? { _meta: meta } : {}) }, { timeout: 600_000 });
       const content = (result.content ?? []) as { type: string; text?: string }[];
       const structured = result.structuredContent as Record<string, unknown> | undefined;
       return { text: content.map((c) => c.text ?? '').join(''), isError: result.isError === true, ...(structured ? { structured } : {}) };

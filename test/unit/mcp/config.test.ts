@@ -75,10 +75,9 @@ describe('parseMcpConfig', () => {
     assert.equal(error.field, 'env.TOKEN');
   });
 
-  it('rejects sse with a pointer to http or stdio', () => {
-    const error = parseError({ servers: { old: { type: 'sse', url: 'http://x' } } });
-    assert.equal(error.field, 'type');
-    assert.match(error.message, /server "old".*"http"/);
+  it('reads sse as http: Streamable HTTP first, the old HTTP+SSE transport when that is all the server has', () => {
+    const [old] = parseMcpConfig({ servers: { old: { type: 'sse', url: 'http://x/sse', headers: { A: 'b' } } } }, 'mcp.json', { workspaceFolder: '/ws' });
+    assert.deepEqual(old?.transport, { type: 'http', url: 'http://x/sse', headers: { A: 'b' } });
   });
 
   it('names the field of a schema error', () => {

@@ -3,7 +3,7 @@
 // `${input:id}` from the host (a missing one is an error that says where its value comes from).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inputEnvName, McpConfigError, parseMcpConfig } from '../../../src/mcp/config';
+import { inputEnvName, McpConfigError, parseMcpConfig, type MissingInputError } from '../../../src/mcp/config';
 import { referencedInputs } from '../../../src/mcp/configInputs';
 
 const vars = (extra: { inputs?: (id: string) => string | undefined } = {}) => {
@@ -66,5 +66,20 @@ describe('VS Code inputs', () => {
         error.message.includes(inputEnvName('api-key')),
     );
     assert.equal(inputEnvName('api-key'), 'SPROUT_AGENT_INPUT_API_KEY');
+  });
+
+  it('with onMissingInput, only the servers missing a value are left out, each reported with whether it is declared', () => {
+    const { vars: v } = vars({ inputs: (id) => (id === 'present' ? 'p' : undefined) });
+    const missing: MissingInputError[] = [];
+    const withPresent = { ...file, servers: { ...file.servers, ok: { command: 'y', env: { P: '${input:present}' } } } };
+    const servers = parseMcpConfig(withPresent, 'mcp.json', { ...v, onMissingInput: (m) => missing.push(m) });
+    assert.deepEqual(servers.map((s) => s.name), ['ok']);
+    assert.deepEqual(missing.map((m) => [m.server, m.field, m.inputId, m.declared]), [
+      ['remote', 'headers.Authorization', 'api-key', true],
+      ['local', 'env.T', 'nowhere', false],
+    ]);
+    assert.match(missing[0]?.message ?? '', /\$\{input:api-key\} has no value\. Set SPROUT_AGENT_INPUT_API_KEY/);
+    assert.doesNotMatch(missing[0]?.message ?? '', /Declare/);
+    assert.match(missing[1]?.message ?? '', /Declare "nowhere" in the file's "inputs"/);
   });
 });

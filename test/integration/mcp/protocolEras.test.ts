@@ -1,0 +1,161 @@
+/**
+ * Both protocol eras over stdio, against real child processes on the v2 SDK (a dual-era server, a
+ * 2026-07-28-only one, a 2025-only one, one that exits on `server/discover`) and the v1 SDK: each is
+ * reached with no configuration, the era is asked once and remembered (the next start sends no
+ * `server/discover`), a setting pins it, hooks answer on both eras, a hook's question is never shown
+ * to the user, and list changes arrive on the modern era through `subscriptions/listen`.
+ */
+import assert from 'node:assert/strict';
+import { pathToFileURL } from 'node:url';
+import { after, afterEach, describe, it } from 'node:test';
+import type { ToolHostEvent } from '../../../src/agent/ports';
+import type { McpServerConfig } from '../../../src/mcp/config';
+import { McpHub, type McpHubOptions } from '../../../src/mcp/mcpHub';
+import { memoryEraStore, type EraStore } from '../../../src/mcp/protocolEra';
+import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig } from '../../fakes/hookServer';
+import { V1_OBJECTION_ENV } from '../../fakes/v1HookServer';
+import { makeTempDir, signal, waitFor } from './mcpHarness';
+
+const tmp = makeTempDir('sprout-eras-');
+let hubs: McpHub[] = [];
+afterEach(async () => {
+  await Promise.all(hubs.map((hub) => hub.close()));
+  hubs = [];
+});
+after(() => tmp.remove());
+
+function hub(servers: McpServerConfig[], options: McpHubOptions = {}): { hub: McpHub; events: ToolHostEvent[]; asked: string[] } {
+  const asked: string[] = [];
+  const created = new McpHub(servers, {
+    closeGraceMs: 300,
+    features: { elicitation: { by: 'user', answer: async (request) => (asked.push(request.message), { action: 'accept', content: { ok: true } }) } },
+    ...options,
+  });
+  hubs.push(created);
+  const events: ToolHostEvent[] = [];
+  created.subscribe((event) => events.push(event));
+  return { hub: created, events, asked };
+}
+
+let n = 0;
+function fake(config: HookServerConfig): { config: McpServerConfig; log: string } {
+  const log = tmp.file(`server-${++n}.log`);
+  return { config: hookServerMcpConfig('srv', hookServerConfig({ logFile: log, ...config })), log };
+}
+
+const methods = (log: string): string[] => readHookServerLog(log).filter((e) => e.type === 'request').map((e) => e.method ?? '');
+
+function v1Server(objection: string): McpServerConfig {
+  const tsx = pathToFileURL(require.resolve('tsx')).href;
+  return { name: 'v1', transport: { type: 'stdio', command: process.execPath, args: ['--import', tsx, require.resolve('../../fakes/v1HookServer.ts')], env: { [V1_OBJECTION_ENV]: objection } } };
+}
+
+async function stopText(h: McpHub, server: string): Promise<string> {
+  return (await h.callTool(server, '_Stop', {}, { signal: signal(), meta: { 'sprout/hook': { event: '_Stop' } } })).text;
+}
+
+describe('MCP protocol eras over stdio', () => {
+  it('a dual-era server is used on 2026-07-28, remembered, and not asked again on the next start', async () => {
+    const { config, log } = fake({ hooks: { _Stop: { kind: 'text', text: 'not done (modern)' } } });
+    const eras = memoryEraStore();
+    const first = hub([config], { eraStore: eras });
+    await first.hub.listTools();
+    assert.deepEqual(first.hub.status().map((s) => [s.era, s.protocolVersion]), [['modern', '2026-07-28']]);
+    assert.ok(first.events.some((e) => e.type === 'server_connected' && e.era === 'modern' && e.protocolVersion === '2026-07-28'));
+    assert.equal(await stopText(first.hub, 'srv'), 'not done (modern)');
+    assert.equal(methods(log).filter((m) => m === 'server/discover').length, 1, methods(log).join(','));
+    assert.ok(!methods(log).includes('initialize'));
+    await first.hub.close();
+
+    const before = methods(log).length;
+    const second = hub([config], { eraStore: eras });
+    await second.hub.listTools();
+    assert.equal(second.hub.status()[0]?.era, 'modern');
+    const later = methods(log).slice(before);
+    assert.ok(!later.includes('server/discover') && !later.includes('initialize'), `no question on the second start: ${later.join(',')}`);
+  });
+
+  it('a 2026-07-28-only server works with no configuration, and fails clearly when pinned to legacy', async () => {
+    const { config } = fake({ era: 'modern', hooks: { _Stop: { kind: 'text', text: 'modern only objects' } } });
+    const auto = hub([config]);
+    await auto.hub.listTools();
+    assert.equal(auto.hub.status()[0]?.era, 'modern');
+    assert.equal(await stopText(auto.hub, 'srv'), 'modern only objects');
+
+    const pinned = hub([config], { protocol: 'legacy' });
+    await pinned.hub.listTools();
+    const error = pinned.events.find((e) => e.type === 'server_error');
+    assert.ok(error?.type === 'server_error', JSON.stringify(pinned.events));
+    assert.match(error.message, /MCP server "srv"/);
+    assert.match(error.message, /speaks only MCP 2026-07-28 and refused 2025-11-25: set sprout\.mcp\.protocol \(in the CLI: SPROUT_AGENT_MCP_PROTOCOL\) to auto/);
+  });
+
+  it('a 2025-only server falls back to initialize with no configuration; pinned to 2026-07-28 it fails clearly', async () => {
+    const { config, log } = fake({ era: 'legacy', hooks: { _Stop: { kind: 'text', text: 'legacy objects' } } });
+    const eras = memoryEraStore();
+    const auto = hub([config], { eraStore: eras });
+    await auto.hub.listTools();
+    assert.equal(auto.hub.status()[0]?.era, 'legacy');
+    assert.equal(await stopText(auto.hub, 'srv'), 'legacy objects');
+    assert.deepEqual(methods(log).slice(0, 2), ['server/discover', 'initialize']);
+    await auto.hub.close();
+
+    const before = methods(log).length;
+    const again = hub([config], { eraStore: eras });
+    await again.hub.listTools();
+    assert.equal(methods(log)[before], 'initialize', 'the remembered legacy era is not asked again');
+
+    const pinned = hub([config], { protocol: '2026-07-28' });
+    await pinned.hub.listTools();
+    const error = pinned.events.find((e) => e.type === 'server_error');
+    assert.ok(error?.type === 'server_error' && /MCP server "srv"/.test(error.message), JSON.stringify(pinned.events));
+    assert.match(error.message, /does not speak MCP 2026-07-28, which the setting requires .*to auto/);
+  });
+
+  it('a server that exits on server/discover is started again as a legacy server, once', async () => {
+    const { config, log } = fake({ era: 'legacy', exitOnDiscover: true });
+    const eras: EraStore = memoryEraStore();
+    const first = hub([config], { eraStore: eras });
+    const tools = await first.hub.listTools();
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['srv__echo']);
+    assert.equal(first.hub.status()[0]?.era, 'legacy');
+    assert.equal(new Set(readHookServerLog(log).filter((e) => e.type === 'started').map((e) => e.pid)).size, 2, 'one process for the question, one to work with');
+    await first.hub.close();
+    const second = hub([config], { eraStore: eras });
+    await second.hub.listTools();
+    assert.equal(methods(log).filter((m) => m === 'server/discover').length, 1, 'remembered: not asked again');
+  });
+
+  it('a v1 SDK server (which never speaks 2026-07-28) is reached on the legacy era, its hook objecting', async () => {
+    const { hub: h } = hub([v1Server('v1 says: not done')]);
+    const tools = await h.listTools();
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['v1__echo', 'v1___Stop']);
+    assert.equal(h.status()[0]?.era, 'legacy');
+    assert.equal(await stopText(h, 'v1'), 'v1 says: not done');
+  });
+
+  for (const era of ['modern', 'legacy'] as const) {
+    it(`${era} era: a hook that asks for input is no answer and no question; a tool that asks gets the user's answer`, async () => {
+      const { config } = fake({ era, hooks: { _Stop: { kind: 'askInput', message: 'hook question' } }, extraTools: [{ name: 'ask', behaviour: { kind: 'askInput', message: 'tool question' } }] });
+      const { hub: h, asked } = hub([config]);
+      await h.listTools();
+      const hookResult = await h.callTool('srv', '_Stop', {}, { signal: signal() });
+      assert.equal(hookResult.isError, true, hookResult.text);
+      assert.deepEqual(asked, [], 'the hook never asked the user');
+      const toolResult = await h.callTool('srv', 'ask', {}, { signal: signal() });
+      assert.equal(toolResult.text, 'answered: accept ok=true');
+      assert.deepEqual(asked, ['tool question']);
+    });
+  }
+
+  it('modern era: tools/list_changed arrives through subscriptions/listen and the list is fetched again', async () => {
+    const { config, log } = fake({ listChangedAfterCall: true });
+    const { hub: h, events } = hub([config]);
+    await h.listTools();
+    assert.equal(h.status()[0]?.era, 'modern');
+    await h.callTool('srv', 'echo', { text: 'hi' }, { signal: signal() });
+    await waitFor(() => events.find((e) => e.type === 'tools_changed'), 'tools_changed', 20_000);
+    assert.ok(methods(log).includes('subscriptions/listen'), methods(log).join(','));
+    assert.ok((await h.listTools()).some((t) => t.bareName === 'added_0'));
+  });
+});
