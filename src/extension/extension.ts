@@ -22,6 +22,7 @@ import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
 import { askConsent, askKeyConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
 import { KeyConsent } from './settings/keyConsent';
+import { globalStateAdaptations } from './settings/adaptationStore';
 import { WorkspaceApprovals } from './approvals/workspaceApprovals';
 import { protectedTargetFinder } from './approvals/protectedTargets';
 import { HooksViewState } from './hooks/hooksViewState';
@@ -111,10 +112,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: parts.tree, showCollapseAll: false }),
     ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(webviews) }),
     registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, questions }, prompt, onEvent, signal)),
-    keys.onDidChange(() => {
-      host.invalidateModel();
-      controller.applySettings();
-    }),
+    keys.onDidChange(() => controller.applySettings()),
     // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
     host.modelSources.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, views, workspaceFolder: parts.workspaceFolder }),
@@ -161,6 +159,7 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: P
     apiKey: () => inputs.keys.current,
     keyConsent,
     baseUrlLevels: readBaseUrlLevels,
+    modelMemory: globalStateAdaptations(context.globalState, inputs.logger),
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
     ...mcp,
