@@ -3,8 +3,9 @@
  * call inside Sprout (the HookCaller on a warm hub) and with a bridge that starts the servers for every
  * call (no hook host). The warm bridge is measured twice: as the agent sees it (a `hooks run` process
  * per event, so Node's start-up is in it) and as the host's round trip on its socket (the bridge's own
- * work once a process runs). Targets: warm within 2x of in-process, and at least 5x faster than a
- * process per call.
+ * work once a process runs), and beside it an empty Node process fed the same payload, the floor of
+ * any command hook, so the bridge's own share of what the agent waits for shows. Targets: warm within
+ * 2x of in-process, and at least 5x faster than a process per call.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -18,8 +19,12 @@ import { bundledHookServerConfig, fmt, tempDir, timeSideBySide } from './benchHa
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 
 function hookRun(args: string[], env: Record<string, string>, payload: string): Promise<string> {
+  return nodeRun([CLI, 'hooks', 'run', ...args], env, payload);
+}
+
+function nodeRun(argv: string[], env: Record<string, string>, payload: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'hooks', 'run', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -54,6 +59,8 @@ export async function runBridgeBench(entry: string, iterations = 12): Promise<st
           if (answer === undefined) throw new Error('the hook host did not answer');
         },
         warmBridge: () => hookRun(args, env, payload),
+        // The floor of any command hook an agent runs: a Node process that reads the payload and exits.
+        nodeStart: () => nodeRun(['-e', 'process.stdin.resume()'], env, payload),
         perCall: () => hookRun(args, { ...env, SPROUT_AGENT_HOOK_HOST: 'off' }, payload),
       },
       iterations,
@@ -64,6 +71,7 @@ export async function runBridgeBench(entry: string, iterations = 12): Promise<st
       `_Stop through the hook bridge (medians of ${iterations}; target: warm within 2x of in-process, >= 5x faster than a process per call):`,
       `  inside Sprout ${fmt(m('inProcess'))}  host round trip ${fmt(m('hostRoundTrip'))} (${(m('hostRoundTrip') / m('inProcess')).toFixed(1)}x)`,
       `  warm bridge as the agent runs it ${fmt(m('warmBridge'))} (${(m('warmBridge') / m('inProcess')).toFixed(1)}x in-process, Node's start included)`,
+      `  of which Node's start (an empty hook process) ${fmt(m('nodeStart'))}; the bridge's own share ${fmt(m('warmBridge') - m('nodeStart'))} (${((m('warmBridge') - m('nodeStart')) / m('inProcess')).toFixed(1)}x in-process)`,
       `  bridge starting the servers per call ${fmt(m('perCall'))} -> the warm bridge is ${(m('perCall') / m('warmBridge')).toFixed(1)}x faster`,
     ];
   } finally {

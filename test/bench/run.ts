@@ -10,14 +10,26 @@ import { runGateBench } from './gateBench';
 import { runLoopBench } from './loopBench';
 import { runTestsBench } from './testsBench';
 
+/** `npm run bench -- bridge tests` runs only the sections named; each is printed as soon as it is measured. */
 async function main(): Promise<void> {
   const tmp = tempDir('sprout-bench-');
   try {
     const entry = bundleHookServer(tmp.dir);
     const started = Date.now();
-    const sections = [await runGateBench(entry), await runCommandHookBench(entry), await runBridgeBench(entry), await runLoopBench(), await runExtensionBench(), await runTestsBench()];
-    process.stdout.write(`\nSprout Agent benchmark (node ${process.version}, ${Math.round((Date.now() - started) / 1000)} s)\n\n`);
-    for (const lines of sections) process.stdout.write(`${lines.join('\n')}\n\n`);
+    const all: Record<string, () => Promise<string[]>> = {
+      gate: () => runGateBench(entry),
+      commandHook: () => runCommandHookBench(entry),
+      bridge: () => runBridgeBench(entry),
+      loop: () => runLoopBench(),
+      extension: () => runExtensionBench(),
+      tests: () => runTestsBench(),
+    };
+    const asked = process.argv.slice(2);
+    const unknown = asked.filter((name) => !(name in all));
+    if (unknown.length > 0) throw new Error(`no bench section ${unknown.join(', ')}; the sections: ${Object.keys(all).join(', ')}`);
+    process.stdout.write(`\nSprout Agent benchmark (node ${process.version})\n\n`);
+    for (const [name, run] of Object.entries(all)) if (asked.length === 0 || asked.includes(name)) process.stdout.write(`${(await run()).join('\n')}\n\n`);
+    process.stdout.write(`(${Math.round((Date.now() - started) / 1000)} s)\n`);
   } finally {
     tmp.remove();
   }

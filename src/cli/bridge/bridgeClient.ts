@@ -6,7 +6,7 @@
  */
 import { DEFAULT_SETTINGS, parseInteger } from '../../agent/settings';
 import type { BridgeRequest, BridgeResponse } from './bridgeHandler';
-import { exchange, hostSocketPath, pingHost, startHost } from './hookHostWire';
+import { exchange, hostSocketPath, pingHost, send, startHost } from './hookHostWire';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -39,8 +39,9 @@ function hostDeadlineMs(env: Env): number {
 }
 
 /**
- * The host's answer to `request`, starting a host (`cliMain hooks host`) when none answers; undefined
- * when the host is off (SPROUT_AGENT_HOOK_HOST=off), cannot be had, or does not answer in time.
+ * The host's answer to `request`, starting a host (`cliMain hooks host`) when none listens; undefined
+ * when the host is off (SPROUT_AGENT_HOOK_HOST=off), cannot be had, or does not answer in time. A warm
+ * call is this one request: no ping first.
  */
 export async function askHookHost(request: BridgeRequest, cliMain: string): Promise<BridgeResponse | undefined> {
   const mode = request.env.SPROUT_AGENT_HOOK_HOST?.trim().toLowerCase();
@@ -51,11 +52,14 @@ export async function askHookHost(request: BridgeRequest, cliMain: string): Prom
   } catch {
     return undefined;
   }
-  if (!(await pingHost(socketPath, 1000))) {
-    startHost(cliMain, { ...request.env });
-    // Poll for the new host's socket; a host that is not up within this wait is not used for this event.
-    const until = Date.now() + 5000;
-    while (!(await pingHost(socketPath, 500)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return exchange<BridgeResponse>(socketPath, { op: 'bridge', request }, hostDeadlineMs(request.env));
+  const message = { op: 'bridge', request };
+  const first = await send<BridgeResponse>(socketPath, message, hostDeadlineMs(request.env));
+  if (first.kind === 'answer') return first.value;
+  // A host that took the event and gave no answer may still be running it: not sent a second time.
+  if (first.kind === 'silent') return undefined;
+  startHost(cliMain, { ...request.env });
+  // Poll for the new host's socket; a host that is not up within this wait is not used for this event.
+  const until = Date.now() + 5000;
+  while (!(await pingHost(socketPath, 500)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  return exchange<BridgeResponse>(socketPath, message, hostDeadlineMs(request.env));
 }

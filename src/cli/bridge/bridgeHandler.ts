@@ -125,11 +125,13 @@ export async function handleBridgeRequest(request: BridgeRequest, environment: B
       const store = new BridgeStateStore(request.env);
       if (call.hook === '_SessionStart') store.prune(format.id);
       const state = store.load(format.id, call.sessionId);
+      const loaded = JSON.stringify(state);
       const lease = await environment.lease(setup.servers, request.env);
       try {
         const decided = await runBridgeCall({ call, settings: setup.settings, tools: lease.tools, state, signal, logger: environment.logger });
         if (ended) store.forget(format.id, call.sessionId);
-        else store.save(format.id, call.sessionId, state);
+        // An event that changed nothing (a _Stop with nothing to say, again) costs no write.
+        else if (JSON.stringify(state) !== loaded) store.save(format.id, call.sessionId, state);
         return withFailures(format.answer(args.event, decided), lease.failures());
       } finally {
         await lease.release();

@@ -4,7 +4,6 @@
  * session of its own, so an agent's Ctrl-C does not reach it), and which process is "the agent" a
  * hook runs for (the bridge's parent, past the shell most agents run hook commands through).
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { userInfo } from 'node:os';
@@ -39,46 +38,61 @@ export function readLine(socket: Socket, limit: number): Promise<string> {
   });
 }
 
-/**
- * Sends one message and waits at most `deadlineMs` for the answer. Undefined when nothing listens
- * there, the host did not answer in time, or the line was not JSON: the caller then goes on without it.
- */
-export function exchange<T>(socketPath: string, message: unknown, deadlineMs: number): Promise<T | undefined> {
+/** What became of one message: the answer, nothing listening there, or a host that took it and gave no answer. */
+export type HostReply<T> = { kind: 'answer'; value: T } | { kind: 'absent' } | { kind: 'silent' };
+
+/** Sends one message and waits at most `deadlineMs` for the answer line (JSON). */
+export function send<T>(socketPath: string, message: unknown, deadlineMs: number): Promise<HostReply<T>> {
   return new Promise((resolve) => {
     const socket = connect(socketPath);
-    const timer = setTimeout(() => finish(undefined), deadlineMs);
+    const timer = setTimeout(() => finish({ kind: 'silent' }), deadlineMs);
     let done = false;
-    function finish(value: T | undefined): void {
+    let connected = false;
+    function finish(reply: HostReply<T>): void {
       if (done) return;
       done = true;
       clearTimeout(timer);
       socket.destroy();
-      resolve(value);
+      resolve(reply);
     }
     socket.setEncoding('utf8');
-    socket.once('error', () => finish(undefined));
+    socket.once('error', () => finish({ kind: connected ? 'silent' : 'absent' }));
     socket.once('connect', () => {
+      connected = true;
       socket.write(`${JSON.stringify(message)}\n`);
       readLine(socket, HOST_LINE_LIMIT).then(
         (line) => {
           try {
-            finish(JSON.parse(line) as T);
+            finish({ kind: 'answer', value: JSON.parse(line) as T });
           } catch {
-            finish(undefined);
+            finish({ kind: 'silent' });
           }
         },
-        () => finish(undefined),
+        () => finish({ kind: 'silent' }),
       );
     });
   });
+}
+
+/**
+ * Sends one message and waits at most `deadlineMs` for the answer. Undefined when nothing listens
+ * there, the host did not answer in time, or the line was not JSON: the caller then goes on without it.
+ */
+export async function exchange<T>(socketPath: string, message: unknown, deadlineMs: number): Promise<T | undefined> {
+  const reply = await send<T>(socketPath, message, deadlineMs);
+  return reply.kind === 'answer' ? reply.value : undefined;
 }
 
 export async function pingHost(socketPath: string, deadlineMs: number): Promise<boolean> {
   return (await exchange<{ ok?: boolean }>(socketPath, { op: 'ping' }, deadlineMs))?.ok === true;
 }
 
-/** Starts `node cliMain.js hooks host` on its own: detached, no stdio, not waited for. */
+/**
+ * Starts `node cliMain.js hooks host` on its own: detached, no stdio, not waited for. child_process is
+ * loaded only here: a warm hook call never starts a host, and the module costs its process start time.
+ */
 export function startHost(cliMain: string, env: NodeJS.ProcessEnv): void {
+  const { spawn } = process.getBuiltinModule('node:child_process');
   const child = spawn(process.execPath, [cliMain, 'hooks', 'host'], { detached: true, stdio: 'ignore', env: { ...env, ELECTRON_RUN_AS_NODE: '1' } });
   child.on('error', () => undefined);
   child.unref();

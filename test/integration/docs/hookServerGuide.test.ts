@@ -3,7 +3,10 @@
 // real CLI against the fake model. With an open checklist item `_Stop` objects (exit 4 when the model
 // declines), with every item ticked the turn ends normally (exit 0), the hook never reaches the
 // model's tool list, the server sees `_meta["sprout/hook"]`, the TypeScript one type-checks, and the
-// guide's config file is valid.
+// guide's config file is valid. The guide's "same gate in other agents": one server in the project's
+// .vscode/mcp.json, `hooks install` for Claude Code, Codex and Gemini CLI exactly as printed, each
+// installed end-of-turn hook blocks in its agent's format, and Sprout objects from the same file.
+// (test/agents/ drives the real agents through the same install.)
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,12 +14,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
+import type { AgentId } from '../../../src/agentHooks/agentFormat';
+import { agentFormat } from '../../../src/agentHooks/agentFormats';
+import { readHookEntries } from '../../../src/agentHooks/hookConfig';
 import { loadMcpConfigFile } from '../../../src/mcp/config';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
 import { baseEnv, ensureBuilt, outcomeOf, parseEvents, REPO_ROOT, runCli, writeMcpConfig } from '../cli/cliHarness';
 
 const GUIDE = join(REPO_ROOT, 'docs', 'hook-server-guide.md');
+
+/** Each agent's end-of-turn event, what else its Stop payload carries, and the word its answer blocks with. */
+const GUIDE_AGENTS = {
+  claude: { event: 'Stop', payload: { last_assistant_message: 'All done.' }, decision: 'block' },
+  codex: { event: 'Stop', payload: { transcript_path: null, model: 'gpt-5', turn_id: 't1', last_assistant_message: 'All done.' }, decision: 'block' },
+  gemini: { event: 'AfterAgent', payload: { timestamp: '2026-01-01T00:00:00Z', prompt: 'Add a --verbose flag', prompt_response: 'All done.' }, decision: 'deny' },
+} as const;
 
 /** The guide's file blocks: ```<lang> file=<name> ... ``` */
 export function guideFiles(markdown: string): Map<string, string> {
@@ -84,27 +97,39 @@ describe('docs/hook-server-guide.md', () => {
     assert.match(readFileSync(GUIDE, 'utf8'), /sprout-agent hooks check --mcp-config hooks\.json --event Stop/, 'the guide shows the command this test runs');
   });
 
-  it('the same gate in Claude Code: hooks install as the guide shows it, and the installed Stop hook blocks with the checklist', async () => {
+  it('one server in .vscode/mcp.json gates Claude Code, Codex, Gemini CLI and Sprout, installed as the guide shows', async () => {
     writeFileSync(join(workspace, 'CHECKLIST.md'), files.get('CHECKLIST.md') ?? '');
     const project = mkdtempSync(join(tmpdir(), 'sprout-hook-guide-agent-'));
     try {
       mkdirSync(join(project, '.vscode'));
       writeFileSync(join(project, '.vscode', 'mcp.json'), JSON.stringify({ servers: { checklist: { type: 'stdio', ...serverConfig('checklist') } } }));
       const env = { PATH: process.env.PATH ?? '', HOME: join(project, 'home'), XDG_STATE_HOME: join(project, 'state'), SPROUT_AGENT_HOOK_HOST: 'off' };
-      const shown = /^sprout-agent (hooks install --agent claude [^\n]+)$/m.exec(readFileSync(GUIDE, 'utf8'))?.[1]?.split(' ') ?? [];
-      assert.deepEqual(shown, ['hooks', 'install', '--agent', 'claude', '--trust-workspace', '--hook-servers', 'checklist']);
-      const installed = await runCli([...shown, '--yes', '--cwd', project], { env, timeoutMs: 120_000 });
-      assert.equal(installed.code, 0, installed.stderr);
-      assert.match(installed.stdout, /Claude Code gets: PostToolUse -> _PostToolUse, Stop -> _Stop, SessionEnd -> _SessionEnd/);
-      const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
-      const command = settings.hooks.Stop?.[0]?.hooks[0]?.command ?? '';
-      // As Claude Code runs it: through a shell, the Stop payload on stdin.
-      const payload = { session_id: 'guide', cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'All done.' };
-      const hook = spawnSync('sh', ['-c', command], { cwd: project, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 120_000 });
-      assert.equal(hook.status, 0, hook.stderr);
-      const answer = JSON.parse(hook.stdout) as { decision: string; reason: string };
-      assert.equal(answer.decision, 'block');
-      assert.match(answer.reason, /^Sprout hook output \(from MCP hook servers the operator configured[^\n]*\n\{"hook":"_Stop","server":"checklist","text":"CHECKLIST\.md still has open items/);
+      const guide = readFileSync(GUIDE, 'utf8');
+      for (const [agent, stop] of Object.entries(GUIDE_AGENTS)) {
+        const shown = new RegExp(`^sprout-agent (hooks install --agent ${agent} [^\\n]+)$`, 'm').exec(guide)?.[1]?.split(' ') ?? [];
+        assert.deepEqual(shown, ['hooks', 'install', '--agent', agent, '--trust-workspace', '--hook-servers', 'checklist'], `the guide installs ${agent}`);
+        const installed = await runCli([...shown, '--yes', '--cwd', project], { env, timeoutMs: 120_000 });
+        assert.equal(installed.code, 0, installed.stderr);
+        const format = agentFormat(agent as AgentId);
+        assert.match(installed.stdout, new RegExp(`${format.displayName} gets: [^\\n]*${stop.event} -> _Stop`));
+        const file = join(project, format.config.workspaceFiles[0] ?? '');
+        const command = readHookEntries(format, readFileSync(file, 'utf8'), file).find((e) => e.event === stop.event)?.command ?? '';
+        // As the agent runs it: through a shell, its own Stop payload on stdin.
+        const payload = { session_id: `guide-${agent}`, cwd: project, hook_event_name: stop.event, stop_hook_active: false, ...stop.payload };
+        const hook = spawnSync('sh', ['-c', command], { cwd: project, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 120_000 });
+        assert.equal(hook.status, 0, hook.stderr);
+        const answer = JSON.parse(hook.stdout) as { decision: string; reason: string };
+        assert.equal(answer.decision, stop.decision, agent);
+        assert.match(answer.reason, /^Sprout hook output \(from MCP hook servers the operator configured[^\n]*\n\{"hook":"_Stop","server":"checklist","text":"CHECKLIST\.md still has open items/);
+      }
+      // Sprout itself, from the same file, as the guide shows it.
+      assert.match(guide, /^MCP_HOOK_SERVERS=checklist sprout-agent --trust-workspace "Add a --verbose flag"$/m);
+      fake = await startFakeOpenAi({ responses: [fakeReply.text('All done.'), fakeReply.text('I am done, really.')] });
+      const run = await runCli(['--json', '--cwd', project, '--trust-workspace', 'Add a --verbose flag'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'checklist' } });
+      assert.equal(run.code, 4, run.stderr);
+      const objection = parseEvents(run.stdout).find((e) => e.type === 'hook_objected');
+      assert.ok(objection?.type === 'hook_objected' && objection.server === 'checklist', run.stderr);
+      assertAllRequestsValid(fake.requests);
     } finally {
       rmSync(project, { recursive: true, force: true });
     }
