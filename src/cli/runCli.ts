@@ -21,6 +21,8 @@ import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
+import { allowSources, cliAgentHooks, commandHookHost } from './agentHookSources';
+import { WithCommandHooks } from '../agentHooks/withCommandHooks';
 import { runBridgeProcess } from './bridge/bridgeProcess';
 import { runHookHostCommand } from './bridge/hookHost';
 import { runHooksInstall } from './bridge/hooksInstall';
@@ -97,6 +99,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const connection = modelConnectionFromEnv(io.env);
   const protectedPaths = protectedPathsFromEnv(io.env);
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
+  const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
@@ -115,7 +118,8 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       protectedPaths,
       allowProtectedWrites: args.allowProtectedWrites,
     },
-    settings,
+    settings: allowSources(settings, hookFiles),
+    ...(hookFiles.length > 0 ? { wrapTools: (hub) => new WithCommandHooks(hub, commandHookHost(hookFiles, workspaceFolder, io.env)) } : {}),
     model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey, compatibility: connection.compatibility },
     sessionId,
     transcript: sessionFile,

@@ -6,7 +6,7 @@
  * leaves no child process behind.
  */
 import type { AgentSession } from '../agent/session';
-import type { Clock, Logger } from '../agent/ports';
+import type { Clock, Logger, ToolHost } from '../agent/ports';
 import type { AgentEvent, TranscriptStore } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { ClientFeatures } from '../mcp/clientFeatures';
@@ -62,6 +62,8 @@ export interface AgentRuntimeOptions {
   mcpFeatures?: ClientFeatures;
   /** Sign-in for HTTP servers that ask for it. */
   oauth?: OAuthHost;
+  /** The session's tool host made from the hub (other agents' hook files added, say); default: the hub. */
+  wrapTools?: (hub: McpHub) => ToolHost;
 }
 
 export interface AgentRuntime {
@@ -113,7 +115,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const model = new OpenAiModelClient({ ...options.model });
   let opened: OpenedSession;
   try {
-    opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, tools: hub, clock: options.clock, logger, transcript });
+    opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, tools: options.wrapTools?.(hub) ?? hub, clock: options.clock, logger, transcript });
   } catch (error) {
     await closeAll();
     throw error;
