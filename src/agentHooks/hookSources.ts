@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import type { AgentFormat, AgentId } from './agentFormat';
 import { HookConfigError, isBridgeCommand } from './hookConfig';
-import type { HookName } from '../agent/events';
+import { HOOK_NAMES, type HookName } from '../agent/events';
 
 /** The formats whose files Sprout runs (Kiro's agent files are per agent, not the project's hooks). */
 export const SOURCE_FORMAT_IDS = ['claude', 'codex', 'gemini', 'copilot', 'cursor'] as const satisfies readonly AgentId[];
@@ -115,8 +115,7 @@ export function eventsForHook(format: AgentFormat, hook: HookName): string[] {
 
 /** The Sprout hooks a source serves: those its commands' events map to. */
 export function hooksServed(format: AgentFormat, hooks: readonly CommandHook[]): HookName[] {
-  const all: HookName[] = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'];
-  return all.filter((hook) => hooks.some((h) => eventsForHook(format, hook).includes(h.event)));
+  return HOOK_NAMES.filter((hook) => hooks.some((h) => eventsForHook(format, hook).includes(h.event)));
 }
 
 /**

@@ -13,7 +13,7 @@ import type { AgentFormat } from '../agentHooks/agentFormat';
 import { CommandHookHost, type CommandHookSource } from '../agentHooks/commandHookHost';
 import { HookConfigError } from '../agentHooks/hookConfig';
 import { parseHookSource, SOURCE_FORMAT_IDS, sourceName } from '../agentHooks/hookSources';
-import { ConfigError, type AgentSettings } from '../agent/settings';
+import { ConfigError, type HookAllowlist } from '../agent/settings';
 import { minimalEnv } from '../mcp/minimalEnv';
 import { runHookCommand } from '../platform/commandRunner';
 import type { Env } from './cliSettings';
@@ -138,9 +138,8 @@ export function cliAgentHooks(formats: string | undefined, trustFlag: boolean, i
   return sources;
 }
 
-/** The settings with the hook files' servers allowlisted. */
-export function allowSources(settings: AgentSettings, sources: readonly CommandHookSource[]): AgentSettings {
-  const allowlist = settings.hooks.allowlist;
-  if (allowlist.kind === 'all' || sources.length === 0) return settings;
-  return { ...settings, hooks: { ...settings.hooks, allowlist: { kind: 'names', names: [...allowlist.names, ...sources.map((s) => s.name)] } } };
+/** The allowlist with the hook files' servers on it. */
+export function allowSources(allowlist: HookAllowlist, sources: readonly CommandHookSource[]): HookAllowlist {
+  if (allowlist.kind === 'all' || sources.length === 0) return allowlist;
+  return { kind: 'names', names: [...allowlist.names, ...sources.map((s) => s.name)] };
 }

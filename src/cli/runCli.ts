@@ -118,7 +118,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       protectedPaths,
       allowProtectedWrites: args.allowProtectedWrites,
     },
-    settings: allowSources(settings, hookFiles),
+    settings: { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, hookFiles) } },
     ...(hookFiles.length > 0 ? { wrapTools: (hub) => new WithCommandHooks(hub, commandHookHost(hookFiles, workspaceFolder, io.env)) } : {}),
     model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey, compatibility: connection.compatibility },
     sessionId,

@@ -168,7 +168,7 @@ test('a file Sprout cannot read exactly stops the run (exit 2) naming the file a
   assert.match(bad.stderr, /--agent-hooks: unknown agent format "vim"/);
 });
 
-test('hanging commands: the hook timeout fails them open, the second in a row kills the file\'s commands; junk is an error with no effect', async () => {
+test('hanging commands: the hook timeout fails them open, the second in a row kills the file\'s commands', async () => {
   const ws = folder({
     '.claude/settings.json': {
       hooks: {
@@ -176,32 +176,35 @@ test('hanging commands: the hook timeout fails them open, the second in a row ki
         UserPromptSubmit: [{ hooks: [{ type: 'command', command: cmd('claude', 'hang') }] }],
       },
     },
-    '.claude/settings.local.json': { hooks: { Stop: [{ hooks: [{ type: 'command', command: cmd('claude', 'junk') }] }] } },
   });
-  const { code, stderr, events } = await run(ws, [fakeReply.text('done')], ['--trust-workspace', '--agent-hooks', 'claude'], { SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(4000)) });
+  // Not scaled: these commands never answer, so any timeout is reached; a short one keeps the test short.
+  const { code, stderr, events } = await run(ws, [fakeReply.text('done')], ['--trust-workspace', '--agent-hooks', 'claude'], { SPROUT_AGENT_HOOK_TIMEOUT_MS: '1000' });
   assert.equal(code, 0, stderr);
   assert.deepEqual(
     events.filter((e) => e.type === 'hook_timed_out').map((e) => e.type === 'hook_timed_out' && [e.server, e.hook, e.consecutive]),
     [['claude-settings', '_SessionStart', 1], ['claude-settings', '_UserPromptSubmit', 2]],
   );
   assert.ok(events.some((e) => e.type === 'server_killed' && e.server === 'claude-settings'));
-  const junk = events.find((e) => e.type === 'hook_finished' && e.server === 'claude-settings-local');
-  assert.ok(junk?.type === 'hook_finished');
-  assert.equal(junk.result, 'error');
-  assert.match(junk.text, /\.claude\/settings\.local\.json Stop `.*junk`: stdout is not a JSON object/);
   for (const call of hookCalls(ws).filter((c) => c.mode === 'hang')) {
     assert.throws(() => process.kill(call.pid, 0), 'a hanging command is killed, not left behind');
   }
 });
 
-test('a PreToolUse answer that rewrites the tool input is a denial with its reason', async () => {
-  const ws = folder({ '.claude/settings.json': { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: cmd('claude', 'rewrite') }] }] } } });
+test('a PreToolUse answer that rewrites the tool input is a denial with its reason; junk from a Stop hook is an error with no effect', async () => {
+  const ws = folder({
+    '.claude/settings.json': { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: cmd('claude', 'rewrite') }] }] } },
+    '.claude/settings.local.json': { hooks: { Stop: [{ hooks: [{ type: 'command', command: cmd('claude', 'junk') }] }] } },
+  });
   const { code, stderr, events } = await run(ws, [fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'hi' } }]), fakeReply.text('ok')], ['--trust-workspace', '--agent-hooks', 'claude'], { SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(20_000)) });
   assert.equal(code, 0, stderr);
   const denied = events.find((e) => e.type === 'tool_denied');
   assert.ok(denied?.type === 'tool_denied');
   assert.match(denied.text, /PreToolUse `.*rewrite`: use the safe input$/);
   assert.ok(!events.some((e) => e.type === 'tool_finished' && e.name === 'work__echo' && !e.isError), 'the call did not run');
+  const junk = events.find((e) => e.type === 'hook_finished' && e.server === 'claude-settings-local');
+  assert.ok(junk?.type === 'hook_finished');
+  assert.equal(junk.result, 'error');
+  assert.match(junk.text, /\.claude\/settings\.local\.json Stop `.*junk`: stdout is not a JSON object/);
 });
 
 const OTHER_FORMATS: Array<{ agent: string; file: string; server: string; content: unknown }> = [
@@ -234,3 +237,21 @@ for (const format of OTHER_FORMATS) {
     assert.ok(hookCalls(ws).every((c) => !c.env.includes('OPENAI_API_KEY')));
   });
 }
+
+test('hooks check --agent-hooks runs the file\'s commands through the same caller and reports them under the file\'s server', async () => {
+  const ws = folder({ '.claude/settings.json': claudeSettings });
+  fake = await startFakeOpenAi({ responses: [] });
+  const env = { ...baseEnv(fake.url), SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(20_000)) };
+  const result = await runCli(['hooks', 'check', '--json', '--cwd', ws, '--trust-workspace', '--agent-hooks', 'claude', '--tool', 'work__echo', '--args', '{"text":"rm -rf /"}'], { env, timeoutMs: scaledMs(60_000) });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout) as { servers: Array<{ name: string; allowlisted: boolean; hooks: string[]; calls: Array<{ hook: string; result: string; text: string }> }> };
+  const server = report.servers.find((s) => s.name === 'claude-settings');
+  assert.ok(server, result.stdout);
+  assert.equal(server.allowlisted, true);
+  assert.deepEqual(server.hooks, ['_SessionStart', '_PreToolUse', '_Stop', '_PostCompact']);
+  const byHook = Object.fromEntries(server.calls.map((c) => [c.hook, c]));
+  assert.equal(byHook._PreToolUse?.result, 'objection');
+  assert.match(byHook._PreToolUse?.text ?? '', /PreToolUse `.*deny-rm`: claude hook: rm -rf is not allowed here/);
+  assert.equal(byHook._Stop?.result, 'objection');
+  assert.deepEqual(hookCalls(ws).map((c) => c.mode).sort(), ['context', 'deny-rm', 'stop-once'], 'the SessionStart matcher "startup" leaves out the compaction call');
+});
