@@ -7,13 +7,13 @@
  * kills the file's running commands), the budgets and the decline rule all apply unchanged
  * (docs/hooks.md#hooks-from-other-agents-files). Pure: commands run through the CommandRunner port.
  */
-import type { AgentAnswer, AgentFormat, BridgeCall } from './agentFormat';
+import type { AgentFormat, BridgeCall } from './agentFormat';
 import { eventsForHook, hooksServed, matcherAllows, type CommandHook } from './hookSources';
 import { HOOK_META_KEY } from '../agent/hookCaller';
 import { isHookName } from '../agent/toolNames';
 import type { HookName } from '../agent/events';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
-import type { ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
+import type { CommandRunner, ToolCallOptions, ToolHost, ToolHostEvent } from '../agent/ports';
 
 /** One config file Sprout runs, under the hook-server name it shows as. */
 export interface CommandHookSource {
@@ -23,22 +23,6 @@ export interface CommandHookSource {
   file: string;
   format: AgentFormat;
   hooks: readonly CommandHook[];
-}
-
-export interface CommandRequest {
-  command: string;
-  cwd: string;
-  /** The child's whole environment (Sprout's minimal one: never the model key). */
-  env: Record<string, string>;
-  stdin: string;
-  /** The command's own timeout, when its file sets one; undefined means only Sprout's applies. */
-  timeoutMs?: number;
-  signal: AbortSignal;
-}
-
-/** Runs one shell command and kills its whole process tree on abort or on its own timeout. */
-export interface CommandRunner {
-  run(request: CommandRequest): Promise<AgentAnswer & { timedOut?: boolean }>;
 }
 
 export interface CommandHookHostOptions {
@@ -155,7 +139,7 @@ export class CommandHookHost implements ToolHost {
 
   private async runOne(source: CommandHookSource, hook: CommandHook, payload: Record<string, unknown>, signal: AbortSignal): Promise<CommandReply> {
     const cwd = hook.cwd === undefined ? this.options.cwd : `${this.options.cwd}/${hook.cwd}`;
-    const answer = await this.options.runner.run({ command: hook.command, cwd, env: this.options.env(source), stdin: `${JSON.stringify(payload)}\n`, ...(hook.timeoutMs !== undefined ? { timeoutMs: hook.timeoutMs } : {}), signal });
+    const answer = await this.options.runner({ command: hook.command, cwd, env: this.options.env(source), stdin: `${JSON.stringify(payload)}\n`, ...(hook.timeoutMs !== undefined ? { timeoutMs: hook.timeoutMs } : {}), signal });
     if (answer.timedOut === true) return { hook, text: '', problem: `timed out after its own ${hook.timeoutMs} ms timeout (killed)` };
     const read = source.format.read(hook.event, answer);
     return { hook, text: read.text.trim(), ...(read.problem !== undefined ? { problem: read.problem } : {}) };

@@ -118,7 +118,7 @@ export function checkSourceNames(sources: readonly CommandHookSource[], serverNa
 /** The MCP tool host with the hook files' commands as more hook servers, run with Sprout's minimal environment. */
 export function commandHookHost(sources: readonly CommandHookSource[], workspaceFolder: string, env: Env): CommandHookHost {
   return new CommandHookHost(sources, {
-    runner: { run: runHookCommand },
+    runner: runHookCommand,
     cwd: workspaceFolder,
     env: (source) => minimalEnv(env, Object.fromEntries((PROJECT_DIR_VARS[source.format.id as SourceFormatId] ?? []).map((name) => [name, workspaceFolder]))),
   });

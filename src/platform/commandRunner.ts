@@ -5,27 +5,11 @@
  * exactly the one given: the caller passes Sprout's minimal environment, never its own.
  */
 import { spawn } from 'node:child_process';
+import type { CommandRequest, CommandResult } from '../agent/ports';
 import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from './processTree';
 
 /** What a hook command may print before the rest is dropped: far more than any answer needs. */
 export const COMMAND_OUTPUT_CAP = 1024 * 1024;
-
-export interface RunCommandRequest {
-  command: string;
-  cwd: string;
-  env: Record<string, string>;
-  stdin: string;
-  timeoutMs?: number;
-  signal: AbortSignal;
-}
-
-export interface RunCommandResult {
-  stdout: string;
-  stderr: string;
-  /** -1 when it was killed (abort, timeout) or could not start. */
-  exitCode: number;
-  timedOut?: boolean;
-}
 
 function capped(): { add(chunk: string): void; text(): string } {
   let text = '';
@@ -37,7 +21,7 @@ function capped(): { add(chunk: string): void; text(): string } {
   };
 }
 
-export function runHookCommand(request: RunCommandRequest): Promise<RunCommandResult> {
+export function runHookCommand(request: CommandRequest): Promise<CommandResult> {
   const tag = newSpawnTag();
   const child = spawn('/bin/sh', ['-c', request.command], { cwd: request.cwd, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...request.env, ...tag.env } });
   const stdout = capped();
