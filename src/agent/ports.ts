@@ -185,3 +185,26 @@ export interface Logger {
   warn(message: string, data?: Record<string, unknown>): void;
   error(message: string, data?: Record<string, unknown>): void;
 }
+
+/** One shell command to run (another agent's hook command): its whole process tree dies on abort or its own timeout. */
+export interface CommandRequest {
+  command: string;
+  cwd: string;
+  /** The child's whole environment (Sprout's minimal one: never the model key). */
+  env: Record<string, string>;
+  stdin: string;
+  /** The command's own timeout, when it has one; undefined means only the caller's abort ends it. */
+  timeoutMs?: number;
+  signal: AbortSignal;
+}
+
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  /** -1 when it was killed (abort, timeout) or could not start. */
+  exitCode: number;
+  timedOut?: boolean;
+}
+
+/** Runs commands: implemented over Node in src/platform/commandRunner.ts. */
+export type CommandRunner = (request: CommandRequest) => Promise<CommandResult>;

@@ -21,6 +21,8 @@ export interface CliArgs {
   elicitation?: string;
   /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
   allowProtectedWrites: boolean;
+  /** Other agents' hook files to run as hooks: a comma list of formats (claude, codex, ...). */
+  agentHooks?: string;
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -37,6 +39,9 @@ Options:
   --mcp-config FILE        MCP servers in the .vscode/mcp.json format, started next to the bundled ones
   --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json, which a cloned repository
                            controls (default: listed, not started; env SPROUT_AGENT_TRUST_WORKSPACE=1)
+  --agent-hooks LIST       run the command hooks other agents' files define as Sprout hooks: comma list of
+                           claude,codex,gemini,copilot,cursor (your own ~/ files; the workspace's only
+                           with --trust-workspace)
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
@@ -100,6 +105,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         model: { type: 'string' },
         'max-rounds': { type: 'string' },
         'builtin-servers': { type: 'string' },
+        'agent-hooks': { type: 'string' },
         'trust-workspace': { type: 'boolean' },
         elicitation: { type: 'string' },
         'allow-protected-writes': { type: 'boolean' },
@@ -124,6 +130,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     trustWorkspace: v['trust-workspace'] === true,
     elicitation: v.elicitation,
     allowProtectedWrites: v['allow-protected-writes'] === true,
+    agentHooks: v['agent-hooks'],
     prompt,
   };
 }

@@ -63,7 +63,7 @@ export function parseBuiltinServers(value: string, source: string): BundledServe
 }
 
 /** --trust-workspace, else SPROUT_AGENT_TRUST_WORKSPACE (a bad value is an error naming it). */
-function trustsWorkspace(flag: boolean, env: Env): boolean {
+export function trustsWorkspace(flag: boolean, env: Env): boolean {
   if (flag) return true;
   const value = env.SPROUT_AGENT_TRUST_WORKSPACE;
   return value === undefined || value.trim() === '' ? false : parseBoolean(value, 'SPROUT_AGENT_TRUST_WORKSPACE');

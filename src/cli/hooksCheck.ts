@@ -18,6 +18,10 @@ import { AGENT_IDS, isAgentId, type AgentId } from '../agentHooks/agentFormat';
 import { agentReport } from './bridge/hooksInstall';
 import type { McpHub } from '../mcp/mcpHub';
 import { eraText } from '../mcp/protocolEra';
+import type { ToolHost } from '../agent/ports';
+import type { CommandHookSource } from '../agentHooks/commandHookHost';
+import { WithCommandHooks } from '../agentHooks/withCommandHooks';
+import { allowSources, cliAgentHooks, commandHookHost } from './agentHookSources';
 import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../platform/nodeClock';
@@ -42,6 +46,7 @@ Options:
   --mcp-config FILE        MCP servers in the .vscode/mcp.json format (as for a run)
   --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json (as for a run)
   --builtin-servers LIST   bundled servers to start (as for a run)
+  --agent-hooks LIST       also check the command hooks of these agents' files (as for a run)
   --event NAME             call only this hook (${HOOK_NAMES.join(', ')})
   --tool NAME              the qualified tool name _PreToolUse/_PostToolUse are told about
                            (default: ${DEFAULT_SAMPLE_CALL.tool})
@@ -61,6 +66,7 @@ export interface HooksCheckArgs {
   mcpConfig?: string;
   trustWorkspace: boolean;
   builtinServers?: string;
+  agentHooks?: string;
   event?: HookName;
   call: SampleCall;
   json: boolean;
@@ -111,6 +117,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
         'mcp-config': { type: 'string' },
         'trust-workspace': { type: 'boolean' },
         'builtin-servers': { type: 'string' },
+        'agent-hooks': { type: 'string' },
         event: { type: 'string' },
         tool: { type: 'string' },
         args: { type: 'string' },
@@ -128,6 +135,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
     mcpConfig: v['mcp-config'],
     trustWorkspace: v['trust-workspace'] === true,
     builtinServers: v['builtin-servers'],
+    agentHooks: v['agent-hooks'],
     event: parseEvent(v.event),
     call: parseSampleCall(v.tool, v.args),
     json: v.json === true,
@@ -137,6 +145,9 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
 
 interface CheckDeps {
   hub: McpHub;
+  /** The hub, with other agents' hook files beside it when --agent-hooks names any. */
+  host: ToolHost;
+  sources: readonly CommandHookSource[];
   tools: readonly ToolInfo[];
   hooks: HookSettings;
   args: HooksCheckArgs;
@@ -144,17 +155,18 @@ interface CheckDeps {
 }
 
 /** Calls the chosen hooks of every server once, one call at a time, in configuration and lifecycle order. */
-async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Promise<CheckReport> {
+async function checkServers({ hub, host, sources, tools, hooks, args, signal }: CheckDeps): Promise<CheckReport> {
   let lastFinished: Extract<AgentEvent, { type: 'hook_finished' }> | undefined;
   const killed = new Set<string>();
   const emit = (event: AgentEvent): void => {
     if (event.type === 'hook_finished') lastFinished = event;
     if (event.type === 'server_killed') killed.add(event.server);
   };
-  const caller = new HookCaller({ tools: hub, clock: nodeClock, emit, timeoutMs: () => hooks.timeoutMs });
+  const caller = new HookCaller({ tools: host, clock: nodeClock, emit, timeoutMs: () => hooks.timeoutMs });
   const sessionId = `hooks-check-${Date.now()}`;
   const servers: ServerReport[] = [];
-  for (const status of hub.status()) {
+  const statuses = [...hub.status(), ...sources.map((s) => ({ name: s.name, state: 'ready', error: undefined }))];
+  for (const status of statuses) {
     const own = tools.filter((t) => t.server === status.name && t.isHook).map((t) => t.bareName);
     const known = HOOK_NAMES.filter((h) => own.includes(h));
     const report: ServerReport = {
@@ -184,7 +196,7 @@ async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Pro
   return { timeoutMs: hooks.timeoutMs, servers, unknownAllowlisted, ok };
 }
 
-function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
+function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): { hub: McpHub; sources: CommandHookSource[] } {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, trustWorkspace: args.trustWorkspace, env: io.env });
   // As for a run: a workspace's own servers start only on opt-in, and the check says which did not.
@@ -192,13 +204,15 @@ function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
   // A throwaway state folder: a check must not read or change any session's state (a todo list, say).
   const stateDir = selection.bundled.length > 0 ? stateDirFor(`hooks-check-${randomUUID()}`, false, io.env) : '';
   const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir, workspaceFolder });
-  return createHub([...selection.configured, ...bundled], {
+  const sources = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
+  const hub = createHub([...selection.configured, ...bundled], {
     clientVersion: io.version,
     logger,
     parentEnv: { ...io.env },
     onServerStderr: (server, text) => logger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
     ...mcpProtocolOptions(io.env),
   });
+  return { hub, sources };
 }
 
 /** `sprout-agent hooks ...`; throws UsageError / ConfigError / McpConfigError for the caller to map to exit 2. */
@@ -208,11 +222,13 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo, logger
     io.stdout.write(HOOKS_USAGE);
     return EXIT_OK;
   }
-  const hooks = hookSettings(io.env);
-  const hub = hubFor(args, io, logger);
+  const { hub, sources } = hubFor(args, io, logger);
+  const env = hookSettings(io.env);
+  const hooks = { ...env, allowlist: allowSources(env.allowlist, sources) };
+  const host = sources.length > 0 ? new WithCommandHooks(hub, commandHookHost(sources, resolveWorkspace(args.cwd, io.cwd), io.env)) : hub;
   try {
-    const tools = await hub.listTools(io.interrupt).catch(() => [] as ToolInfo[]);
-    const report = await checkServers({ hub, tools, hooks, args, signal: io.interrupt });
+    const tools = await host.listTools(io.interrupt).catch(() => [] as ToolInfo[]);
+    const report = await checkServers({ hub, host, sources, tools, hooks, args, signal: io.interrupt });
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     const allowlist = io.env.MCP_HOOK_SERVERS?.trim() || '(unset: hooks off)';
     io.stdout.write(args.json ? `${JSON.stringify(report)}\n` : formatReport(report, allowlist));

@@ -22,6 +22,8 @@ import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
+import { allowSources, cliAgentHooks, commandHookHost } from './agentHookSources';
+import { WithCommandHooks } from '../agentHooks/withCommandHooks';
 import { runBridgeProcess } from './bridge/bridgeProcess';
 import { runHookHostCommand } from './bridge/hookHost';
 import { runHooksInstall } from './bridge/hooksInstall';
@@ -100,6 +102,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const protectedPaths = protectedPathsFromEnv(io.env);
   const mcp = mcpProtocolOptions(io.env);
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
+  const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
@@ -118,7 +121,8 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       protectedPaths,
       allowProtectedWrites: args.allowProtectedWrites,
     },
-    settings,
+    settings: { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, hookFiles) } },
+    ...(hookFiles.length > 0 ? { wrapTools: (hub) => new WithCommandHooks(hub, commandHookHost(hookFiles, workspaceFolder, io.env)) } : {}),
     model: {
       baseUrl: connection.baseUrl,
       apiKey: connection.apiKey,

@@ -6,7 +6,7 @@
  * leaves no child process behind.
  */
 import type { AgentSession } from '../agent/session';
-import type { Clock, Logger } from '../agent/ports';
+import type { Clock, Logger, ToolHost } from '../agent/ports';
 import type { AgentEvent, TranscriptStore } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { ClientFeatures } from '../mcp/clientFeatures';
@@ -67,6 +67,8 @@ export interface AgentRuntimeOptions {
   oauth?: OAuthHost;
   /** Which MCP protocol era to speak, and where each server's era is remembered. */
   mcp?: Pick<HubOptions, 'protocol' | 'eraStore'>;
+  /** The session's tool host made from the hub (other agents' hook files added, say); default: the hub. */
+  wrapTools?: (hub: McpHub) => ToolHost;
 }
 
 export interface AgentRuntime {
@@ -119,7 +121,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   const model = new OpenAiModelClient({ ...options.model });
   let opened: OpenedSession;
   try {
-    opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, tools: hub, clock: options.clock, logger, transcript });
+    opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, tools: options.wrapTools?.(hub) ?? hub, clock: options.clock, logger, transcript });
   } catch (error) {
     await closeAll();
     throw error;
