@@ -5,11 +5,12 @@
  * each titled by its first prompt (a transcript without one, a chat opened and never used, is not a
  * past chat). A chat is titled by its first prompt until the user renames it.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { chatSummarySchema, type ChatSummary } from '../../shared/protocol';
 import type { ChatFiles } from './chat';
+import { ensurePrivateDir } from '../../platform/privateState';
 
 const TITLE_MAX = 60;
 const UNTITLED = 'New chat';
@@ -39,8 +40,8 @@ export class ChatIndex {
   private chats: ChatSummary[];
 
   constructor(readonly dir: string) {
-    // Transcripts hold tool output and prompts: only the user may enter the folder.
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Transcripts hold tool output and prompts: only the user may enter the folder (a too-open one is tightened, a symlink refused).
+    ensurePrivateDir(dir);
     this.chats = this.read();
   }
 
