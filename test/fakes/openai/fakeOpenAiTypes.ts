@@ -128,7 +128,7 @@ export type FakeResponder = (request: FakeRequestRecord, index: number) => FakeR
  * and refuses tool rounds that do not send it back; `gemini` signs each reply's first tool call and
  * refuses the current turn's calls without their signature, with its array-shaped error bodies.
  */
-export type FakeProvider = 'openai' | 'mistral' | 'deepseek' | 'gemini';
+export type FakeProvider = 'openai' | 'mistral' | 'deepseek' | 'gemini' | 'vllm';
 
 export interface FakeOpenAiOptions {
   /** Default `openai`. */
