@@ -32,6 +32,8 @@ export type HookBehaviour =
   | { kind: 'spawnEscapee'; pidFile: string; orphan?: boolean; clearEnv?: boolean }
   /** Answer the server's environment as JSON (to prove what reached it). */
   | { kind: 'env' }
+  /** One line of `bytes` on stdout with no line break (no message at all), then hang. */
+  | { kind: 'floodLine'; bytes: number }
   /** Flood: `bytes` of junk to stderr and non-JSON-RPC lines to stdout, then answer `text` (default empty) or hang. */
   | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' }
   /** Behave as `then` when `_meta["sprout/hook"][key]` equals `value` (JSON equality), else as `else` (default: empty). */
