@@ -1,12 +1,16 @@
 /**
- * Starts a bundled server on stdio and shuts it down cleanly: when the client closes stdin or sends
- * SIGTERM/SIGINT, `onShutdown` runs (to kill child processes the server started) and the process exits.
- * Startup errors go to stderr, never stdout, which belongs to the protocol; `--help` prints the usage
- * on stdout and exits 0 before any protocol starts.
+ * Starts a bundled server on stdio and shuts it down cleanly: when the client is gone (stdin closed or
+ * the parent process dead, even mid-call: lifeline.ts) or sends SIGTERM/SIGINT, `onShutdown` runs (to
+ * kill child processes the server started) and the process exits. Startup errors go to stderr, never
+ * stdout, which belongs to the protocol, and are neutralised for a terminal (they may quote a path);
+ * `--help` prints the usage on stdout and exits 0 before any protocol starts.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { errorMessage } from '../../agent/errorMessage';
+import { terminalWriter } from '../../platform/terminalText';
+import { holdLifeline } from './lifeline';
+import { useLinearRegexEngine } from './linearRegex';
 import { HelpRequested } from './serverArgs';
 
 /**
@@ -14,6 +18,8 @@ import { HelpRequested } from './serverArgs';
  * always advertises `tools.listChanged`; a fixed list says it does not, so clients need not watch.
  */
 export function runStdioServer(name: string, build: () => { server: McpServer; onShutdown?: () => void }, toolsCanChange = false): void {
+  const stderr = terminalWriter(process.stderr);
+  useLinearRegexEngine();
   let built: { server: McpServer; onShutdown?: () => void };
   try {
     built = build();
@@ -22,7 +28,7 @@ export function runStdioServer(name: string, build: () => { server: McpServer; o
       process.stdout.write(error.usage);
       process.exit(0);
     }
-    process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
+    stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
     process.exit(2);
   }
   let stopping = false;
@@ -35,13 +41,12 @@ export function runStdioServer(name: string, build: () => { server: McpServer; o
       process.exit(0);
     }
   };
-  process.stdin.on('end', stop);
-  process.stdin.on('close', stop);
+  holdLifeline(stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   if (!toolsCanChange) built.server.server.registerCapabilities({ tools: { listChanged: false } });
   built.server.connect(new StdioServerTransport()).catch((error: unknown) => {
-    process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
+    stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
     process.exit(1);
   });
 }
