@@ -21,6 +21,8 @@ export interface CliArgs {
   elicitation?: string;
   /** Let the bundled workspace server write protected paths (.git/**, .vscode/**, ...) without refusing. */
   allowProtectedWrites: boolean;
+  /** Secret variables a workspace-defined server may receive (`--allow-secret-env NAME`, repeatable or comma-separated). */
+  allowSecretEnv: string[];
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -35,6 +37,9 @@ Options:
   --mcp-config FILE        MCP servers in the .vscode/mcp.json format, started next to the bundled ones
   --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json, which a cloned repository
                            controls (default: listed, not started; env SPROUT_AGENT_TRUST_WORKSPACE=1)
+  --allow-secret-env NAME  let the workspace's own servers receive the secret variable NAME through
+                           \${env:NAME} (a *_KEY, *_TOKEN, *_SECRET, *PASSWORD* variable or the API key);
+                           refused without it. Repeat it, or give a comma list
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
@@ -80,6 +85,11 @@ Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration, 
              130 interrupted (SIGINT/SIGTERM).
 `;
 
+/** `--allow-secret-env A --allow-secret-env B,C` as [A, B, C]. */
+export function secretEnvNames(values: readonly string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter((n) => n !== '');
+}
+
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   let parsed;
   try {
@@ -100,6 +110,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'trust-workspace': { type: 'boolean' },
         elicitation: { type: 'string' },
         'allow-protected-writes': { type: 'boolean' },
+        'allow-secret-env': { type: 'string', multiple: true },
       },
     });
   } catch (error) {
@@ -121,6 +132,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     trustWorkspace: v['trust-workspace'] === true,
     elicitation: v.elicitation,
     allowProtectedWrites: v['allow-protected-writes'] === true,
+    allowSecretEnv: secretEnvNames(v['allow-secret-env']),
     prompt,
   };
 }

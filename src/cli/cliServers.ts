@@ -4,14 +4,17 @@
  * --builtin-servers / SPROUT_AGENT_BUILTIN_SERVERS says otherwise; the user's servers add to them, and
  * a name both use is an error naming both. A repository is attacker-written: `<cwd>/.vscode/mcp.json`
  * starts only when the user opts in (--trust-workspace / SPROUT_AGENT_TRUST_WORKSPACE=1, or naming the
- * file with --mcp-config); otherwise its servers are only listed, with how to enable them.
+ * file with --mcp-config); otherwise its servers are only listed, with how to enable them. Even then a
+ * workspace file's servers get no secret variable unless --allow-secret-env names it (secretVariables.ts).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, parseBoolean } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
 import { inputEnvName, loadMcpConfigFile, readMcpConfigJson, type McpServerConfig } from '../mcp/config';
+import type { SecretPolicy } from '../mcp/secretVariables';
+import { isInside } from '../servers/shared/safePath';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,
@@ -39,6 +42,8 @@ export interface ServerSelectionInput {
   builtinServers: string | undefined;
   /** --trust-workspace was given. */
   trustWorkspace: boolean;
+  /** --allow-secret-env: secret variables the workspace's own servers may receive. */
+  allowSecretEnv?: readonly string[];
   env: Env;
 }
 
@@ -124,6 +129,25 @@ function rejectNameClashes(sources: readonly ConfigSource[], bundled: readonly B
   }
 }
 
+/** A file inside the workspace (after links) is the repository's, whoever named it on the command line. */
+function isWorkspaceFile(file: string, workspaceFolder: string): boolean {
+  try {
+    return isInside(realpathSync(workspaceFolder), realpathSync(file));
+  } catch {
+    return true;
+  }
+}
+
+/** Secrets for the workspace's own servers: only the variables --allow-secret-env names; the API key counts whatever its name. */
+function workspaceSecretPolicy(input: ServerSelectionInput): SecretPolicy {
+  const key = input.env.OPENAI_API_KEY;
+  return {
+    knownSecrets: key !== undefined && key !== '' ? [key] : [],
+    allow: (use) => (input.allowSecretEnv ?? []).includes(use.variable),
+    howToAllow: (use) => `pass --allow-secret-env ${use.variable} if you want "${use.server}" to have it`,
+  };
+}
+
 /**
  * --mcp-config FILE's servers, then (with the opt-in) those of <cwd>/.vscode/mcp.json, then the
  * bundled ones. Without the opt-in the workspace file is only read for its server names.
@@ -143,7 +167,8 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
   const env = { ...input.env };
   // `${input:id}` values come from SPROUT_AGENT_INPUT_<ID> (there is no one to ask in a CLI run).
   const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices };
-  const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, vars) }));
+  const secrets = workspaceSecretPolicy(input);
+  const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, isWorkspaceFile(file, input.workspaceFolder) ? { ...vars, secrets } : vars) }));
   rejectNameClashes(sources, bundled);
   const selection: ServerSelection = { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, notices };
   // Last, so a run and `hooks check` print the same lines in the same order.

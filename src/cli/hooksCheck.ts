@@ -19,11 +19,13 @@ import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../runtime/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
+import { terminalSafeJson } from '../platform/terminalText';
 import { selectServers } from './cliServers';
 import { resolveWorkspace, stateDirFor } from './cliSession';
 import { hookSettings } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
+import { secretEnvNames } from './cliArgs';
 import type { CliIo } from './runCli';
 
 const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
@@ -36,6 +38,7 @@ Options:
   --cwd DIR                workspace folder (default: the current directory)
   --mcp-config FILE        MCP servers in the .vscode/mcp.json format (as for a run)
   --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json (as for a run)
+  --allow-secret-env NAME  let them receive the secret variable NAME (as for a run)
   --builtin-servers LIST   bundled servers to start (as for a run)
   --event NAME             call only this hook (${HOOK_NAMES.join(', ')})
   --tool NAME              the qualified tool name _PreToolUse/_PostToolUse are told about
@@ -53,6 +56,7 @@ export interface HooksCheckArgs {
   cwd?: string;
   mcpConfig?: string;
   trustWorkspace: boolean;
+  allowSecretEnv: string[];
   builtinServers?: string;
   event?: HookName;
   call: SampleCall;
@@ -84,7 +88,7 @@ function parseSampleCall(tool: string | undefined, args: string | undefined): Sa
 
 function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
-  if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, call: DEFAULT_SAMPLE_CALL, json: false };
+  if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, allowSecretEnv: [], call: DEFAULT_SAMPLE_CALL, json: false };
   if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the one command is "hooks check".\n\n${HOOKS_USAGE}`);
   let parsed;
   try {
@@ -97,6 +101,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
         cwd: { type: 'string' },
         'mcp-config': { type: 'string' },
         'trust-workspace': { type: 'boolean' },
+        'allow-secret-env': { type: 'string', multiple: true },
         'builtin-servers': { type: 'string' },
         event: { type: 'string' },
         tool: { type: 'string' },
@@ -113,6 +118,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
     cwd: v.cwd,
     mcpConfig: v['mcp-config'],
     trustWorkspace: v['trust-workspace'] === true,
+    allowSecretEnv: secretEnvNames(v['allow-secret-env']),
     builtinServers: v['builtin-servers'],
     event: parseEvent(v.event),
     call: parseSampleCall(v.tool, v.args),
@@ -169,7 +175,14 @@ async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Pro
 
 function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
-  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, trustWorkspace: args.trustWorkspace, env: io.env });
+  const selection = selectServers({
+    workspaceFolder,
+    mcpConfig: args.mcpConfig,
+    builtinServers: args.builtinServers,
+    trustWorkspace: args.trustWorkspace,
+    allowSecretEnv: args.allowSecretEnv,
+    env: io.env,
+  });
   // As for a run: a workspace's own servers start only on opt-in, and the check says which did not.
   for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
   // A throwaway state folder: a check must not read or change any session's state (a todo list, say).
@@ -197,7 +210,7 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo, logger
     const report = await checkServers({ hub, tools, hooks, args, signal: io.interrupt });
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     const allowlist = io.env.MCP_HOOK_SERVERS?.trim() || '(unset: hooks off)';
-    io.stdout.write(args.json ? `${JSON.stringify(report)}\n` : formatReport(report, allowlist));
+    io.stdout.write(args.json ? `${terminalSafeJson(report)}\n` : formatReport(report, allowlist));
     return report.ok ? EXIT_OK : EXIT_ERROR;
   } finally {
     await hub.close();

@@ -5,22 +5,24 @@
  * session file flushed and the servers closed, then 130.
  */
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
+import { terminalWriter } from '../platform/terminalText';
+import { UnsafeStateDirError } from '../platform/privateState';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import { checkHookAllowlist, selectServers, type ServerSelection } from './cliServers';
-import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
+import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
-import { calledToolsRecorder, describeFailures, neededServerFailures } from './serverFailures';
+import { describeFailures, runVerdict } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 export interface CliIo {
@@ -96,6 +98,7 @@ function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist
     mcpConfig: args.mcpConfig,
     builtinServers: args.builtinServers,
     trustWorkspace: args.trustWorkspace,
+    allowSecretEnv: args.allowSecretEnv,
     env: io.env,
   });
   for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
@@ -113,7 +116,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
   const prompt = await raceInterrupt(readPrompt(args.prompt, io.stdin, io.interrupt), io.interrupt);
-  const sessionFile = args.session === undefined ? undefined : resolve(io.cwd, args.session);
+  const sessionFile = sessionFileFor(args.session, io.cwd, workspaceFolder);
   const sessionId = await sessionIdFor(sessionFile, logger);
   const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
   const print = args.json ? jsonEventPrinter(io.stdout) : textEventPrinter(io.stdout, io.stderr);
@@ -139,17 +142,18 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);
-  const called = calledToolsRecorder();
-  const unsubscribe = runtime.session.subscribe((event) => (print(event), called.listener(event)));
+  // One decision: the outcome as printed (with the failed servers the run needed) is what the exit code comes from.
+  const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
+  const unsubscribe = runtime.session.subscribe((event) => print(verdict.see(event)));
   try {
-    const outcome = await runPrompt(runtime, prompt, io);
-    if (io.interrupt.aborted) return EXIT_INTERRUPTED;
-    if (outcome === undefined) return EXIT_ERROR;
+    const finished = await runPrompt(runtime, prompt, io);
+    const outcome = verdict.outcome;
+    // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
+    if (finished === undefined || outcome === undefined) return io.interrupt.aborted ? EXIT_INTERRUPTED : EXIT_ERROR;
     // stderr in both modes: a --json consumer reads stdout, a person watching the terminal reads this.
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
-    const failures = neededServerFailures(runtime.hub.status(), settings.hooks.allowlist, called.names);
-    io.stderr.write(describeFailures(failures));
-    return failures.length > 0 ? EXIT_USAGE : exitCodeForOutcome(outcome);
+    io.stderr.write(describeFailures(outcome.failedServers ?? []));
+    return exitCodeForOutcome(outcome);
   } finally {
     await endRun(runtime, io, unsubscribe);
   }
@@ -165,7 +169,10 @@ async function endRun(runtime: AgentRuntime, io: CliIo, unsubscribe: () => void)
   }
 }
 
-export async function runCli(io: CliIo): Promise<number> {
+export async function runCli(given: CliIo): Promise<number> {
+  // Whatever the CLI prints may carry text from outside (server names, endpoint errors, hook and tool
+  // text): both streams neutralise every write, so no message has to remember to.
+  const io: CliIo = { ...given, stdout: terminalWriter(given.stdout), stderr: terminalWriter(given.stderr) };
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
   if (io.argv[0] === 'hooks') return withExitCodes(io, () => runHooksCommand(io.argv.slice(1), io, logger));
   let args: CliArgs;
@@ -192,7 +199,8 @@ async function withExitCodes(io: CliIo, work: () => Promise<number>): Promise<nu
     return await work();
   } catch (error) {
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof McpConfigError) {
+    // Configuration, and private state Sprout refuses to use (a symlinked state folder or transcript): one line, exit 2.
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof McpConfigError || error instanceof UnsafeStateDirError) {
       io.stderr.write(`sprout-agent: ${error.message}\n`);
       return EXIT_USAGE;
     }
