@@ -18,6 +18,7 @@ import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { ModelRouter } from './model/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
+import type { SecretConsent } from './settings/secretConsent';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
@@ -31,6 +32,8 @@ export interface AgentHostDeps {
   workspaceFolder: string;
   logger: Logger;
   consent: ConsentStore;
+  /** Whether a workspace-defined server may have one of the user's secret variables. */
+  secretConsent: SecretConsent;
   settings: () => ExtensionSettings;
   apiKey: () => string | undefined;
   keyConsent: KeyConsent;
@@ -170,6 +173,8 @@ export class AgentHost {
         stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
         protectedPaths: settings.protectedPaths,
         inputs: this.deps.inputs,
+        knownSecrets: [this.deps.apiKey()].filter((key): key is string => key !== undefined),
+        secretConsent: (use) => this.deps.secretConsent.ensure(use),
       },
       this.deps.consent,
     );

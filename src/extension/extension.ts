@@ -16,6 +16,7 @@ import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
 import { askConsent, askKeyConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
 import { KeyConsent } from './settings/keyConsent';
+import { askSecretConsent, SecretConsent } from './settings/secretConsent';
 import { WorkspaceApprovals } from './approvals/workspaceApprovals';
 import { protectedTargetFinder } from './approvals/protectedTargets';
 import { HooksViewState } from './hooks/hooksViewState';
@@ -46,6 +47,8 @@ export interface SproutApi {
   consent: ConsentStore;
   /** Consent to send the API key to a model URL the workspace set. */
   keyConsent: KeyConsent;
+  /** Consent for a workspace-defined server to have one of the user's secret variables. */
+  secretConsent: SecretConsent;
   /** "Always allow in this workspace", in workspace state. */
   approvals: WorkspaceApprovals;
   keys: ApiKeyStore;
@@ -55,6 +58,8 @@ export interface SproutApi {
   mcpPrompts: McpUserPrompts;
   /** Wall time of `activate` itself (what `npm run bench` reports as activation). */
   activationMs: number;
+  /** Everything a `sprout` task writes to its terminal, as written (after neutralising). */
+  onTaskOutput: vscode.Event<string>;
 }
 
 interface Parts {
@@ -72,6 +77,7 @@ interface Parts {
 }
 
 let statusBarItem: vscode.StatusBarItem | undefined;
+const taskOutput = new vscode.EventEmitter<string>();
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
   const { channel, keys, logger, host, hooks, tree, index, controller, testing, workspaceFolder } = parts;
@@ -102,7 +108,10 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
     ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
-    registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal)),
+    registerTaskProvider(
+      (prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal),
+      (text) => taskOutput.fire(text),
+    ),
     keys.onDidChange(() => {
       host.invalidateModel();
       controller.applySettings();
@@ -140,16 +149,21 @@ interface HostInputs {
   settings: () => ExtensionSettings;
 }
 
-/** The agent host with its two consents: to start workspace-defined servers, and to send the key where the workspace points. */
-function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
+/** What the user is asked before the workspace gets something: its servers started, its secrets, the key sent where it points. */
+type Consents = Pick<SproutApi, 'consent' | 'keyConsent' | 'secretConsent'>;
+
+/** The agent host with its consents. */
+function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): Consents & { host: AgentHost } {
   const consent = new ConsentStore(context.globalState, askConsent);
   const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
+  const secretConsent = new SecretConsent(context.workspaceState, askSecretConsent);
   const host = new AgentHost({
     extensionPath: context.extensionPath,
     storageDir: inputs.storageDir,
     workspaceFolder: inputs.workspaceFolder,
     logger: inputs.logger,
     consent,
+    secretConsent,
     settings: inputs.settings,
     apiKey: () => inputs.keys.current,
     keyConsent,
@@ -158,7 +172,7 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: P
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
     ...mcp,
   });
-  return { host, consent, keyConsent };
+  return { host, consent, keyConsent, secretConsent };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SproutApi> {
@@ -175,7 +189,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const chatRef: { controller?: ChatController } = {};
   const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput };
   const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
-  const { host, consent, keyConsent } = createHost(context, hostInputs, mcpHostOptions(context, chatRef, mcpPrompts));
+  const { host, consent, keyConsent, secretConsent } = createHost(context, hostInputs, mcpHostOptions(context, chatRef, mcpPrompts));
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
@@ -214,7 +228,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, testing, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs };
+  return { controller, host, hooks, tree, testing, consent, keyConsent, secretConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event };
 }
 
 export async function deactivate(): Promise<void> {
