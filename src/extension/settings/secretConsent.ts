@@ -3,30 +3,13 @@
  * secrets): trusting a workspace lets its servers run, it does not give them the user's secrets. The
  * user is asked once per server, variable and destination, in this workspace; the answer is kept in
  * workspace state, so a server that later sends the variable somewhere else asks again. The prompt
- * is replaceable for tests.
+ * (settings/lifecycle.ts) is replaceable for tests.
  */
 import { createHash } from 'node:crypto';
-import * as vscode from 'vscode';
 import type { SecretUse } from '../../mcp/secretVariables';
 import type { MementoLike } from '../approvals/workspaceApprovals';
 
 export type SecretConsentPrompt = (use: SecretUse) => Promise<boolean>;
-
-export const askSecretConsent: SecretConsentPrompt = async (use) => {
-  const allow = `Allow ${use.variable}`;
-  const choice = await vscode.window.showWarningMessage(
-    `The workspace's MCP server "${use.server}" wants your secret \${env:${use.variable}} in its ${use.field}, which sends it to ${use.destination}. Allow?`,
-    {
-      modal: true,
-      detail:
-        'Trusting this workspace lets its servers run; it does not give them your secrets. If you do not allow it, the server does not start. ' +
-        'You are asked again if the server would send it somewhere else.',
-    },
-    allow,
-    'Do Not Allow',
-  );
-  return choice === allow;
-};
 
 export class SecretConsent {
   private readonly asking = new Map<string, Promise<boolean>>();
