@@ -177,6 +177,17 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
   return selection;
 }
 
+/** The command-line options that choose servers, as a run and `hooks check` both take them. */
+export type ServerOptions = Partial<Pick<ServerSelectionInput, 'mcpConfig' | 'builtinServers'>> & Pick<ServerSelectionInput, 'trustWorkspace' | 'allowSecretEnv'>;
+
+/** selectServers for a command line, with what was said about the configuration printed on `stderr`. */
+export function selectAndAnnounce(options: ServerOptions, workspaceFolder: string, env: Env, stderr: { write(text: string): unknown }): ServerSelection {
+  const { mcpConfig, builtinServers, trustWorkspace, allowSecretEnv } = options;
+  const selection = selectServers({ workspaceFolder, mcpConfig, builtinServers, trustWorkspace, allowSecretEnv, env });
+  for (const notice of selection.notices) stderr.write(`sprout-agent: ${notice}\n`);
+  return selection;
+}
+
 /** What the CLI says on stderr when a workspace's own servers were left unstarted. */
 function untrustedNotice(selection: ServerSelection): string | undefined {
   const found = selection.untrusted;

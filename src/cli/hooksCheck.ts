@@ -20,7 +20,7 @@ import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../runtime/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
 import { terminalSafeJson } from '../platform/terminalText';
-import { selectServers } from './cliServers';
+import { selectAndAnnounce } from './cliServers';
 import { resolveWorkspace, stateDirFor } from './cliSession';
 import { hookSettings } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
@@ -175,16 +175,8 @@ async function checkServers({ hub, tools, hooks, args, signal }: CheckDeps): Pro
 
 function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): McpHub {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
-  const selection = selectServers({
-    workspaceFolder,
-    mcpConfig: args.mcpConfig,
-    builtinServers: args.builtinServers,
-    trustWorkspace: args.trustWorkspace,
-    allowSecretEnv: args.allowSecretEnv,
-    env: io.env,
-  });
   // As for a run: a workspace's own servers start only on opt-in, and the check says which did not.
-  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
+  const selection = selectAndAnnounce(args, workspaceFolder, io.env, io.stderr);
   // A throwaway state folder: a check must not read or change any session's state (a todo list, say).
   const stateDir = selection.bundled.length > 0 ? stateDirFor(`hooks-check-${randomUUID()}`, false, io.env) : '';
   const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir, workspaceFolder });

@@ -15,7 +15,7 @@ import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/strea
 import { terminalWriter } from '../platform/terminalText';
 import { UnsafeStateDirError } from '../platform/privateState';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
-import { checkHookAllowlist, selectServers, type ServerSelection } from './cliServers';
+import { checkHookAllowlist, selectAndAnnounce, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
@@ -93,15 +93,7 @@ function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string): Pi
 
 /** The servers this run starts, with what was said about the configuration; a misconfiguration throws. */
 function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist: HookAllowlist): ServerSelection {
-  const selection = selectServers({
-    workspaceFolder,
-    mcpConfig: args.mcpConfig,
-    builtinServers: args.builtinServers,
-    trustWorkspace: args.trustWorkspace,
-    allowSecretEnv: args.allowSecretEnv,
-    env: io.env,
-  });
-  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
+  const selection = selectAndAnnounce(args, workspaceFolder, io.env, io.stderr);
   checkHookAllowlist(allowlist, selection);
   return selection;
 }
