@@ -13,6 +13,8 @@ const nodeEntries = [
   // The launcher catches signals first, then loads the main CLI bundle (kept external to it).
   ['src/cli/launcher.ts', 'cli.js'],
   ['src/cli/main.ts', 'cliMain.js'],
+  // An agent's hook event: the light client that asks the warm hook host (cliMain.js only without one).
+  ['src/cli/bridge/bridgeEntry.ts', 'hookBridge.js'],
   ['src/servers/workspace/main.ts', 'servers/workspace.js'],
   ['src/servers/todo/main.ts', 'servers/todo.js'],
   ['src/servers/tests/main.ts', 'servers/tests.js'],
@@ -47,7 +49,7 @@ for (const [src, out] of requireEntries(nodeEntries)) {
       platform: 'node',
       target: 'node20',
       format: 'cjs',
-      external: out === 'cli.js' ? ['vscode', './cliMain.js'] : ['vscode'],
+      external: out === 'cli.js' ? ['vscode', './cliMain.js', './hookBridge.js'] : ['vscode'],
       banner: out === 'extension.js' ? {} : { js: '#!/usr/bin/env node' },
     }),
   );

@@ -1,25 +1,34 @@
-// Lint rules, including the dependency direction of the architecture (docs/architecture in README):
-// agent imports only itself; model, mcp and servers may use agent types but not each other; runtime
-// composes Node-side parts; cli and extension compose; webview imports only shared; shared imports
-// nothing of ours. A wrong import fails `npm run lint`; test/unit/build/layerProbes.test.ts proves it.
-// The per-layer tsconfig files (src/agent, src/shared, src/webview) keep Node and DOM globals out.
+// Lint rules, including the dependency direction of the architecture (docs/architecture in README).
+// The layers are the folders of src/; `layers` below says which folders each may import (judged by the
+// path an import resolves to, see scripts/layerRule.mjs) and, where a layer has an allowlist, which
+// packages (so Node built-ins stay out of the core, shared and the webview). The `restrict` blocks
+// further down keep vscode and the SDKs out of the Node-side layers that must not see them. A wrong import fails `npm run lint`; test/unit/build/layerProbes.test.ts
+// proves each rule rejects a probe, and test/unit/build/importGraph.test.ts checks the whole house
+// (no upward import, no import circle). The per-layer tsconfig files keep Node and DOM globals out.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-import { builtinModules } from 'node:module';
+import { layerPlugin } from './scripts/layerRule.mjs';
 
-// Exact module names (a `patterns` entry like "events" would also match our own './events').
-const nodeBuiltins = builtinModules.filter((m) => !m.startsWith('_')).flatMap((m) => [m, `node:${m}`]);
+/** Each layer's folder under src/, the other layers (and root files) it may import, and, for the
+ * browser and the host-neutral code, the only packages it may import. Lower layers come first. */
+export const layers = {
+  agent: { imports: [], packages: [] },
+  shared: { imports: [], packages: ['zod'] },
+  webview: { imports: ['shared'], packages: ['dompurify', 'highlight.js', 'markdown-it'] },
+  platform: { imports: ['agent'] },
+  agentHooks: { imports: ['agent'], packages: ['zod'] },
+  model: { imports: ['agent', 'platform'] },
+  mcp: { imports: ['agent', 'shared', 'platform'] },
+  servers: { imports: ['agent', 'shared', 'platform'] },
+  runtime: { imports: ['agent', 'shared', 'platform', 'model', 'mcp', 'servers'] },
+  cli: { imports: ['agent', 'shared', 'platform', 'agentHooks', 'model', 'mcp', 'servers', 'runtime', 'package.json'] },
+  extension: { imports: ['agent', 'shared', 'platform', 'agentHooks', 'model', 'mcp', 'servers', 'runtime', 'package.json'] },
+};
 
-// What a lower layer never imports: the hosts and the other side of the webview boundary. The one
-// exception is the Node clock (the Clock port's only implementation), which the adapters default to.
-const hostFolders = [
-  ...['cli', 'extension', 'runtime', 'webview'].flatMap((f) => [`../${f}/*`, `../../${f}/*`]),
-  '!../runtime/nodeClock',
-];
-
-function restrict(patterns, message, paths = []) {
-  return { 'no-restricted-imports': ['error', { paths: paths.map((name) => ({ name, message })), patterns: [{ group: patterns, message }] }] };
+/** Packages a layer never imports (the layers with an allowlist above need no such list). */
+function restrict(patterns, message) {
+  return { 'no-restricted-imports': ['error', { patterns: [{ group: patterns, message }] }] };
 }
 
 export default tseslint.config(
@@ -47,63 +56,41 @@ export default tseslint.config(
     },
   },
   {
+    // Layers by folder (the table at the top), whatever the depth of the importing file.
+    files: ['src/**/*.ts'],
+    plugins: { layers: layerPlugin(import.meta.dirname, layers) },
+    rules: { 'layers/imports': 'error' },
+  },
+  {
+    // The core reads time only through its Clock port, so a test or a replay controls it.
     files: ['src/agent/**/*.ts'],
-    rules: restrict(
-      ['vscode', 'openai', 'openai/*', '@modelcontextprotocol/*', 'node:*', '../*'],
-      'src/agent is the pure core: it imports only its own files (no vscode, no SDKs, no Node built-ins).',
-      nodeBuiltins,
-    ),
+    rules: {
+      'no-restricted-properties': ['error', { object: 'Date', property: 'now', message: 'src/agent reads time through the Clock port (clock.now()).' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'src/agent reads time through the Clock port: new Date(clock.now()).' },
+        { selector: "CallExpression[callee.name='Date']", message: 'src/agent reads time through the Clock port.' },
+      ],
+    },
   },
   {
-    // Adapters are siblings: each talks to the core's ports, never to another adapter.
+    // Adapters are siblings: each owns its SDK and talks to the core's ports.
     files: ['src/model/**/*.ts'],
-    rules: restrict(
-      ['vscode', '../mcp/*', '../servers/*', ...hostFolders],
-      'the model adapter may import agent types only: not vscode, the hosts, or the MCP adapter (a sibling).',
-    ),
+    rules: restrict(['vscode', '@modelcontextprotocol/*'], 'the model adapter owns the openai SDK only: no vscode, no MCP SDK (the MCP adapter\'s).'),
   },
   {
-    files: ['src/mcp/**/*.ts'],
-    rules: restrict(
-      ['vscode', 'openai', 'openai/*', '../model/*', '../servers/*', ...hostFolders],
-      'the MCP adapter may import agent types only: not vscode, the hosts, or the model adapter (a sibling).',
-    ),
+    files: ['src/mcp/**/*.ts', 'src/servers/**/*.ts'],
+    rules: restrict(['vscode', 'openai', 'openai/*'], 'the MCP adapter and the bundled servers never import vscode or the openai SDK.'),
   },
   {
-    files: ['src/servers/**/*.ts'],
-    rules: restrict(
-      ['vscode', 'openai', 'openai/*', '../../model/*', '../../mcp/*', ...hostFolders],
-      'bundled servers are standalone MCP servers: agent types and their own shared code only.',
-    ),
-  },
-  {
-    // Node plumbing with no product logic of its own (process trees, private state folders), used by the
-    // adapters, the bundled servers and both hosts.
+    // Node plumbing with no product logic of its own (process trees, private state folders, the clock),
+    // used by the adapters, the bundled servers and both hosts.
     files: ['src/platform/**/*.ts'],
-    rules: restrict(
-      ['vscode', 'openai', 'openai/*', '@modelcontextprotocol/*', '../model/*', '../mcp/*', '../servers/*', ...hostFolders],
-      'src/platform is Node plumbing below the adapters and servers: it imports Node and agent types only.',
-    ),
+    rules: restrict(['vscode', 'openai', 'openai/*', '@modelcontextprotocol/*'], 'src/platform is Node plumbing: Node and agent types only, no SDK, no vscode.'),
   },
   {
     files: ['src/runtime/**/*.ts', 'src/cli/**/*.ts'],
-    rules: restrict(['vscode', '../extension/*', '../webview/*'], 'the CLI and runtime never import vscode or the extension.'),
-  },
-  {
-    files: ['src/webview/**/*.ts'],
-    rules: restrict(
-      ['vscode', 'node:*', '../agent/*', '../model/*', '../mcp/*', '../runtime/*', '../extension/*', '../cli/*', '../servers/*'],
-      'the webview is browser code: it imports only src/shared (no vscode, no Node built-ins).',
-      nodeBuiltins,
-    ),
-  },
-  {
-    files: ['src/shared/**/*.ts'],
-    rules: restrict(
-      ['vscode', 'node:*', '../agent/*', '../model/*', '../mcp/*', '../extension/*', '../webview/*', '../runtime/*', '../cli/*', '../servers/*'],
-      'shared protocol code is host-neutral and stands alone: no vscode, no Node built-ins, not even the core.',
-      nodeBuiltins,
-    ),
+    rules: restrict(['vscode'], 'the CLI and runtime never import vscode.'),
   },
   {
     // Type-aware rules for the product code (each file is checked with its layer's tsconfig).

@@ -3,7 +3,7 @@
 // nothing), how each suite's output is counted, and the verdict: a failed step, a failed test, or a
 // test step that ran no tests at all fails the run.
 
-export const STEPS = ['build', 'typecheck', 'lint', 'test:unit', 'test:integration', 'test:editor', 'test:e2e'] as const;
+export const STEPS = ['build', 'typecheck', 'lint', 'test:unit', 'test:integration', 'test:editor', 'test:e2e', 'test:agents'] as const;
 export type Step = (typeof STEPS)[number];
 
 export interface Counts {

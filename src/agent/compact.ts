@@ -1,5 +1,5 @@
 /**
- * Performs a compaction ("handoff", SPEC 6): one tool-less model call for handoff notes, then a fresh
+ * Performs a compaction ("handoff", docs/hooks.md#compaction): one tool-less model call for handoff notes, then a fresh
  * history of the notes, the `_PostCompact` output of every allowlisted server as synthetic pairs, and
  * the re-seated current prompt. When the notes cannot be had, whole oldest turns are dropped instead
  * (and `_PostCompact` is not run). The result is one `compaction` event carrying the fresh history.
@@ -20,7 +20,7 @@ import {
 import type { ToolSpec } from './ports';
 import { askHook, hookServers } from './lifecycleHooks';
 import type { ChatMessage, ToolInfo } from './messages';
-import type { HookObjection } from './events';
+import type { HookReply } from './events';
 
 export type CompactionResult = 'compacted' | 'cancelled' | 'too_large';
 
@@ -58,7 +58,7 @@ async function summarise(ctx: CoreContext, history: readonly ChatMessage[], sign
   return summary === '' ? null : summary;
 }
 
-async function postCompact(ctx: CoreContext, tools: readonly ToolInfo[], signal: AbortSignal): Promise<HookObjection[]> {
+async function postCompact(ctx: CoreContext, tools: readonly ToolInfo[], signal: AbortSignal): Promise<HookReply[]> {
   const settings = ctx.settings();
   const fields = { rejectionsUsed: ctx.state().rejectionsUsed, rejectionBudget: settings.hooks.stopMaxRejections, afterObjection: false };
   return askHook(ctx, hookServers(ctx, tools, '_PostCompact'), '_PostCompact', fields, signal);

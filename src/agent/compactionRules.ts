@@ -1,12 +1,12 @@
 /**
- * The pure rules of compaction (SPEC 6): the prompt-size estimate (last reported usage plus growth
+ * The pure rules of compaction (docs/hooks.md#compaction): the prompt-size estimate (last reported usage plus growth
  * since, at four characters a token), the threshold, the turn-dropping fallback that keeps tool pairs
  * intact, and the text sent to the summariser, cut to fit its own request.
  */
 import type { ToolSpec } from './ports';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
-import type { ReplayState } from './sessionState';
+import type { ReplayState } from './replayState';
 
 export const CHARS_PER_TOKEN = 4;
 

@@ -1,6 +1,7 @@
 /**
  * The one event union every consumer reads (chat view, Hooks view, status bar, transcript file, CLI
- * --json), the typed outcome that ends a prompt, and the transcript record. Plain data.
+ * --json), the typed outcome that ends a prompt, the transcript record and the port that stores records
+ * (TranscriptStore). Plain data.
  */
 import type { HookEvidence, HookFailure } from './hookEvidence';
 import type { ChatMessage, Usage } from './messages';
@@ -21,12 +22,16 @@ export type SessionEndReason = 'exit' | 'interrupted' | 'new_chat' | 'closed';
 /** Why a prompt ended; the UI never guesses. */
 export type OutcomeReason = 'end_turn' | 'max_rounds' | 'cancelled' | 'error' | 'length' | 'content_filter';
 
-export interface HookObjection {
+/** What one server's hook said, when it said something that takes effect (context to inject, a denial, an objection). */
+export interface HookReply {
   server: string;
   text: string;
   /** Failing tests (or other findings) the hook attached as structured content, for hosts to list. */
   failures?: HookFailure[];
 }
+
+/** A `_Stop` hook's reply: the agent may not finish yet. */
+export type HookObjection = HookReply;
 
 /** Why a turn ended with an objection standing: the budget was spent, the model declined, or the round cap came first. */
 export type UnresolvedCause = 'budget_exhausted' | 'declined' | 'max_rounds';
@@ -35,7 +40,7 @@ export interface Outcome {
   reason: OutcomeReason;
   /** Human-readable detail: for `error`, what went wrong and what to do. */
   message?: string;
-  /** Set when the turn ended while a `_Stop` objection stood (SPEC 3). */
+  /** Set when the turn ended while a `_Stop` objection stood (docs/hooks.md#the-_stop-gate). */
   unresolved?: { cause: UnresolvedCause; objections: HookObjection[] };
   rounds: number;
 }
@@ -66,7 +71,8 @@ export type AgentEvent =
   | { type: 'tool_finished'; callId: string; name: string; isError: boolean; text: string; durationMs: number }
   | { type: 'hook_called'; server: string; hook: HookName }
   | { type: 'hook_finished'; server: string; hook: HookName; result: HookCallResult; text: string; durationMs: number; evidence?: HookEvidence }
-  | { type: 'hook_objected'; server: string; text: string; rejectionsUsed: number; maxRejections: number; failures?: HookFailure[] }
+  /** A `_Stop` objection that continues the turn: everything its card shows (the hook, the budget and its scope) is in the event. */
+  | { type: 'hook_objected'; hook: HookName; server: string; text: string; rejectionsUsed: number; maxRejections: number; scope: BudgetScope; failures?: HookFailure[] }
   /** What the model did with the objections of the previous gate round. */
   | { type: 'objection_resolved'; servers: string[]; resolution: 'complied' | 'declined' | 'overridden' }
   | { type: 'hook_timed_out'; server: string; hook: HookName; consecutive: number }
@@ -77,7 +83,7 @@ export type AgentEvent =
       type: 'compaction';
       trigger: 'auto' | 'manual';
       summary: string | null;
-      injected: HookObjection[];
+      injected: HookReply[];
       fallback: boolean;
       droppedMessages: number;
       /** The whole fresh history after the reset. */
@@ -101,4 +107,12 @@ export type AgentEvent =
 export interface TranscriptRecord {
   at: number;
   event: AgentEvent;
+}
+
+/** Append-only transcript: one record per event, written as events happen. */
+export interface TranscriptStore {
+  append(record: TranscriptRecord): void;
+  load(): Promise<TranscriptRecord[]>;
+  /** Resolves once everything appended so far is durable. */
+  flush(): Promise<void>;
 }

@@ -1,11 +1,11 @@
 /**
- * Calls one lifecycle hook on one server, with the agent's sovereignty rules (SPEC 4): arguments are
+ * Calls one lifecycle hook on one server, with the agent's sovereignty rules (docs/hooks.md#sovereignty-timeouts-kills-budgets): arguments are
  * exactly `{}`, context rides in `_meta["sprout/hook"]`, the call races the hook timeout, and anything
  * but a completed non-error reply with text is "no objection" (fail open). One consecutive-timeout
  * counter per server, shared by all its hooks: the second timeout in a row kills the server, which
  * restarts lazily on next use.
  */
-import { runWithTimeout, type TimedResult } from './context';
+import { runWithTimeout, type TimedResult } from './cancellation';
 import { normaliseHookText } from './hookEnvelope';
 import { hookEvidence, type HookEvidence } from './hookEvidence';
 import type { Clock, Logger, ToolHost } from './ports';
@@ -40,6 +40,11 @@ export interface HookCallerDeps {
   emit: (event: AgentEvent) => void;
   timeoutMs: () => number;
   logger?: Logger;
+  /**
+   * The consecutive-timeout counters to count on (server -> timeouts in a row). A host whose calls
+   * outlive this object (the hook bridge, one process per agent event) keeps them and passes them back.
+   */
+  timeouts?: Map<string, number>;
 }
 
 export function hookMeta(hook: HookName, context: HookCallContext): Record<string, unknown> {
@@ -54,9 +59,11 @@ export function killReason(server: string, timeoutMs: number): string {
 }
 
 export class HookCaller {
-  private readonly timeouts = new Map<string, number>();
+  private readonly timeouts: Map<string, number>;
 
-  constructor(private readonly deps: HookCallerDeps) {}
+  constructor(private readonly deps: HookCallerDeps) {
+    this.timeouts = deps.timeouts ?? new Map<string, number>();
+  }
 
   consecutiveTimeouts(server: string): number {
     return this.timeouts.get(server) ?? 0;

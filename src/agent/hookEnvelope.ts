@@ -1,5 +1,5 @@
 /**
- * How hook output reaches the model (SPEC 5). Hook text is untrusted and lower trust than user text, so
+ * How hook output reaches the model (docs/hooks.md#how-hook-text-reaches-the-model). Hook text is untrusted and lower trust than user text, so
  * it is capped (16 KiB) and wrapped as a synthetic assistant tool call plus its tool result whose
  * content is compact JSON: hostile text (quotes, newlines, fake role headers) stays inside a JSON
  * string and cannot pose as another message. Ids come from one module counter so they are unique

@@ -1,6 +1,6 @@
 /**
  * Evidence a hook may attach to its answer: the `structuredContent` of its result, read for a test
- * verdict (`status`, counts) and a list of failures (`[{ name, file?, line?, message }]`, the shape
+ * verdict (`status`, counts) and a list of failures (`[{ name, file?, line?, message, package? }]`, the shape
  * the bundled `tests` server returns). Hook output is untrusted, so this keeps only well-typed
  * fields and caps every string and the list; anything else is dropped. Hosts show the failures
  * (the chat's objection card, the Hooks view, VS Code's Testing view); the model reads only the text.
@@ -13,9 +13,12 @@ export interface HookFailure {
   /** 1-based. */
   line?: number;
   message: string;
+  /** The monorepo package the test belongs to. */
+  package?: string;
 }
 
-export type HookVerdict = 'passed' | 'failed' | 'error' | 'timeout' | 'not_run';
+/** `no_tests`: the run executed no test; `could_not_run`: the test command itself failed. */
+export type HookVerdict = 'passed' | 'failed' | 'error' | 'timeout' | 'no_tests' | 'could_not_run' | 'not_run';
 
 export interface HookEvidence {
   status?: HookVerdict;
@@ -34,7 +37,7 @@ const FILE_MAX = 1000;
 const MESSAGE_MAX = 4000;
 /** All messages together, like a hook's text (16 KiB): what is past it keeps its name and location only. */
 const MESSAGES_TOTAL_MAX = 16 * 1024;
-const VERDICTS: readonly string[] = ['passed', 'failed', 'error', 'timeout', 'not_run'];
+const VERDICTS: readonly string[] = ['passed', 'failed', 'error', 'timeout', 'no_tests', 'could_not_run', 'not_run'];
 
 function clip(value: unknown, max: number): string | undefined {
   return typeof value === 'string' ? value.slice(0, max) : undefined;
@@ -51,7 +54,8 @@ function failureOf(raw: unknown): HookFailure | undefined {
   if (name === undefined || name.trim() === '') return undefined;
   const file = clip(f.file, FILE_MAX);
   const line = count(f.line);
-  return { name, ...(file ? { file } : {}), ...(line !== undefined && line > 0 ? { line } : {}), message: clip(f.message, MESSAGE_MAX) ?? '' };
+  const pkg = clip(f.package, NAME_MAX);
+  return { name, ...(file ? { file } : {}), ...(line !== undefined && line > 0 ? { line } : {}), message: clip(f.message, MESSAGE_MAX) ?? '', ...(pkg ? { package: pkg } : {}) };
 }
 
 /** The evidence in a hook result's structured content, or undefined when it carries none. */

@@ -10,7 +10,7 @@ export * from './settings';
 export * from './toolNames';
 export * from './hookEvidence';
 export { AgentSession, type AgentSessionOptions, type SessionState } from './session';
-export { applyEvent, replayEvents, emptyReplayState, type ReplayState } from './sessionState';
+export { applyEvent, replayEvents, emptyReplayState, type ReplayState } from './replayState';
 export {
   HOOK_TEXT_MAX_BYTES,
   HOOK_TRUNCATION_MARKER,

@@ -9,7 +9,7 @@
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair, capHookField } from './hookEnvelope';
 import { collectObjections, serversWithHook } from './stopGateRules';
-import type { HookName, HookObjection, SessionEndReason } from './events';
+import type { HookName, HookReply, SessionEndReason } from './events';
 import type { ToolInfo } from './messages';
 
 /** Allowlisted servers that expose `hook`, in configuration order. */
@@ -30,7 +30,7 @@ export async function askHook(
   hook: HookName,
   fields: Record<string, unknown>,
   signal: AbortSignal,
-): Promise<HookObjection[]> {
+): Promise<HookReply[]> {
   if (servers.length === 0) return [];
   const context = { sessionId: ctx.sessionId, ...fields };
   const outcomes = await Promise.all(servers.map((server) => ctx.hookCaller.call(server, hook, context, signal)));
@@ -38,7 +38,7 @@ export async function askHook(
 }
 
 /** Puts each text into the history as `hook`'s synthetic pair, in the order given. */
-export function injectHookTexts(ctx: CoreContext, hook: HookName, texts: readonly HookObjection[]): void {
+export function injectHookTexts(ctx: CoreContext, hook: HookName, texts: readonly HookReply[]): void {
   for (const { server, text } of texts) {
     ctx.emit({ type: 'hook_injected', hook, server, text });
     for (const message of buildHookPair(hook, server, text)) appendMessage(ctx, message);

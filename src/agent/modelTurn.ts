@@ -3,7 +3,8 @@
  * `reasoning_delta` (never part of the answer), retries as `retry`, and every way it can end turned into a value (reply, cancelled with whatever text had streamed,
  * error with the adapter's message). A cancel returns at once, even if the adapter is slow to notice.
  */
-import { type CoreContext, CancelledError, raceAbort } from './context';
+import { CancelledError, raceAbort } from './cancellation';
+import type { CoreContext } from './context';
 import { ModelError, type ModelReply, type ModelRequest } from './ports';
 import type { ChatMessage, ToolCall } from './messages';
 import { errorMessage } from './errorMessage';

@@ -1,10 +1,10 @@
 /**
  * The ports through which the pure agent core talks to the world. Adapters implement them: the model
  * client over the `openai` package (src/model), the tool host over the MCP SDK (src/mcp), a clock and
- * a logger over Node (src/runtime), a transcript store over files or VS Code storage.
+ * a logger over Node (src/platform, src/runtime). The transcript store's port is beside the record it
+ * keeps, in events.ts (this file names no event but the tool host's own).
  */
 import type { ChatMessage, ElicitationAction, ElicitationRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
-import type { TranscriptRecord } from './events';
 
 export interface ToolSpec {
   /** Qualified name, `^[a-zA-Z0-9_-]{1,64}$`. */
@@ -152,12 +152,4 @@ export interface Logger {
   info(message: string, data?: Record<string, unknown>): void;
   warn(message: string, data?: Record<string, unknown>): void;
   error(message: string, data?: Record<string, unknown>): void;
-}
-
-/** Append-only transcript: one record per event, written as events happen. */
-export interface TranscriptStore {
-  append(record: TranscriptRecord): void;
-  load(): Promise<TranscriptRecord[]>;
-  /** Resolves once everything appended so far is durable. */
-  flush(): Promise<void>;
 }

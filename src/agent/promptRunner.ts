@@ -8,7 +8,8 @@
  */
 import { compact } from './compact';
 import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
-import { type CoreContext, CancelledError, appendMessage, raceAbort, toolListOptions } from './context';
+import { CancelledError, raceAbort } from './cancellation';
+import { type CoreContext, appendMessage, toolListOptions } from './context';
 import { validateHistory, wireSafeCalls } from './historyValidity';
 import { callModel, replyMessage } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';
@@ -124,7 +125,7 @@ export class PromptRunner {
     return await this.callModel(tools, specs);
   }
 
-  /** The round cap can come right after an objection: the turn then ends with it standing (SPEC 3). */
+  /** The round cap can come right after an objection: the turn then ends with it standing (docs/hooks.md#the-_stop-gate). */
   private finishPlanned(plan: Extract<RoundPlan, { kind: 'finish' }>): Step {
     const unresolved = plan.reason === 'max_rounds' ? endWithObjectionsStanding(this.ctx, this.gate, 'max_rounds') : undefined;
     return finish(plan.reason, { ...(plan.message === undefined ? {} : { message: plan.message }), ...(unresolved === undefined ? {} : { unresolved }) });

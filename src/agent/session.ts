@@ -7,17 +7,18 @@
  */
 import { compact } from './compact';
 import { fixedChars } from './compactionRules';
-import { type CoreContext, runWithTimeout, toolListOptions } from './context';
+import { runWithTimeout } from './cancellation';
+import { type CoreContext, toolListOptions } from './context';
 import { HookCaller } from './hookCaller';
 import { runSessionEndHook } from './lifecycleHooks';
 import { HistoryLedger } from './historyLedger';
 import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
 import { PromptRunner, toolSpecs } from './promptRunner';
-import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from './ports';
-import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './sessionState';
+import type { Clock, Logger, ModelClient, ToolHost } from './ports';
+import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './replayState';
 import { emitBudget } from './stopGate';
-import type { AgentEvent, Outcome, SessionEndReason } from './events';
+import type { AgentEvent, Outcome, SessionEndReason, TranscriptStore } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage, Usage } from './messages';
 import { errorMessage } from './errorMessage';

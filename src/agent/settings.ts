@@ -1,10 +1,10 @@
 /**
- * The core's settings: their types, the product's defaults (SPEC 8), and the pure parsers that turn raw setting values into the core's
+ * The core's settings: their types, the product's defaults (README.md#configure), and the pure parsers that turn raw setting values into the core's
  * settings object. Hosts read their sources (VS Code configuration, environment variables) and call
  * these; a bad value becomes a ConfigError naming the setting and what to do.
  */
 
-/** The allowlist of servers whose `_` tools may act as hooks (SPEC 2). */
+/** The allowlist of servers whose `_` tools may act as hooks (docs/hooks.md#which-servers-may-act-as-hooks). */
 export type HookAllowlist = { kind: 'all' } | { kind: 'names'; names: string[] };
 
 export type BudgetScope = 'session' | 'prompt';
@@ -88,7 +88,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
 };
 
 /**
- * SPEC 2: a sole `*` means every server; otherwise exact, case-sensitive names, blanks dropped.
+ * docs/hooks.md#which-servers-may-act-as-hooks: a sole `*` means every server; otherwise exact, case-sensitive names, blanks dropped.
  * `*` mixed with names is an error, never a silent widening or narrowing.
  */
 export function parseHookAllowlist(input: string | readonly string[], setting = 'sprout.hooks.servers'): HookAllowlist {

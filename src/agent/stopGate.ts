@@ -1,8 +1,8 @@
 /**
- * The `_Stop` gate run when the model ends its turn (SPEC 3): finish when the model declined an
- * objection, otherwise ask every allowlisted `_Stop` hook in parallel and turn the objections into
- * synthetic pairs plus one budget unit. Once the budget is spent the hooks are asked once more, as a
- * final verdict that never continues the turn, so the outcome can say what still objects. Every call
+ * The `_Stop` gate run when the model ends its turn (docs/hooks.md#the-_stop-gate): ask every allowlisted `_Stop` hook in
+ * parallel and turn the objections into synthetic pairs plus one budget unit. When the model declined
+ * an objection, or the budget is spent, the hooks are asked once more instead, as a final verdict that
+ * never continues the turn, so the outcome says what still objects (and not what no longer does). Every call
  * carries the evidence of the prompt (the tool calls made, the model's closing text). It also says what
  * became of the previous round's objections (`objection_resolved`), and what stands when the turn ends.
  */
@@ -92,8 +92,10 @@ export function runStopGate(
   if (decision.kind === 'finish') return finishStanding(ctx, gate, decision.cause);
   const servers = serversWithHook(tools, hooks.allowlist, '_Stop', ctx.tools.serverNames());
   if (servers.length === 0 && signal.aborted) return { kind: 'cancelled' };
-  // Nobody left to ask for a verdict: what stood when the budget ran out still stands.
-  if (decision.kind === 'verdict') return servers.length === 0 ? finishStanding(ctx, gate, 'budget_exhausted') : finalVerdict(ctx, gate, servers, evidence, signal);
+  // Nobody left to ask for a verdict: what stood when the model declined or the budget ran out still stands.
+  if (decision.kind === 'verdict') {
+    return servers.length === 0 ? finishStanding(ctx, gate, decision.cause) : finalVerdict(ctx, gate, servers, evidence, signal, decision.cause);
+  }
   if (servers.length === 0) return finishWithoutObjection(ctx, gate);
   return askStopHooks(ctx, gate, servers, evidence, signal);
 }
@@ -121,7 +123,7 @@ async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[
   const nowUsed = ctx.state().rejectionsUsed + 1;
   emitBudget(ctx, nowUsed);
   for (const objection of objections) {
-    const objected = { type: 'hook_objected' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max };
+    const objected = { type: 'hook_objected' as const, hook: '_Stop' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max, scope: ctx.settings().hooks.stopBudgetScope };
     ctx.emit(objection.failures ? { ...objected, failures: objection.failures } : objected);
     for (const message of buildHookPair('_Stop', objection.server, objection.text)) appendMessage(ctx, message);
   }
@@ -131,13 +133,22 @@ async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[
 }
 
 /**
- * The budget is spent: `_Stop` once more with `final: true`. Whatever objects now is the turn's
- * unresolved objection (cause `budget_exhausted`); nothing is appended and the turn ends either way.
+ * The model declined, or the budget is spent: `_Stop` once more with `final: true`. Whatever objects
+ * now is the turn's unresolved objection (with `cause`); nothing is appended and the turn ends either
+ * way. After a decline the standing objection is settled as declined whatever the verdict says: the
+ * model did not act on it, even when the hook no longer minds (a one-time reminder, say).
  */
-async function finalVerdict(ctx: CoreContext, gate: PromptGate, servers: string[], evidence: StopEvidence, signal: AbortSignal): Promise<GateResult> {
+async function finalVerdict(
+  ctx: CoreContext,
+  gate: PromptGate,
+  servers: string[],
+  evidence: StopEvidence,
+  signal: AbortSignal,
+  cause: UnresolvedCause,
+): Promise<GateResult> {
   const objections: HookObjection[] = await askHook(ctx, servers, '_Stop', { ...stopFields(ctx, gate, evidence), final: true }, signal);
   if (signal.aborted) return { kind: 'cancelled' };
-  if (objections.length === 0) return finishWithoutObjection(ctx, gate);
-  settlePending(ctx, gate, 'overridden');
-  return { kind: 'finish', unresolved: { cause: 'budget_exhausted', objections } };
+  if (objections.length === 0 && cause !== 'declined') return finishWithoutObjection(ctx, gate);
+  settlePending(ctx, gate, cause === 'declined' ? 'declined' : 'overridden');
+  return objections.length === 0 ? { kind: 'finish' } : { kind: 'finish', unresolved: { cause, objections } };
 }

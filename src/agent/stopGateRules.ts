@@ -1,5 +1,5 @@
 /**
- * The pure rules of the `_Stop` gate (SPEC 3): which servers may act as hooks, the gate's decision
+ * The pure rules of the `_Stop` gate (docs/hooks.md#the-_stop-gate): which servers may act as hooks, the gate's decision
  * before any hook is called, objection filtering in server configuration order, and budget scope.
  */
 import { isHookServerAllowed } from './settings';
@@ -14,17 +14,18 @@ export interface GateState {
 }
 
 /**
- * `call_hooks`: an ordinary gate round that may continue the turn. `verdict`: the budget is spent, so
- * `_Stop` is asked once more (`final: true`) only to say what still objects; the turn ends either way.
+ * `call_hooks`: an ordinary gate round that may continue the turn. `verdict`: the model declined the
+ * objection, or the budget is spent, so `_Stop` is asked once more (`final: true`) only to say what
+ * still objects; the turn ends either way, and `cause` is why if something does.
  */
-export type GateDecision = { kind: 'finish'; cause: 'declined' | 'budget_exhausted' } | { kind: 'verdict' } | { kind: 'call_hooks' };
+export type GateDecision = { kind: 'finish'; cause: 'budget_exhausted' } | { kind: 'verdict'; cause: 'declined' | 'budget_exhausted' } | { kind: 'call_hooks' };
 
 /** What happens when the model ends its turn, before any hook is called. */
 export function decideGate(state: GateState, hooks: HookSettings): GateDecision {
-  if (state.afterObjection && hooks.repeatedEndTurnStops) return { kind: 'finish', cause: 'declined' };
+  if (state.afterObjection && hooks.repeatedEndTurnStops) return { kind: 'verdict', cause: 'declined' };
   // 0 disables `_Stop` altogether: no gate round and no verdict.
   if (hooks.stopMaxRejections === 0) return { kind: 'finish', cause: 'budget_exhausted' };
-  if (state.rejectionsUsed >= hooks.stopMaxRejections) return { kind: 'verdict' };
+  if (state.rejectionsUsed >= hooks.stopMaxRejections) return { kind: 'verdict', cause: 'budget_exhausted' };
   return { kind: 'call_hooks' };
 }
 

@@ -9,7 +9,7 @@ import type { CoreContext } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import { capHookField, hookEnvelopeContent } from './hookEnvelope';
 import { askHook } from './lifecycleHooks';
-import type { HookObjection } from './events';
+import type { HookReply } from './events';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
 
 /** The `_PreToolUse` denials of one prompt; shared by the round's parallel calls. */
@@ -58,7 +58,7 @@ export interface RanCall {
 }
 
 /** `_PostToolUse` for one call that ran; the texts to inject, in configuration order. */
-export async function postToolUse(ctx: CoreContext, servers: readonly string[], ran: RanCall, signal: AbortSignal): Promise<HookObjection[]> {
+export async function postToolUse(ctx: CoreContext, servers: readonly string[], ran: RanCall, signal: AbortSignal): Promise<HookReply[]> {
   const fields = { ...callFields(ran.call, ran.tool, ran.args), isError: ran.isError, durationMs: ran.durationMs, result: capHookField(ran.result) };
   return askHook(ctx, servers, '_PostToolUse', fields, signal);
 }

@@ -1,5 +1,5 @@
 /**
- * Tool namespacing (SPEC 1): tools reach the model as `<server>__<bare>`, hooks are the bare names
+ * Tool namespacing (docs/hooks.md#discovery): tools reach the model as `<server>__<bare>`, hooks are the bare names
  * starting with `_`. Bad names are rejected with an error that names the server, never dropped silently.
  */
 

@@ -6,11 +6,12 @@
  * tools never reach a server; bad arguments, failures, timeouts and cancels become error results the
  * model can read. Results are capped with a marker saying how much was cut.
  */
-import { type CoreContext, CancelledError, appendMessage, raceAbort } from './context';
+import { CancelledError, raceAbort } from './cancellation';
+import { type CoreContext, appendMessage } from './context';
 import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import { hookServers, injectHookTexts } from './lifecycleHooks';
 import { type DenialCount, postToolUse, preToolUse } from './toolHooks';
-import type { HookObjection } from './events';
+import type { HookReply } from './events';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
 import type { ToolProgress } from './ports';
 import { errorMessage } from './errorMessage';
@@ -60,7 +61,7 @@ interface CallResult {
   text: string;
   isError: boolean;
   /** The `_PostToolUse` texts of a call that ran. */
-  post?: Promise<HookObjection[]>;
+  post?: Promise<HookReply[]>;
 }
 
 /** One call of the prompt as `_Stop`'s evidence lists it. */

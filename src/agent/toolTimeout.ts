@@ -4,7 +4,7 @@
  * forever cannot hold a round. Like `runWithTimeout`, the result comes back at once on timeout or
  * cancel (the work's signal is aborted so the tool host cancels the request).
  */
-import { onAbort, type TimedResult } from './context';
+import { onAbort, type TimedResult } from './cancellation';
 import type { Clock } from './ports';
 import { errorMessage } from './errorMessage';
 

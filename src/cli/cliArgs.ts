@@ -29,6 +29,8 @@ export interface CliArgs {
 
 export const USAGE = `Usage: sprout-agent [options] [prompt]
        sprout-agent hooks check [options]   (check hook servers; see sprout-agent hooks --help)
+       sprout-agent hooks install --agent AGENT   (gate Claude Code, Codex, Gemini CLI, Copilot, Cursor
+                                          or Kiro with the same hook servers; see hooks install --help)
 
 Runs one prompt through the Sprout agent and exits. The prompt is read from stdin when omitted or "-".
 

@@ -14,7 +14,7 @@ import { ConfigError, parseBoolean } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
 import { inputEnvName, loadMcpConfigFile, readMcpConfigJson, type McpServerConfig } from '../mcp/config';
 import type { SecretPolicy } from '../mcp/secretVariables';
-import { isInside } from '../servers/shared/safePath';
+import { isInside } from '../servers/common/safePath';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,

@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Logger } from '../agent/ports';
 import { JsonlTranscriptStore } from '../runtime/jsonlTranscriptStore';
 import { privateStateDir, type StateEnv } from '../platform/privateState';
-import { isInside, OutsideWorkspaceError, resolveInWorkspace } from '../servers/shared/safePath';
+import { isInside, OutsideWorkspaceError, resolveInWorkspace } from '../servers/common/safePath';
 import { UsageError } from './exitCodes';
 
 export function resolveWorkspace(cwdOption: string | undefined, processCwd: string): string {

@@ -5,7 +5,7 @@
  */
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../agent/settings';
 import type { AgentSettings } from '../agent/settings';
-import { ProtectedPatternError, protectedRule } from '../servers/shared/protectedPaths';
+import { ProtectedPatternError, protectedRule } from '../servers/common/protectedPaths';
 import type { CliArgs } from './cliArgs';
 import { parseCompatibility, type Compatibility } from '../model/dialect';
 
@@ -58,6 +58,11 @@ function waitSettings(env: Env): Pick<AgentSettings, (typeof WAIT_VARS)[number][
     out[key] = value === undefined ? DEFAULT_SETTINGS[key] : parseInteger(value, name, 1);
   }
   return out;
+}
+
+/** The settings of a host that calls hooks but never a model (the hook bridge): defaults, waits and hooks from the environment. */
+export function hookOnlySettings(env: Env): AgentSettings {
+  return { ...DEFAULT_SETTINGS, ...waitSettings(env), hooks: hookSettings(env) };
 }
 
 export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRounds'>): AgentSettings {

@@ -8,6 +8,8 @@
 import type { AgentEvent, UnresolvedCause } from '../agent/events';
 import { neutralizeTerminalText as sanitizeForTerminal, terminalSafeJson } from '../platform/terminalText';
 import type { WritableLike } from '../runtime/streamLogger';
+import { KILL_AFTER_TIMEOUTS } from '../agent/hookCaller';
+import { hookFailedText, hookTimedOutText } from '../shared/hookText';
 
 export type EventPrinter = (event: AgentEvent) => void;
 
@@ -49,7 +51,7 @@ function narrative(event: AgentEvent): string | undefined {
     case 'tool_progress':
       return `.. ${event.name}${progressAmount(event.progress, event.total)}${event.message !== undefined ? `: ${oneLine(event.message, 160)}` : ''}`;
     case 'hook_objected':
-      return `!! HOOK OBJECTION from ${event.server} (_Stop ${event.rejectionsUsed}/${event.maxRejections}):\n${indent(event.text)}`;
+      return `!! HOOK OBJECTION from ${event.server} (${event.hook} ${event.rejectionsUsed}/${event.maxRejections}):\n${indent(event.text)}`;
     case 'tool_denied':
       return `xx ${event.name} blocked by ${event.server} (_PreToolUse ${event.denialsUsed}/${event.denialBudget}):\n${indent(event.text)}`;
     case 'hook_injected':
@@ -83,7 +85,9 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'retry':
       return `retrying the model call in ${event.delayMs} ms (attempt ${event.attempt}): ${oneLine(event.reason)}`;
     case 'hook_timed_out':
-      return `hook ${event.hook} on ${event.server} timed out (${event.consecutive} in a row); treated as no objection`;
+      return hookTimedOutText(event.hook, event.server, event.consecutive, KILL_AFTER_TIMEOUTS, true);
+    case 'hook_finished':
+      return event.result === 'error' ? hookFailedText(event.hook, event.server, oneLine(event.text), true) : undefined;
     case 'server_killed':
       return `server ${event.server} was killed (${oneLine(event.reason)}); its in-memory state is lost, it restarts on next use`;
     case 'server_restarted':

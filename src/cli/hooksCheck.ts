@@ -14,10 +14,12 @@ import { isHookServerAllowed, type HookSettings } from '../agent/settings';
 import type { ToolInfo } from '../agent/messages';
 import { splitQualifiedName } from '../agent/toolNames';
 import { errorMessage } from '../agent/errorMessage';
+import { AGENT_IDS, isAgentId, type AgentId } from '../agentHooks/agentFormat';
+import { agentReport } from './bridge/hooksInstall';
 import type { McpHub } from '../mcp/mcpHub';
 import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
-import { nodeClock } from '../runtime/nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
 import { terminalSafeJson } from '../platform/terminalText';
 import { selectAndAnnounce } from './cliServers';
@@ -26,9 +28,11 @@ import { hookSettings } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
 import { secretEnvNames } from './cliArgs';
-import type { CliIo } from './runCli';
+import type { CliIo } from './cliIo';
 
 const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
+       sprout-agent hooks install|uninstall --agent AGENT [options]   (see hooks install --help)
+       sprout-agent hooks run --agent AGENT EVENT [options]          (the command an agent runs)
 
 Starts the MCP servers a run would start, lists each server's hooks and whether MCP_HOOK_SERVERS
 enables them, calls each hook once with sample _meta (marked "dryRun": true) and prints what it
@@ -44,6 +48,8 @@ Options:
   --tool NAME              the qualified tool name _PreToolUse/_PostToolUse are told about
                            (default: ${DEFAULT_SAMPLE_CALL.tool})
   --args JSON              that call's arguments, a JSON object (default: ${JSON.stringify(DEFAULT_SAMPLE_CALL.arguments)})
+  --agent AGENT            also say what AGENT (claude, codex, gemini, copilot, cursor, kiro) would get
+                           through hooks install, and what its config file has of Sprout's now
   --json                   print the report as one JSON object
   -h, --help               show this help
 
@@ -61,6 +67,7 @@ export interface HooksCheckArgs {
   event?: HookName;
   call: SampleCall;
   json: boolean;
+  agent?: AgentId;
 }
 
 function parseEvent(value: string | undefined): HookName | undefined {
@@ -69,6 +76,11 @@ function parseEvent(value: string | undefined): HookName | undefined {
   const hook = HOOK_NAMES.find((h) => h === name);
   if (hook === undefined) throw new UsageError(`--event: "${value}" is no hook; use one of ${HOOK_NAMES.join(', ')}.`);
   return hook;
+}
+
+function agentIdOf(value: string): AgentId {
+  if (!isAgentId(value)) throw new UsageError(`--agent: "${value}" is no agent Sprout knows; use one of ${AGENT_IDS.join(', ')}.`);
+  return value;
 }
 
 function parseSampleCall(tool: string | undefined, args: string | undefined): SampleCall {
@@ -89,7 +101,7 @@ function parseSampleCall(tool: string | undefined, args: string | undefined): Sa
 function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
   if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, allowSecretEnv: [], call: DEFAULT_SAMPLE_CALL, json: false };
-  if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the one command is "hooks check".\n\n${HOOKS_USAGE}`);
+  if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the commands are check, run, install and uninstall.\n\n${HOOKS_USAGE}`);
   let parsed;
   try {
     parsed = parseArgs({
@@ -107,6 +119,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
         tool: { type: 'string' },
         args: { type: 'string' },
         json: { type: 'boolean' },
+        agent: { type: 'string' },
       },
     });
   } catch (error) {
@@ -123,6 +136,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
     event: parseEvent(v.event),
     call: parseSampleCall(v.tool, v.args),
     json: v.json === true,
+    ...(v.agent === undefined ? {} : { agent: agentIdOf(v.agent) }),
   };
 }
 
@@ -203,6 +217,7 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo, logger
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     const allowlist = io.env.MCP_HOOK_SERVERS?.trim() || '(unset: hooks off)';
     io.stdout.write(args.json ? `${terminalSafeJson(report)}\n` : formatReport(report, allowlist));
+    if (args.agent !== undefined && !args.json) io.stdout.write(agentReport(args.agent, tools, hooks, resolveWorkspace(args.cwd, io.cwd)));
     return report.ok ? EXIT_OK : EXIT_ERROR;
   } finally {
     await hub.close();

@@ -5,6 +5,7 @@
  * instead of the default signal death, and nothing has been started that could be left behind.
  */
 import type { EarlySignals, main } from './main';
+import type { main as bridgeMain } from './bridge/bridgeEntry';
 
 const seen: NodeJS.Signals[] = [];
 const note = (signal: NodeJS.Signals): void => void seen.push(signal);
@@ -20,6 +21,14 @@ const early: EarlySignals = {
 };
 
 // A plain require: the main bundle stays a separate file, loaded only after the handlers are in place.
-// main() handles its own failures (it exits with a code on every path).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-void (require('./cliMain.js') as { main: typeof main }).main(early);
+// main() handles its own failures (it exits with a code on every path). An agent's hook event
+// (`hooks run`) loads only the light bridge client, which asks the warm hook host.
+const args = process.argv.slice(2);
+if (args[0] === 'hooks' && args[1] === 'run') {
+  early.release();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  void (require('./hookBridge.js') as { main: typeof bridgeMain }).main(args.slice(2));
+} else {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  void (require('./cliMain.js') as { main: typeof main }).main(early);
+}

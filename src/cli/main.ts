@@ -9,6 +9,8 @@ import { defaultDistDir, runCli } from './runCli';
 import { EXIT_ERROR, EXIT_INTERRUPTED } from './exitCodes';
 import type { AgentRuntime } from '../runtime/createAgentRuntime';
 import { terminalWriter } from '../platform/terminalText';
+import { answerLocally } from './bridge/bridgeProcess';
+import type { BridgeRequest, BridgeResponse } from './bridge/bridgeHandler';
 
 function flushAndExit(code: number): void {
   // Pipes are synchronous on Linux, but wait for the write callbacks anyway so nothing is cut off.
@@ -60,6 +62,11 @@ export async function main(early?: EarlySignals): Promise<void> {
     onRuntime: (r) => (runtime = r),
   });
   flushAndExit(code);
+}
+
+/** For dist/hookBridge.js: a `hooks run` event the hook host could not take, run in this process. */
+export function answerBridgeLocally(request: BridgeRequest): Promise<BridgeResponse> {
+  return answerLocally(request, defaultDistDir(__dirname), packageJson.version, new AbortController().signal);
 }
 
 // Run directly (node dist/cliMain.js, or tsx in development): no launcher, no early signals.

@@ -11,35 +11,23 @@ import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
-import { StreamLogger, type LogLevel, type WritableLike } from '../runtime/streamLogger';
+import { StreamLogger, type LogLevel } from '../runtime/streamLogger';
 import { terminalWriter } from '../platform/terminalText';
 import { UnsafeStateDirError } from '../platform/privateState';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
+import type { CliIo } from './cliIo';
 import { checkHookAllowlist, selectAndAnnounce, type ServerSelection } from './cliServers';
-import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor, type PromptSource } from './cliSession';
+import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor } from './cliSession';
 import { modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
+import { runBridgeProcess } from './bridge/bridgeProcess';
+import { runHookHostCommand } from './bridge/hookHost';
+import { runHooksInstall } from './bridge/hooksInstall';
 import { describeFailures, runVerdict } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
-
-export interface CliIo {
-  argv: readonly string[];
-  env: Env;
-  cwd: string;
-  stdin: PromptSource;
-  stdout: WritableLike;
-  stderr: WritableLike;
-  version: string;
-  /** The folder holding the bundled servers (dist/). */
-  distDir: string;
-  /** Aborted on SIGINT/SIGTERM. */
-  interrupt: AbortSignal;
-  /** Called with the runtime once it exists, so a second signal can still close it. */
-  onRuntime?: (runtime: AgentRuntime) => void;
-}
 
 /** How long a cancelled run may take to wind down before the servers are closed under it. */
 const CANCEL_GRACE_MS = 5000;
@@ -166,7 +154,7 @@ export async function runCli(given: CliIo): Promise<number> {
   // text): both streams neutralise every write, so no message has to remember to.
   const io: CliIo = { ...given, stdout: terminalWriter(given.stdout), stderr: terminalWriter(given.stderr) };
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
-  if (io.argv[0] === 'hooks') return withExitCodes(io, () => runHooksCommand(io.argv.slice(1), io, logger));
+  if (io.argv[0] === 'hooks') return runHooks(io, logger);
   let args: CliArgs;
   try {
     args = parseCliArgs(io.argv);
@@ -183,6 +171,18 @@ export async function runCli(given: CliIo): Promise<number> {
     return EXIT_OK;
   }
   return withExitCodes(io, () => execute(args, io, logger));
+}
+
+/**
+ * `sprout-agent hooks ...`. `run` is what agents start for each hook event: it never exits 2 (most
+ * agents read 2 as "block") and reports its own failures; `host` is what `run` starts.
+ */
+function runHooks(io: CliIo, logger: StreamLogger): Promise<number> {
+  const [command, ...rest] = io.argv.slice(1);
+  if (command === 'run') return runBridgeProcess(rest, io);
+  if (command === 'host') return withExitCodes(io, () => runHookHostCommand(io));
+  if (command === 'install' || command === 'uninstall') return withExitCodes(io, () => runHooksInstall(rest, io, command === 'uninstall'));
+  return withExitCodes(io, () => runHooksCommand(io.argv.slice(1), io, logger));
 }
 
 /** Bad usage or configuration exits 2 with its message; an interrupt 130; anything else 1. */

@@ -11,12 +11,13 @@ import { join } from 'node:path';
 import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, ServerStatus } from '../mcp/mcpHub';
+import type { ServersState } from './viewEvents';
 import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
-import { ModelRouter } from './model/modelRouter';
+import { ModelRouter } from './modelSources/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
 import type { SecretConsent } from './settings/secretConsent';
 import type { ClientFeatures } from '../mcp/clientFeatures';
@@ -55,18 +56,17 @@ export class AgentHost {
   /** The name the bundled workspace server runs under (undefined when a configured server took the name, or it is off). */
   bundledWorkspaceServer: string | undefined;
   notices: string[] = [];
-  private readonly hubListeners = new Set<() => void>();
-  private readonly statusListeners = new Set<(status: ServerStatus) => void>();
+  private readonly serverListeners = new Set<(state: ServersState) => void>();
 
   /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
   readonly tools = new ToolHostRelay<McpHub>();
   /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
-  readonly models: ModelRouter;
+  readonly modelSources: ModelRouter;
   /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
-  readonly model: ModelClient = { complete: (request, options) => this.models.complete(request, options) };
+  readonly model: ModelClient = { complete: (request, options) => this.modelSources.complete(request, options) };
 
   constructor(private readonly deps: AgentHostDeps) {
-    this.models = new ModelRouter({
+    this.modelSources = new ModelRouter({
       settings: deps.settings,
       hasApiKey: () => deps.apiKey() !== undefined,
       endpointClient: () => this.currentModel(),
@@ -92,16 +92,23 @@ export class AgentHost {
     return client;
   }
 
-  /** A hub was built or dropped: the set of servers (and the notices about them) may have changed. */
-  onHubChanged(listener: () => void): () => void {
-    this.hubListeners.add(listener);
-    return () => this.hubListeners.delete(listener);
+  /**
+   * The window's servers, whole, whenever any of it changed: a hub was built or dropped (the set of
+   * servers and the notices about them), or a server of the current hub changed state (started,
+   * failed, killed, restarting, listed its tools). One channel, so a view never merges two.
+   */
+  onServers(listener: (state: ServersState) => void): () => void {
+    this.serverListeners.add(listener);
+    return () => this.serverListeners.delete(listener);
   }
 
-  /** A server of the current hub changed state (started, failed, killed, restarting, listed its tools). */
-  onServerStatus(listener: (status: ServerStatus) => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
+  serversState(): ServersState {
+    return { started: this.started, servers: this.status(), notices: this.notices };
+  }
+
+  private serversChanged(): void {
+    const state = this.serversState();
+    for (const listener of [...this.serverListeners]) listener(state);
   }
 
   private get hub(): McpHub | undefined {
@@ -127,7 +134,7 @@ export class AgentHost {
   async invalidateServers(): Promise<void> {
     const old = this.hub;
     this.tools.use(undefined);
-    for (const listener of this.hubListeners) listener();
+    this.serversChanged();
     await old?.close();
   }
 
@@ -152,7 +159,7 @@ export class AgentHost {
   }
 
   async dispose(): Promise<void> {
-    this.models.dispose();
+    this.modelSources.dispose();
     const hub = this.hub;
     this.tools.use(undefined);
     await hub?.close();
@@ -184,12 +191,11 @@ export class AgentHost {
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
     const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth });
-    hub.onStatus((status) => {
-      if (this.hub !== hub) return;
-      for (const listener of this.statusListeners) listener(status);
+    hub.onStatus(() => {
+      if (this.hub === hub) this.serversChanged();
     });
     this.tools.use(hub);
-    for (const listener of this.hubListeners) listener();
+    this.serversChanged();
     return hub;
   }
 }

@@ -1,17 +1,23 @@
 /**
  * The extension's entry point: composes the window's parts (settings, secrets, trust and consent, the
- * agent host, the chat controller and its webviews, the Hooks view, the status bar, commands and the
- * task type) and returns a small API that the extension-host tests drive. No agent logic lives here.
+ * agent host, the view events and the views that follow them, the open chat, its webviews and the
+ * questions it asks, commands and the task type) and returns a small API that the extension-host tests
+ * drive. No agent logic lives here, and no event is routed here: each view subscribes to the view events.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../agent/errorMessage';
 import type { Logger } from '../agent/ports';
+import type { ChatState, WebviewMessage } from '../shared/protocol';
 import { AgentHost, type AgentHostDeps } from './agentHost';
 import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
 import { ChatIndex } from './chat/chatIndex';
-import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor } from './chat/chatViewProvider';
+import { handleChatMessage } from './chat/chatMessages';
+import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, type ChatWebviewDeps } from './chat/chatViewProvider';
+import { ChatViews } from './chat/chatViews';
+import { QuestionBrokers } from './chat/questionBrokers';
 import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
 import { askConsent, askKeyConsent, askSecretConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
@@ -28,18 +34,29 @@ import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
 import { openSignInInBrowser, promptForInput, resolveInputs, vscodeOAuthHost, type InputPrompt, type SignInOpener } from './settings/mcpSecrets';
+import { TestResultsMirror } from './testing/testResultsMirror';
+import { registerChangeDocuments } from './checkpoints/fileChanges';
+import { ViewEvents } from './viewEvents';
 
 /** How MCP sign-in pages are opened and `${input:id}` values asked for; extension-host tests replace them to play the user. */
 export interface McpUserPrompts {
   openSignIn: SignInOpener;
   askInput: InputPrompt;
 }
-import { TestResultsMirror } from './testing/testResultsMirror';
-import { hooksSummary } from './hooks/hooksSummary';
-import { registerChangeDocuments } from './checkpoints/fileChanges';
 
 export interface SproutApi {
+  /** The open chat and switching chats. */
   controller: ChatController;
+  /** The chat webviews (notice, snapshot). */
+  views: ChatViews;
+  /** Tool approvals and servers' questions waiting for the user. */
+  questions: QuestionBrokers;
+  /** What a chat webview's message does (tests play the webview with it). */
+  handle: (message: WebviewMessage) => Promise<void>;
+  /** The state a chat webview gets when it says `ready`. */
+  snapshot: () => Promise<ChatState>;
+  /** The one event path of the window's views. */
+  events: ViewEvents;
   host: AgentHost;
   hooks: HooksViewState;
   tree: HooksTreeProvider;
@@ -62,15 +79,20 @@ export interface SproutApi {
   onTaskOutput: vscode.Event<string>;
 }
 
+/** The window's parts, as `activate` composed them. */
 interface Parts {
   channel: vscode.LogOutputChannel;
   keys: ApiKeyStore;
   logger: Logger;
   host: AgentHost;
+  events: ViewEvents;
   hooks: HooksViewState;
   tree: HooksTreeProvider;
   index: ChatIndex;
   controller: ChatController;
+  views: ChatViews;
+  questions: QuestionBrokers;
+  handle: (message: WebviewMessage) => Promise<void>;
   testing: TestResultsMirror;
   approvals: WorkspaceApprovals;
   workspaceFolder: string;
@@ -80,36 +102,22 @@ let statusBarItem: vscode.StatusBarItem | undefined;
 const taskOutput = new vscode.EventEmitter<string>();
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
-  const { channel, keys, logger, host, hooks, tree, index, controller, testing, workspaceFolder } = parts;
-  // No polling: servers report each change of state, and a new hub (or none) brings a new server set
-  // and its notices. The view state tells the tree and status bar only when something shown moved.
-  const refreshServers = (): void => {
-    hooks.updateStatus(host.status(), host.started);
-    if (tree.notices.join('\n') === host.notices.join('\n')) return;
-    tree.notices = host.notices;
-    tree.refresh();
-  };
-  const stopHub = host.onHubChanged(refreshServers);
-  const stopStatus = host.onServerStatus((status) => hooks.updateServer(status));
-  const statusBar = createStatusBar(hooks, () => controller.running);
-  // The chat's header line follows the Hooks view's state.
-  const stopSummary = hooks.onDidChange(() => controller.broadcastHooks());
+  const { channel, keys, logger, host, events, index, controller, views, questions, testing } = parts;
+  // The servers' state goes to the views in one piece, whenever any of it changed (no polling).
+  const stopServers = host.onServers((state) => events.publish({ type: 'servers', state }));
+  const statusBar = createStatusBar(parts.hooks);
   statusBarItem = statusBar.item;
-  const chatProvider = new ChatViewProvider(controller, logger, context.extensionUri);
+  const webviews: ChatWebviewDeps = { views, handle: parts.handle, logger, extensionUri: context.extensionUri };
   context.subscriptions.push(
     channel,
     statusBar,
-    new vscode.Disposable(() => {
-      stopHub();
-      stopStatus();
-      stopSummary();
-    }),
+    new vscode.Disposable(stopServers),
     registerChangeDocuments((chatId) => controller.checkpointsOf(chatId)),
-    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, chatProvider, { webviewOptions: { retainContextWhenHidden: true } }),
-    vscode.window.createTreeView('sprout.hooks', { treeDataProvider: tree, showCollapseAll: false }),
-    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(controller, logger, context.extensionUri) }),
+    vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider({ ...webviews, questions, index, events }), { webviewOptions: { retainContextWhenHidden: true } }),
+    vscode.window.createTreeView('sprout.hooks', { treeDataProvider: parts.tree, showCollapseAll: false }),
+    ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(webviews) }),
     registerTaskProvider(
-      (prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, controller }, prompt, onEvent, signal),
+      (prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, questions }, prompt, onEvent, signal),
       (text) => taskOutput.fire(text),
     ),
     keys.onDidChange(() => {
@@ -117,20 +125,19 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
       controller.applySettings();
     }),
     // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
-    host.models.onDidChange(() => controller.applySettings()),
-    ...watchConfiguration({ reread: config.reread, host, controller, workspaceFolder }),
+    host.modelSources.onDidChange(() => controller.applySettings()),
+    ...watchConfiguration({ reread: config.reread, host, views, workspaceFolder: parts.workspaceFolder }),
   );
 }
 
 /**
- * What the window offers MCP servers: questions go to the chat's form cards (the hub starts on the
- * first prompt, after the controller exists, so the late reference holds), roots are the workspace
+ * What the window offers MCP servers: questions go to the chat's form cards, roots are the workspace
  * folders, sign-in and `${input:id}` values live in SecretStorage.
  */
-function mcpHostOptions(context: vscode.ExtensionContext, chat: { controller?: ChatController }, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
+function mcpHostOptions(context: vscode.ExtensionContext, questions: QuestionBrokers, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
   return {
     features: {
-      elicitation: { by: 'user', answer: (request, signal) => chat.controller?.elicitations.answer(request, signal) ?? Promise.resolve({ action: 'cancel' }) },
+      elicitation: { by: 'user', answer: (request, signal) => questions.elicitations.answer(request, signal) },
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     },
     oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
@@ -186,38 +193,36 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
   const approvals = new WorkspaceApprovals(context.workspaceState);
-  const chatRef: { controller?: ChatController } = {};
   const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput };
-  const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
-  const { host, consent, keyConsent, secretConsent } = createHost(context, hostInputs, mcpHostOptions(context, chatRef, mcpPrompts));
+  // The views, each subscribed to the one event path; the chat and the host publish on it.
+  const events = new ViewEvents((error, event) => logger.error('a view failed to show an event', { type: event.type, message: errorMessage(error) }));
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);
-  const tree = new HooksTreeProvider(hooks);
-  const index = new ChatIndex(join(storageDir, 'chats'));
   const testing = new TestResultsMirror(workspaceFolder);
-  context.subscriptions.push(testing);
-  const controller = new ChatController({
-    host,
-    index,
-    hooks,
-    testing,
-    logger,
-    state: context.workspaceState,
-    settings: () => settings,
-    apiKey: () => keys.current,
+  const views = new ChatViews({ drafts: context.workspaceState, hooks });
+  for (const view of [hooks, testing, views]) events.subscribe(view);
+  const questions = new QuestionBrokers({
     approvalSources: {
       userAutoApprove: () => settings.autoApprove,
       remembered: approvals,
+      // Asked only when a tool call is, long after the host below exists.
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),
     },
-    onCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args),
-    hooksSummary: () => hooksSummary(hooks),
+    visible: () => views.visible(),
+    showChat: () => void vscode.commands.executeCommand('sprout.chat.focus'),
   });
-  chatRef.controller = controller;
-  registerParts(context, { channel, keys, logger, host, hooks, tree, index, controller, approvals, testing, workspaceFolder }, {
+  const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
+  const { host, consent, keyConsent, secretConsent } = createHost(context, hostInputs, mcpHostOptions(context, questions, mcpPrompts));
+  const tree = new HooksTreeProvider(hooks);
+  const index = new ChatIndex(join(storageDir, 'chats'));
+  context.subscriptions.push(testing);
+  const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events });
+  const handle = (message: WebviewMessage): Promise<void> =>
+    handleChatMessage(message, { chats: controller, views, questions, testing, state: context.workspaceState, runCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args) });
+  registerParts(context, { channel, keys, logger, host, events, hooks, tree, index, controller, views, questions, handle, approvals, testing, workspaceFolder }, {
     get: () => settings,
     reread: () => {
       settings = readSettings();
-      hooks.setAllowlist(settings.agent.hooks.allowlist);
+      events.publish({ type: 'allowlist', allowlist: settings.agent.hooks.allowlist });
       controller.applySettings();
       return settings;
     },
@@ -228,7 +233,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   };
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
-  return { controller, host, hooks, tree, testing, consent, keyConsent, secretConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event };
+  const snapshot = async (): Promise<ChatState> => views.snapshot(await controller.current(), controller.facts());
+  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event };
 }
 
 export async function deactivate(): Promise<void> {

@@ -3,7 +3,7 @@
  * work (a server start, a tools/list) carries on for the others.
  */
 
-import { raceAbort as raceAbortWith } from '../agent/context';
+import { raceAbort as raceAbortWith } from '../agent/cancellation';
 
 export function abortError(message: string): Error {
   const error = new Error(message);

@@ -40,7 +40,7 @@ export interface OpenRequest {
   config: McpServerConfig;
   opts: ConnectionOptions;
   oauth: ServerOAuth | undefined;
-  /** Aborted when the start must give up (a kill, a reset, close): ends a wait for sign-in. */
+  /** Aborted when the start must give up (a kill, a reset, close): ends the connect or a wait for sign-in. */
   abandon: AbortSignal;
   onStderrLine(line: string): void;
   onToolsChanged(client: Client): void;
@@ -71,7 +71,9 @@ export async function openClient(request: OpenRequest): Promise<{ client: Client
     const client = newClient(request);
     request.track(st);
     try {
-      await client.connect(st.transport, { timeout: opts.connectTimeoutMs });
+      // A kill, reset or close ends the start here whatever the SDK is still waiting for (its request
+      // timeout covers initialize, not the notification after it), so a start always settles.
+      await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs }), request.abandon, `start of MCP server "${config.name}"`);
       return { client, st };
     } catch (error) {
       await st.kill().catch(() => undefined);

@@ -6,7 +6,7 @@
  */
 import type { Clock, Logger, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
-import { nodeClock } from '../runtime/nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 import type { McpServerConfig } from './config';
 import type { ClientFeatures } from './clientFeatures';
 import type { OAuthHost } from './oauthClient';

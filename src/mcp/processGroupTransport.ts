@@ -210,9 +210,15 @@ export class ProcessGroupTransport implements Transport {
     if (!stdin || this.exitedFlag || stdin.destroyed) {
       return Promise.reject(new Error(`MCP server "${this.options.server}" is not running`));
     }
-    return new Promise<void>((resolve) => {
-      if (stdin.write(serializeMessage(message))) resolve();
-      else stdin.once('drain', resolve);
+    // Settles by the write's own callback: flushed, or failed because the pipe broke or the stream was
+    // destroyed. Waiting for 'drain' instead hangs for good when the server dies with the write pending
+    // (the SDK's connect awaits its `initialized` notification, so a server killed right after answering
+    // initialize left its start, and every later call and close() of that server, waiting forever).
+    return new Promise<void>((resolve, reject) => {
+      stdin.write(serializeMessage(message), (error) => {
+        if (error) reject(new Error(`MCP server "${this.options.server}" is not running (${error.message})`));
+        else resolve();
+      });
     });
   }
 

@@ -36,7 +36,7 @@ export class ServerConnection {
   private toolsFetch: Promise<ToolInfo[]> | undefined;
   private closed = false;
   private readonly closing = new AbortController();
-  /** Aborted when a start in progress must give up (kill, reset, close): ends a wait for sign-in. */
+  /** Aborted when a start in progress must give up (kill, reset, close): ends its connect or sign-in wait. */
   private abandon = new AbortController();
 
   constructor(
@@ -99,7 +99,7 @@ export class ServerConnection {
 
   async listTools(signal?: AbortSignal): Promise<ToolInfo[]> {
     if (this.isDown()) {
-      // Lists run every round: waiting for a backoff or a slow (hostile) restart would break SPEC 4's
+      // Lists run every round: waiting for a backoff or a slow (hostile) restart would break the bound of docs/hooks.md#sovereignty-timeouts-kills-budgets,
       // bound. Restart in the background; calls wait for it within their own timeouts.
       void this.getClient().catch(() => undefined);
       return this.state === 'failed' && this.attempts >= this.opts.restart.maxAttempts ? [] : this.lastListed;

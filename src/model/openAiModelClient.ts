@@ -6,11 +6,11 @@
  * that a retry never happens once text of that attempt reached the user (it would be shown twice).
  * Thinking streams apart from the answer. Errors leave as ModelError, key-free.
  */
-import { onAbort } from '../agent/context';
+import { onAbort } from '../agent/cancellation';
 import { historyChars } from '../agent/compactionRules';
 import { DEFAULT_BASE_URL } from '../agent/settings';
 import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
-import { nodeClock } from '../runtime/nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 import type { Compatibility } from './dialect';
 import { createEndpoint, type Endpoint } from './endpoint';
 import { classifyError, redact, rejectionOf, StreamCutError, type ClassifiedError } from './modelErrors';

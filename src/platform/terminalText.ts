@@ -33,6 +33,31 @@ export function terminalSafeJson(value: unknown): string {
   return JSON.stringify(value).replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** Each string in a JSON value (keys too) neutralised, the shape kept. */
+function neutralizeStrings(value: unknown): unknown {
+  if (typeof value === 'string') return neutralizeTerminalText(value);
+  if (Array.isArray(value)) return value.map(neutralizeStrings);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [neutralizeTerminalText(k), neutralizeStrings(v)]));
+  return value;
+}
+
+/**
+ * Output for a program that shows it on a terminal (another agent reading a hook's answer): a JSON
+ * document keeps its shape with every string in it neutralised, since the reader decodes `\u001b`
+ * back into a live escape; any other text is neutralised as it is.
+ */
+export function neutralizeProgramOutput(text: string): string {
+  const body = text.trim();
+  if (body.startsWith('{') || body.startsWith('[')) {
+    try {
+      return `${terminalSafeJson(neutralizeStrings(JSON.parse(body)))}${text.endsWith('\n') ? '\n' : ''}`;
+    } catch {
+      // Not JSON after all: neutralised as text below.
+    }
+  }
+  return neutralizeTerminalText(text);
+}
+
 export interface TextSink {
   write(chunk: string): unknown;
 }

@@ -7,12 +7,12 @@
  * opens) lives here.
  */
 import { AgentSession } from '../agent/session';
-import type { Clock, Logger, ModelClient, ToolHost, TranscriptStore } from '../agent/ports';
-import type { AgentEvent } from '../agent/events';
+import type { Clock, Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { AgentEvent, TranscriptStore } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { McpServerConfig } from '../mcp/config';
 import { McpHub, type McpHubOptions } from '../mcp/mcpHub';
-import { nodeClock } from './nodeClock';
+import { nodeClock } from '../platform/nodeClock';
 
 export const CLIENT_NAME = 'sprout-agent';
 

@@ -6,8 +6,8 @@
  * leaves no child process behind.
  */
 import type { AgentSession } from '../agent/session';
-import type { Clock, Logger, TranscriptStore } from '../agent/ports';
-import type { AgentEvent } from '../agent/events';
+import type { Clock, Logger } from '../agent/ports';
+import type { AgentEvent, TranscriptStore } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';

@@ -9,8 +9,8 @@
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Logger, TranscriptStore } from '../agent/ports';
-import type { TranscriptRecord } from '../agent/events';
+import type { Logger } from '../agent/ports';
+import type { TranscriptRecord, TranscriptStore } from '../agent/events';
 import { openPrivateFile } from '../platform/privateState';
 
 export interface JsonlTranscriptStoreOptions {

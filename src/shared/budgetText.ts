@@ -1,11 +1,18 @@
 /**
  * The one place the completion-check (`_Stop`) budget is put into words, for every surface that shows
- * it: the chat's header (webview), the Hooks view's budget row and the status bar. The budget travels
- * as structured data (`Budget` in the protocol); each surface picks its wording from here. Plain words
- * first ("2 objections left in this chat"); the setting names only in tooltips.
+ * it: the chat's header line, the Hooks view's budget row and the status bar, all rendered from the
+ * Hooks view's state. Each surface picks its wording from here. Plain words first ("2 objections left
+ * in this chat"); the setting names only in tooltips.
  */
-import type { Budget } from './protocol';
 import { scopeText } from './hookText';
+
+/** The `_Stop` budget as the core's `budget` event reports it. */
+export interface Budget {
+  used: number;
+  max: number;
+  scope: 'session' | 'prompt';
+  repeatedEndTurnStops: boolean;
+}
 
 export interface BudgetText {
   /** Chat header: how many objections are left, short ('' before the first prompt). */

@@ -15,10 +15,11 @@ export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
 export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
 /** A failing test (or other finding) a hook attached to its objection; `file` relative to the workspace or absolute. */
-export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string() });
+export const failureSchema = z.object({ name: z.string(), file: z.optional(z.string()), line: z.optional(z.number()), message: z.string(), package: z.optional(z.string()) });
 export type FailureView = z.infer<typeof failureSchema>;
 
-const objectionSchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
+/** What one server's hook said (injected context, or an objection still standing). */
+const hookReplySchema = z.object({ server: z.string(), text: z.string(), failures: z.optional(z.array(failureSchema)) });
 
 /** A running tool's last progress report, as the server sent it (progressText words it). */
 export const toolProgressSchema = z.object({ progress: z.optional(z.number()), total: z.optional(z.number()), message: z.optional(z.string()) });
@@ -34,15 +35,6 @@ export type UnresolvedCauseName = z.infer<typeof unresolvedCauseSchema>;
 /** Why a prompt ended (the core's OutcomeReason; the host's mapping fails to compile if they part). */
 export const outcomeReasonSchema = z.enum(['end_turn', 'max_rounds', 'cancelled', 'error', 'length', 'content_filter']);
 export type OutcomeReasonName = z.infer<typeof outcomeReasonSchema>;
-
-/** The `_Stop` budget as the core reports it; src/shared/budgetText.ts puts it into words. */
-export const budgetSchema = z.object({
-  used: z.number(),
-  max: z.number(),
-  scope: z.enum(['session', 'prompt']),
-  repeatedEndTurnStops: z.boolean(),
-});
-export type Budget = z.infer<typeof budgetSchema>;
 
 /** What became of a hook's objection: still standing, acted on, ended over, or let go because the budget was spent. */
 export const objectionOutcomeSchema = z.enum(['pending', 'complied', 'declined', 'overridden']);
@@ -115,7 +107,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     id: z.string(),
     trigger: z.enum(['auto', 'manual']),
     summary: z.nullable(z.string()),
-    injected: z.array(objectionSchema),
+    injected: z.array(hookReplySchema),
     fallback: z.boolean(),
     droppedMessages: z.number(),
   }),
@@ -124,7 +116,7 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     id: z.string(),
     reason: outcomeReasonSchema,
     message: z.optional(z.string()),
-    unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(objectionSchema) })),
+    unresolved: z.optional(z.object({ cause: unresolvedCauseSchema, objections: z.array(hookReplySchema) })),
     /** Which prompt of the chat this ends (0-based), the hook calls that passed in it and the files it changed. */
     turn: z.optional(z.number()),
     checks: z.optional(z.array(hookCheckSchema)),
@@ -145,9 +137,6 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
-export const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
-export type ChatSummary = z.infer<typeof chatSummarySchema>;
-
 /** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
 export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean(), pendingPrompt: z.optional(z.string()) });
 export type SetupInfo = z.infer<typeof setupSchema>;
@@ -161,10 +150,8 @@ export const chatStateSchema = z.object({
   entries: z.array(chatEntrySchema),
   running: z.boolean(),
   draft: z.string(),
-  history: z.array(chatSummarySchema),
   setup: z.nullable(setupSchema),
   notice: z.nullable(z.string()),
-  budget: z.nullable(budgetSchema),
   usage: z.optional(z.nullable(contextUsageSchema)),
   hooks: z.optional(hooksSummarySchema),
   model: z.optional(z.nullable(modelInUseSchema)),
@@ -176,10 +163,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('entry'), entry: chatEntrySchema }),
   z.object({ type: z.literal('delta'), id: z.string(), text: z.string() }),
   z.object({ type: z.literal('running'), running: z.boolean() }),
-  z.object({ type: z.literal('history'), history: z.array(chatSummarySchema) }),
   z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
-  z.object({ type: z.literal('budget'), budget: budgetSchema }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
   z.object({ type: z.literal('usage'), usage: contextUsageSchema }),
   z.object({ type: z.literal('hooks'), hooks: hooksSummarySchema }),

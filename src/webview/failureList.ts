@@ -2,7 +2,8 @@
  * The failing tests a hook attached to its objection, as a list in the objection card: each names
  * the test and, when the hook gave one, its `file:line` as a button that asks the host to open it;
  * the first lines of the message follow as text. "Show in Testing" asks the host to focus VS Code's
- * Testing view, where the same failures are mirrored. Hook data is untrusted: it goes in as text only.
+ * Testing view, where the same failures are mirrored. In a monorepo the list is grouped by package.
+ * Hook data is untrusted: it goes in as text only.
  */
 import type { FailureView } from '../shared/protocol';
 import { el } from './dom';
@@ -32,10 +33,29 @@ function failureItem(f: FailureView, send: FailureSend): HTMLElement {
   return item;
 }
 
+const countLabel = (n: number): string => `${n} failing ${n === 1 ? 'test' : 'tests'}`;
+
+/** In a monorepo (failures that name their package): one group per package, in the order they come. */
+function packageGroups(failures: readonly FailureView[], send: FailureSend): HTMLElement[] | undefined {
+  if (!failures.some((f) => f.package !== undefined)) return undefined;
+  const groups = new Map<string, FailureView[]>();
+  for (const f of failures) groups.set(f.package ?? '', [...(groups.get(f.package ?? '') ?? []), f]);
+  return [...groups.entries()].map(([name, members]) => {
+    const group = el('li', { class: 'failure-package', 'data-testid': 'failure-package' });
+    group.append(el('div', { class: 'failure-package-name' }, name === '' ? '(no package)' : `${name} (${members.length})`));
+    const list = el('ul', { 'aria-label': `${name || 'no package'}: ${countLabel(members.length)}` });
+    for (const f of members) list.append(failureItem(f, send));
+    group.append(list);
+    return group;
+  });
+}
+
 export function failureList(failures: readonly FailureView[], send: FailureSend): HTMLElement {
   const box = el('div', { class: 'failures', 'data-testid': 'objection-failures' });
-  const list = el('ul', { 'aria-label': `${failures.length} failing ${failures.length === 1 ? 'test' : 'tests'}` });
-  for (const f of failures) list.append(failureItem(f, send));
+  const list = el('ul', { 'aria-label': countLabel(failures.length) });
+  const grouped = packageGroups(failures, send);
+  if (grouped) list.append(...grouped);
+  else for (const f of failures) list.append(failureItem(f, send));
   const testing = el('button', { type: 'button', 'data-testid': 'show-in-testing' }, 'Show in Testing');
   testing.addEventListener('click', () => send({ type: 'showInTesting' }));
   box.append(list, testing);

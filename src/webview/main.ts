@@ -175,14 +175,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return;
     case 'running':
       return composer.setRunning(m.running);
-    case 'history':
-      return;
     case 'setup':
       return setSetup(m.setup);
     case 'notice':
       return setNotice(m.notice);
-    case 'budget':
-      return;
     case 'hooks':
       return setHooks(m.hooks);
     case 'usage':

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { HookCaller } from '../../src/agent/index';
 import { McpHub } from '../../src/mcp/mcpHub';
-import { NodeClock } from '../../src/runtime/nodeClock';
+import { NodeClock } from '../../src/platform/nodeClock';
 import { bundledHookServerConfig, fmt, timeSideBySide } from './benchHarness';
 
 /** A minimal command hook in the usual shape: JSON event on stdin, decision on stdout, exit 0. */

@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { collectObjections, HookCaller } from '../../src/agent/index';
 import type { McpServerConfig } from '../../src/mcp/config';
 import { McpHub } from '../../src/mcp/mcpHub';
-import { NodeClock } from '../../src/runtime/nodeClock';
+import { NodeClock } from '../../src/platform/nodeClock';
 import { bundledHookServerConfig, fmt, pct, timeSideBySide } from './benchHarness';
 
 export const HOOK_DELAY_MS = 20;

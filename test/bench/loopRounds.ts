@@ -6,13 +6,12 @@
  */
 import OpenAI from 'openai';
 import { AgentSession } from '../../src/agent/session';
-import type { TranscriptStore } from '../../src/agent/ports';
 import type { ChatMessage } from '../../src/agent/messages';
-import type { TranscriptRecord } from '../../src/agent/events';
+import type { TranscriptRecord, TranscriptStore } from '../../src/agent/events';
 import { DEFAULT_SETTINGS } from '../../src/agent/settings';
 import { McpHub } from '../../src/mcp/mcpHub';
 import { OpenAiModelClient } from '../../src/model/openAiModelClient';
-import { nodeClock } from '../../src/runtime/nodeClock';
+import { nodeClock } from '../../src/platform/nodeClock';
 import { timePairs, type PairedSamples } from './benchStats';
 
 const PROMPT = 'next question';

@@ -46,7 +46,7 @@ function session(tokens: number, openAnswerTokens: number | undefined): ChatStat
     used += size + 10;
   }
   if (openAnswerTokens !== undefined) entries.push({ kind: 'assistant', id: 'open', text: answer(openAnswerTokens), done: false });
-  return { chatId: 'bench', entries, running: true, draft: '', history: [], setup: null, notice: null, budget: { used: 0, max: 3, scope: 'session', repeatedEndTurnStops: false } };
+  return { chatId: 'bench', entries, running: true, draft: '', setup: null, notice: null };
 }
 
 const PAGE = `<!DOCTYPE html><html><head><meta charset="UTF-8"><style>${'/*css*/'}</style></head>

@@ -2,7 +2,7 @@
 // needs (and nothing it doesn't), the workbench loads in a real browser, the Sprout container shows
 // its Chat webview and Hooks tree, and the extension's commands reach the command palette.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -41,6 +41,21 @@ describe('packaged extension in code-server', { timeout: 180_000 }, () => {
     assert.deepEqual(missing, [], `missing from the installed extension; it has: ${installed.join(', ')}`);
     const unwanted = installed.filter((f) => /(^|\/)(node_modules|src|test|\.cache|out)\/|\.map$|\.ts$|^dist\/cli\.js$|^media\/chat\.css$/.test(f));
     assert.deepEqual(unwanted, []);
+  });
+
+  it('the listing: a 128x128 PNG icon, and every README link and image resolves off the repository', () => {
+    assert.ok(session);
+    const png = readFileSync(join(session.extensionDir, 'media', 'icon.png'));
+    assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'IHDR width and height');
+    // vsce rewrote relative links to the repository; an in-page anchor must name a heading that exists.
+    const readme = readFileSync(join(session.extensionDir, 'readme.md'), 'utf8');
+    const anchors = new Set([...readme.matchAll(/^#+ (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-')));
+    const targets = [...readme.matchAll(/!?\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    assert.ok(targets.length > 10, `the README has links (${targets.length})`);
+    const unresolved = targets.filter((t) => (t.startsWith('#') ? !anchors.has(t.slice(1)) : !t.startsWith('https://')));
+    assert.deepEqual(unresolved, []);
+    assert.deepEqual(targets.filter((t) => t.endsWith('.svg')), [], 'the listings refuse SVG images');
   });
 
   it('shows the Sprout container with the Chat view and the Hooks tree', async () => {

@@ -2,8 +2,7 @@
  * InMemoryTranscriptStore: a TranscriptStore over an array. Records are cloned on the way in and out,
  * as a file round trip would, so a test that reopens a session from it sees only what was stored.
  */
-import type { TranscriptStore } from '../../src/agent/ports';
-import type { TranscriptRecord } from '../../src/agent/events';
+import type { TranscriptRecord, TranscriptStore } from '../../src/agent/events';
 
 export class InMemoryTranscriptStore implements TranscriptStore {
   constructor(readonly records: TranscriptRecord[] = []) {}

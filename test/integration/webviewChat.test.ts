@@ -17,10 +17,8 @@ const state = (entries: unknown[], extra: Record<string, unknown> = {}): unknown
   entries,
   running: false,
   draft: '',
-  history: [],
   setup: null,
   notice: null,
-  budget: null,
   hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' },
   ...extra,
 });
@@ -136,6 +134,8 @@ test('the message box keeps its width when Stop replaces Send, and grows with it
   assert.ok((grown?.height ?? 0) > (idle?.height ?? 0) * 2, `grew from ${idle?.height} to ${grown?.height}`);
   await send({ type: 'running', running: false });
   await box.fill('');
+  // The box saves its draft a moment after the last keystroke: wait for it, so it is not posted during the next test.
+  await page.waitForFunction(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.some((m) => m['type'] === 'draft' && m['text'] === ''));
 });
 
 test('the notice is dismissible, the diff and undo actions post their requests', async () => {

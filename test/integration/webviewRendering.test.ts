@@ -23,7 +23,7 @@ const send = (message: unknown): Promise<void> => view!.send(message);
 const nextFrames = (): Promise<unknown> => view!.frames();
 
 test('streams into fixed chunks and renders the finished answer whole', async () => {
-  const state = { chatId: 'c', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null };
+  const state = { chatId: 'c', entries: [], running: true, draft: '', setup: null, notice: null };
   await send({ type: 'snapshot', state });
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: 'First paragraph.', done: false } });
   await send({ type: 'delta', id: 'a', text: '\n\nSecond' });
@@ -113,6 +113,32 @@ test('an objection that carries failing tests lists them; each opens its file at
   assert.deepEqual(posted, [{ type: 'openLocation', file: 'src/cart.test.js', line: 5 }, { type: 'showInTesting' }]);
 });
 
+test('a monorepo objection groups its failing tests by package, package names as text', async () => {
+  const failures = [
+    { name: 'totals prices', file: 'packages/cart/src/cart.test.js', line: 4, message: 'Expected: 11', package: '@mono/cart' },
+    { name: 'labels many items', file: 'packages/labels/src/label.test.js', line: 9, message: 'Expected: 3 items', package: '<b>@mono/labels</b>' },
+    { name: 'one item', file: 'packages/cart/src/cart.test.js', line: 12, message: 'Expected: 4', package: '@mono/cart' },
+  ];
+  await send({ type: 'entry', entry: { kind: 'objection', id: 'obj-mono', server: 'tests', text: 'The tests fail.', used: 1, max: 3, failures } });
+  const groups = await page.evaluate(() => {
+    const node = [...document.querySelectorAll('[data-testid=hook-objection]')].pop();
+    return {
+      groups: [...(node?.querySelectorAll('[data-testid=failure-package]') ?? [])].map((g) => ({
+        name: g.querySelector('.failure-package-name')?.textContent,
+        tests: [...g.querySelectorAll('[data-testid=objection-failure] .failure-name')].map((n) => n.textContent),
+      })),
+      injected: node?.querySelectorAll('b').length,
+    };
+  });
+  assert.deepEqual(groups, {
+    groups: [
+      { name: '@mono/cart (2)', tests: ['totals prices', 'one item'] },
+      { name: '<b>@mono/labels</b> (1)', tests: ['labels many items'] },
+    ],
+    injected: 0,
+  });
+});
+
 test('thinking is a collapsed part of its own: deltas append as text, it stays open once opened, markup stays text', async () => {
   await send({ type: 'entry', entry: { kind: 'thinking', id: 'th1', text: 'Consider <img src=x onerror="window.__pwned=1">', done: false } });
   await send({ type: 'delta', id: 'th1', text: ' and then answer.' });
@@ -132,7 +158,7 @@ test('thinking is a collapsed part of its own: deltas append as text, it stays o
 
 test('the setup card offers a model already in VS Code first when VS Code has one', async () => {
   const setup = { reason: 'Sprout needs a model: one already in VS Code, an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: true };
-  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', history: [], setup, notice: null, budget: null } });
+  await send({ type: 'snapshot', state: { chatId: 'setup', entries: [], running: false, draft: '', setup, notice: null } });
   const card = page.locator('[data-testid=setup-card]');
   await card.waitFor();
   assert.deepEqual(await card.locator('button').allTextContents(), ['Use a model already in VS Code', 'Set API Key', 'Use a local endpoint']);
@@ -149,7 +175,7 @@ test('the setup card offers a model already in VS Code first when VS Code has on
 
 test('the model in use is named beside Send; the button opens Select Model; hidden while none is chosen', async () => {
   const model = { label: 'GPT-4o', source: 'vscode', detail: 'GPT-4o (copilot, gpt-4o), a model in VS Code' };
-  await send({ type: 'snapshot', state: { chatId: 'model', entries: [], running: false, draft: '', history: [], setup: null, notice: null, budget: null, model } });
+  await send({ type: 'snapshot', state: { chatId: 'model', entries: [], running: false, draft: '', setup: null, notice: null, model } });
   const chip = page.locator('[data-testid=model-button]');
   await chip.waitFor();
   assert.equal(await chip.textContent(), 'GPT-4o');
@@ -198,7 +224,7 @@ test('a host message the protocol rejects is logged, not acted on', async () => 
 });
 
 test('a running tool card shows its last progress; a finished one does not', async () => {
-  await send({ type: 'snapshot', state: { chatId: 'p', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  await send({ type: 'snapshot', state: { chatId: 'p', entries: [], running: true, draft: '', setup: null, notice: null } });
   const tool = { kind: 'tool', id: 't-1', name: 'srv__build', args: '{}', status: 'running' };
   await send({ type: 'entry', entry: { ...tool, progress: { progress: 3, total: 6, message: 'Linking' } } });
   assert.equal(await page.textContent('[data-testid=tool-progress]'), '3/6 · Linking');
@@ -207,7 +233,7 @@ test('a running tool card shows its last progress; a finished one does not', asy
 });
 
 test("a server's question renders its fields, refuses an invalid answer and sends a valid one", async () => {
-  await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', history: [], setup: null, notice: null, budget: null } });
+  await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', setup: null, notice: null } });
   const schema = {
     type: 'object',
     properties: {

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalAnswer, ApprovalScope, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../../agent/ports';
 import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
-import { protectedWriteMeta } from '../../servers/shared/protectedPaths';
+import { protectedWriteMeta } from '../../servers/common/protectedPaths';
 import { allowedAnswer, decideApproval, type ProtectedTarget } from './approvalRules';
 
 export type { ApprovalAnswer } from '../../agent/ports';

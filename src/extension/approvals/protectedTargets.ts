@@ -4,8 +4,8 @@
  * a write to `docs/notes` that is a symlink to `.git/config` is asked about as `.git/config`. Only the
  * bundled workspace server's file-writing tools are known; another server's arguments mean nothing here.
  */
-import { protectedRule, type ProtectedRule } from '../../servers/shared/protectedPaths';
-import { displayPath, realRoot, resolveInWorkspace } from '../../servers/shared/safePath';
+import { protectedRule, type ProtectedRule } from '../../servers/common/protectedPaths';
+import { displayPath, realRoot, resolveInWorkspace } from '../../servers/common/safePath';
 import { PATH_WRITING_TOOLS } from '../../servers/workspace/writeGuard';
 import type { ProtectedTarget } from './approvalRules';
 

@@ -1,11 +1,13 @@
 /**
- * One open chat: its AgentSession over the window's shared model and servers, its view state, its
- * approval decorator and the transcript file it is written to event by event. Opening replays the
- * transcript, so a chat survives a window reload or an extension-host crash.
+ * One chat: its AgentSession over the window's shared model and servers, its view state, its approval
+ * decorator and the transcript file it is written to event by event. Opening replays the transcript,
+ * so a chat survives a window reload or an extension-host crash. The open chat (the one the chat views
+ * show) also publishes its events and its running flag on the window's view events; a `sprout` task's
+ * chat, which no view shows, publishes nothing.
  */
 import type { AgentSession } from '../../agent/session';
 import type { Logger } from '../../agent/ports';
-import type { AgentEvent, SessionEndReason } from '../../agent/events';
+import type { SessionEndReason, TranscriptRecord } from '../../agent/events';
 import { errorMessage } from '../../agent/errorMessage';
 import type { PromptAttachment } from '../../agent/promptAttachments';
 import { openSession } from '../../runtime/compose';
@@ -17,14 +19,17 @@ import { ChatViewState } from './chatViewState';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
 import { CheckpointToolHost } from '../checkpoints/checkpointToolHost';
 import type { ExtensionSettings } from '../settings/settingsMapping';
+import type { ViewEvents } from '../viewEvents';
 
 export interface ChatDeps {
   host: AgentHost;
   logger: Logger;
   settings: () => ExtensionSettings;
   policy: ApprovalPolicy;
-  post: (message: HostMessage) => void;
-  onEvent: (event: AgentEvent, at: number) => void;
+  /** The chat views' incremental messages (the open chat only). */
+  post?: (message: HostMessage) => void;
+  /** The window's view events (the open chat only). */
+  events?: ViewEvents;
 }
 
 export interface ChatFiles {
@@ -33,8 +38,22 @@ export interface ChatFiles {
   changes: string;
 }
 
+/**
+ * What a chat shows as it opens, before its session runs: `chat_opened`, then every stored event into
+ * the chat's view state and onto the view events, as they happened. A transcript that ends mid-prompt
+ * (a crash or reload while it ran) ends that prompt as interrupted: nothing runs now.
+ */
+export function replayTranscript(chatId: string, records: readonly TranscriptRecord[], view: ChatViewState, events?: ViewEvents): void {
+  events?.publish({ type: 'chat_opened', chatId });
+  for (const record of records) {
+    view.apply(record.event);
+    events?.publish({ type: 'agent', event: record.event, at: record.at });
+  }
+  view.endInterruptedPrompt();
+}
+
 export class Chat {
-  abort: AbortController | undefined;
+  private abort: AbortController | undefined;
 
   private constructor(
     readonly id: string,
@@ -45,51 +64,62 @@ export class Chat {
     private readonly recorder: CheckpointToolHost,
     private readonly unsubscribe: () => void,
     private readonly logger: Logger,
-    /** Whether the view's changes reach the webview (off while a replaced chat winds down). */
-    private readonly link: { live: boolean },
+    /** The views hear this chat (off while a replaced chat winds down), and how. */
+    private readonly audience: { live: boolean; events?: ViewEvents },
   ) {}
 
-  /** Opens (or resumes) the chat `id`; `replay` receives the stored events before anything live. */
-  static async open(id: string, files: ChatFiles, deps: ChatDeps, replay: (event: AgentEvent, at: number) => void): Promise<Chat> {
+  /** Opens (or resumes) the chat `id`; its view events start with `chat_opened` and the stored events. */
+  static async open(id: string, files: ChatFiles, deps: ChatDeps): Promise<Chat> {
     const store = new JsonlTranscriptStore(files.transcript, { logger: deps.logger });
     // Loaded before the replay, so replayed tool cards find their checkpoints (Open diff, Undo) again.
     const checkpoints = new CheckpointStore(files.changes);
-    const link = { live: false };
-    const view = new ChatViewState((message) => link.live && deps.post(message), {
+    const audience: { live: boolean; events?: ViewEvents } = { live: false, events: deps.events };
+    const view = new ChatViewState((message) => audience.live && deps.post?.(message), {
       changeOf: (callId) => {
         const record = checkpoints.get(callId);
         return record && { path: record.path, undone: record.undone };
       },
       contextWindow: () => deps.settings().agent.contextWindowTokens,
     });
-    for (const record of await store.load()) {
-      view.apply(record.event);
-      replay(record.event, record.at);
-    }
-    // A crash or reload mid-prompt leaves the stored chat "running"; nothing runs now.
-    view.endInterruptedPrompt();
+    replayTranscript(id, await store.load(), view, deps.events);
     // Approval outside, checkpoints inside: a file's "before" is read after the user said yes.
     const recorder = new CheckpointToolHost(deps.host.tools, checkpoints, { workspaceServer: () => deps.host.bundledWorkspaceServer, workspaceFolder: deps.host.workspaceFolder });
     const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
-    const { session } = await openSession({ sessionId: id, settings: deps.host.models.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
-    link.live = true;
+    const { session } = await openSession({ sessionId: id, settings: deps.host.modelSources.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
+    audience.live = true;
     const unsubscribe = session.subscribe((event) => {
       view.apply(event);
-      deps.onEvent(event, Date.now());
+      if (audience.live) deps.events?.publish({ type: 'agent', event, at: Date.now() });
     });
-    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe, deps.logger, link);
+    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe, deps.logger, audience);
   }
 
-  async run(prompt: string, attachments: readonly PromptAttachment[] = []): Promise<void> {
+  /**
+   * Whether a prompt runs in this chat: from the moment one is accepted (before its attachments are
+   * read and its servers start) until it ended. The one flag the views, Send and Undo go by.
+   */
+  get running(): boolean {
+    return this.abort !== undefined;
+  }
+
+  /** Runs `prompt`; `prepare` (reading attachments, starting servers) runs first, inside the prompt, so Stop reaches it too. */
+  async run(prompt: string, prepare: () => Promise<readonly PromptAttachment[]> = async () => []): Promise<void> {
     if (this.abort) throw new Error('A prompt is already running in this chat.');
     const abort = new AbortController();
     this.abort = abort;
+    this.tellRunning();
     try {
+      const attachments = await prepare();
       await this.session.run(prompt, abort.signal, attachments);
     } finally {
       this.abort = undefined;
+      this.tellRunning();
     }
+  }
+
+  private tellRunning(): void {
+    if (this.audience.live) this.audience.events?.publish({ type: 'running', running: this.running });
   }
 
   stop(): void {
@@ -103,8 +133,8 @@ export class Chat {
    */
   async close(reason: SessionEndReason): Promise<void> {
     this.stop();
-    // The webview shows another chat by now: this one's last events must not reach it.
-    this.link.live = false;
+    // The views show another chat by now: this one's last events must not reach them.
+    this.audience.live = false;
     try {
       await this.session.end(reason);
     } catch (error) {

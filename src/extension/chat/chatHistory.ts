@@ -3,7 +3,7 @@
  * used; each row has buttons to rename and to delete the chat. Picking a row opens that chat.
  */
 import * as vscode from 'vscode';
-import type { ChatSummary } from '../../shared/protocol';
+import type { ChatSummary } from './chatIndex';
 
 export interface HistoryActions {
   list(): ChatSummary[];

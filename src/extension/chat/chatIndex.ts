@@ -8,9 +8,12 @@
 import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { chatSummarySchema, type ChatSummary } from '../../shared/protocol';
 import type { ChatFiles } from './chat';
 import { ensurePrivateDir } from '../../platform/privateState';
+
+/** One past chat as the index file keeps it. */
+const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
+export type ChatSummary = z.infer<typeof chatSummarySchema>;
 
 const TITLE_MAX = 60;
 const UNTITLED = 'New chat';
@@ -38,6 +41,7 @@ function firstPrompt(path: string): string | undefined {
 
 export class ChatIndex {
   private chats: ChatSummary[];
+  private readonly listeners = new Set<() => void>();
 
   constructor(readonly dir: string) {
     // Transcripts hold tool output and prompts: only the user may enter the folder (a too-open one is tightened, a symlink refused).
@@ -68,6 +72,12 @@ export class ChatIndex {
 
   setLastOpen(chatId: string): void {
     writeFileSync(join(this.dir, 'current'), chatId, { mode: 0o600 });
+  }
+
+  /** A chat was used, renamed or removed (the chat view's title follows). */
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   list(): ChatSummary[] {
@@ -126,6 +136,7 @@ export class ChatIndex {
     const path = join(this.dir, 'index.json');
     writeFileSync(`${path}.tmp`, JSON.stringify(this.chats));
     renameSync(`${path}.tmp`, path);
+    for (const listener of [...this.listeners]) listener();
   }
 }
 

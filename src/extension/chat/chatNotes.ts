@@ -3,11 +3,11 @@
  * turn, and the setting or command to reach for. A hook check that passed says nothing here (the turn's
  * footer lists it); only what a user may need to act on becomes a line of its own. A hook that fails or
  * takes too long never changes the turn (hooks are advisory), and its note says so in the words of what
- * that hook does.
+ * that hook does (hookText.ts, which the CLI prints too).
  */
-import type { AgentEvent, HookName } from '../../agent/events';
+import type { AgentEvent } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
-import { hookBy, hookLabel } from '../../shared/hookText';
+import { hookFailedText, hookLabel, hookTimedOutText } from '../../shared/hookText';
 
 export interface Note {
   level: 'info' | 'warning' | 'error';
@@ -17,21 +17,6 @@ export interface Note {
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
-}
-
-/** What a hook that failed or took too long changes: nothing, said for what the hook does (hooks are advisory). */
-function noEffect(hook: HookName): string {
-  switch (hook) {
-    case '_Stop':
-    case '_PostCompact':
-      return 'so it counts as no objection';
-    case '_PreToolUse':
-      return 'so it does not block the tool call';
-    case '_SessionEnd':
-      return 'which changes nothing';
-    default:
-      return 'so it adds nothing';
-  }
 }
 
 /** "the MCP server a" / "the MCP servers a, b". */
@@ -47,7 +32,7 @@ function capitalised(text: string): string {
 export function noteFor(event: AgentEvent): Note | undefined {
   switch (event.type) {
     case 'hook_finished':
-      return event.result === 'error' ? { level: 'warning', text: `${hookBy(event.hook, event.server)} failed, ${noEffect(event.hook)}: ${firstLine(event.text)}` } : undefined;
+      return event.result === 'error' ? { level: 'warning', text: hookFailedText(event.hook, event.server, firstLine(event.text)) } : undefined;
     case 'tool_denied':
       // The card says what was blocked; the note says once that the rest of the prompt is not checked.
       return event.denialsUsed === event.denialBudget
@@ -57,10 +42,7 @@ export function noteFor(event: AgentEvent): Note | undefined {
           }
         : undefined;
     case 'hook_timed_out':
-      return {
-        level: 'warning',
-        text: `${hookBy(event.hook, event.server)} took too long (${event.consecutive} of ${KILL_AFTER_TIMEOUTS} in a row stops the server), ${noEffect(event.hook)}.`,
-      };
+      return { level: 'warning', text: hookTimedOutText(event.hook, event.server, event.consecutive, KILL_AFTER_TIMEOUTS) };
     case 'server_killed':
       return { level: 'error', text: `Sprout stopped the server ${event.server} (${event.reason}). It starts again when next needed; what it kept in memory (a todo list, say) is gone.` };
     case 'server_restarted':

@@ -12,7 +12,7 @@
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
-import type { Budget, ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
+import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { noteFor } from './chatNotes';
 import { StreamedText } from './streamedText';
 
@@ -27,9 +27,11 @@ export interface ChatViewOptions {
 
 export class ChatViewState {
   readonly entries: ChatEntry[] = [];
-  /** Whether this chat's prompt is running, as its events say: the one place the UI reads it from. */
-  running = false;
-  budget: Budget | null = null;
+  /**
+   * Whether the last prompt in the events has not ended yet (no outcome after its prompt_started): a
+   * replayed transcript that ends so was interrupted. Whether a prompt runs now is the chat's (Chat.running).
+   */
+  promptOpen = false;
   usage: ContextUsage | null = null;
   /** The answer and the thinking being streamed, closed when anything else comes. */
   private readonly streamed = new StreamedText({ add: (e) => this.add(e), replace: (e) => this.replace(e), post: (m) => this.post(m), id: () => this.id() });
@@ -52,10 +54,9 @@ export class ChatViewState {
         // In a replayed transcript, a prompt that never ended (the window closed) is followed by the next one.
         this.endInterruptedPrompt();
         this.streamed.closeAssistant();
-        this.running = true;
+        this.promptOpen = true;
         this.turn += 1;
         this.checks = [];
-        this.post({ type: 'running', running: true });
         this.add({ kind: 'user', id: this.id(), text: event.text, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}) });
         return;
       case 'text_delta':
@@ -78,10 +79,6 @@ export class ChatViewState {
         return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning);
       case 'approval_resolved':
         return this.resolveApproval(event.approvalId, event.answer !== 'deny');
-      case 'budget':
-        this.budget = { used: event.used, max: event.max, scope: event.scope, repeatedEndTurnStops: event.repeatedEndTurnStops };
-        this.post({ type: 'budget', budget: this.budget });
-        return;
       case 'compaction':
         this.streamed.closeAssistant();
         this.add({
@@ -111,12 +108,11 @@ export class ChatViewState {
    * cards read cancelled, and a note says why. Does nothing when the last prompt ended.
    */
   endInterruptedPrompt(): void {
-    if (!this.running) return;
+    if (!this.promptOpen) return;
     this.streamed.closeAssistant();
     this.cancelOpenTools();
     this.note('warning', 'This prompt was interrupted (the window closed or the extension host stopped); what had streamed is kept. Send a message to go on.');
-    this.running = false;
-    this.post({ type: 'running', running: false });
+    this.promptOpen = false;
   }
 
   private cancelOpenTools(): void {
@@ -136,9 +132,9 @@ export class ChatViewState {
           text: event.text,
           used: event.rejectionsUsed,
           max: event.maxRejections,
-          hook: '_Stop',
+          hook: event.hook,
+          scope: event.scope,
           outcome: 'pending',
-          ...(this.budget ? { scope: this.budget.scope } : {}),
           ...(event.failures ? { failures: event.failures } : {}),
         });
         return;
@@ -286,8 +282,7 @@ export class ChatViewState {
       ...this.turnFiles(),
     });
     this.checks = [];
-    this.running = false;
-    this.post({ type: 'running', running: false });
+    this.promptOpen = false;
   }
 
   /** The files the turn's calls changed, for the footer's Undo (nothing when none did). */

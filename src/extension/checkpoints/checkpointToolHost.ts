@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { ToolCallOptions, ToolHost } from '../../agent/ports';
 import type { ToolCallResult } from '../../agent/messages';
 import { ToolHostRelay } from '../../runtime/toolHostRelay';
-import { displayPath, realRoot, resolveInWorkspace } from '../../servers/shared/safePath';
+import { displayPath, realRoot, resolveInWorkspace } from '../../servers/common/safePath';
 import { PATH_WRITING_TOOLS } from '../../servers/workspace/writeGuard';
 import type { CheckpointStore } from './checkpointStore';
 

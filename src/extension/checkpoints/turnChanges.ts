@@ -10,7 +10,7 @@ export async function openDiff(chat: Chat, entryId: string): Promise<void> {
 
 /** Undoes what turn `turn` changed (not while a prompt runs: its calls may still write); true when done. */
 export async function undoTurn(chat: Chat, turn: number): Promise<boolean> {
-  if (chat.view.running) {
+  if (chat.running) {
     void vscode.window.showInformationMessage('Sprout: wait for the agent to finish (or stop it) before undoing its changes.');
     return false;
   }

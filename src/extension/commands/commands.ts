@@ -8,6 +8,7 @@ import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import type { ChatController } from '../chat/chatController';
 import { configureHookServers, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
+import { useHooksInAgent, type UseHooksOptions } from '../hooks/agentHooksCommand';
 import { forgetToolApprovals } from '../approvals/forgetToolApprovals';
 import type { WorkspaceApprovals } from '../approvals/workspaceApprovals';
 import { clearApiKey, selectModel, setApiKey, setBaseUrl, type SelectModelArg } from './modelCommands';
@@ -88,6 +89,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     'sprout.configureHookServers': (preselect?: string) => configureHookServers(host, settings, preselect),
     'sprout.enableTestRunnerHook': () => enableTestRunnerHook(settings),
+    'sprout.useHooksInAgent': (agent?: string, options?: UseHooksOptions) => useHooksInAgent(host, settings, agent, options),
     'sprout.showHooks': () => vscode.commands.executeCommand('sprout.hooks.focus'),
     'sprout.resetHookBudget': async () => (await controller.current()).session.resetBudget(),
     'sprout.restartMcpServers': () => host.restartAll(),
@@ -95,7 +97,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.openLogs': () => deps.channel.show(true),
     'sprout.setApiKey': (value?: string) => setApiKey(keys, host, value),
     'sprout.clearApiKey': () => clearApiKey(keys, host),
-    'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.models, pick),
+    'sprout.selectModel': (pick?: SelectModelArg) => selectModel(host.modelSources, pick),
     'sprout.setBaseUrl': (url?: string) => setBaseUrl(host, settings, url),
     'sprout.showHistory': () => controller.showHistory(),
     'sprout.openChatInEditor': () => deps.openInEditor(),

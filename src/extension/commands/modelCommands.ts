@@ -9,10 +9,10 @@ import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
 import { errorMessage } from '../../agent/errorMessage';
 import type { ExtensionSettings } from '../settings/settingsMapping';
-import type { LanguageModels } from '../model/languageModels';
-import type { LmModelInfo } from '../model/lmMapping';
-import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../model/modelChoices';
-import type { ModelSource } from '../model/modelSource';
+import type { LanguageModels } from '../modelSources/languageModels';
+import type { LmModelInfo } from '../modelSources/lmMapping';
+import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../modelSources/modelChoices';
+import type { ModelSource } from '../modelSources/modelSource';
 
 export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: string): Promise<boolean> {
   const key =
@@ -46,7 +46,7 @@ export async function setBaseUrl(host: AgentHost, settings: () => ExtensionSetti
   await writeSetting('sprout.model.baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
   host.invalidateModel();
   void vscode.window.showInformationMessage(`Sprout: saved the endpoint ${url.trim()} to your user settings (sprout.model.baseUrl).`);
-  if (settings().agent.model === '') await selectModel(host.models, { source: 'openai' });
+  if (settings().agent.model === '') await selectModel(host.modelSources, { source: 'openai' });
   return url.trim();
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from '../../agent/ports';
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { AgentHost } from '../agentHost';
 import { Chat } from '../chat/chat';
-import type { ChatController } from '../chat/chatController';
+import type { QuestionBrokers } from '../chat/questionBrokers';
 import { type ChatIndex, chatTitle } from '../chat/chatIndex';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
@@ -13,31 +13,25 @@ export interface TaskRunnerDeps {
   index: ChatIndex;
   logger: Logger;
   settings: () => ExtensionSettings;
-  controller: ChatController;
+  questions: QuestionBrokers;
 }
 
 export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, onEvent: (event: AgentEvent) => void, signal: AbortSignal): Promise<Outcome> {
   const id = randomUUID();
   let outcome: Outcome = { reason: 'cancelled', rounds: 0 };
   // The session opens with the settings of the model source in use, window included.
-  await deps.host.models.prepare();
-  const chat = await Chat.open(
-    id,
-    deps.index.files(id),
-    {
-      host: deps.host,
-      logger: deps.logger,
-      settings: deps.settings,
-      // No chat view shows a task's chat: its questions are notifications.
-      policy: deps.controller.approvalPolicy((request) => deps.controller.approvals.ask(request, false)),
-      post: () => {},
-      onEvent: (event) => {
-        if (event.type === 'outcome') outcome = event.outcome;
-        onEvent(event);
-      },
-    },
-    () => {},
-  );
+  await deps.host.modelSources.prepare();
+  const chat = await Chat.open(id, deps.index.files(id), {
+    host: deps.host,
+    logger: deps.logger,
+    settings: deps.settings,
+    // No chat view shows a task's chat: its questions are notifications.
+    policy: deps.questions.notificationPolicy,
+  });
+  const stopListening = chat.session.subscribe((event) => {
+    if (event.type === 'outcome') outcome = event.outcome;
+    onEvent(event);
+  });
   deps.index.touch(id, `Task: ${chatTitle(prompt)}`, Date.now());
   const stop = (): void => chat.stop();
   signal.addEventListener('abort', stop, { once: true });
@@ -46,8 +40,9 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
     await chat.run(prompt);
   } finally {
     signal.removeEventListener('abort', stop);
-    // A task's chat ends with the task, as a CLI run does.
+    // A task's chat ends with the task, as a CLI run does (its _SessionEnd events still reach the task).
     await chat.close(signal.aborted ? 'interrupted' : 'exit');
+    stopListening();
   }
   return outcome;
 }

@@ -2,7 +2,7 @@
  * The native "Hooks" tree: the current chat's `_Stop` budget, each MCP server (a short row: health and
  * what it checks; allowlisting, calls and p50/p95 latency in its tooltip) with a row per hook it exposes
  * (its calls and p50/p95), and the timeline of objections. It renders HooksViewState and refreshes
- * whenever the model changes, so it moves live during a run. Selecting an objection opens its
+ * whenever that state changes, so it moves live during a run. Selecting an objection opens its
  * full text, and an objection that carries failing tests lists them (each opens its file at the line)
  * with a way to the Testing view; a server with hooks that is not allowlisted offers a one-click fix.
  */
@@ -27,19 +27,14 @@ export type HookNode =
 export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
   private readonly emitter = new vscode.EventEmitter<HookNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  notices: string[] = [];
 
   constructor(private readonly hooks: HooksViewState) {
     hooks.onDidChange(() => this.emitter.fire(undefined));
   }
 
-  refresh(): void {
-    this.emitter.fire(undefined);
-  }
-
   getChildren(node?: HookNode): HookNode[] {
     if (!node) {
-      return [{ kind: 'budget' }, { kind: 'servers' }, { kind: 'timeline' }, ...this.notices.map((text): HookNode => ({ kind: 'notice', text }))];
+      return [{ kind: 'budget' }, { kind: 'servers' }, { kind: 'timeline' }, ...this.hooks.notices.map((text): HookNode => ({ kind: 'notice', text }))];
     }
     if (node.kind === 'servers') return [...this.hooks.servers.values()].map((server): HookNode => ({ kind: 'server', server }));
     if (node.kind === 'server') return hookRows(node.server).map(({ hook, stats }): HookNode => ({ kind: 'hook', server: node.server, hook, stats }));

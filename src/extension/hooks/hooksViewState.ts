@@ -1,8 +1,9 @@
 /**
- * What the Hooks view and the status bar show, folded from the core's events plus the status each MCP
- * server reports when it changes (no polling): the `_Stop` budget, each MCP server's hooks, allowlisting, health, call count and
- * latency percentiles (for the server and for each of its hooks), and the timeline of objections with what became of each. vscode-free so the
- * folding is unit-tested under node; the tree provider only renders it.
+ * The Hooks view's state, which the status bar and the chat's hooks line also render: folded from the
+ * window's view events (viewEvents.ts: the open chat's events, the servers' state, the allowlist), with
+ * no polling. It holds the `_Stop` budget, each MCP server's hooks, allowlisting, health, call count and
+ * latency percentiles (for the server and for each of its hooks), and the timeline of objections with
+ * what became of each. vscode-free so the folding is unit-tested under node; the tree only renders it.
  */
 import { splitQualifiedName } from '../../agent/toolNames';
 import type { HookFailure } from '../../agent/hookEvidence';
@@ -10,8 +11,9 @@ import type { AgentEvent } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import type { HookAllowlist } from '../../agent/settings';
 import { isHookServerAllowed } from '../../agent/settings';
-import type { ServerState, ServerStatus } from '../../mcp/mcpHub';
-import type { Budget } from '../../shared/protocol';
+import type { ServerState } from '../../mcp/mcpHub';
+import type { Budget } from '../../shared/budgetText';
+import type { ServerStatusView, ServersState, ViewEvent, ViewEventListener } from '../viewEvents';
 
 /** 'timed out': its last hook calls timed out (`timeouts` of them), one more and the agent kills it. */
 export type ServerHealth = 'ok' | 'not started' | 'starting' | 'timed out' | 'killed' | 'restarting' | 'error';
@@ -51,9 +53,6 @@ export interface ObjectionView {
   failures?: HookFailure[];
 }
 
-/** The slice of a server's status the view reads. */
-export type ServerStatusView = Pick<ServerStatus, 'name' | 'state' | 'hooks' | 'error'>;
-
 const LATENCY_WINDOW = 200;
 
 /** The health as the Hooks view words it. */
@@ -68,11 +67,15 @@ export function percentile(values: readonly number[], p: number): number | undef
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank))];
 }
 
-export class HooksViewState {
+export class HooksViewState implements ViewEventListener {
   budget: Budget | undefined;
   readonly servers = new Map<string, ServerView>();
   /** Whether the window's MCP servers have been started (they start with the first prompt). */
   serversStarted = false;
+  /** What the configuration says about servers that do not run (shown as rows of their own). */
+  notices: readonly string[] = [];
+  /** Whether the open chat's prompt runs, as the chat says (the status bar's spinner). */
+  running = false;
   readonly objections: ObjectionView[] = [];
   private listeners = new Set<() => void>();
 
@@ -88,40 +91,48 @@ export class HooksViewState {
     return this.allowlist;
   }
 
-  setAllowlist(allowlist: HookAllowlist): void {
-    this.allowlist = allowlist;
-    for (const server of this.servers.values()) server.allowlisted = isHookServerAllowed(allowlist, server.name);
-    this.changed();
+  /** Folds one event of the window's relay; tells listeners only when something shown moved. */
+  apply(event: ViewEvent): void {
+    if (this.fold(event)) this.changed();
   }
 
-  /** Starts a fresh chat's view: budget and timeline belong to the chat, servers to the window. */
-  resetChat(): void {
-    this.budget = undefined;
-    this.objections.length = 0;
-    this.changed();
+  private fold(event: ViewEvent): boolean {
+    switch (event.type) {
+      case 'chat_opened':
+        // Budget and timeline belong to the chat, servers to the window; a chat that just opened runs
+        // nothing (a replaced chat that was running stops without telling the views).
+        this.budget = undefined;
+        this.objections.length = 0;
+        this.running = false;
+        return true;
+      case 'running':
+        if (event.running === this.running) return false;
+        this.running = event.running;
+        return true;
+      case 'allowlist':
+        this.allowlist = event.allowlist;
+        for (const server of this.servers.values()) server.allowlisted = isHookServerAllowed(event.allowlist, server.name);
+        return true;
+      case 'servers':
+        return this.updateServers(event.state);
+      case 'agent':
+        return this.foldAgentEvent(event.event, event.at);
+    }
   }
 
-  /**
-   * The servers the window runs, whenever that set may have changed (`started` is false before the
-   * first prompt starts them, and after a configuration change until the next): servers no longer
-   * configured leave the view. Tells listeners only when something shown moved.
-   */
-  updateStatus(statuses: readonly ServerStatusView[], started = true): void {
-    let moved = started !== this.serversStarted;
-    this.serversStarted = started;
-    const listed = new Set(statuses.map((s) => s.name));
+  /** Servers no longer configured leave the view; `started` is false before the first prompt starts them, and after a configuration change. */
+  private updateServers(state: ServersState): boolean {
+    let moved = state.started !== this.serversStarted || state.notices.join('\n') !== this.notices.join('\n');
+    this.serversStarted = state.started;
+    this.notices = state.notices;
+    const listed = new Set(state.servers.map((s) => s.name));
     for (const name of [...this.servers.keys()]) {
       if (listed.has(name)) continue;
       this.servers.delete(name);
       moved = true;
     }
-    for (const status of statuses) moved = this.fromStatus(status) || moved;
-    if (moved) this.changed();
-  }
-
-  /** One server reported a change of its own (the hub says so as it happens). */
-  updateServer(status: ServerStatusView): void {
-    if (this.fromStatus(status)) this.changed();
+    for (const status of state.servers) moved = this.fromStatus(status) || moved;
+    return moved;
   }
 
   private fromStatus(status: ServerStatusView): boolean {
@@ -134,15 +145,8 @@ export class HooksViewState {
     return !known || before !== `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}`;
   }
 
-  apply(event: AgentEvent, at: number): void {
-    if (this.fold(event, at)) this.changed();
-  }
-
-  private fold(event: AgentEvent, at: number): boolean {
+  private foldAgentEvent(event: AgentEvent, at: number): boolean {
     switch (event.type) {
-      case 'prompt_started':
-        // Nothing of its own to fold, but whoever shows "running" (the status bar) looks again.
-        return true;
       case 'outcome':
         for (const o of this.objections) if (o.outcome === 'pending') o.outcome = event.outcome.unresolved?.cause === 'declined' ? 'declined' : 'overridden';
         return true;

@@ -3,13 +3,13 @@ import * as vscode from 'vscode';
 import { budgetText } from '../../shared/budgetText';
 import type { HooksViewState } from './hooksViewState';
 
-/** `running` is the current chat's (its view state owns that fact); `hooks` tells when to look again. */
-export function createStatusBar(hooks: HooksViewState, running: () => boolean): vscode.Disposable & { item: vscode.StatusBarItem } {
+/** Renders the Hooks view's state: its budget, and whether the open chat runs (as the chat said on the view events). */
+export function createStatusBar(hooks: HooksViewState): vscode.Disposable & { item: vscode.StatusBarItem } {
   const item = vscode.window.createStatusBarItem('sprout.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Sprout';
   item.command = 'sprout.showHooks';
   const render = (): void => {
-    const busy = running();
+    const busy = hooks.running;
     const budget = budgetText(hooks.budget);
     item.text = `${busy ? '$(loading~spin)' : '$(sparkle)'} Sprout${budget.short ? ` · ${budget.short}` : ''}`;
     item.tooltip = `Sprout is ${busy ? 'working' : 'idle'}.${budget.sentence ? ` Completion checks: ${budget.sentence}` : ''} Click to show the Hooks view.`;

@@ -12,7 +12,7 @@ import type { ConfigError } from '../../agent/settings';
 import type { McpServerConfig } from '../../mcp/config';
 import type { SecretUse } from '../../mcp/secretVariables';
 import type { AgentHost } from '../agentHost';
-import type { ChatController } from '../chat/chatController';
+import type { ChatViews } from '../chat/chatViews';
 import type { ExtensionSettings } from './settingsMapping';
 import { USER_ONLY_KEYS, readMcpServersBySource } from './configReader';
 import { stripJsonComments } from '../../mcp/config';
@@ -135,12 +135,12 @@ export function untrustedNotice(): string | null {
 export interface WatchDeps {
   reread: () => ExtensionSettings;
   host: AgentHost;
-  controller: ChatController;
+  views: ChatViews;
   workspaceFolder: string;
 }
 
 export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
-  const renotice = (): void => deps.controller.setNotice(workspaceNotice());
+  const renotice = (): void => deps.views.setNotice(workspaceNotice());
   renotice();
   const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths'];
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/mcp.json'));

@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
 import type { AgentSettings, HookSettings } from '../../agent/settings';
-import { MODEL_PROVIDERS, type ModelProvider } from '../model/modelSource';
+import { MODEL_PROVIDERS, type ModelProvider } from '../modelSources/modelSource';
 import { parseCompatibility, type Compatibility } from '../../model/dialect';
-import { ProtectedPatternError, validateProtectedPattern } from '../../servers/shared/protectedPaths';
+import { ProtectedPatternError, validateProtectedPattern } from '../../servers/common/protectedPaths';
 
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
 export type BuiltinServers = { workspace: boolean; todo: boolean; tests: boolean };

@@ -1,15 +1,15 @@
 /**
  * Mirrors the last test verdict a `_Stop` hook reported (its result's structured evidence, carried by
  * `hook_finished`) into VS Code's Testing view, through a TestController the extension owns: one
- * root item per hook server (its test command), one child per failing test at its file and line,
- * and a test run that marks them failed with their messages, or the root passed when the suite is
- * green. Stale results and "not run yet" change nothing: the view keeps the last real verdict. It
+ * root item per hook server (its test command), one child per failing test at its file and line (in a
+ * monorepo under a level per package and one per file), and a test run that marks them failed with
+ * their messages, or the root passed when the suite is green. Stale results and "not run yet" change nothing: the view keeps the last real verdict. It
  * also opens a failure's location, confined to the workspace (hook data is untrusted).
  */
 import { isAbsolute, relative, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentEvent } from '../../agent/events';
 import type { HookEvidence, HookFailure } from '../../agent/hookEvidence';
+import type { ViewEvent, ViewEventListener } from '../viewEvents';
 
 export const TESTING_VIEW_COMMAND = 'workbench.view.testing.focus';
 
@@ -21,7 +21,7 @@ export interface MirroredRun {
   passed: string[];
 }
 
-export class TestResultsMirror implements vscode.Disposable {
+export class TestResultsMirror implements vscode.Disposable, ViewEventListener {
   readonly controller: vscode.TestController;
   lastRun: MirroredRun | undefined;
 
@@ -29,7 +29,10 @@ export class TestResultsMirror implements vscode.Disposable {
     this.controller = vscode.tests.createTestController('sprout.testHook', 'Sprout test hook');
   }
 
-  apply(event: AgentEvent): void {
+  /** Folds the open chat's events (viewEvents.ts): a `_Stop` answer with a verdict is mirrored. */
+  apply(viewEvent: ViewEvent): void {
+    if (viewEvent.type !== 'agent') return;
+    const event = viewEvent.event;
     if (event.type !== 'hook_finished' || event.hook !== '_Stop' || !event.evidence) return;
     const evidence = event.evidence;
     if (evidence.stale === true || evidence.status === undefined || evidence.status === 'not_run') return;
@@ -74,7 +77,8 @@ export class TestResultsMirror implements vscode.Disposable {
     root.description = counts.join(', ');
     const seen = new Set<string>();
     const children = evidence.failures.map((f) => this.failureItem(server, f, seen));
-    root.children.replace(children);
+    const grouping = this.groupByPackage(server, evidence.failures, children);
+    root.children.replace(grouping ?? children);
     this.controller.items.replace([root]);
     const run = this.controller.createTestRun(new vscode.TestRunRequest([root]), `Sprout: ${server} _Stop verdict`, false);
     const failed: string[] = [];
@@ -84,6 +88,10 @@ export class TestResultsMirror implements vscode.Disposable {
       run.failed(item, this.message(failure, item.uri));
       failed.push(item.id);
     }
+    for (const group of this.groups(grouping)) {
+      run.failed(group, new vscode.TestMessage(`${group.children.size} failing`));
+      failed.push(group.id);
+    }
     if (evidence.status === 'passed') run.passed(root);
     else {
       run.failed(root, new vscode.TestMessage(`${evidence.status}: ${counts.join(', ')}`));
@@ -91,6 +99,43 @@ export class TestResultsMirror implements vscode.Disposable {
     }
     run.end();
     this.lastRun = { server, status: evidence.status ?? 'unknown', failed, passed: evidence.status === 'passed' ? [root.id] : [] };
+  }
+
+  /**
+   * In a monorepo (failures that name their package): a level per package, and in it one per file,
+   * above the failing tests. Undefined when no failure names a package: tests sit under the root.
+   */
+  private groupByPackage(server: string, failures: readonly HookFailure[], items: readonly vscode.TestItem[]): vscode.TestItem[] | undefined {
+    if (!failures.some((f) => f.package !== undefined)) return undefined;
+    const packages = new Map<string, vscode.TestItem>();
+    failures.forEach((f, i) => {
+      const item = items[i];
+      if (!item) return;
+      const name = f.package ?? '(no package)';
+      let pkg = packages.get(name);
+      if (!pkg) packages.set(name, (pkg = this.controller.createTestItem(`hook:${server}:package:${name}`, name)));
+      const fileId = `${pkg.id}:file:${f.file ?? ''}`;
+      let parent = f.file ? pkg.children.get(fileId) : pkg;
+      if (!parent) {
+        parent = this.controller.createTestItem(fileId, f.file?.split('/').pop() ?? '', item.uri);
+        parent.description = f.file;
+        pkg.children.add(parent);
+      }
+      parent.children.add(item);
+    });
+    return [...packages.values()];
+  }
+
+  /** Every package and file level of a grouping, deepest first. */
+  private groups(grouping: readonly vscode.TestItem[] | undefined): vscode.TestItem[] {
+    const out: vscode.TestItem[] = [];
+    for (const pkg of grouping ?? []) {
+      pkg.children.forEach((child) => {
+        if (child.children.size > 0) out.push(child);
+      });
+      out.push(pkg);
+    }
+    return out;
   }
 
   private failureItem(server: string, f: HookFailure, seen: Set<string>): vscode.TestItem {

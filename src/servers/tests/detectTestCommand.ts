@@ -1,7 +1,8 @@
 /**
  * Finds the workspace's test command when none is configured, in this order: the root package.json
  * test script (run with the project's package manager: the `packageManager` field, else its
- * lockfile, else npm), a jest/vitest/mocha config without a script, pytest, unittest, `cargo test`,
+ * lockfile, else npm), a jest/vitest/mocha/Playwright/jasmine config without a script, `deno test`
+ * (deno.json), `bun test` (bunfig.toml), pytest, unittest, `cargo test`,
  * `go test ./...`, a Makefile `test` target. Python is pytest unless every test file is plain
  * unittest and nothing configures pytest.
  */
@@ -59,12 +60,29 @@ function jsRunnerWithoutScript(root: string): string | undefined {
   if (files.some((f) => /^jest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no jest';
   if (files.some((f) => /^vitest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no vitest run';
   if (files.some((f) => /^\.mocharc\.(?:js|cjs|json|jsonc|ya?ml)$/.test(f))) return 'npx --no mocha';
+  if (files.some((f) => /^playwright\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no playwright test';
+  if (existsSync(join(root, 'spec', 'support', 'jasmine.json'))) return 'npx --no jasmine';
+  if (files.includes('deno.json') || files.includes('deno.jsonc')) return 'deno test';
+  if (files.includes('bunfig.toml')) return 'bun test';
   return undefined;
+}
+
+/** `tests/`, `test/`, and the same inside the root's Python packages (`simplejson/tests/`). */
+function pythonTestDirs(root: string): string[] {
+  let packages: string[] = [];
+  try {
+    packages = readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && existsSync(join(root, e.name, '__init__.py')))
+      .map((e) => e.name);
+  } catch {
+    // an unreadable root has no tests to find
+  }
+  return ['.', 'tests', 'test', ...packages.flatMap((p) => [`${p}/tests`, `${p}/test`])];
 }
 
 function pythonTestFiles(root: string): { dir: string; files: string[] }[] {
   const found: { dir: string; files: string[] }[] = [];
-  for (const dir of ['.', 'tests', 'test']) {
+  for (const dir of pythonTestDirs(root)) {
     try {
       const files = readdirSync(join(root, dir)).filter((f) => /^test.*\.py$|_test\.py$/.test(f));
       if (files.length > 0) found.push({ dir, files });

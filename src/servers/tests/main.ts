@@ -4,9 +4,9 @@
  *                         [--hook-budget-ms 1500] [--timeout-ms 600000]
  *                         [--watch on|off] [--watch-debounce-ms 1000]
  */
-import { killAllCommands } from '../shared/processGroup';
-import { runStdioServer } from '../shared/runStdioServer';
-import { intOption, parseServerArgs } from '../shared/serverArgs';
+import { killAllCommands } from '../common/processGroup';
+import { runStdioServer } from '../common/runStdioServer';
+import { intOption, parseServerArgs } from '../common/serverArgs';
 import { createTestsServer, DEFAULT_HOOK_BUDGET_MS, DEFAULT_RUN_TIMEOUT_MS, DEFAULT_WATCH_DEBOUNCE_MS } from './testsServer';
 
 const USAGE = `Usage: sprout-mcp-tests [--root DIR] [--state-dir DIR] [--command CMD] [--hook-budget-ms N] [--timeout-ms N]

@@ -4,8 +4,7 @@
  * (expected/actual included), or the output tail when the output was not understood or the command
  * failed without failing tests. The `_Stop` objections wrap it and say how old the result is.
  */
-import { isGreen } from './testRun';
-import type { TestFailure, TestRunResult } from './testResult';
+import type { PackageResult, TestFailure, TestRunResult } from './testResult';
 
 const FAILURES_SHOWN = 15;
 const MESSAGE_LINES_SHOWN = 8;
@@ -13,7 +12,16 @@ const LINE_CHARS = 240;
 
 export const RUN_TESTS_TOOL = 'tests__run_tests';
 
-const STATUS_TEXT = { passed: 'Tests PASSED', failed: 'Tests FAILED', error: 'Tests ERRORED', timeout: 'Tests TIMED OUT' } as const;
+const STATUS_TEXT = {
+  passed: 'Tests PASSED',
+  failed: 'Tests FAILED',
+  error: 'Tests ERRORED',
+  timeout: 'Tests TIMED OUT',
+  no_tests: 'NO TESTS RAN',
+  could_not_run: 'The test command COULD NOT RUN',
+} as const;
+
+const PACKAGE_STATUS = { passed: 'passed', failed: 'FAILED', error: 'ERRORED', timeout: 'TIMED OUT', no_tests: 'no tests ran', could_not_run: 'COULD NOT RUN' } as const;
 
 export function formatAge(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -30,35 +38,86 @@ export function failureLocation(failure: TestFailure): string {
 
 function renderFailure(failure: TestFailure): string[] {
   const where = failureLocation(failure);
-  const lines = [`- ${failure.name}${where ? ` (${where})` : ''}`];
+  const lines = [`- ${failure.package ? `[${failure.package}] ` : ''}${failure.name}${where ? ` (${where})` : ''}`];
   const message = failure.message.split('\n').filter((l) => l.trim() !== '');
   for (const line of message.slice(0, MESSAGE_LINES_SHOWN)) lines.push(`    ${line.length > LINE_CHARS ? `${line.slice(0, LINE_CHARS)}...` : line}`);
   if (message.length > MESSAGE_LINES_SHOWN) lines.push(`    ... (${message.length - MESSAGE_LINES_SHOWN} more lines)`);
   return lines;
 }
 
+function countsText(c: { format?: string; failed: number; passed: number; skipped: number }): string {
+  if (c.format === undefined) return 'counts not recognised';
+  return `${c.failed} failed, ${c.passed} passed${c.skipped > 0 ? `, ${c.skipped} skipped` : ''}`;
+}
+
+function renderPackage(p: PackageResult): string {
+  const where = p.dir === '' ? '(root)' : p.dir;
+  const label = p.name === p.dir ? where : `${p.name} (${where})`;
+  const detail = p.ranNow ? `\`${p.command}\`` : 'not rerun: unchanged since its last run';
+  return `- ${label}: ${PACKAGE_STATUS[p.status]}, ${countsText(p)}${p.format ? ` (${p.format})` : ''}; ${detail}${p.problem ? `\n    ${p.problem}` : ''}`;
+}
+
+function renderPackages(result: TestRunResult): string[] {
+  const packages = result.packages ?? [];
+  const skipped = result.skippedPackages ?? [];
+  if (packages.length === 0 && skipped.length === 0) return [];
+  const lines = [`Packages: ${packages.length} tested${skipped.length > 0 ? `, ${skipped.length} skipped` : ''}`];
+  lines.push(...packages.map(renderPackage));
+  lines.push(...skipped.map((p) => `- ${p.name} (${p.dir}): skipped, ${p.reason}`));
+  return lines;
+}
+
 export function renderTestResult(result: TestRunResult): string {
   const recognised = result.format !== undefined;
-  const counts = recognised ? `${result.failed} failed, ${result.passed} passed${result.skipped > 0 ? `, ${result.skipped} skipped` : ''}` : 'counts not recognised';
+  const green = result.status === 'passed';
   const lines = [
-    `${STATUS_TEXT[result.status]}: ${counts}${recognised ? ` (${result.format})` : ''}`,
+    `${STATUS_TEXT[result.status]}: ${countsText(result)}${recognised ? ` (${result.format})` : ''}`,
     `command: ${result.command} | exit code: ${result.exitCode ?? 'killed'} | duration: ${(result.durationMs / 1000).toFixed(1)} s`,
   ];
-  if (result.failures.length > 0 && !isGreen(result)) {
+  if (result.problem) lines.push(`error: ${result.problem}`);
+  lines.push(...renderPackages(result));
+  if (result.failures.length > 0 && !green) {
     lines.push(result.status === 'failed' ? 'Failing tests:' : 'Problems:');
     for (const failure of result.failures.slice(0, FAILURES_SHOWN)) lines.push(...renderFailure(failure));
     const more = result.failures.length - FAILURES_SHOWN + result.omittedFailures;
     if (more > 0) lines.push(`- ... and ${more} more`);
   }
-  const unexplained = !isGreen(result) && (result.status !== 'failed' || result.failures.length === 0);
+  const unexplained = !green && result.status !== 'no_tests' && (result.status !== 'failed' || result.failures.length === 0);
   if (!recognised || unexplained) lines.push('Output (last lines):', result.outputTail === '' ? '(no output)' : result.outputTail);
   return lines.join('\n');
 }
 
+function checkedText(result: TestRunResult): string {
+  if (!result.checked) return '';
+  const names = result.checked.length > 0 ? result.checked.join(', ') : 'none';
+  return ` Checked now: ${names} (the packages the edits touched and those that depend on them); the other packages are unchanged since their last run.`;
+}
+
+const HEADS: Record<Exclude<TestRunResult['status'], 'passed'>, string> = {
+  failed: 'The tests fail on the current state of the workspace',
+  error: 'The test command failed on the current state of the workspace without a test result (a build error, or a crash before the tests)',
+  timeout: 'The test run timed out on the current state of the workspace',
+  no_tests: 'No tests ran on the current state of the workspace: the test command ran but executed no test',
+  could_not_run: 'The test command could not run, so nothing is known about the tests',
+};
+
+const ASKS: Record<Exclude<TestRunResult['status'], 'passed'>, string> = {
+  failed: 'Fix the failures before finishing.',
+  error: 'Fix what stops the tests before finishing.',
+  timeout: 'Find what hangs or is too slow before finishing.',
+  no_tests:
+    'If a filter removed them (a --grep or -t pattern, `.only`, a path), remove it and run the tests; if this change has no tests, add them or say why. ' +
+    'This is said once: no tests is never a pass.',
+  could_not_run:
+    'This is not a test failure: check the command itself (is it spelled right, does the script exist, is its runner installed, e.g. `npm install`?). ' +
+    "Fix the command (the project's test script, or the tests server's --command), not the code it tests.",
+};
+
 export function renderRedObjection(result: TestRunResult, now: number): string {
+  const status = result.status === 'passed' ? 'failed' : result.status;
   return (
-    `The tests fail on the current state of the workspace (a fresh result: the run finished ${formatAge(now - result.finishedAt)} ` +
-    `and nothing has changed since). Fix the failures before finishing.\n\n${renderTestResult(result)}`
+    `${HEADS[status]} (a fresh result: the run finished ${formatAge(now - result.finishedAt)} ` +
+    `and nothing has changed since).${checkedText(result)} ${ASKS[status]}\n\n${renderTestResult(result)}`
   );
 }
 

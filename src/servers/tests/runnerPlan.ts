@@ -46,6 +46,8 @@ export function runnerOf(tokens: readonly string[]): RunnerId {
   if (/^python(?:3(?:\.\d+)?)?$/.test(base) && rest[0] === '-m') return rest[1] === 'pytest' ? 'pytest' : rest[1] === 'unittest' ? 'unittest' : 'other';
   if (base === 'cargo' && rest[0] === 'test') return 'cargo';
   if (base === 'go' && rest[0] === 'test') return 'go';
+  if (['ava', 'tap', 'tape', 'uvu', 'jasmine'].includes(base)) return base as RunnerId;
+  if ((base === 'playwright' || base === 'bun' || base === 'deno') && rest[0] === 'test') return base;
   return 'other';
 }
 
@@ -62,27 +64,51 @@ function reporterFlags(runner: RunnerId, reportFile: string): string | undefined
     case 'pytest':
       // The cache plugin stays on: `--lf`/`--sw` in a project's addopts need it, and its folder ignores itself.
       return `-rfE --tb=short --junitxml=${quote(reportFile)} -o junit_family=xunit1`;
+    case 'ava':
+      return '--tap';
+    case 'tap':
+      return '--reporter=tap';
+    case 'playwright':
+      return '--reporter=json';
+    case 'bun':
+      return `--reporter=junit --reporter-outfile=${quote(reportFile)}`;
+    case 'deno':
+      return `--junit-path=${quote(reportFile)}`;
     default:
       return undefined;
   }
 }
 
-function runnerEnv(runner: RunnerId): Record<string, string> {
+/** Runners whose report file is named by the environment, not a flag. */
+const REPORT_BY_ENV: Partial<Record<RunnerId, (file: string) => Record<string, string>>> = {
+  // Playwright 1.x reads either name, depending on its version.
+  playwright: (file) => ({ PLAYWRIGHT_JSON_OUTPUT_FILE: file, PLAYWRIGHT_JSON_OUTPUT_NAME: file }),
+};
+
+/** Runners whose report file is the flag's business: the ones with a machine report on a file. */
+const FILE_REPORTS = new Set<RunnerId>(['jest', 'vitest', 'mocha', 'pytest', 'playwright', 'bun', 'deno']);
+
+function runnerEnv(runner: RunnerId, reportFile?: string): Record<string, string> {
   // Wide lines keep pytest's summaries whole; no .pyc files keeps the workspace as it was.
   if (runner === 'pytest') return { COLUMNS: '200', PYTHONDONTWRITEBYTECODE: '1' };
   if (runner === 'unittest') return { PYTHONDONTWRITEBYTECODE: '1' };
-  return {};
+  const byEnv = REPORT_BY_ENV[runner];
+  return byEnv && reportFile ? byEnv(reportFile) : {};
+}
+
+/** Inserts flags before a ` -- ` that hands the rest to the tests (cargo, deno), else at the end. */
+function beforeHarnessArgs(command: string, flags: string): string {
+  const harness = command.search(/\s--(?:\s|$)/);
+  return harness < 0 ? `${command} ${flags}` : `${command.slice(0, harness)} ${flags}${command.slice(harness)}`;
 }
 
 function withFlags(command: string, runner: RunnerId, reportFile: string): { shell: string; reportFile?: string } {
-  if (runner === 'cargo') {
-    if (/--no-fail-fast\b/.test(command)) return { shell: command };
-    const harness = command.search(/\s--(?:\s|$)/);
-    return { shell: harness < 0 ? `${command} --no-fail-fast` : `${command.slice(0, harness)} --no-fail-fast${command.slice(harness)}` };
-  }
+  // cargo names each test binary on stderr and prints its results on stdout: one pipe keeps them in order.
+  if (runner === 'cargo') return { shell: `${/--no-fail-fast\b/.test(command) ? command : beforeHarnessArgs(command, '--no-fail-fast')} 2>&1` };
   if (runner === 'go') return { shell: /\s-json\b/.test(command) ? command : command.replace(/\bgo\s+test\b/, 'go test -json') };
   const flags = reporterFlags(runner, reportFile);
-  return flags ? { shell: `${command} ${flags}`, reportFile } : { shell: command };
+  if (!flags) return { shell: command };
+  return { shell: runner === 'deno' ? beforeHarnessArgs(command, flags) : `${command} ${flags}`, ...(FILE_REPORTS.has(runner) ? { reportFile } : {}) };
 }
 
 /** `npm test` and friends: the script's runner, and flags through `npm test -- ...` (npm only). */
@@ -92,10 +118,10 @@ function scriptPlan(command: string, tokens: readonly string[], root: string, re
   if ((pm !== 'npm' && pm !== 'pnpm' && pm !== 'yarn') || !isTest) return undefined;
   const script = testScript(readPackageJson(root));
   const runner = script === undefined ? 'other' : runnerOf(lastCommand(script));
-  const env = runnerEnv(runner);
   const flags = reporterFlags(runner, reportFile);
-  if (pm !== 'npm' || !flags || /[;|&]/.test(command)) return { command, shell: command, env, runner };
-  return { command, shell: `${command}${tokens.includes('--') ? '' : ' --'} ${flags}`, env, runner, reportFile };
+  if (pm !== 'npm' || !flags || /[;|&]/.test(command)) return { command, shell: command, env: runnerEnv(runner), runner };
+  const file = FILE_REPORTS.has(runner) ? { reportFile } : {};
+  return { command, shell: `${command}${tokens.includes('--') ? '' : ' --'} ${flags}`, env: runnerEnv(runner, reportFile), runner, ...file };
 }
 
 export function planRun(command: string, root: string, reportFile: string): RunPlan {
@@ -103,5 +129,6 @@ export function planRun(command: string, root: string, reportFile: string): RunP
   const script = scriptPlan(command, tokens, root, reportFile);
   if (script) return script;
   const runner = runnerOf(tokens);
-  return { command, ...withFlags(command, runner, reportFile), env: runnerEnv(runner), runner };
+  const planned = withFlags(command, runner, reportFile);
+  return { command, ...planned, env: runnerEnv(runner, planned.reportFile), runner };
 }

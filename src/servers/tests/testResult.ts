@@ -15,6 +15,19 @@ export interface TestFailure {
   line?: number;
   /** The assertion's message, expected/actual lines kept, stack frames dropped. */
   message: string;
+  /** The workspace package the test belongs to, in a monorepo. */
+  package?: string;
+}
+
+/** Counts of one part of a run (a test file, a Cargo test binary), so a monorepo's packages get their own. */
+export interface UnitCounts {
+  /** Root-relative file of the part, when it has one. */
+  file?: string;
+  /** The crate a Cargo test binary belongs to. */
+  crate?: string;
+  passed: number;
+  failed: number;
+  skipped: number;
 }
 
 export interface ParsedTestReport {
@@ -25,9 +38,40 @@ export interface ParsedTestReport {
   failed: number;
   skipped: number;
   failures: TestFailure[];
+  /** The summary was not read exactly: the counts are unknown (zero here), the failing names are what could be read. */
+  uncounted?: true;
+  /** Counts per file or binary, where the report gives them. */
+  units?: UnitCounts[];
 }
 
-export type TestStatus = 'passed' | 'failed' | 'error' | 'timeout';
+/**
+ * `no_tests`: the run executed no test (all filtered away, none found); `could_not_run`: the command
+ * itself failed (not found, not installed, no such script), so nothing is known about the tests.
+ */
+export type TestStatus = 'passed' | 'failed' | 'error' | 'timeout' | 'no_tests' | 'could_not_run';
+export const TEST_STATUSES = ['passed', 'failed', 'error', 'timeout', 'no_tests', 'could_not_run'] as const;
+
+/** One package's part of a monorepo run. */
+export interface PackageResult {
+  name: string;
+  /** Root-relative folder. */
+  dir: string;
+  /** The command its run used (the package's own test command). */
+  command: string;
+  status: TestStatus;
+  passed: number;
+  failed: number;
+  skipped: number;
+  exitCode: number | null;
+  durationMs: number;
+  format?: string;
+  /** Why the command could not run, or what it printed last when nothing explains a red result. */
+  problem?: string;
+  /** The package's files when it ran (its part of the workspace fingerprint): an unchanged package keeps its result. */
+  fingerprint?: string;
+  /** Whether this run ran it (false: its result is carried over from an earlier run of the same files). */
+  ranNow: boolean;
+}
 
 export interface TestRunResult {
   status: TestStatus;
@@ -49,6 +93,16 @@ export interface TestRunResult {
   endFingerprint?: string;
   /** The last lines of the output, shown when the counts alone do not explain the result. */
   outputTail: string;
+  /** Why the command could not run (its error line), for `could_not_run`. */
+  problem?: string;
+  /** Per package, in a monorepo. */
+  packages?: PackageResult[];
+  /** Packages with nothing to run, and why. */
+  skippedPackages?: { name: string; dir: string; reason: string }[];
+  /** The packages this run ran, when it ran fewer than all (an edit's packages and their dependants first). */
+  checked?: string[];
+  /** The fingerprint of the files in no package when the run started (a change there reruns every package). */
+  restFingerprint?: string;
 }
 
 export const MAX_FAILURES = 50;
@@ -63,11 +117,32 @@ const failureShape = z.object({
   file: z.string().optional(),
   line: z.number().int().optional(),
   message: z.string(),
+  package: z.string().optional(),
 });
+
+const statusShape = z.enum(TEST_STATUSES);
+
+const packageShape = z.object({
+  name: z.string(),
+  dir: z.string(),
+  command: z.string(),
+  status: statusShape,
+  passed: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  exitCode: z.number().int().nullable(),
+  durationMs: z.number(),
+  format: z.string().optional(),
+  problem: z.string().optional(),
+  fingerprint: z.string().optional(),
+  ranNow: z.boolean(),
+});
+
+const skippedPackageShape = z.object({ name: z.string(), dir: z.string(), reason: z.string() });
 
 /** `run_tests`: one run's result. */
 export const testResultShape = {
-  status: z.enum(['passed', 'failed', 'error', 'timeout']),
+  status: statusShape,
   passed: z.number().int(),
   failed: z.number().int(),
   skipped: z.number().int(),
@@ -78,12 +153,16 @@ export const testResultShape = {
   omittedFailures: z.number().int().optional(),
   format: z.string().optional(),
   finishedAt: z.string().optional(),
+  problem: z.string().optional(),
+  packages: z.array(packageShape.omit({ fingerprint: true })).optional(),
+  skippedPackages: z.array(skippedPackageShape).optional(),
+  checkedPackages: z.array(z.string()).optional(),
 };
 
 /** `_Stop`: the result it judged by, how old it is, and whether it still describes the workspace. */
 export const stopResultShape = {
   ...testResultShape,
-  status: z.enum(['passed', 'failed', 'error', 'timeout', 'not_run']),
+  status: z.enum([...TEST_STATUSES, 'not_run']),
   stale: z.boolean(),
   ageMs: z.number().optional(),
   running: z.boolean(),
@@ -93,7 +172,7 @@ export type StructuredTestResult = z.infer<z.ZodObject<typeof testResultShape>>;
 export type StructuredStopResult = z.infer<z.ZodObject<typeof stopResultShape>>;
 
 export const persistedResultSchema = z.object({
-  status: z.enum(['passed', 'failed', 'error', 'timeout']),
+  status: statusShape,
   passed: z.number(),
   failed: z.number(),
   skipped: z.number(),
@@ -107,6 +186,11 @@ export const persistedResultSchema = z.object({
   fingerprint: z.string(),
   endFingerprint: z.string().optional(),
   outputTail: z.string(),
+  problem: z.string().optional(),
+  packages: z.array(packageShape).optional(),
+  skippedPackages: z.array(skippedPackageShape).optional(),
+  checked: z.array(z.string()).optional(),
+  restFingerprint: z.string().optional(),
 });
 
 export function clipMessage(message: string): string {
@@ -145,5 +229,9 @@ export function toStructured(result: TestRunResult): StructuredTestResult {
     ...(result.omittedFailures > 0 ? { omittedFailures: result.omittedFailures } : {}),
     ...(result.format ? { format: result.format } : {}),
     finishedAt: new Date(result.finishedAt).toISOString(),
+    ...(result.problem ? { problem: result.problem } : {}),
+    ...(result.packages ? { packages: result.packages.map(({ fingerprint: _, ...p }) => p) } : {}),
+    ...(result.skippedPackages?.length ? { skippedPackages: result.skippedPackages } : {}),
+    ...(result.checked ? { checkedPackages: result.checked } : {}),
   };
 }

@@ -1,24 +1,20 @@
 /**
- * One run of the workspace's test command: planned (reporter flags, report file), output captured
- * (bounded), the report read and parsed into counts and failing tests, and the verdict: `passed`
- * only on exit code 0 with no failure, `failed` when tests failed, `error` when the command failed
- * without failing tests (a build error, a missing tool), `timeout` when it was killed for time.
+ * One command of a test run: planned (reporter flags, report file), run in its folder with output
+ * captured (bounded), and its report read into counts and failing tests with their verdict
+ * (verdict.ts). A monorepo run is several of these (suiteRun.ts); a single-package run is one.
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { ensurePrivateDir } from '../../platform/privateState';
-import { startCommand, type CommandRun } from '../shared/processGroup';
+import { startCommand, type CommandRun } from '../common/processGroup';
 import { readReport } from './formats/readReport';
-import { planRun } from './runnerPlan';
-import { capFailures, type ParsedTestReport, type TestRunResult, type TestStatus } from './testResult';
+import { planRun, type RunPlan } from './runnerPlan';
+import type { ParsedTestReport, TestStatus } from './testResult';
+import { cannotStart, statusOf } from './verdict';
 
 const KEEP_OUTPUT_CHARS = 400_000;
 const TAIL_LINES = 40;
 const TAIL_CHARS = 4000;
-
-export function isGreen(result: TestRunResult): boolean {
-  return result.status === 'passed';
-}
 
 export function tailLines(output: string, maxLines: number, maxChars: number): string {
   const lines = output.trimEnd().split('\n');
@@ -26,10 +22,8 @@ export function tailLines(output: string, maxLines: number, maxChars: number): s
   return text.length > maxChars ? text.slice(text.length - maxChars) : text;
 }
 
-function statusOf(exitCode: number | null, timedOut: boolean, report: ParsedTestReport | undefined): TestStatus {
-  if (timedOut) return 'timeout';
-  if ((report?.failed ?? 0) > 0) return 'failed';
-  return exitCode === 0 ? 'passed' : 'error';
+export function outputTail(output: string): string {
+  return tailLines(output, TAIL_LINES, TAIL_CHARS);
 }
 
 function readAndRemove(file: string | undefined): string | undefined {
@@ -43,63 +37,74 @@ function readAndRemove(file: string | undefined): string | undefined {
   }
 }
 
-export interface StartedTestRun {
-  command: CommandRun;
-  startedAt: number;
-  result: Promise<TestRunResult>;
+/** What one command did, read. */
+export interface CommandOutcome {
+  plan: RunPlan;
+  exitCode: number | null;
+  timedOut: boolean;
+  output: string;
+  report: ParsedTestReport | undefined;
+  status: TestStatus;
+  problem?: string;
+  durationMs: number;
 }
 
-export interface TestRunOptions {
-  root: string;
+export interface StartedCommand {
+  run: CommandRun;
+  outcome: Promise<CommandOutcome>;
+}
+
+export interface CommandSpec {
+  /** Absolute folder the command runs in (the root, or a package's folder). */
+  cwd: string;
   command: string;
-  fingerprint: string;
   timeoutMs: number;
   /** Where report files go (the state dir's `reports` folder): never inside the workspace. */
   reportDir: string;
-  /** The workspace's state right after the run, to tell whether the suite itself wrote files. */
-  fingerprintAfter?: () => Promise<string>;
+  /** Folders whose `node_modules/.bin` go first on PATH, as a package manager does for a script. */
+  binDirs?: string[];
+  /** Reads the output itself (a monorepo's prefixed text); the runner's report otherwise. */
+  read?: (plan: RunPlan, output: string, report: string | undefined) => ParsedTestReport | undefined;
 }
 
 let runCounter = 0;
 
-export function startTestRun(options: TestRunOptions): StartedTestRun {
+function pathWithBins(binDirs: readonly string[] | undefined): Record<string, string> {
+  if (!binDirs || binDirs.length === 0) return {};
+  return { PATH: [...binDirs.map((d) => join(d, 'node_modules', '.bin')), process.env.PATH ?? ''].join(delimiter) };
+}
+
+export function startCommandRun(spec: CommandSpec): StartedCommand {
   // Reports hold test output, which can hold secrets: a folder only the user can enter.
-  ensurePrivateDir(options.reportDir);
-  const plan = planRun(options.command, options.root, join(options.reportDir, `run-${process.pid}-${++runCounter}.report`));
+  ensurePrivateDir(spec.reportDir);
+  const plan = planRun(spec.command, spec.cwd, join(spec.reportDir, `run-${process.pid}-${++runCounter}.report`));
   if (plan.reportFile) rmSync(plan.reportFile, { force: true });
   let output = '';
   const startedAt = Date.now();
   const run = startCommand(
     plan.shell,
-    options.root,
-    options.timeoutMs,
+    spec.cwd,
+    spec.timeoutMs,
     (chunk) => {
       output += chunk;
       if (output.length > KEEP_OUTPUT_CHARS * 2) output = output.slice(output.length - KEEP_OUTPUT_CHARS);
     },
-    plan.env,
+    { ...plan.env, ...pathWithBins(spec.binDirs) },
   );
-  const result = run.done.then(async (done): Promise<TestRunResult> => {
-    const finishedAt = Date.now();
-    const report = readReport({ runner: plan.runner, output, report: readAndRemove(plan.reportFile), root: options.root });
-    const capped = capFailures(report?.failures ?? []);
-    const endFingerprint = await options.fingerprintAfter?.().catch(() => undefined);
+  const outcome = run.done.then((done): CommandOutcome => {
+    const reportText = readAndRemove(plan.reportFile);
+    const report = spec.read ? spec.read(plan, output, reportText) : readReport({ runner: plan.runner, output, report: reportText, root: spec.cwd });
+    const problem = cannotStart(done.exitCode, output, report);
     return {
-      status: statusOf(done.exitCode, done.timedOut, report),
-      passed: report?.passed ?? 0,
-      failed: report?.failed ?? 0,
-      skipped: report?.skipped ?? 0,
-      command: options.command,
+      plan,
       exitCode: done.exitCode,
-      durationMs: finishedAt - startedAt,
-      failures: capped.failures,
-      omittedFailures: capped.omitted,
-      ...(report ? { format: report.format } : {}),
-      finishedAt,
-      fingerprint: options.fingerprint,
-      ...(endFingerprint ? { endFingerprint } : {}),
-      outputTail: tailLines(output, TAIL_LINES, TAIL_CHARS),
+      timedOut: done.timedOut,
+      output,
+      report,
+      status: statusOf(done.exitCode, done.timedOut, report, problem),
+      ...(problem !== undefined ? { problem } : {}),
+      durationMs: Date.now() - startedAt,
     };
   });
-  return { command: run, startedAt, result };
+  return { run, outcome };
 }

@@ -11,9 +11,12 @@ import { join } from 'node:path';
 import { detectTestCommand } from './detectTestCommand';
 import { LastResultStore } from './lastResultStore';
 import { renderNotRunObjection, renderRedObjection } from './renderTestResult';
-import { isGreen, startTestRun, type StartedTestRun } from './testRun';
+import { runScope } from './runScope';
+import { startTestRun, type StartedTestRun } from './suiteRun';
+import { workspaceCommand } from './suitePlan';
 import { toStructured, type StructuredStopResult, type TestRunResult } from './testResult';
-import { rememberWhetherGit, workspaceFingerprint } from './workspaceFingerprint';
+import { findWorkspace, type WorkspaceLayout } from './workspaceLayout';
+import { rememberWhetherGit, workspaceFingerprint, workspaceState, type WorkspaceState } from './workspaceFingerprint';
 import { watchWorkspace, type WorkspaceWatcher } from './workspaceWatcher';
 
 export interface TestsControllerOptions {
@@ -44,6 +47,8 @@ interface CurrentRun {
   settled: boolean;
   /** Killed because a run for a newer state started. */
   superseded: boolean;
+  /** The whole suite after a narrowed run: the first thing stopped when anything else needs running. */
+  verification: boolean;
 }
 
 function withDeadline<T>(promise: Promise<T>, deadline: number): Promise<T | undefined> {
@@ -58,6 +63,9 @@ export class TestsController {
   private readonly store: LastResultStore;
   private watcher: WorkspaceWatcher | undefined;
   private refreshPending = false;
+  private layout: { fingerprint?: string; value: WorkspaceLayout | undefined } | undefined;
+  /** A "no tests ran" objection was given and no run has executed tests since: it is not repeated. */
+  private noTestsObjected = false;
 
   constructor(private readonly options: TestsControllerOptions) {
     this.store = new LastResultStore(options.stateDir);
@@ -66,7 +74,27 @@ export class TestsController {
   }
 
   testCommand(): string | undefined {
-    return this.options.command ?? detectTestCommand(this.options.rootReal);
+    const root = this.options.rootReal;
+    if (this.options.command !== undefined) return this.options.command;
+    const layout = this.workspace();
+    return detectTestCommand(root) ?? (layout ? workspaceCommand(root, layout) : undefined);
+  }
+
+  /** The monorepo's packages (undefined for a single package), read again when the workspace changed. */
+  private workspace(fingerprint?: string): WorkspaceLayout | undefined {
+    if (!this.layout || (fingerprint !== undefined && this.layout.fingerprint !== fingerprint)) {
+      this.layout = { ...(fingerprint !== undefined ? { fingerprint } : {}), value: findWorkspace(this.options.rootReal) };
+    }
+    return this.layout.value;
+  }
+
+  /** The workspace's state, with one fingerprint per package of its (re-read) layout. */
+  private async state(): Promise<WorkspaceState> {
+    const dirs = (layout: WorkspaceLayout | undefined): string[] => layout?.packages.map((p) => p.dir) ?? [];
+    const before = dirs(this.workspace());
+    const state = await workspaceState(this.options.rootReal, before);
+    const after = dirs(this.workspace(state.fingerprint));
+    return after.join('\0') === before.join('\0') ? state : workspaceState(this.options.rootReal, after);
   }
 
   /** Starts the background runs on edits (when watching is on). */
@@ -87,7 +115,7 @@ export class TestsController {
     if (command === undefined) throw new Error(NO_COMMAND_MESSAGE);
     // A run superseded by a newer state's run (an edit meanwhile) is followed by that state's run.
     for (let attempt = 1; ; attempt++) {
-      const result = await this.start(command, await workspaceFingerprint(this.options.rootReal));
+      const result = await this.start(command, await this.state());
       if (result) return result;
       if (attempt >= 3) throw new Error('The test run was superseded three times by newer workspace states; run the tests again once edits settle.');
     }
@@ -98,10 +126,10 @@ export class TestsController {
     const deadline = Date.now() + this.options.hookBudgetMs;
     const command = this.testCommand();
     if (command === undefined) return { text: '', structured: this.notRunStructured('') };
-    const fingerprint = await withDeadline(workspaceFingerprint(this.options.rootReal), deadline);
-    if (fingerprint === undefined) return this.notRun(command, false);
-    if (this.last && this.last.fingerprint === fingerprint && this.last.command === command) return this.decide(this.last);
-    const result = await withDeadline(this.start(command, fingerprint), deadline);
+    const state = await withDeadline(this.state(), deadline);
+    if (state === undefined) return this.notRun(command, false);
+    if (this.last && this.last.fingerprint === state.fingerprint && this.last.command === command) return this.decide(this.last);
+    const result = await withDeadline(this.start(command, state), deadline);
     return result ? this.decide(result) : this.notRun(command, true);
   }
 
@@ -113,13 +141,16 @@ export class TestsController {
   stop(): void {
     void this.watcher?.close();
     this.watcher = undefined;
-    if (this.current && !this.current.settled) this.current.run.command.kill();
+    if (this.current && !this.current.settled) this.current.run.kill();
   }
 
   private decide(result: TestRunResult): StopAnswer {
     const now = Date.now();
     const structured = { ...toStructured(result), stale: false, ageMs: now - result.finishedAt, running: this.isRunning() };
-    return { text: isGreen(result) ? '' : renderRedObjection(result, now), structured };
+    // No tests ran: the model may have filtered them away, so it hears it once; it is never a pass.
+    const repeatNoTests = result.status === 'no_tests' && this.noTestsObjected;
+    this.noTestsObjected = result.status === 'no_tests';
+    return { text: result.status === 'passed' || repeatNoTests ? '' : renderRedObjection(result, now), structured };
   }
 
   /** No result for the current state in time; `changed` says whether the workspace is known to differ from the last result's. */
@@ -144,51 +175,61 @@ export class TestsController {
   async runInBackground(): Promise<void> {
     const command = this.testCommand();
     if (command === undefined) return;
-    if (this.isRunning()) {
+    if (this.isRunning() && !this.current?.verification) {
       this.refreshPending = true;
       return;
     }
-    const fingerprint = await workspaceFingerprint(this.options.rootReal).catch(() => undefined);
-    if (fingerprint === undefined) return;
-    if (this.isRunning()) {
+    const state = await this.state().catch(() => undefined);
+    if (state === undefined) return;
+    if (this.isRunning() && !this.current?.verification) {
       this.refreshPending = true;
       return;
     }
     const last = this.last;
-    if (last && last.command === command && (last.fingerprint === fingerprint || last.endFingerprint === fingerprint)) return;
-    void this.start(command, fingerprint);
+    if (last && last.command === command && (last.fingerprint === state.fingerprint || last.endFingerprint === state.fingerprint)) return;
+    void this.start(command, state);
   }
 
-  /** Resolves with the run's result, or undefined when a newer state's run superseded it. */
-  private start(command: string, fingerprint: string): Promise<TestRunResult | undefined> {
+  /**
+   * Resolves with the run's result, or undefined when a newer state's run superseded it. In a monorepo
+   * an edit's packages run first; the whole suite follows once that result is in and nothing else waits.
+   */
+  private start(command: string, state: WorkspaceState, verification = false): Promise<TestRunResult | undefined> {
     const current = this.current;
     if (current && !current.settled) {
-      if (current.fingerprint === fingerprint && current.command === command) return this.outcome(current);
+      if (!current.verification && current.fingerprint === state.fingerprint && current.command === command) return this.outcome(current);
       current.superseded = true;
-      current.run.command.kill();
+      current.run.kill();
     }
+    const layout = this.workspace(state.fingerprint);
+    const scope = runScope(this.options.rootReal, command, layout, state, verification ? undefined : this.last);
     const run = startTestRun({
       root: this.options.rootReal,
       command,
-      fingerprint,
+      fingerprint: state.fingerprint,
       timeoutMs: this.options.runTimeoutMs,
       reportDir: join(this.options.stateDir, 'reports'),
+      ...(layout ? { layout, packageFingerprints: state.parts } : {}),
+      plan: scope.plan,
+      ...(scope.carried ? { carried: scope.carried, checked: scope.checked ?? [] } : {}),
       fingerprintAfter: () => workspaceFingerprint(this.options.rootReal),
     });
-    const entry: CurrentRun = { command, fingerprint, run, settled: false, superseded: false };
+    const entry: CurrentRun = { command, fingerprint: state.fingerprint, run, settled: false, superseded: false, verification };
     this.current = entry;
-    void run.result.then((result) => {
-      entry.settled = true;
-      // A superseded run was killed on purpose; its result says nothing about the workspace.
-      if (entry.superseded) return;
-      this.last = result;
-      this.store.save(result);
-      if (this.refreshPending) {
-        this.refreshPending = false;
-        void this.runInBackground();
-      }
-    });
+    void run.result.then((result) => this.settle(entry, result, state));
     return this.outcome(entry);
+  }
+
+  private settle(entry: CurrentRun, result: TestRunResult, state: WorkspaceState): void {
+    entry.settled = true;
+    // A superseded run was killed on purpose; its result says nothing about the workspace.
+    if (entry.superseded) return;
+    this.last = result;
+    this.store.save(result);
+    if (this.refreshPending) {
+      this.refreshPending = false;
+      void this.runInBackground();
+    } else if (result.checked && !entry.verification) void this.start(entry.command, state, true);
   }
 
   private outcome(entry: CurrentRun): Promise<TestRunResult | undefined> {

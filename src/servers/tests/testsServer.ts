@@ -9,8 +9,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodType } from 'zod';
-import { guarded } from '../shared/toolResults';
-import { realRoot } from '../shared/safePath';
+import { guarded } from '../common/toolResults';
+import { realRoot } from '../common/safePath';
 import { renderTestResult } from './renderTestResult';
 import { TestsController } from './testsController';
 import { stopResultShape, testResultShape, toStructured } from './testResult';

@@ -7,8 +7,8 @@
 import { lstatSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { ALWAYS_SKIPPED, ignored, loadRules, type Rules } from '../shared/fileWalker';
-import { isInside } from '../shared/safePath';
+import { ALWAYS_SKIPPED, ignored, loadRules, type Rules } from '../common/fileWalker';
+import { isInside } from '../common/safePath';
 
 export interface WorkspaceWatcherOptions {
   rootReal: string;

@@ -2,8 +2,8 @@
  * Stdio entry point of the `todo` server (dist/servers/todo.js, bin `sprout-mcp-todo`).
  * Usage: sprout-mcp-todo [--root DIR] [--state-dir DIR]   (the list lives in <state-dir>/todo.json)
  */
-import { runStdioServer } from '../shared/runStdioServer';
-import { parseServerArgs } from '../shared/serverArgs';
+import { runStdioServer } from '../common/runStdioServer';
+import { parseServerArgs } from '../common/serverArgs';
 import { createTodoServer } from './todoServer';
 
 const USAGE = `Usage: sprout-mcp-todo [--root DIR] [--state-dir DIR]

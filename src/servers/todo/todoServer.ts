@@ -6,7 +6,7 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { errorResult, guarded, textResult } from '../shared/toolResults';
+import { errorResult, guarded, textResult } from '../common/toolResults';
 import { MAX_ITEM_CHARS, MAX_ITEMS, renderPostCompact, renderResumed, renderStopObjection, renderUpdate, validateTodoList, vanishedOpenItems } from './todoList';
 import { TodoStore } from './todoStore';
 

@@ -4,8 +4,8 @@
  * target, pass it through the protected-path guard, and read and write it through confinedFs, so the
  * file checked is the file changed.
  */
-import { readInWorkspace, writeInWorkspace } from '../shared/confinedFs';
-import { displayPath, resolveInWorkspace } from '../shared/safePath';
+import { readInWorkspace, writeInWorkspace } from '../common/confinedFs';
+import { displayPath, resolveInWorkspace } from '../common/safePath';
 import type { WriteGuard } from './writeGuard';
 import { READ_FILE_MAX_BYTES } from './readFile';
 

@@ -3,9 +3,9 @@
  * walk is bounded (files, depth, time) and pauses between folders, so a huge tree cannot stall the server.
  */
 import { statSync } from 'node:fs';
-import { MAX_WALK_DEPTH, walkFilesYielding, type WalkResult } from '../shared/fileWalker';
-import { globMatcher } from '../shared/glob';
-import { displayPath, resolveInWorkspace } from '../shared/safePath';
+import { MAX_WALK_DEPTH, walkFilesYielding, type WalkResult } from '../common/fileWalker';
+import { globMatcher } from '../common/glob';
+import { displayPath, resolveInWorkspace } from '../common/safePath';
 
 export const LIST_DEFAULT_MAX = 1000;
 /** Bound on files visited, so a huge tree cannot stall the server. */

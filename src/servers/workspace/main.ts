@@ -3,9 +3,9 @@
  * Usage: sprout-mcp-workspace [--root DIR] [--state-dir DIR] [--protected-paths JSON] [--allow-protected-writes]
  */
 import { ensurePrivateDir } from '../../platform/privateState';
-import { killAllCommands } from '../shared/processGroup';
-import { runStdioServer } from '../shared/runStdioServer';
-import { flagOption, parseServerArgs, stringListOption } from '../shared/serverArgs';
+import { killAllCommands } from '../common/processGroup';
+import { runStdioServer } from '../common/runStdioServer';
+import { flagOption, parseServerArgs, stringListOption } from '../common/serverArgs';
 import { createWorkspaceServer } from './workspaceServer';
 
 const USAGE = `Usage: sprout-mcp-workspace [--root DIR] [--state-dir DIR] [--protected-paths JSON] [--allow-protected-writes]

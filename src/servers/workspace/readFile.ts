@@ -2,8 +2,8 @@
  * `read_file`: a text file or a line range of it, capped in size so one call cannot flood the
  * model's context. Binary files are refused rather than dumped.
  */
-import { readInWorkspace } from '../shared/confinedFs';
-import { displayPath, resolveInWorkspace } from '../shared/safePath';
+import { readInWorkspace } from '../common/confinedFs';
+import { displayPath, resolveInWorkspace } from '../common/safePath';
 
 export const READ_MAX_BYTES = 256 * 1024;
 /** A file is read whole to find its lines; a bigger one would take the server's memory and time. */

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { createPrivateFile, ensurePrivateDir } from '../../platform/privateState';
-import { startCommand } from '../shared/processGroup';
-import { displayPath, resolveInWorkspace } from '../shared/safePath';
+import { startCommand } from '../common/processGroup';
+import { displayPath, resolveInWorkspace } from '../common/safePath';
 
 export const COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
 export const COMMAND_MAX_TIMEOUT_MS = 30 * 60_000;

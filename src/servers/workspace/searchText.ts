@@ -5,11 +5,11 @@
  * linear time (linearRegex.ts), so no tree and no pattern can stall the server.
  */
 import { statSync } from 'node:fs';
-import { readInWorkspace } from '../shared/confinedFs';
-import { walkFilesYielding, type WalkResult } from '../shared/fileWalker';
-import { globMatcher } from '../shared/glob';
-import { linearRegex, type LinearRegex } from '../shared/linearRegex';
-import { resolveInWorkspace } from '../shared/safePath';
+import { readInWorkspace } from '../common/confinedFs';
+import { walkFilesYielding, type WalkResult } from '../common/fileWalker';
+import { globMatcher } from '../common/glob';
+import { linearRegex, type LinearRegex } from '../common/linearRegex';
+import { resolveInWorkspace } from '../common/safePath';
 import { walkNotes, WALK_MAX_MS } from './listFiles';
 
 export const SEARCH_DEFAULT_MAX = 200;

@@ -7,9 +7,9 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { guarded, textResult, errorResult } from '../shared/toolResults';
-import { protectedRule } from '../shared/protectedPaths';
-import { realRoot } from '../shared/safePath';
+import { guarded, textResult, errorResult } from '../common/toolResults';
+import { protectedRule } from '../common/protectedPaths';
+import { realRoot } from '../common/safePath';
 import { readWorkspaceFile, READ_MAX_BYTES } from './readFile';
 import { listWorkspaceFiles, LIST_DEFAULT_MAX } from './listFiles';
 import { searchWorkspaceText, SEARCH_DEFAULT_MAX } from './searchText';

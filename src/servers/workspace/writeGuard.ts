@@ -5,8 +5,8 @@
  * with --allow-protected-writes. So neither a bug in a host's approval logic nor another MCP client can
  * change `.git/config` or `.vscode/settings.json` silently.
  */
-import { approvedProtectedPath, protectedRefusal, type ProtectedRule } from '../shared/protectedPaths';
-import { displayPath } from '../shared/safePath';
+import { approvedProtectedPath, protectedRefusal, type ProtectedRule } from '../common/protectedPaths';
+import { displayPath } from '../common/safePath';
 
 /** The bundled tools that create or replace files, with the arguments that name their targets. */
 export const PATH_WRITING_TOOLS: Readonly<Record<string, readonly string[]>> = {

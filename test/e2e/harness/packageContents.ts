@@ -1,6 +1,6 @@
 // What an installed .vsix must contain for the extension to run: the manifest's entry point, the
 // webview and bundled-server bundles esbuild.mjs writes, and every media file the manifest names
-// (icons, walkthrough pages). Derived from package.json so a new icon or step is checked too.
+// (the listing's icon, view icons, walkthrough pages). Derived from package.json so a new icon or step is checked too.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './codeServerWithVsix';
@@ -24,10 +24,10 @@ function mediaReferences(value: unknown, into: Set<string>): Set<string> {
 }
 
 export function expectedPackageFiles(): string[] {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { main: string; contributes?: unknown };
+  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { main: string; icon?: string; contributes?: unknown };
   // vsce renames the docs inside the package (README.md -> readme.md, LICENSE -> LICENSE.txt).
   const files = new Set<string>(['package.json', 'readme.md', 'changelog.md', 'LICENSE.txt', pkg.main.replace(/^\.\//, '')]);
   for (const [source, output] of BUNDLES) if (existsSync(join(repoRoot, source))) files.add(output);
-  mediaReferences(pkg.contributes, files);
+  mediaReferences([pkg.icon, pkg.contributes], files);
   return [...files].sort();
 }

@@ -38,7 +38,7 @@ describe('"always allow in this workspace" survives a window reload', function (
       const chat = await sprout.controller.current();
       const run = sprout.controller.send('run it');
       const card = await until(() => waitingCard(chat.view.entries), 'the question');
-      await sprout.controller.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'workspace' });
+      await sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'workspace' });
       await run;
       await fake.close();
       assert.ok(existsSync(join(workspaceFolder, 'first.txt')), 'the allowed command ran');

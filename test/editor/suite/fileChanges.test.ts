@@ -54,14 +54,14 @@ describe("the agent's file changes: diff and undo", function () {
     const chat = await sprout.controller.current();
     await sprout.controller.send('raise the rate');
     assert.equal(fake?.chatRequests().length, 0, 'nothing sent without a model');
-    assert.equal((await sprout.controller.snapshot()).setup?.pendingPrompt, 'raise the rate');
+    assert.equal((await sprout.snapshot()).setup?.pendingPrompt, 'raise the rate');
     await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Workspace);
 
     const answered = new Set<string>();
     for (let i = 0; i < 2; i++) {
       const card = await until(() => waitingCard(chat.view.entries, answered), `approval ${i + 1}`);
       answered.add(card.approvalId ?? '');
-      await sprout.controller.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
+      await sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
     }
     const outcome = await until(() => chat.view.entries.find((e) => e.kind === 'outcome'), 'the turn to end');
     assert.ok(outcome.kind === 'outcome');
@@ -71,7 +71,7 @@ describe("the agent's file changes: diff and undo", function () {
     assert.deepEqual(cards.map((c) => c.change?.path), ['prices.ts', 'prices.ts']);
     await until(() => doc.getText() === EDITED, 'the open editor to show the edit');
 
-    await sprout.controller.handle({ type: 'openDiff', entryId: cards[0]?.id ?? '' });
+    await sprout.handle({ type: 'openDiff', entryId: cards[0]?.id ?? '' });
     const diff = await until(() => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff), 'a diff tab');
     assert.ok(diff.input instanceof vscode.TabInputTextDiff);
     assert.equal((await vscode.workspace.openTextDocument(diff.input.original)).getText(), BEFORE);
@@ -92,7 +92,7 @@ describe("the agent's file changes: diff and undo", function () {
     const sprout = await api();
     const chat = await sprout.controller.current();
     const before = fake?.chatRequests().length ?? 0;
-    await sprout.controller.handle({ type: 'send', text: 'what does #file:prices.ts export?', attachments: [{ path: 'prices.ts', label: 'prices.ts:1-1', startLine: 1, endLine: 1 }] });
+    await sprout.handle({ type: 'send', text: 'what does #file:prices.ts export?', attachments: [{ path: 'prices.ts', label: 'prices.ts:1-1', startLine: 1, endLine: 1 }] });
     const request = fake?.chatRequests()[before];
     const messages = (request?.body as { messages: { role: string; content?: unknown }[] }).messages;
     const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');

@@ -103,13 +103,13 @@ describe('hub events and tool annotations in a chat opened before the hub', func
     fake.enqueue(fakeReply.toolCalls(calls), fakeReply.text('done'));
     let done = false;
     const sending = sprout.controller.send('call other, then write').finally(() => (done = true));
-    await until(() => sprout.controller.approvals.waiting === slots, 'a question for each call of other');
+    await until(() => sprout.questions.approvals.waiting === slots, 'a question for each call of other');
     // The configuration changes while the round waits: `write` on the new server is not read-only.
     await useServers(sprout, { probe: probeServer(tools(false)) }, ['phase-writable']);
-    sprout.controller.approvals.denyAll();
-    await until(() => done || sprout.controller.approvals.waiting > 0, 'the question about write, or the end of the prompt');
-    const asked = sprout.controller.approvals.waiting > 0;
-    sprout.controller.approvals.denyAll();
+    sprout.questions.approvals.denyAll();
+    await until(() => done || sprout.questions.approvals.waiting > 0, 'the question about write, or the end of the prompt');
+    const asked = sprout.questions.approvals.waiting > 0;
+    sprout.questions.approvals.denyAll();
     await sending;
     const chat = await sprout.controller.current();
     const write = chat.view.entries.find((e) => e.kind === 'tool' && e.name === 'probe__write');

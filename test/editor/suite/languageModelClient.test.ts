@@ -14,9 +14,9 @@ import { DEFAULT_SETTINGS, type AgentSettings } from '../../../src/agent/setting
 import type { AgentEvent } from '../../../src/agent/events';
 import { ModelError } from '../../../src/agent/ports';
 import { McpHub } from '../../../src/mcp/mcpHub';
-import { nodeClock } from '../../../src/runtime/nodeClock';
-import { LanguageModelClient } from '../../../src/extension/model/languageModelClient';
-import { LanguageModels } from '../../../src/extension/model/languageModels';
+import { nodeClock } from '../../../src/platform/nodeClock';
+import { LanguageModelClient } from '../../../src/extension/modelSources/languageModelClient';
+import { LanguageModels } from '../../../src/extension/modelSources/languageModels';
 import { hookServerConfig, objectTimes, type HookServerConfig } from '../../fakes/hookServer/hookServerConfig';
 import { readHookServerLog } from '../../fakes/hookServer/hookServerState';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi, type RecordedLmRequest } from '../lmProvider/scriptedLmTypes';

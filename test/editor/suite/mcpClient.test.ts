@@ -29,13 +29,14 @@ async function changeMcpJson(sprout: SproutApi, change: () => void): Promise<voi
 }
 
 /**
- * Runs `change` and waits until the servers stopped being rebuilt for a while: settings and file
- * watcher events arrive late and each one drops the current servers (a start in progress with them).
+ * Runs `change` and waits until the servers stopped changing for a while (rebuilt, or a server's state):
+ * settings and file watcher events arrive late and each one drops the current servers (a start in
+ * progress with them).
  */
 async function settled(sprout: SproutApi, change: () => void | Promise<void>, expectChange = false): Promise<void> {
   let last = Date.now();
   let seen = false;
-  const stop = sprout.host.onHubChanged(() => ((last = Date.now()), (seen = true)));
+  const stop = sprout.host.onServers(() => ((last = Date.now()), (seen = true)));
   try {
     await change();
     await until(() => (seen || !expectChange) && Date.now() - last > 1500, 'the servers to settle');
@@ -92,7 +93,7 @@ describe('MCP client features in the editor', function () {
       await until(() => chat.view.entries.some((e) => e.kind === 'elicitation' && e.status === 'pending'), 'the question card');
       const card = chat.view.entries.find((e) => e.kind === 'elicitation');
       assert.ok(card?.kind === 'elicitation' && card.server === 'everything');
-      await sprout.controller.handle(
+      await sprout.handle(
         answer === 'accept' ? { type: 'elicitationAnswer', id: card.requestId, action: 'accept', content: { name: 'Editor User' } } : { type: 'elicitationAnswer', id: card.requestId, action: 'decline' },
       );
       await running;

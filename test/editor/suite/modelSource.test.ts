@@ -56,8 +56,8 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
 
   it('with no key and no base URL, auto uses VS Code and the setup card offers its models', async () => {
     assert.equal(sprout.settings().provider, 'auto');
-    await sprout.host.models.refresh();
-    assert.equal(sprout.host.models.source(), 'vscode');
+    await sprout.host.modelSources.refresh();
+    assert.equal(sprout.host.modelSources.source(), 'vscode');
     const setup = sprout.controller.setupNeeded();
     assert.ok(setup, 'no model picked yet');
     assert.equal(setup.vscodeModels, true);
@@ -71,10 +71,10 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     await until(() => sprout.settings().agent.model === 'sprout-test/scripted-small', 'the model setting');
     assert.equal(config().inspect('model.provider')?.globalValue, 'vscode');
     assert.equal(sprout.controller.setupNeeded(), null);
-    assert.equal(sprout.host.models.agentSettings().contextWindowTokens, 3_000);
+    assert.equal(sprout.host.modelSources.agentSettings().contextWindowTokens, 3_000);
     assert.equal(sprout.settings().agent.contextWindowTokens, 128_000, 'the setting itself is untouched');
     // The composer names it (from VS Code's own listing), so a model chosen by settings is in sight.
-    assert.deepEqual((await sprout.controller.snapshot()).model, {
+    assert.deepEqual((await sprout.snapshot()).model, {
       label: 'Scripted Small Model',
       source: 'vscode',
       detail: 'Scripted Small Model (sprout-test, scripted-small), a model in VS Code',
@@ -129,12 +129,12 @@ describe('a model already in VS Code (extension, real vscode.lm)', function () {
     await config().update('model.provider', undefined, vscode.ConfigurationTarget.Global);
     await until(() => sprout.settings().provider === 'auto', 'auto');
     await vscode.commands.executeCommand('sprout.setApiKey', 'sk-lm-editor-test-0000');
-    assert.equal(sprout.host.models.source(), 'openai');
+    assert.equal(sprout.host.modelSources.source(), 'openai');
     // The endpoint now serves the chat, and the composer says so (the VS Code reference is no endpoint model, but it is what is set).
-    const model = (await sprout.controller.snapshot()).model;
+    const model = (await sprout.snapshot()).model;
     assert.equal(model?.source, 'openai');
     assert.match(model?.detail ?? '', / at api\.openai\.com$/);
     await vscode.commands.executeCommand('sprout.clearApiKey');
-    assert.equal(sprout.host.models.source(), 'vscode');
+    assert.equal(sprout.host.modelSources.source(), 'vscode');
   });
 });

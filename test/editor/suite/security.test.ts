@@ -59,7 +59,7 @@ describe('a repository cannot turn the agent against its user', function () {
     const sprout = await api();
     await useModel(sprout, await fake([fakeReply.toolCalls([{ name: 'workspace__run_command', arguments: { command: 'echo pwned > pwned.txt' } }]), fakeReply.text('done')]));
     editWorkspaceSettings((s) => (s['sprout.tools.autoApprove'] = ['workspace__run_command']));
-    const notice = await until(() => sprout.controller.notice?.includes('sprout.tools.autoApprove') && sprout.controller.notice, 'the notice naming the setting');
+    const notice = await until(() => sprout.views.notice?.includes('sprout.tools.autoApprove') && sprout.views.notice, 'the notice naming the setting');
     assert.match(notice, /Sprout ignores sprout\.tools\.autoApprove in \.vscode\/settings\.json \(\["workspace__run_command"\]\)/);
     assert.deepEqual(sprout.settings().autoApprove, [], 'the workspace value never reaches the settings');
     await sprout.host.invalidateServers();
@@ -68,7 +68,7 @@ describe('a repository cannot turn the agent against its user', function () {
     const run = sprout.controller.send('run the setup script');
     const card = await until(() => waitingCard(chat.view.entries), 'run_command to ask for approval');
     assert.equal(card.name, 'workspace__run_command');
-    await sprout.controller.handle({ type: 'deny', approvalId: card.approvalId ?? '' });
+    await sprout.handle({ type: 'deny', approvalId: card.approvalId ?? '' });
     await run;
     assert.equal(toolCards(chat.view.entries)[0]?.status, 'denied');
     assert.ok(!existsSync(join(workspaceFolder, 'pwned.txt')), 'the command never ran');
@@ -90,11 +90,11 @@ describe('a repository cannot turn the agent against its user', function () {
     assert.match(workflow.approvalWarning ?? '', /Protected file: \.github\/workflows\/ci\.yml \(matches \.github\/workflows\/\*\*\)/);
     assert.deepEqual(workflow.approvalScopes, ['once']);
     answered.add(workflow.approvalId ?? '');
-    await sprout.controller.handle({ type: 'deny', approvalId: workflow.approvalId ?? '' });
+    await sprout.handle({ type: 'deny', approvalId: workflow.approvalId ?? '' });
     const hook = await until(() => waitingCard(chat.view.entries, answered), 'the second protected write to ask');
     assert.match(hook.approvalWarning ?? '', /\.devcontainer\/devcontainer\.json/);
     // A stale or forged "always allow" answer counts as allow-once.
-    await sprout.controller.handle({ type: 'approve', approvalId: hook.approvalId ?? '', scope: 'workspace' });
+    await sprout.handle({ type: 'approve', approvalId: hook.approvalId ?? '', scope: 'workspace' });
     await run;
     assert.equal(readFileSync(join(workspaceFolder, 'notes.txt'), 'utf8'), 'plain');
     assert.ok(!existsSync(join(workspaceFolder, '.github', 'workflows', 'ci.yml')), 'the denied write did not happen');

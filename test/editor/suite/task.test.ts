@@ -66,7 +66,10 @@ describe('sprout task type', function () {
   it('fails the task with the CLI\'s exit code 4 when a hook objection is left unresolved', async () => {
     const sprout = await api();
     sprout.consent.prompt = async () => true;
-    await config().update('mcp.servers', { hooky: JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as unknown }, target);
+    // A hook that keeps objecting: after the model declines, the final verdict still objects.
+    const base = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as { env?: Record<string, string> };
+    const hooky = { ...base, env: { ...base.env, HOOK_SERVER_CONFIG: JSON.stringify({ hooks: { _Stop: { kind: 'object', text: 'Run the tests first.' } } }) } };
+    await config().update('mcp.servers', { hooky }, target);
     await config().update('hooks.servers', ['hooky'], target);
     await config().update('hooks.stopMaxRejections', 1, target);
     await config().update('hooks.repeatedEndTurnStops', true, target);

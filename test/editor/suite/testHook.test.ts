@@ -117,4 +117,32 @@ describe('test-runner hook evidence in the editor', function () {
     assert.match(root?.description ?? '', /^0 failed, 2 passed/);
     assert.deepEqual(sprout.testing.lastRun?.passed, ['hook:suite']);
   });
+  it('in a monorepo, the Testing view has a level per package and one per file above the failing tests', async () => {
+    const sprout = await api();
+    const failures = [
+      { name: 'totals prices', file: 'cart-suite/packages/cart/src/cart.test.js', line: 4, message: 'Expected: 11', package: '@mono/cart' },
+      { name: 'one item', file: 'cart-suite/packages/cart/src/cart.test.js', line: 12, message: 'Expected: 4', package: '@mono/cart' },
+      { name: 'labels many items', file: 'cart-suite/packages/labels/src/label.test.js', line: 9, message: 'Expected: 3 items', package: '@mono/labels' },
+    ];
+    const evidence = { status: 'failed' as const, passed: 4, failed: 3, command: 'npm test', failures };
+    sprout.testing.apply({ type: 'agent', event: { type: 'hook_finished', server: 'mono', hook: '_Stop', result: 'objection', text: 'The tests fail.', durationMs: 1, evidence }, at: Date.now() });
+    const root = sprout.testing.controller.items.get('hook:mono');
+    assert.ok(root, 'a root item for the hook server');
+    const tree: [string, [string, string[]][]][] = [];
+    root.children.forEach((pkg) => {
+      const files: [string, string[]][] = [];
+      pkg.children.forEach((file) => {
+        const tests: string[] = [];
+        file.children.forEach((t) => void tests.push(`${t.label}:${(t.range?.start.line ?? -1) + 1}`));
+        files.push([file.description ?? '', tests]);
+      });
+      tree.push([pkg.label, files]);
+    });
+    assert.deepEqual(tree, [
+      ['@mono/cart', [['cart-suite/packages/cart/src/cart.test.js', ['totals prices:4', 'one item:12']]]],
+      ['@mono/labels', [['cart-suite/packages/labels/src/label.test.js', ['labels many items:9']]]],
+    ]);
+    assert.equal(sprout.testing.lastRun?.status, 'failed');
+    assert.ok(sprout.testing.lastRun?.failed.includes('hook:mono:package:@mono/cart'), JSON.stringify(sprout.testing.lastRun?.failed));
+  });
 });

@@ -57,7 +57,7 @@ describe('untrusted workspace (Restricted Mode)', function () {
 
     assert.deepEqual(sprout.settings().agent.hooks.allowlist, { kind: 'names', names: [] }, 'the workspace hook allowlist is ignored');
     assert.equal(sprout.settings().provider, 'auto', 'the workspace model source is ignored');
-    assert.equal(sprout.host.models.source(), 'openai');
+    assert.equal(sprout.host.modelSources.source(), 'openai');
     await sprout.host.invalidateServers();
     await vscode.commands.executeCommand('sprout.newChat');
     await sprout.controller.send('hello from an untrusted workspace');
@@ -74,7 +74,7 @@ describe('untrusted workspace (Restricted Mode)', function () {
     // `.vscode/mcp.json` server can be named; neither starts (asserted above).
     assert.match(notices, /This workspace is not trusted, so its MCP servers \(fromFile\) and hooks do not start/);
     assert.match(notices, /bundled test runner does not start in an untrusted workspace/);
-    const snapshot = await sprout.controller.snapshot();
+    const snapshot = await sprout.snapshot();
     // The notice names what it blocks (the .vscode/mcp.json server; VS Code hides the settings one).
     assert.match(snapshot.notice ?? '', /Restricted Mode: Sprout does not start this workspace's MCP server fromFile, and ignores the workspace's hook servers/);
 

@@ -65,6 +65,19 @@ function hookField(meta: Record<string, unknown> | undefined, key: string): unkn
   return hook !== null && typeof hook === 'object' ? (hook as Record<string, unknown>)[key] : undefined;
 }
 
+function testVerdict(tool: string, verdict: Extract<HookBehaviour, { kind: 'testVerdict' }>, stateFile: string | undefined): CallToolResult {
+  const key = `objections:${tool}`;
+  const passed = verdict.passed ?? 0;
+  const failed = verdict.failures.length;
+  if (verdict.times !== undefined && getCounter(stateFile, key) >= verdict.times) {
+    // An empty text block, as the tests server sends: without one the structured content would be the answer's text.
+    return { ...text(''), structuredContent: { status: 'passed', passed: passed + failed, failed: 0, failures: [] } };
+  }
+  bumpCounter(stateFile, key);
+  const lines = verdict.failures.map((f) => `- ${f.name}${f.file ? ` (${f.file}${f.line !== undefined ? `:${f.line}` : ''})` : ''}: ${f.message}`);
+  return { ...text(`${failed} ${failed === 1 ? 'test fails' : 'tests fail'}:\n${lines.join('\n')}`), structuredContent: { status: 'failed', passed, failed, failures: verdict.failures } };
+}
+
 export async function runBehaviour(tool: string, behaviour: HookBehaviour, stateFile: string | undefined, meta?: Record<string, unknown>): Promise<CallToolResult> {
   switch (behaviour.kind) {
     case 'ifMeta': {
@@ -77,6 +90,8 @@ export async function runBehaviour(tool: string, behaviour: HookBehaviour, state
       const n = bumpCounter(stateFile, key);
       return text(behaviour.text.replace(/\{n\}/g, String(n)));
     }
+    case 'testVerdict':
+      return testVerdict(tool, behaviour, stateFile);
     case 'empty':
       return { content: [] };
     case 'text':

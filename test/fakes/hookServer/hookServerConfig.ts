@@ -36,6 +36,12 @@ export type HookBehaviour =
   | { kind: 'floodLine'; bytes: number }
   /** Flood: `bytes` of junk to stderr and non-JSON-RPC lines to stdout, then answer `text` (default empty) or hang. */
   | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' }
+  /**
+   * A test runner's `_Stop`, as the bundled `tests` server answers: the first `times` calls (every call
+   * when omitted) object with the failures as text and as `structuredContent` (status `failed`), then it
+   * answers empty with status `passed`. Counted in the state file like `object`.
+   */
+  | { kind: 'testVerdict'; failures: Array<{ name: string; file?: string; line?: number; message: string }>; passed?: number; times?: number }
   /** Behave as `then` when `_meta["sprout/hook"][key]` equals `value` (JSON equality), else as `else` (default: empty). */
   | { kind: 'ifMeta'; key: string; value: unknown; then: HookBehaviour; else?: HookBehaviour };
 

@@ -116,9 +116,9 @@ describe('runs', () => {
 
   it('--json prints one event per line, in order, including hook objections', async () => {
     await withFake({ responses: [fakeReply.text('first'), fakeReply.text('second')] });
-    const config = gateConfig('nag', { _Stop: objectTimes('finish the tests', 1) });
+    const config = gateConfig('nag', { _Stop: { kind: 'object', text: 'finish the tests' } });
     const result = await runCli(['--json', '--mcp-config', config, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag' } });
-    // The model ended its turn again right after the objection: it declined, so the objection stands (exit 4).
+    // The model ended its turn again right after the objection: it declined, and the verdict still objects (exit 4).
     assert.equal(result.code, 4, result.stderr);
     const events = parseEvents(result.stdout);
     const types: string[] = events.map((e) => e.type);
@@ -139,7 +139,7 @@ describe('runs', () => {
 
   it('readable output marks a hook objection clearly', async () => {
     await withFake({ responses: [fakeReply.text('first'), fakeReply.text('second')] });
-    const config = gateConfig('nag2', { _Stop: objectTimes('tests are red', 1) });
+    const config = gateConfig('nag2', { _Stop: { kind: 'object', text: 'tests are red' } });
     const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: '*' } });
     assert.equal(result.code, 4, result.stderr);
     assert.match(result.stdout, /!! HOOK OBJECTION from nag2 \(_Stop 1\/3\):\n {2}\| tests are red/);

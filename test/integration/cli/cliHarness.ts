@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } f
 import { join } from 'node:path';
 import type { AgentEvent, Outcome } from '../../../src/agent/events';
 import type { McpServerConfig } from '../../../src/mcp/config';
+import { scaledMs } from '../../loadScale';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 export const CLI = join(REPO_ROOT, 'dist', 'cli.js');
@@ -75,6 +76,9 @@ export function baseEnv(fakeUrl: string): Record<string, string> {
     OPENAI_API_KEY: 'sk-test-cli-secret-0123456789',
     SPROUT_AGENT_MODEL: 'fake-model',
     SPROUT_AGENT_BUILTIN_SERVERS: '',
+    // The first prompt's wait for servers to be ready (10 s by default) stretched by the machine's load:
+    // a wait that ends as soon as the servers are up, so on an idle machine it costs nothing.
+    SPROUT_AGENT_SERVER_STARTUP_WAIT_MS: String(scaledMs(10_000)),
   };
 }
 

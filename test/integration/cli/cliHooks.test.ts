@@ -12,6 +12,7 @@ import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServ
 import { waitFor } from '../mcp/mcpHarness';
 import { assertAllRequestsValid } from '../loop/loopHarness';
 import { baseEnv, collect, ensureBuilt, outcomeOf, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { scaledMs } from '../../loadScale';
 
 let fake: FakeOpenAi | undefined;
 let dir: string;
@@ -94,7 +95,8 @@ test('a _PreToolUse denial: --json has tool_denied, the text output says who blo
     responses: [fakeReply.toolCalls([{ id: 'c1', name: 'work__echo', arguments: { text: 'rm -rf /' } }]), fakeReply.text('ok, I will not'), fakeReply.toolCalls([{ id: 'c2', name: 'work__echo', arguments: { text: 'x' } }]), fakeReply.text('ran')],
   });
   const { mcp, log } = servers('guard', { hooks: { _PreToolUse: { kind: 'text', text: 'no destructive commands' } } });
-  const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'guard' };
+  // A hook that answers must answer in time however busy the machine is: the timeout scales with its load.
+  const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'guard', SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(2500)) };
   const json = await runCli(['--json', '--mcp-config', mcp, 'clean up'], { env });
   assert.equal(json.code, 0, json.stderr);
   const denied = parseEvents(json.stdout).filter((e) => e.type === 'tool_denied');
@@ -123,7 +125,7 @@ test('the readable output marks a denial and an injection; a bad SPROUT_AGENT_PR
 test('a spent budget: the final verdict (final: true) is reported unresolved in --json and in the text', async () => {
   fake = await startFakeOpenAi({ responses: [fakeReply.text('done'), fakeReply.text('really done'), fakeReply.text('done'), fakeReply.text('really done')] });
   const { mcp, log } = servers('nag', { hooks: { _Stop: { kind: 'text', text: 'tests still fail' } } });
-  const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1', SPROUT_AGENT_REPEATED_END_TURN_STOPS: 'false' };
+  const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1', SPROUT_AGENT_REPEATED_END_TURN_STOPS: 'false', SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(2500)) };
   const json = await runCli(['--json', '--mcp-config', mcp, 'fix'], { env });
   const outcome = parseEvents(json.stdout).find((e) => e.type === 'outcome');
   assert.deepEqual(outcome?.type === 'outcome' && outcome.outcome.unresolved, { cause: 'budget_exhausted', objections: [{ server: 'nag', text: 'tests still fail' }] });

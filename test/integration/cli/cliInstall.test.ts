@@ -1,7 +1,9 @@
 // Installing the CLI outside the checkout, the ways the README gives: a packed tarball
 // (`npm pack`, then `npm install -g sprout-agent-<version>.tgz`) and `npm install -g .` from the
 // checkout (what `npm link` does too). Each installs into a temp prefix, offline, and the installed
-// `sprout-agent` runs a prompt with the bundled servers it found next to itself.
+// `sprout-agent` runs a prompt with the bundled servers it found next to itself; the one from the
+// tarball (what npm publishes, docs/releasing.md) also answers --help and runs `hooks check`.
+// The child-process bounds are hang guards only, far above what a loaded machine takes.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -27,7 +29,7 @@ afterEach(async () => {
 /** npm as a user runs it: none of the npm_* variables an outer `npm test` exports. */
 function npm(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--offline'], { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync('npm', [...args, '--no-audit', '--no-fund', '--offline'], { cwd, env, encoding: 'utf8', timeout: 600_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -35,7 +37,7 @@ function npm(args: string[], cwd: string): { status: number | null; stdout: stri
 function run(bin: string, args: string[], env: Record<string, string>): Promise<CliResult> {
   const child = spawn(bin, args, { cwd: temp, env, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.end();
-  return collect(child, { timeoutMs: 60_000 });
+  return collect(child, { timeoutMs: 600_000 });
 }
 
 /** The installed CLI answers --version and runs a prompt with the bundled workspace and todo servers. */
@@ -59,7 +61,23 @@ async function assertInstalledCliWorks(prefix: string): Promise<void> {
   }
 }
 
-describe('installing the CLI', { timeout: 240_000 }, () => {
+/** What a user checks first: the usage text, and the bundled todo server's hooks answering `hooks check`. */
+async function assertHelpAndHooksCheck(prefix: string): Promise<void> {
+  const cli = join(prefix, 'bin', 'sprout-agent');
+  const help = await run(cli, ['--help'], { PATH: process.env.PATH ?? '' });
+  assert.equal(help.code, 0, help.stderr);
+  assert.match(help.stdout, /sprout-agent \[options\] \[prompt\]/);
+  assert.match(help.stdout, /sprout-agent hooks check/);
+  // A generous hook timeout: this checks the installed files work, not how fast a loaded machine is.
+  const env = { PATH: process.env.PATH ?? '', HOME: temp, XDG_STATE_HOME: join(temp, 'state'), MCP_HOOK_SERVERS: 'todo', SPROUT_AGENT_HOOK_TIMEOUT_MS: '120000' };
+  const check = await run(cli, ['hooks', 'check', '--json'], env);
+  assert.equal(check.code, 0, `${check.stdout}\n${check.stderr}`);
+  const report = JSON.parse(check.stdout) as { servers: Array<{ name: string; hooks: string[] }> };
+  const todo = report.servers.find((s) => s.name === 'todo');
+  assert.ok(todo?.hooks.includes('_Stop'), `the installed todo server offers _Stop: ${check.stdout}`);
+}
+
+describe('installing the CLI', () => {
   it('npm pack ships only the CLI and the bundled servers; the tarball installs offline and runs', async () => {
     assert.match(packageJson.scripts.prepack, /esbuild\.mjs/, '`npm pack` builds dist/ first');
     // --ignore-scripts: dist/ is already fresh (ensureBuilt), and other test files may be running it.
@@ -73,6 +91,7 @@ describe('installing the CLI', { timeout: 240_000 }, () => {
       'README.md',
       'dist/cli.js',
       'dist/cliMain.js',
+      'dist/hookBridge.js',
       'dist/servers/tests.js',
       'dist/servers/todo.js',
       'dist/servers/workspace.js',
@@ -84,6 +103,7 @@ describe('installing the CLI', { timeout: 240_000 }, () => {
     const installed = npm(['install', '-g', '--prefix', prefix, join(temp, info.filename)], temp);
     assert.equal(installed.status, 0, installed.stderr);
     await assertInstalledCliWorks(prefix);
+    await assertHelpAndHooksCheck(prefix);
   });
 
   it('npm install -g . from the checkout links the built CLI', async () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { TranscriptRecord } from '../../../src/agent/events';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { hookServerConfig, hookServerMcpConfig, objectTimes, readHookServerLog } from '../../fakes/hookServer';
+import { hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
 import { assertAllRequestsValid, waitUntil } from '../loop/loopHarness';
 import { baseEnv, collect, ensureBuilt, outcomeOf, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliHarness';
 
@@ -26,21 +26,21 @@ after(async () => {
 test('a second run resumes the session: history in the request, session budget carried, same session id', async () => {
   fake = await startFakeOpenAi({ responses: [fakeReply.text('first answer'), fakeReply.text('first answer, again'), fakeReply.text('second answer')] });
   const log = join(dir, 'nag.log');
-  const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('nag', hookServerConfig({ logFile: log, hooks: { _Stop: objectTimes('not yet', 1) } }))]);
+  const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('nag', hookServerConfig({ logFile: log, hooks: { _Stop: { kind: 'object', text: 'not yet' } } }))]);
   const session = join(dir, 'sessions', 'chat.jsonl');
   const env: Record<string, string> = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1' };
 
   const first = await runCli(['--json', '--session', session, '--mcp-config', config, 'first prompt'], { env });
-  assert.equal(first.code, 4, `the model declined the objection, which stands: ${first.stderr}`);
-  assert.equal(readHookServerLog(log).filter((e) => e.tool === '_Stop').length, 1);
+  assert.equal(first.code, 4, `the model declined the objection, and the verdict says it still stands: ${first.stderr}`);
+  assert.equal(readHookServerLog(log).filter((e) => e.tool === '_Stop').length, 2, 'the gate round, then the verdict after the decline');
 
   // The session budget of 1 was spent in the first run: the second run asks only for the final verdict,
-  // and the hook (a new process, so it objects again) still says "not yet": unresolved, exit 4.
+  // and the hook still says "not yet": unresolved, exit 4.
   const second = await runCli(['--json', '--session', session, '--mcp-config', config, 'second prompt'], { env });
   assert.equal(second.code, 4, second.stderr);
   const stops = readHookServerLog(log).filter((e) => e.tool === '_Stop');
-  assert.equal(stops.length, 2, 'one verdict call, no objection round');
-  assert.equal((stops[1]?.meta as Record<string, { final?: boolean }>)['sprout/hook']?.final, true);
+  assert.equal(stops.length, 3, 'one verdict call, no objection round');
+  assert.equal((stops[2]?.meta as Record<string, { final?: boolean }>)['sprout/hook']?.final, true);
   const started = parseEvents(second.stdout)[0];
   assert.ok(started?.type === 'session_started' && started.resumed, 'the second run says it resumed');
   const outcome = outcomeOf(parseEvents(second.stdout));

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/agent/events';
 import { jsonEventPrinter, textEventPrinter } from '../../../src/cli/eventPrinters';
+import { noteFor } from '../../../src/extension/chat/chatNotes';
 
 function sink(): { text: string; write(chunk: string): void } {
   return {
@@ -25,7 +26,7 @@ describe('event printers', () => {
       { type: 'text_delta', delta: ' world\u001b[31m' },
       { type: 'tool_started', callId: 'c1', name: 'fs__read', arguments: '{"path":"a.txt"}' },
       { type: 'tool_finished', callId: 'c1', name: 'fs__read', isError: true, text: 'no such file', durationMs: 3 },
-      { type: 'hook_objected', server: 'tests', text: 'tests fail:\n  1 failing', rejectionsUsed: 1, maxRejections: 3 },
+      { type: 'hook_objected', hook: '_Stop', server: 'tests', text: 'tests fail:\n  1 failing', rejectionsUsed: 1, maxRejections: 3, scope: 'session' },
       { type: 'server_killed', server: 'tests', reason: 'timed out twice' },
       {
         type: 'outcome',
@@ -64,6 +65,23 @@ describe('event printers', () => {
         'sprout-agent: going on without MCP server slow (not ready after 10 s); it joins when ready\n' +
         'sprout-agent: MCP server hooks was ready after 1.2 s\n',
     );
+  });
+
+  it('text: a hook that took too long or failed is worded as the chat words it, for what that hook does', () => {
+    const err = sink();
+    const print = textEventPrinter(sink(), err);
+    const timedOut: AgentEvent = { type: 'hook_timed_out', server: 'guard', hook: '_PreToolUse', consecutive: 1 };
+    print(timedOut);
+    print({ type: 'hook_timed_out', server: 'ctx', hook: '_UserPromptSubmit', consecutive: 2 });
+    print({ type: 'hook_finished', server: 'tests', hook: '_Stop', result: 'error', text: 'runner crashed\n  at main', durationMs: 3 });
+    print({ type: 'hook_finished', server: 'tests', hook: '_Stop', result: 'timeout', text: '', durationMs: 2500 });
+    assert.equal(
+      err.text,
+      'sprout-agent: Tool check (_PreToolUse) by guard took too long (1 of 2 in a row stops the server), so it does not block the tool call.\n' +
+        'sprout-agent: Prompt check (_UserPromptSubmit) by ctx took too long (2 of 2 in a row stops the server), so it adds nothing.\n' +
+        'sprout-agent: Completion check (_Stop) by tests failed, so it counts as no objection: runner crashed at main\n',
+    );
+    assert.equal(noteFor(timedOut)?.text, 'Tool check by guard took too long (1 of 2 in a row stops the server), so it does not block the tool call.', 'the chat says the same');
   });
 
   it('json: one parseable line per event, newlines in text escaped', () => {

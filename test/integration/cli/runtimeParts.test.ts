@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { bundledServerConfig } from '../../../src/runtime/bundledServers';
 import { JsonlTranscriptStore } from '../../../src/runtime/jsonlTranscriptStore';
-import { NodeClock } from '../../../src/runtime/nodeClock';
+import { NodeClock } from '../../../src/platform/nodeClock';
 import { REDACTED, StreamLogger } from '../../../src/runtime/streamLogger';
 
 function recordingStream(): { lines: string[]; write(chunk: string): void } {

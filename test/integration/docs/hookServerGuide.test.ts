@@ -84,6 +84,32 @@ describe('docs/hook-server-guide.md', () => {
     assert.match(readFileSync(GUIDE, 'utf8'), /sprout-agent hooks check --mcp-config hooks\.json --event Stop/, 'the guide shows the command this test runs');
   });
 
+  it('the same gate in Claude Code: hooks install as the guide shows it, and the installed Stop hook blocks with the checklist', async () => {
+    writeFileSync(join(workspace, 'CHECKLIST.md'), files.get('CHECKLIST.md') ?? '');
+    const project = mkdtempSync(join(tmpdir(), 'sprout-hook-guide-agent-'));
+    try {
+      mkdirSync(join(project, '.vscode'));
+      writeFileSync(join(project, '.vscode', 'mcp.json'), JSON.stringify({ servers: { checklist: { type: 'stdio', ...serverConfig('checklist') } } }));
+      const env = { PATH: process.env.PATH ?? '', HOME: join(project, 'home'), XDG_STATE_HOME: join(project, 'state'), SPROUT_AGENT_HOOK_HOST: 'off' };
+      const shown = /^sprout-agent (hooks install --agent claude [^\n]+)$/m.exec(readFileSync(GUIDE, 'utf8'))?.[1]?.split(' ') ?? [];
+      assert.deepEqual(shown, ['hooks', 'install', '--agent', 'claude', '--trust-workspace', '--hook-servers', 'checklist']);
+      const installed = await runCli([...shown, '--yes', '--cwd', project], { env, timeoutMs: 120_000 });
+      assert.equal(installed.code, 0, installed.stderr);
+      assert.match(installed.stdout, /Claude Code gets: PostToolUse -> _PostToolUse, Stop -> _Stop, SessionEnd -> _SessionEnd/);
+      const settings = JSON.parse(readFileSync(join(project, '.claude', 'settings.json'), 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ command: string }> }>> };
+      const command = settings.hooks.Stop?.[0]?.hooks[0]?.command ?? '';
+      // As Claude Code runs it: through a shell, the Stop payload on stdin.
+      const payload = { session_id: 'guide', cwd: project, hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'All done.' };
+      const hook = spawnSync('sh', ['-c', command], { cwd: project, env, input: JSON.stringify(payload), encoding: 'utf8', timeout: 120_000 });
+      assert.equal(hook.status, 0, hook.stderr);
+      const answer = JSON.parse(hook.stdout) as { decision: string; reason: string };
+      assert.equal(answer.decision, 'block');
+      assert.match(answer.reason, /^Sprout hook output \(from MCP hook servers the operator configured[^\n]*\n\{"hook":"_Stop","server":"checklist","text":"CHECKLIST\.md still has open items/);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
   for (const name of ['checklist', 'checklist-py']) {
     it(`${name}: objects while an item is open (the model declines: exit 4), and lets the turn end once all are ticked (exit 0)`, async () => {
       writeFileSync(join(workspace, 'CHECKLIST.md'), files.get('CHECKLIST.md') ?? '');

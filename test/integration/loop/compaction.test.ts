@@ -1,4 +1,4 @@
-// SPEC 6 end to end: when the reported usage passes the threshold, the loop summarises with a model
+// docs/hooks.md#compaction end to end: when the reported usage passes the threshold, the loop summarises with a model
 // call without tools, resets, injects _PostCompact as a synthetic pair and re-seats the prompt; when
 // the summary fails it falls back to dropping old turns and does not run _PostCompact. Either way no
 // request sent is longer than the window.

@@ -1,4 +1,4 @@
-// SPEC 4 end to end: a hung hook releases the agent on time and is sent notifications/cancelled; the
+// docs/hooks.md#sovereignty-timeouts-kills-budgets end to end: a hung hook releases the agent on time and is sent notifications/cancelled; the
 // second consecutive timeout kills the server's whole process group (grandchild included) and a later
 // call restarts it; a completed reply in between resets the counter; cancel during a hook is prompt
 // and leaves a valid history.
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { scaledMs } from '../../loadScale';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { openRig, rigSettings, waitUntil, type Rig } from './loopHarness';
 
@@ -35,7 +36,8 @@ test('a hung _Stop hook releases the agent after the timeout and gets notificati
   const outcome = await rig.runtime.session.run('go');
   const took = Date.now() - started;
   assert.equal(outcome.reason, 'end_turn');
-  assert.ok(took < 10_000, `released in ${took} ms, long before a hang would end`);
+  // The hang never ends: any bound shows the release; this one allows for the machine's load.
+  assert.ok(took < scaledMs(10_000), `released in ${took} ms, long before a hang would end`);
   assert.deepEqual(rig.of('hook_timed_out').map((e) => e.consecutive), [1]);
   assert.deepEqual(rig.of('hook_finished').map((e) => e.result), ['timeout']);
   await waitUntil(() => (rig?.log('stuck') ?? []).some((e) => e.type === 'cancelled'), 'notifications/cancelled at the server');
@@ -103,7 +105,7 @@ test('cancel during a hook ends the prompt at once with a history valid for the 
   controller.abort();
   const outcome = await run;
   assert.equal(outcome.reason, 'cancelled');
-  assert.ok(Date.now() - cancelledAt < 5000, 'cancel is prompt, not the 60 s hook timeout');
+  assert.ok(Date.now() - cancelledAt < Math.min(scaledMs(5000), 30_000), 'cancel is prompt, not the 60 s hook timeout');
   await waitUntil(() => (rig?.log('stuck') ?? []).some((e) => e.type === 'cancelled'), 'notifications/cancelled at the server');
   // The next prompt must be accepted by the API: the cancelled turn left nothing unanswered.
   rig.runtime.session.updateSettings({ ...rigSettings(), hooks: { ...rigSettings().hooks, stopMaxRejections: 0 } });

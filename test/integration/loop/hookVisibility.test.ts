@@ -1,4 +1,4 @@
-// SPEC 1 and 5 end to end: hooks never reach the model's tool list, a direct call to a hook is refused
+// docs/hooks.md#discovery and docs/hooks.md#how-hook-text-reaches-the-model end to end: hooks never reach the model's tool list, a direct call to a hook is refused
 // without reaching the server, hook input is exactly {} with the context in _meta, and an objection
 // becomes the exact synthetic pair whose JSON survives hostile text.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// SPEC 4's promise, end to end: no hook server, however broken or malicious, traps the agent. Each
+// The promise of docs/hooks.md#sovereignty-timeouts-kills-budgets, end to end: no hook server, however broken or malicious, traps the agent. Each
 // prompt ends on time whatever the hook does (crash, exit mid-call, isError, whitespace, image, 100 KB,
 // hostile text, ignoring SIGTERM, spawning a grandchild), and what does reach the model is capped and
 // JSON-wrapped. The bound: maxRejections x (timeout + one model round).
@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { HOSTILE_TEXT, type HookBehaviour } from '../../fakes/hookServer';
+import { scaledMs } from '../../loadScale';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { openRig, type Rig } from './loopHarness';
 
@@ -40,7 +41,8 @@ test('failing hooks are no objection: crash, exit mid-call, isError, whitespace,
   const outcome = await rig.runtime.session.run('go');
   assert.equal(outcome.reason, 'end_turn');
   assert.equal(outcome.unresolved, undefined);
-  assert.ok(Date.now() - started < 15_000, 'the turn ended long before anything could trap it');
+  // The hang never ends: any bound shows the turn ended; this one allows for the machine's load.
+  assert.ok(Date.now() - started < scaledMs(15_000), 'the turn ended long before anything could trap it');
   assert.equal(rig.of('hook_objected').length, 0);
   const results = Object.fromEntries(rig.of('hook_finished').map((e) => [e.server, e.result]));
   assert.deepEqual(results, { crash: 'error', midcall: 'error', iserror: 'error', blank: 'no_objection', hang: 'timeout' });
@@ -82,7 +84,7 @@ test('a hanging hook that ignores SIGTERM is killed on the second timeout; the a
   leftovers.push(serverPid);
   await rig.runtime.session.run('second');
   const bound = 3 * (TIMEOUT_MS + 5000);
-  assert.ok(Date.now() - started < 2 * bound, 'both prompts ended within the SPEC bound');
+  assert.ok(Date.now() - started < scaledMs(2 * bound), 'both prompts ended within the contract bound');
   assert.equal(rig.of('server_killed').length, 1);
   await waitFor(() => !isAlive(serverPid), 'the SIGTERM-ignoring server is gone', 10_000);
 });

@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scaledMs } from '../../loadScale';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
-import type { TranscriptStore } from '../../../src/agent/ports';
-import type { AgentEvent } from '../../../src/agent/events';
+import type { AgentEvent, TranscriptStore } from '../../../src/agent/events';
 import type { AgentSettings, HookSettings } from '../../../src/agent/settings';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions, type ModelOptions } from '../../../src/runtime/createAgentRuntime';
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions, type FakeRequestRecord, type FakeResponse } from '../../fakes/fakeOpenAiServer';
@@ -136,9 +136,9 @@ export async function openRig(options: RigOptions): Promise<Rig> {
   };
 }
 
-/** Waits until `probe` holds, polling; fails with `what` after `timeoutMs`. */
-export async function waitUntil(probe: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/** Waits until `probe` holds, polling; fails with `what` after `idleTimeoutMs` (a hang guard), scaled by the machine's load. */
+export async function waitUntil(probe: () => boolean, what: string, idleTimeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + scaledMs(idleTimeoutMs);
   while (!probe()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

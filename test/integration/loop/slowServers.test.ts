@@ -4,8 +4,14 @@
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { scaleAtLoadNow } from '../../loadScale';
 import { waitFor } from '../mcp/mcpHarness';
 import { openRig, type Rig } from './loopHarness';
+
+// The windows (the startup wait, the late server's delay, the bounds) are written for an idle machine
+// and stretched by how loaded it is when the file starts, so the good server can start within the wait
+// and the late one is still later than every bound.
+const ms = scaleAtLoadNow();
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -15,22 +21,24 @@ afterEach(async () => {
 
 test('the first prompt waits at most the startup wait, names the slow server, and it joins a later round', async () => {
   rig = await openRig({
-    servers: [{ name: 'good' }, { name: 'late', config: { startDelayMs: 7000 } }],
-    settings: { firstPromptServerWaitMs: 3000, serverReadyGraceMs: 300 },
+    servers: [{ name: 'good' }, { name: 'late', config: { startDelayMs: ms(7000) } }],
+    settings: { firstPromptServerWaitMs: ms(3000), serverReadyGraceMs: 300 },
+    // The rig's fast restarts, and the connect timeout (30 s) stretched with the rest, so the late server is late, not failed.
+    hub: { restart: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 5 }, closeGraceMs: 500, connectTimeoutMs: Math.max(30_000, ms(30_000)) },
     responses: [fakeReply.text('first answer'), fakeReply.toolCalls([{ name: 'late__echo', arguments: { text: 'joined' } }]), fakeReply.text('done')],
   });
   const started = Date.now();
   const first = await rig.runtime.session.run('hello');
   const took = Date.now() - started;
   assert.equal(first.reason, 'end_turn');
-  assert.ok(took < 6500, `the first prompt took ${took} ms; the late server needs 7 s to start`);
+  assert.ok(took < ms(6500), `the first prompt took ${took} ms; the late server needs ${ms(7000)} ms to start`);
   const waiting = rig.of('servers_waiting');
   assert.equal(waiting.length, 1);
-  assert.ok(waiting[0]?.servers.includes('late') && waiting[0].waitMs === 3000, JSON.stringify(waiting));
+  assert.ok(waiting[0]?.servers.includes('late') && waiting[0].waitMs === ms(3000), JSON.stringify(waiting));
   const waited = rig.of('servers_waited');
   assert.equal(waited.length, 1, 'the announced wait says how it ended');
   assert.deepEqual(waited[0]?.late, ['late'], 'the round went on without the late server');
-  assert.ok((waited[0]?.waitedMs ?? 0) >= 2900, `it waited the startup wait: ${JSON.stringify(waited)}`);
+  assert.ok((waited[0]?.waitedMs ?? 0) >= ms(3000) - 100, `it waited the startup wait: ${JSON.stringify(waited)}`);
   const offered = (n: number) => (rig?.chatBodies()[n]?.tools ?? []).map((t) => t.function.name);
   assert.deepEqual(offered(0), ['good__echo']);
 
@@ -44,7 +52,7 @@ test('the first prompt waits at most the startup wait, names the slow server, an
 
 test('a _Stop call to a hook server that is still restarting counts as a timeout, and the prompt goes on', async () => {
   rig = await openRig({
-    servers: [{ name: 'hooky', config: { restartDelayMs: 60_000, hooks: { _Stop: { kind: 'object', text: 'not yet' } } } }],
+    servers: [{ name: 'hooky', config: { restartDelayMs: Math.max(60_000, ms(60_000)), hooks: { _Stop: { kind: 'object', text: 'not yet' } } } }],
     hooks: { timeoutMs: 600 },
     settings: { serverReadyGraceMs: 300 },
     responses: [fakeReply.text('finished')],
@@ -60,5 +68,5 @@ test('a _Stop call to a hook server that is still restarting counts as a timeout
     [['hooky', 'timeout']],
   );
   assert.equal(rig.of('hook_timed_out')[0]?.consecutive, 1);
-  assert.ok(took < 8000, `the prompt took ${took} ms; the restart would take 60 s`);
+  assert.ok(took < ms(8000), `the prompt took ${took} ms; the restart would take ${Math.max(60_000, ms(60_000))} ms`);
 });

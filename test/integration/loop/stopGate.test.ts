@@ -1,4 +1,4 @@
-// SPEC 2 and 3 end to end: parallel hook servers in configuration order for one budget unit, the
+// docs/hooks.md#which-servers-may-act-as-hooks and docs/hooks.md#the-_stop-gate end to end: parallel hook servers in configuration order for one budget unit, the
 // allowlist, the budget (exhausted, disabled, session vs prompt scope), the repeated end-turn rule,
 // which finish reasons run the gate, and objections counting toward max rounds.
 import assert from 'node:assert/strict';
@@ -46,7 +46,7 @@ test('the allowlist excludes a server: its _Stop is never called and the user ge
     responses: [fakeReply.text('a'), fakeReply.text('b')],
   });
   await rig.runtime.session.run('go');
-  assert.equal(rig.calls('allowed', '_Stop').length, 1);
+  assert.equal(rig.calls('allowed', '_Stop').length, 2, 'a gate round, then the verdict after the decline');
   assert.equal(rig.calls('other', '_Stop').length, 0);
   assert.deepEqual(rig.of('hooks_not_enabled').map((e) => e.server), ['other']);
   assert.deepEqual(rig.of('hook_objected').map((e) => e.server), ['allowed']);
@@ -99,13 +99,13 @@ for (const scope of ['session', 'prompt'] as const) {
       responses: [fakeReply.text('p1 a'), fakeReply.text('p1 b'), fakeReply.text('p2 a'), ...(scope === 'prompt' ? [fakeReply.text('p2 b')] : [])],
     });
     await rig.runtime.session.run('first');
-    assert.equal(rig.calls('nag', '_Stop').length, 1, 'declined: no verdict');
+    assert.equal(rig.calls('nag', '_Stop').length, 2, 'a gate round, then the verdict after the decline');
     const second = await rig.runtime.session.run('second');
     assert.equal(second.reason, 'end_turn');
     const meta = rig.calls('nag', '_Stop').map((c) => (c.meta as Record<string, { rejectionsUsed: number; final?: boolean }>)['sprout/hook']);
     assert.deepEqual(
       meta.map((m) => [m?.rejectionsUsed, m?.final ?? false]),
-      scope === 'session' ? [[0, false], [1, true]] : [[0, false], [0, false]],
+      scope === 'session' ? [[0, false], [1, true], [1, true]] : [[0, false], [1, true], [0, false], [1, true]],
     );
     assert.equal(second.unresolved?.cause, scope === 'session' ? 'budget_exhausted' : 'declined');
     assert.equal(rig.fake.pending(), 0);
@@ -121,11 +121,36 @@ for (const repeated of [true, false]) {
     });
     const outcome = await rig.runtime.session.run('go');
     assert.equal(outcome.reason, 'end_turn');
-    assert.equal(rig.calls('nag', '_Stop').length, repeated ? 1 : 4, repeated ? 'declined: no verdict' : 'three rounds and the verdict');
+    assert.equal(rig.calls('nag', '_Stop').length, repeated ? 2 : 4, repeated ? 'a gate round and the verdict after the decline' : 'three rounds and the verdict');
     assert.equal(outcome.unresolved?.cause, repeated ? 'declined' : 'budget_exhausted');
     assert.equal(rig.fake.pending(), 0);
   });
 }
+
+test('after a decline the final verdict decides: an objection that no longer stands leaves the turn clean', async () => {
+  rig = await openRig({
+    // A one-time reminder: it objects once, then has nothing more to say.
+    servers: [{ name: 'reminder', config: { hooks: { _Stop: objectTimes('remember the changelog', 1) } } }],
+    responses: [fakeReply.text('done'), fakeReply.text('noted, done')],
+  });
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.reason, 'end_turn');
+  assert.equal(outcome.unresolved, undefined, 'nothing stands, so no unresolved objection (CLI exit 0)');
+  const metas = rig.calls('reminder', '_Stop').map((c) => (c.meta as Record<string, { afterObjection: boolean; final?: boolean }>)['sprout/hook']);
+  assert.deepEqual(metas.map((m) => [m?.afterObjection, m?.final ?? false]), [[false, false], [true, true]]);
+  assert.deepEqual(rig.of('objection_resolved').map((e) => e.resolution), ['declined'], 'the model still did not act on it');
+  assert.equal(rig.fake.chatRequests().length, 2, 'the verdict never continues the turn');
+});
+
+test('after a decline an objection that still stands is the unresolved one, with the verdict\'s words', async () => {
+  rig = await openRig({
+    servers: [{ name: 'tests', config: { hooks: { _Stop: { kind: 'ifMeta', key: 'final', value: true, then: { kind: 'text', text: '1 test fails' }, else: { kind: 'text', text: '2 tests fail' } } } } }],
+    responses: [fakeReply.text('done'), fakeReply.text('I disagree')],
+  });
+  const outcome = await rig.runtime.session.run('go');
+  assert.deepEqual(outcome.unresolved, { cause: 'declined', objections: [{ server: 'tests', text: '1 test fails' }] });
+  assert.equal(rig.fake.pending(), 0);
+});
 
 test('no _Stop on length; _Stop on an unknown finish reason', async () => {
   rig = await openRig({

@@ -8,7 +8,7 @@ import { afterEach, test } from 'node:test';
 import { AgentSession } from '../../../src/agent/session';
 import type { AgentEvent } from '../../../src/agent/events';
 import type { AgentSettings } from '../../../src/agent/settings';
-import { nodeClock } from '../../../src/runtime/nodeClock';
+import { nodeClock } from '../../../src/platform/nodeClock';
 import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { HookBehaviour } from '../../fakes/hookServer';

@@ -1,4 +1,4 @@
-// SPEC 7's tool rules end to end, through real MCP child processes and the fake OpenAI server:
+// The loop's tool rules (docs/spec-coverage.md#7-the-agent-loop) end to end, through real MCP child processes and the fake OpenAI server:
 // parallel calls bounded by maxParallelTools with results in call order, the tool timeout (an error
 // result, notifications/cancelled at the server), the result cap with its marker, a user cancel during
 // a tool (cancelled at the server, history valid for the next prompt), and tools/list_changed reaching

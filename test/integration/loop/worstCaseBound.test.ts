@@ -1,4 +1,4 @@
-// SPEC 4's bound, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
+// The bound of docs/hooks.md#sovereignty-timeouts-kills-budgets, demonstrated: with a pack of hostile hook servers allowlisted at once (one objecting
 // slowly every time, the others crashing, flooding both pipes, exiting mid-call, answering 1 MB,
 // hanging while ignoring SIGTERM with a grandchild and coming back only slowly after the kill, never
 // answering tools/list, or never answering initialize) a prompt with the repeated end-turn rule off
@@ -7,6 +7,13 @@
 // backoff and connect timeout. The same pack exposing every lifecycle hook costs at most one hook
 // timeout per hook point the prompt passes (start, prompt submit, before and after each tool round,
 // each gate round, the verdict, the session's end).
+//
+// On a loaded machine a hook timeout costs more wall-clock time than it says (the event loop is late),
+// so the bounds are written in the timeouts this machine really delivered (the longest timed-out call
+// of the run) and the slack scales with the machine's load (test/loadScale.ts). The servers that would
+// stretch a prompt (the slow restart, the never-ready starts) take ten minutes: a prompt that waited for
+// one would miss any bound by minutes, on any machine. The hub is then closed under servers still
+// starting, which must end too (it once hung for good on a server killed right after initialize).
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +21,7 @@ import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { HookBehaviour } from '../../fakes/hookServer';
+import { loadFactor, scaledMs } from '../../loadScale';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { openRig, type Rig } from './loopHarness';
 
@@ -33,20 +41,38 @@ afterEach(async () => {
 });
 after(() => rmSync(pidDir, { recursive: true, force: true }));
 
-const TIMEOUT_MS = 700;
+/** Room for the objector's answer (a tenth of it) however busy the machine is. */
+const TIMEOUT_MS = 3000;
+const OBJECTOR_DELAY_MS = TIMEOUT_MS / 10;
 const MAX_REJECTIONS = 3;
-/** Far longer than the whole bound: waiting for this restart anywhere in the loop would show. */
-const SLOW_RESTART_MS = 12_000;
-/** Longer than the product's 30 s connect timeout: a server that is never ready. */
-const SILENT_MS = 60_000;
+/** Far longer than any bound on any machine: waiting for this anywhere in the loop would show. */
+const NEVER_MS = 10 * 60_000;
+/** A slow restart and a server silent at start: both outlast the prompt, and the connect waits for them. */
+const SLOW_RESTART_MS = NEVER_MS;
+const SILENT_MS = NEVER_MS;
 const GRACE_MS = 1000;
+/** The product's defaults (backoff from 500 ms, doubling, capped at 8 s), but a connect that waits as long as the servers do. */
+const HUB = { closeGraceMs: 500, connectTimeoutMs: NEVER_MS };
+
+/** What one hook timeout really cost on this machine in this run: the longest timed-out call. */
+function deliveredTimeout(r: Rig): number {
+  return Math.max(TIMEOUT_MS, ...r.of('hook_finished').filter((e) => e.result === 'timeout').map((e) => e.durationMs));
+}
+
+/** Slack for what is not a timeout or a model round (kills, a 1 MB reply, process exits), scaled by load. */
+const slackMs = (): number => 5000 * loadFactor();
 
 /**
  * Starts every server (their first start is set-up, not part of the bound; `waitMs` caps the wait for
  * those never ready); returns each model round's duration as it happens.
  */
-async function startAndTimeRounds(r: Rig, waitMs?: number): Promise<number[]> {
+async function startAndTimeRounds(r: Rig, waitMs?: number, neverReady: string[] = []): Promise<number[]> {
   await r.runtime.hub.listTools(undefined, waitMs === undefined ? {} : { waitMs });
+  // Every other server has listed its hooks before the prompt, however long its start took here: the
+  // bound is about calls, not about a start that a busy machine made slower than the ready grace.
+  const listed = (name: string): boolean => (r.runtime.hub.status().find((s) => s.name === name)?.hooks.length ?? 0) > 0;
+  const answering = r.runtime.hub.serverNames().filter((name) => name !== 'work' && !neverReady.includes(name));
+  await waitFor(() => answering.every(listed), `${answering.join(', ')} to list their hooks`, 60_000);
   const roundStarts: number[] = [];
   const modelRounds: number[] = [];
   r.runtime.session.subscribe((event) => {
@@ -62,13 +88,13 @@ async function assertStubbornGone(r: Rig): Promise<void> {
   leftovers.push(...stubbornPids);
   const grandchild = Number(readFileSync(grandchildFile, 'utf8'));
   leftovers.push(grandchild);
-  await waitFor(() => !isAlive(stubbornPids[0] ?? NaN) && !isAlive(grandchild), 'the killed server and its grandchild to be gone', 10_000);
+  await waitFor(() => !isAlive(stubbornPids[0] ?? NaN) && !isAlive(grandchild), 'the killed server and its grandchild to be gone');
 }
 
 test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout + one model round) plus the verdict', async () => {
   rig = await openRig({
     servers: [
-      { name: 'objector', config: { hooks: { _Stop: { kind: 'delay', ms: TIMEOUT_MS - 250, text: 'still not done' } } } },
+      { name: 'objector', config: { hooks: { _Stop: { kind: 'delay', ms: OBJECTOR_DELAY_MS, text: 'still not done' } } } },
       { name: 'crasher', config: { hooks: { _Stop: { kind: 'crash', exitCode: 4 } } } },
       { name: 'flooder', config: { hooks: { _Stop: { kind: 'flood', bytes: 2 * 1024 * 1024, then: 'hang' } } } },
       { name: 'quitter', config: { hooks: { _Stop: { kind: 'exitMidCall' } } } },
@@ -82,12 +108,11 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
     ],
     settings: { serverReadyGraceMs: GRACE_MS, firstPromptServerWaitMs: GRACE_MS },
     hooks: { timeoutMs: TIMEOUT_MS, stopMaxRejections: MAX_REJECTIONS, repeatedEndTurnStops: false },
-    // The product's defaults: backoff from 500 ms, doubling, capped at 8 s.
-    hub: { closeGraceMs: 500 },
+    hub: HUB,
     responses: Array.from({ length: MAX_REJECTIONS + 1 }, (_, i) => fakeReply.text(`attempt ${i + 1}`)),
   });
   // The two never-ready servers get a few seconds here, and are then not waited for again.
-  const modelRounds = await startAndTimeRounds(rig, 8000);
+  const modelRounds = await startAndTimeRounds(rig, 8000, ['slowlister', 'mute']);
 
   const started = Date.now();
   const outcome = await rig.runtime.session.run('finish the job');
@@ -98,10 +123,12 @@ test('hostile hook servers cannot stretch a prompt past maxRejections x (timeout
   assert.equal(rig.runtime.session.state.rejectionsUsed, MAX_REJECTIONS);
   assert.equal(rig.fake.chatRequests().length, MAX_REJECTIONS + 1);
   const modelRound = Math.max(...modelRounds);
+  const timeout = deliveredTimeout(rig);
   // The final verdict (budget spent) is one more parallel round of _Stop calls, one more timeout at most.
-  const bound = MAX_REJECTIONS * (TIMEOUT_MS + modelRound) + modelRound + TIMEOUT_MS + GRACE_MS;
-  // Generous slack for a noisy 2-core box (kills, JSON of 1 MB); still far below one slow restart.
-  assert.ok(took < bound + 5000, `the prompt took ${took} ms; the SPEC bound is ${bound} ms`);
+  const bound = MAX_REJECTIONS * (timeout + modelRound) + modelRound + timeout + scaledMs(GRACE_MS);
+  // Far below one slow restart or silent start, which the prompt must never wait for.
+  assert.ok(took < bound + slackMs(), `the prompt took ${took} ms; the contract's bound is ${bound} ms with timeouts of ${timeout} ms here`);
+  assert.ok(bound + slackMs() < NEVER_MS / 2);
 
   // What reached the model is capped and wrapped; the failing servers never counted as objections.
   const objectors = new Set(rig.of('hook_objected').map((e) => e.server));
@@ -127,7 +154,7 @@ test('the same pack on every lifecycle hook costs at most one hook timeout per h
   rig = await openRig({
     servers: [
       { name: 'work', config: {} },
-      { name: 'objector', config: everyHook({ kind: 'delay', ms: TIMEOUT_MS - 250, text: 'no' }) },
+      { name: 'objector', config: everyHook({ kind: 'delay', ms: OBJECTOR_DELAY_MS, text: 'no' }) },
       { name: 'crasher', config: everyHook({ kind: 'crash', exitCode: 4 }) },
       { name: 'flooder', config: everyHook({ kind: 'flood', bytes: 2 * 1024 * 1024, then: 'hang' }) },
       { name: 'quitter', config: everyHook({ kind: 'exitMidCall' }) },
@@ -139,7 +166,7 @@ test('the same pack on every lifecycle hook costs at most one hook timeout per h
     ],
     // One denial: the first round's call is denied, the second runs (so _PostToolUse is reached).
     hooks: { timeoutMs: TIMEOUT_MS, stopMaxRejections: 1, repeatedEndTurnStops: false, preToolUseMaxDenials: 1 },
-    hub: { closeGraceMs: 500 },
+    hub: HUB,
     responses: [
       fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'one' } }]),
       fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'two' } }]),
@@ -161,8 +188,10 @@ test('the same pack on every lifecycle hook costs at most one hook timeout per h
   // Hook points: start, prompt submit, before each of two calls, after the one that ran, one gate round, the verdict, the end.
   const hookPoints = 8;
   const modelRound = Math.max(...modelRounds);
-  const bound = hookPoints * TIMEOUT_MS + modelRounds.length * modelRound;
-  assert.ok(took < bound + 5000, `the prompt and its end took ${took} ms; the bound is ${bound} ms`);
+  const timeout = deliveredTimeout(rig);
+  const bound = hookPoints * timeout + modelRounds.length * modelRound;
+  assert.ok(took < bound + slackMs(), `the prompt and its end took ${took} ms; the bound is ${bound} ms with timeouts of ${timeout} ms here`);
+  assert.ok(bound + slackMs() < NEVER_MS / 2);
   for (const hook of EVERY_HOOK.filter((h) => h !== '_PostCompact')) {
     assert.ok(rig.of('hook_called').some((e) => e.hook === hook), `${hook} was called`);
   }

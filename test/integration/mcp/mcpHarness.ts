@@ -5,6 +5,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scaledMs } from '../../loadScale';
 
 export function makeTempDir(prefix = 'sprout-mcp-'): { dir: string; file: (name: string) => string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -29,7 +30,9 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitFor<T>(probe: () => T | undefined | false, what: string, timeoutMs = 15_000): Promise<T> {
+/** Polls until `probe` holds; `timeoutMs` is a hang guard for an idle machine, scaled by its load. */
+export async function waitFor<T>(probe: () => T | undefined | false, what: string, idleTimeoutMs = 15_000): Promise<T> {
+  const timeoutMs = scaledMs(idleTimeoutMs);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = probe();

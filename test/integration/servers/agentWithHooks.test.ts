@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../../src/agent/events';
 import type { AgentSettings } from '../../../src/agent/settings';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import type { McpServerConfig } from '../../../src/mcp/config';
-import { nodeClock } from '../../../src/runtime/nodeClock';
+import { nodeClock } from '../../../src/platform/nodeClock';
 import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
 import { type FakeOpenAi, type FakeResponse, fakeReply, startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { REPO_ROOT } from './serverProcess';

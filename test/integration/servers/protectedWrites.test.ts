@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { protectedWriteMeta } from '../../../src/servers/shared/protectedPaths';
+import { protectedWriteMeta } from '../../../src/servers/common/protectedPaths';
 import { startServer, type ServerProcess } from './serverProcess';
 
 describe('workspace server: protected paths', () => {

@@ -9,12 +9,14 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runnerToolbox } from './runnerToolbox';
 import { REPO_ROOT } from './serverProcess';
 
 export interface ExpectedFailure {
   name: RegExp;
   file: string;
-  line: number;
+  /** Undefined where the runner's report gives no line (ava's TAP). */
+  line?: number;
   /** Lines the message must show: the expected and the actual value. */
   message: RegExp[];
 }
@@ -28,6 +30,8 @@ export interface RunnerFixture {
   red: { passed: number; failed: number; skipped: number; failures: ExpectedFailure[] };
   green: { passed: number; skipped: number };
   fix: { file: string; from: string; to: string }[];
+  /** A command that runs this runner on the fixture with a filter that matches no test. */
+  zero: string;
 }
 
 function missing(command: string, args: string[], what: string): string | undefined {
@@ -56,6 +60,49 @@ const jsExpected = (file: string, emptyFile: string, sep: string, lines: [number
   ],
 });
 
+/** The runners from the toolbox (runnerToolbox.ts): each fixture's `npm test` runs the runner the toolbox installed. */
+const TOOLBOX_RUNNERS = ['ava', 'tape', 'tap', 'uvu', 'jasmine', 'playwright', 'bun', 'deno'];
+
+function toolboxExpected(files: [string, string], lines: [number, number, number] | undefined, names: [RegExp, RegExp, RegExp], skipped: number): RunnerFixture['red'] {
+  const at = (i: number): { line?: number } => (lines ? { line: lines[i] } : {});
+  return {
+    passed: 1,
+    failed: 3,
+    skipped,
+    failures: [
+      { name: names[0], file: files[0], ...at(0), message: [/12/, /11/] },
+      { name: names[1], file: files[0], ...at(1), message: [/1[ ·]items/, /1[ ·]item\b/] },
+      { name: names[2], file: files[1], ...at(2), message: [/1/, /0/] },
+    ],
+  };
+}
+
+function toolboxFixtures(): RunnerFixture[] {
+  const js: [string, string] = ['test/cart.test.js', 'test/empty.test.js'];
+  const base = (runner: string, format: RegExp, red: RunnerFixture['red'], zero: string, fixFile = 'lib/cart.js'): RunnerFixture => ({
+    runner,
+    command: 'npm test',
+    format,
+    unavailable: () => undefined,
+    red,
+    green: { passed: 4, skipped: red.skipped },
+    fix: JS_FIX(fixFile),
+    zero,
+  });
+  const plain: [RegExp, RegExp, RegExp] = [/cart totals prices/, /cart labels one item/, /an empty cart costs nothing/];
+  const nested: [RegExp, RegExp, RegExp] = [/cart (?:›|>) totals prices/, /cart (?:›|>) labels one item/, /an empty cart costs nothing/];
+  return [
+    base('ava', /^tap$/, toolboxExpected(js, undefined, [/cart › cart totals prices/, /cart › cart labels one item/, /empty › an empty cart costs nothing/], 1), 'node_modules/.bin/ava --match no-such-test'),
+    base('tape', /^tape$/, toolboxExpected(js, [5, 15, 5], plain, 0), "node_modules/.bin/tape 'test/no-such-*.test.js'"),
+    base('tap', /^tap$/, toolboxExpected(js, [5, 13, 5], plain, 1), 'node_modules/.bin/tap --grep=no-such-test'),
+    base('uvu', /^uvu-text$/, toolboxExpected(js, [8, 16, 6], nested, 1), 'node_modules/.bin/uvu test no-such-pattern'),
+    base('jasmine', /^jasmine-text$/, toolboxExpected(['spec/cartSpec.js', 'spec/emptySpec.js'], [5, 13, 5], plain, 1), 'node_modules/.bin/jasmine --filter=no-such-test'),
+    base('playwright', /^playwright-json$/, toolboxExpected(['tests/cart.spec.js', 'tests/empty.spec.js'], [6, 14, 5], nested, 1), 'node_modules/.bin/playwright test -g no-such-test'),
+    base('bun', /^bun-junit$/, toolboxExpected(js, [6, 14, 5], nested, 1), 'node_modules/.bin/bun test -t no-such-test'),
+    base('deno', /^deno-junit$/, toolboxExpected(['test/cart_test.js', 'test/empty_test.js'], [5, 13, 5], plain, 1), 'node_modules/.bin/deno test --filter no-such-test'),
+  ];
+}
+
 export const RUNNER_FIXTURES: RunnerFixture[] = [
   {
     runner: 'jest',
@@ -65,6 +112,7 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
     red: jsExpected('src/cart.test.js', 'src/empty.test.js', ' › ', [5, 13, 4]),
     green: { passed: 4, skipped: 1 },
     fix: JS_FIX('src/cart.js'),
+    zero: 'node_modules/.bin/jest -t no-such-test',
   },
   {
     runner: 'vitest',
@@ -74,6 +122,7 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
     red: jsExpected('src/cart.test.js', 'src/empty.test.js', ' > ', [6, 14, 5]),
     green: { passed: 4, skipped: 1 },
     fix: JS_FIX('src/cart.js'),
+    zero: 'node_modules/.bin/vitest run -t no-such-test',
   },
   {
     runner: 'mocha',
@@ -83,6 +132,7 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
     red: jsExpected('test/cart.spec.js', 'test/empty.spec.js', ' ', [6, 14, 5]),
     green: { passed: 4, skipped: 1 },
     fix: JS_FIX('lib/cart.js'),
+    zero: 'node_modules/.bin/mocha --grep no-such-test',
   },
   {
     runner: 'node:test',
@@ -92,6 +142,7 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
     red: jsExpected('test/cart.test.js', 'test/empty.test.js', ' > ', [7, 15, 6]),
     green: { passed: 4, skipped: 1 },
     fix: JS_FIX('lib/cart.js'),
+    zero: 'node --test --test-name-pattern=no-such-test',
   },
   {
     runner: 'pytest',
@@ -110,6 +161,7 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
     },
     green: { passed: 4, skipped: 1 },
     fix: PY_FIX('cart/__init__.py'),
+    zero: 'python3 -m pytest -k no_such_test',
   },
   {
     runner: 'unittest',
@@ -128,6 +180,7 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
     },
     green: { passed: 4, skipped: 1 },
     fix: PY_FIX('cart.py'),
+    zero: 'python3 -m unittest -k no_such_test',
   },
   {
     runner: 'cargo',
@@ -150,6 +203,7 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
       { file: 'src/lib.rs', from: '.sum::<u32>() + 1', to: '.sum::<u32>()' },
       { file: 'src/lib.rs', from: 'format!("{count} items")', to: 'if count == 1 { "1 item".to_string() } else { format!("{count} items") }' },
     ],
+    zero: 'cargo test no_such_test',
   },
   {
     runner: 'go',
@@ -171,7 +225,9 @@ export const RUNNER_FIXTURES: RunnerFixture[] = [
       { file: 'cart.go', from: 'return sum + 1', to: 'return sum' },
       { file: 'format/label.go', from: 'return fmt.Sprintf', to: 'if count == 1 {\n\t\treturn "1 item"\n\t}\n\treturn fmt.Sprintf' },
     ],
+    zero: 'go test -run NoSuchTest ./...',
   },
+  ...toolboxFixtures(),
 ];
 
 const FIXTURE_DIR: Record<string, string> = { 'node:test': 'node' };
@@ -180,6 +236,7 @@ const FIXTURE_DIR: Record<string, string> = { 'node:test': 'node' };
 export function copyFixture(fixture: RunnerFixture, dir: string): void {
   cpSync(join(REPO_ROOT, 'test', 'fixtures', 'runners', FIXTURE_DIR[fixture.runner] ?? fixture.runner), dir, { recursive: true });
   if (['jest', 'vitest', 'mocha', 'node:test'].includes(fixture.runner)) symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  if (TOOLBOX_RUNNERS.includes(fixture.runner)) symlinkSync(runnerToolbox(), join(dir, 'node_modules'));
   if (fixture.runner === 'cargo') execFileSync('cargo', ['generate-lockfile', '--offline'], { cwd: dir, stdio: 'ignore' });
 }
 

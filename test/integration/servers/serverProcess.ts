@@ -35,7 +35,7 @@ export async function startServer(name: 'workspace' | 'todo' | 'tests', args: st
     transport,
     pid: transport.pid ?? -1,
     async call(tool, toolArgs = {}, meta) {
-      const result = await client.callTool({ name: tool, arguments: toolArgs, ...(meta ? { _meta: meta } : {}) }, undefined, { timeout: 120_000 });
+      const result = await client.callTool({ name: tool, arguments: toolArgs, ...(meta ? { _meta: meta } : {}) }, undefined, { timeout: 600_000 });
       const content = (result.content ?? []) as { type: string; text?: string }[];
       const structured = result.structuredContent as Record<string, unknown> | undefined;
       return { text: content.map((c) => c.text ?? '').join(''), isError: result.isError === true, ...(structured ? { structured } : {}) };

@@ -1,14 +1,14 @@
 /**
  * StuckServer: a process shaped like a bundled server at its worst moment, for lifeline.test.ts. It
- * holds the real lifeline (src/servers/shared/lifeline.ts), starts a command in its own process group
+ * holds the real lifeline (src/servers/common/lifeline.ts), starts a command in its own process group
  * through the real processGroup module, says "ready" in a file, and then keeps its main thread blocked
  * for good, so only the lifeline's watcher can notice that the parent died.
  * Usage: node --import tsx stuckServer.ts <dir>   (writes <dir>/command.pid and <dir>/ready)
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { holdLifeline } from '../../../src/servers/shared/lifeline';
-import { startCommand } from '../../../src/servers/shared/processGroup';
+import { holdLifeline } from '../../../src/servers/common/lifeline';
+import { startCommand } from '../../../src/servers/common/processGroup';
 
 const dir = process.argv[2] ?? '.';
 holdLifeline(() => process.exit(0));

@@ -170,4 +170,18 @@ describe('tests server (child process over stdio, real sample projects)', () => 
     assert.match(result.text, /No test command found/);
     assert.equal((await server.call('_Stop')).text, '', 'nothing to run is no objection');
   });
+  it('a mistyped runner: "could not run" with its error and what to check, never "the tests fail"', async () => {
+    const root = join(base, 'broken-command');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'broken', version: '1.0.0', scripts: { test: 'npx --no-install jset' } }));
+    const server = await start(root, ['--watch', 'off']);
+    const result = await server.call('run_tests');
+    const s = result.structured as { status: string; problem?: string };
+    assert.equal(s.status, 'could_not_run', result.text);
+    assert.match(s.problem ?? '', /could not determine executable to run|not found|E404/);
+    const stop = await server.call('_Stop');
+    assert.match(stop.text, /^The test command could not run, so nothing is known about the tests/);
+    assert.match(stop.text, /check the command itself/);
+    assert.doesNotMatch(stop.text, /tests fail/);
+  });
 });

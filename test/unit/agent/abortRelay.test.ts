@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
 import { test } from 'node:test';
-import { CancelledError, onAbort, raceAbort } from '../../../src/agent/context';
+import { CancelledError, onAbort, raceAbort } from '../../../src/agent/cancellation';
 
 test('many listeners on one signal: one EventTarget listener, each callback once, stopped ones never', () => {
   const controller = new AbortController();

@@ -3,7 +3,7 @@ import { AgentSession } from '../../../src/agent/session';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { AgentEvent } from '../../../src/agent/events';
 import type { AgentSettings, HookSettings } from '../../../src/agent/settings';
-import { NodeClock } from '../../../src/runtime/nodeClock';
+import { NodeClock } from '../../../src/platform/nodeClock';
 import { InMemoryToolHost, type InMemoryServer } from '../../fakes/InMemoryToolHost';
 import { InMemoryTranscriptStore } from '../../fakes/InMemoryTranscriptStore';
 import { ScriptedModelClient, type ScriptStep } from '../../fakes/ScriptedModelClient';

@@ -9,7 +9,7 @@ import { historyChars } from '../../../src/agent/compactionRules';
 import { HistoryLedger } from '../../../src/agent/historyLedger';
 import { validateHistory, type HistoryProblem } from '../../../src/agent/historyValidity';
 import { AgentSession } from '../../../src/agent/session';
-import { applyEvent, applyEventInPlace, emptyReplayState, replayEvents, type ReplayState } from '../../../src/agent/sessionState';
+import { applyEvent, applyEventInPlace, emptyReplayState, replayEvents, type ReplayState } from '../../../src/agent/replayState';
 import type { Clock } from '../../../src/agent/ports';
 import type { AgentEvent } from '../../../src/agent/events';
 import type { ChatMessage } from '../../../src/agent/messages';

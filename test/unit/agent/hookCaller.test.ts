@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HookCaller } from '../../../src/agent/hookCaller';
 import type { AgentEvent } from '../../../src/agent/events';
-import { NodeClock } from '../../../src/runtime/nodeClock';
+import { NodeClock } from '../../../src/platform/nodeClock';
 import { InMemoryToolHost, hangs, type ToolHandler } from '../../fakes/InMemoryToolHost';
 import { reply } from '../../fakes/ScriptedModelClient';
 import { harness, settings } from './harness';

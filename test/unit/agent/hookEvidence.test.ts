@@ -4,10 +4,17 @@ import { HookCaller } from '../../../src/agent/hookCaller';
 import { EVIDENCE_MAX_FAILURES, hookEvidence } from '../../../src/agent/hookEvidence';
 import type { AgentEvent } from '../../../src/agent/events';
 import { collectObjections } from '../../../src/agent/stopGateRules';
-import { NodeClock } from '../../../src/runtime/nodeClock';
+import { NodeClock } from '../../../src/platform/nodeClock';
 import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
 
 const context = { sessionId: 's', rejectionsUsed: 0, rejectionBudget: 3, afterObjection: false };
+
+test('hook evidence keeps the monorepo package of a failure and the verdicts that are not a pass', () => {
+  const evidence = hookEvidence({ status: 'no_tests', failures: [{ name: 'adds', file: 'packages/core/a.test.js', message: '', package: '@d/core' }, { name: 'b', message: '', package: 7 }] });
+  assert.equal(evidence?.status, 'no_tests');
+  assert.deepEqual(evidence?.failures, [{ name: 'adds', file: 'packages/core/a.test.js', message: '', package: '@d/core' }, { name: 'b', message: '' }]);
+  assert.equal(hookEvidence({ status: 'could_not_run', failures: [] })?.status, 'could_not_run');
+});
 
 test('hook evidence keeps well-typed verdicts and failures, caps them, and drops the rest', () => {
   assert.equal(hookEvidence(undefined), undefined);

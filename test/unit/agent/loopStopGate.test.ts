@@ -48,7 +48,7 @@ test('prompt scope resets the budget at each prompt; resetBudget does it on dema
   assert.equal((await h.session.run('p1')).unresolved?.cause, 'declined');
   assert.equal(h.session.state.rejectionsUsed, 1);
   await h.session.run('p2');
-  assert.equal(stopCalls(h), 2, 'the second prompt had a fresh budget');
+  assert.equal(stopCalls(h), 4, 'each prompt had a fresh budget: a gate round and, after the decline, its verdict');
   h.session.resetBudget();
   assert.equal(h.session.state.rejectionsUsed, 0);
   assert.deepEqual(h.of('budget').at(-1), { type: 'budget', used: 0, max: 1, scope: 'prompt', repeatedEndTurnStops: true });
@@ -72,8 +72,10 @@ test('repeated end-turn stops: on, a second end-turn after an objection is a dec
     script: [reply.text('done'), reply.text('I disagree, done')],
   });
   const declined = await on.session.run('go');
-  assert.deepEqual(declined.unresolved, { cause: 'declined', objections: [{ server: 'tests', text: 'add tests' }] });
-  assert.equal(stopCalls(on), 1);
+  assert.deepEqual(declined.unresolved, { cause: 'declined', objections: [{ server: 'tests', text: 'more' }] }, 'what the verdict still says');
+  assert.equal(stopCalls(on), 2, 'the gate round, then the final verdict after the decline');
+  assert.equal((on.tools.callsTo('_Stop')[1]?.meta?.['sprout/hook'] as { final?: boolean }).final, true);
+  assert.equal(on.model.requests.length, 2, 'the verdict never continues the turn');
   assert.equal(on.of('objection_resolved')[0]?.resolution, 'declined');
 
   const off = await harness({
@@ -146,7 +148,9 @@ test('parallel hooks: one budget unit per round, objections in configuration ord
   const tools = sent.filter((m) => m.role === 'tool').map((m) => (m.role === 'tool' ? m.content : ''));
   assert.deepEqual(tools, ['{"hook":"_Stop","server":"alpha","text":"alpha objects"}', '{"hook":"_Stop","server":"beta","text":"beta objects"}']);
   assert.deepEqual(sent.slice(-5).map((m) => m.role), ['assistant', 'assistant', 'tool', 'assistant', 'tool'], 'the end-turn text, then one pair per objection');
-  assert.deepEqual(h.of('hook_finished').map((e) => [e.server, e.result]).sort(), [['alpha', 'objection'], ['beta', 'objection'], ['delta', 'no_objection'], ['gamma', 'error']]);
+  // The gate round, then the verdict after the model declined: the same four answers twice.
+  const round = [['alpha', 'objection'], ['beta', 'objection'], ['delta', 'no_objection'], ['gamma', 'error']];
+  assert.deepEqual(h.of('hook_finished').map((e) => [e.server, e.result]).sort(), [...round, ...round].sort());
 });
 
 test('objections count toward max rounds', async () => {

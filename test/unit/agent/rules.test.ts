@@ -15,11 +15,11 @@ const tool = (server: string, bareName: string): ToolInfo => ({
   server, bareName, qualifiedName: `${server}__${bareName}`, description: '', inputSchema: {}, annotations: {}, isHook: bareName.startsWith('_'),
 });
 
-test('gate decision: decline, budget arithmetic (spent = a final verdict), 0 disables', () => {
-  assert.deepEqual(decideGate({ rejectionsUsed: 0, afterObjection: true }, hooks()), { kind: 'finish', cause: 'declined' });
+test('gate decision: a decline or a spent budget gets a final verdict, budget arithmetic, 0 disables', () => {
+  assert.deepEqual(decideGate({ rejectionsUsed: 0, afterObjection: true }, hooks()), { kind: 'verdict', cause: 'declined' });
   assert.deepEqual(decideGate({ rejectionsUsed: 0, afterObjection: true }, hooks({ repeatedEndTurnStops: false })), { kind: 'call_hooks' });
-  assert.deepEqual(decideGate({ rejectionsUsed: 3, afterObjection: false }, hooks()), { kind: 'verdict' });
-  assert.deepEqual(decideGate({ rejectionsUsed: 3, afterObjection: true }, hooks()), { kind: 'finish', cause: 'declined' }, 'no verdict after a decline');
+  assert.deepEqual(decideGate({ rejectionsUsed: 3, afterObjection: false }, hooks()), { kind: 'verdict', cause: 'budget_exhausted' });
+  assert.deepEqual(decideGate({ rejectionsUsed: 3, afterObjection: true }, hooks()), { kind: 'verdict', cause: 'declined' }, 'a decline gets its verdict too');
   assert.deepEqual(decideGate({ rejectionsUsed: 2, afterObjection: false }, hooks()), { kind: 'call_hooks' });
   assert.deepEqual(decideGate({ rejectionsUsed: 0, afterObjection: false }, hooks({ stopMaxRejections: 0 })), { kind: 'finish', cause: 'budget_exhausted' });
   assert.equal(budgetAtPromptStart(2, hooks()), 2);

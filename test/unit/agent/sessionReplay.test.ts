@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isValidHistory } from '../../../src/agent/historyValidity';
-import { applyEvent, emptyReplayState, replayEvents } from '../../../src/agent/sessionState';
+import { applyEvent, emptyReplayState, replayEvents } from '../../../src/agent/replayState';
 import { ModelError, type ModelCallOptions, type ModelReply, type ModelRequest } from '../../../src/agent/ports';
 import { SAVED_TEXT_PIECE } from '../../../src/agent/session';
 import type { AgentEvent } from '../../../src/agent/events';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { markToolError } from '../../../src/agent/toolRunner';
 import { runWithIdleTimeout } from '../../../src/agent/toolTimeout';
-import { NodeClock } from '../../../src/runtime/nodeClock';
+import { NodeClock } from '../../../src/platform/nodeClock';
 import type { ToolHandler } from '../../fakes/InMemoryToolHost';
 import { call, reply } from '../../fakes/ScriptedModelClient';
 import { harness, settings } from './harness';

@@ -1,5 +1,5 @@
 // The documentation the project ships is self-contained: the README (also shown on the extension's
-// page inside the .vsix), the CHANGELOG, docs/ and the walkthrough pages link only to files that
+// page inside the .vsix), the CHANGELOG, CONTRIBUTING, docs/ and the walkthrough pages link only to files that
 // exist inside the repository (or to web addresses), and never name a path on some machine outside
 // it (a sibling checkout, an absolute home or work folder).
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ const root = resolve(__dirname, '..', '..', '..');
 function markdownFiles(): string[] {
   const inDir = (dir: string): string[] =>
     existsSync(join(root, dir)) ? readdirSync(join(root, dir)).filter((f) => f.endsWith('.md')).map((f) => join(dir, f)) : [];
-  return ['README.md', 'CHANGELOG.md', ...inDir('docs'), ...inDir(join('media', 'walkthrough'))];
+  return ['README.md', 'CHANGELOG.md', 'CONTRIBUTING.md', ...inDir('docs'), ...inDir(join('media', 'walkthrough'))];
 }
 
 /** Inline links and images `[text](target)` outside code spans, with their line numbers. */

@@ -16,15 +16,22 @@ test('before servers start it names the allowlist; then the servers with _Stop, 
   const allowlist = { kind: 'names' as const, names: ['tests', 'lint'] };
   const view = new HooksViewState(allowlist);
   assert.equal(hooksSummary(view, allowlist).text, 'Completion check: tests, lint');
-  view.updateStatus([
-    { name: 'tests', state: 'ready', hooks: ['_Stop'] },
-    { name: 'lint', state: 'ready', hooks: ['_PostCompact'] },
-  ]);
-  view.apply({ type: 'budget', used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true }, 1);
+  view.apply({
+    type: 'servers',
+    state: {
+      started: true,
+      servers: [
+        { name: 'tests', state: 'ready', hooks: ['_Stop'] },
+        { name: 'lint', state: 'ready', hooks: ['_PostCompact'] },
+      ],
+      notices: [],
+    },
+  });
+  view.apply({ type: 'agent', event: { type: 'budget', used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true }, at: 1 });
   const on = hooksSummary(view, allowlist);
   assert.deepEqual([on.state, on.text], ['on', 'Completion check: tests · 2 of 3 left']);
   assert.match(on.tooltip, /2 objections left in this chat/);
-  view.apply({ type: 'server_killed', server: 'tests', reason: 'two timeouts' }, 2);
+  view.apply({ type: 'agent', event: { type: 'server_killed', server: 'tests', reason: 'two timeouts' }, at: 2 });
   const troubled = hooksSummary(view, allowlist);
   assert.equal(troubled.state, 'warning');
   assert.match(troubled.tooltip, /tests is killed \(two timeouts\)/);

@@ -1,7 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { AgentEvent } from '../../../src/agent/events';
 import { HooksViewState, healthText, hookRows, percentile } from '../../../src/extension/hooks/hooksViewState';
+import type { ServerStatusView } from '../../../src/extension/viewEvents';
 import type { ServerState } from '../../../src/mcp/mcpHub';
+
+/** The open chat's event at `at`, as the view events carry it. */
+const agent = (m: HooksViewState, event: AgentEvent, at: number): void => m.apply({ type: 'agent', event, at });
+/** The window's servers, whole, as the agent host reports them. */
+const servers = (m: HooksViewState, list: ServerStatusView[], started = true): void => m.apply({ type: 'servers', state: { started, servers: list, notices: [] } });
 
 test('percentiles by nearest rank', () => {
   assert.equal(percentile([], 50), undefined);
@@ -15,16 +22,16 @@ test('folds budget, calls, health and the objection timeline with outcomes', () 
   const m = new HooksViewState({ kind: 'names', names: ['tests'] });
   let changes = 0;
   m.onDidChange(() => changes++);
-  m.updateStatus([{ name: 'tests', state: 'ready', hooks: ['_Stop'] }, { name: 'lint', state: 'ready', hooks: ['_Stop'] }]);
-  m.apply({ type: 'prompt_started', text: 'x' }, 1);
-  m.apply({ type: 'tool_finished', callId: 'c', name: 'lint__check', isError: false, text: '', durationMs: 10 }, 2);
-  m.apply({ type: 'hook_finished', server: 'tests', hook: '_Stop', result: 'objection', text: 'fail', durationMs: 30 }, 3);
-  m.apply({ type: 'hook_objected', server: 'tests', text: 'fail\nmore', rejectionsUsed: 1, maxRejections: 3 }, 3);
-  m.apply({ type: 'budget', used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true }, 3);
-  m.apply({ type: 'objection_resolved', servers: ['tests'], resolution: 'complied' }, 4);
-  m.apply({ type: 'hook_objected', server: 'tests', text: 'still', rejectionsUsed: 2, maxRejections: 3 }, 5);
-  m.apply({ type: 'hook_timed_out', server: 'lint', hook: '_Stop', consecutive: 1 }, 6);
-  m.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 4, unresolved: { cause: 'declined', objections: [] } } }, 7);
+  servers(m, [{ name: 'tests', state: 'ready', hooks: ['_Stop'] }, { name: 'lint', state: 'ready', hooks: ['_Stop'] }]);
+  agent(m, { type: 'prompt_started', text: 'x' }, 1);
+  agent(m, { type: 'tool_finished', callId: 'c', name: 'lint__check', isError: false, text: '', durationMs: 10 }, 2);
+  agent(m, { type: 'hook_finished', server: 'tests', hook: '_Stop', result: 'objection', text: 'fail', durationMs: 30 }, 3);
+  agent(m, { type: 'hook_objected', hook: '_Stop', server: 'tests', text: 'fail\nmore', rejectionsUsed: 1, maxRejections: 3, scope: 'session' }, 3);
+  agent(m, { type: 'budget', used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true }, 3);
+  agent(m, { type: 'objection_resolved', servers: ['tests'], resolution: 'complied' }, 4);
+  agent(m, { type: 'hook_objected', hook: '_Stop', server: 'tests', text: 'still', rejectionsUsed: 2, maxRejections: 3, scope: 'session' }, 5);
+  agent(m, { type: 'hook_timed_out', server: 'lint', hook: '_Stop', consecutive: 1 }, 6);
+  agent(m, { type: 'outcome', outcome: { reason: 'end_turn', rounds: 4, unresolved: { cause: 'declined', objections: [] } } }, 7);
   assert.deepEqual(m.budget, { used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true });
   assert.deepEqual(m.objections.map((o) => o.outcome), ['complied', 'declined']);
   assert.equal(m.servers.get('tests')?.allowlisted, true);
@@ -34,7 +41,7 @@ test('folds budget, calls, health and the objection timeline with outcomes', () 
   assert.equal(m.servers.get('lint')?.calls, 1);
   assert.equal(m.servers.get('tests')?.calls, 1);
   assert.ok(changes >= 9);
-  m.setAllowlist({ kind: 'all' });
+  m.apply({ type: 'allowlist', allowlist: { kind: 'all' } });
   assert.equal(m.servers.get('lint')?.allowlisted, true);
 });
 
@@ -43,27 +50,19 @@ test('servers: not started until the hub runs, idle ones read "not started", rem
   let changes = 0;
   m.onDidChange(() => changes++);
   assert.equal(m.serversStarted, false);
-  m.updateStatus([], false);
+  servers(m, [], false);
   assert.equal(changes, 0, 'nothing moved');
-  m.updateStatus([{ name: 'tests', state: 'idle', hooks: [] }, { name: 'todo', state: 'ready', hooks: ['_Stop'] }], true);
+  servers(m, [{ name: 'tests', state: 'idle', hooks: [] }, { name: 'todo', state: 'ready', hooks: ['_Stop'] }], true);
   assert.equal(m.serversStarted, true);
   assert.equal(m.servers.get('tests')?.health, 'not started');
   assert.equal(m.servers.get('todo')?.health, 'ok');
   assert.equal(changes, 1);
-  m.updateStatus([{ name: 'todo', state: 'ready', hooks: ['_Stop'] }], true);
+  servers(m, [{ name: 'todo', state: 'ready', hooks: ['_Stop'] }], true);
   assert.deepEqual([...m.servers.keys()], ['todo'], 'a server taken out of the configuration is gone');
   assert.equal(changes, 2);
-  m.updateStatus([], false);
+  servers(m, [], false);
   assert.equal(m.serversStarted, false);
   assert.equal(m.servers.size, 0, 'after a configuration change nothing stale is shown');
-});
-
-test('an objection keeps the failures its hook attached, for the Hooks view to list', () => {
-  const m = new HooksViewState({ kind: 'names', names: ['tests'] });
-  const failures = [{ name: 'adds', file: 'math.test.js', line: 4, message: 'two plus two' }];
-  m.apply({ type: 'hook_objected', server: 'tests', text: 'The tests fail.', rejectionsUsed: 1, maxRejections: 3, failures }, 1);
-  m.apply({ type: 'hook_objected', server: 'tests', text: 'Still failing, no details.', rejectionsUsed: 2, maxRejections: 3 }, 2);
-  assert.deepEqual(m.objections.map((o) => o.failures), [failures, undefined]);
 });
 
 test('each server state the hub reports reads as one health, and only a real change tells listeners', () => {
@@ -71,7 +70,7 @@ test('each server state the hub reports reads as one health, and only a real cha
   let changes = 0;
   m.onDidChange(() => changes++);
   const health = (state: ServerState, error?: string): string | undefined => {
-    m.updateServer({ name: 'tests', state, hooks: ['_Stop'], ...(error !== undefined ? { error } : {}) });
+    servers(m, [{ name: 'tests', state, hooks: ['_Stop'], ...(error !== undefined ? { error } : {}) }]);
     return m.servers.get('tests')?.health;
   };
   assert.equal(health('idle'), 'not started');
@@ -80,7 +79,7 @@ test('each server state the hub reports reads as one health, and only a real cha
   assert.equal(changes, 3);
   assert.equal(health('ready'), 'ok');
   assert.equal(changes, 3, 'the same status again moves nothing');
-  m.apply({ type: 'hook_timed_out', server: 'tests', hook: '_Stop', consecutive: 1 }, 1);
+  agent(m, { type: 'hook_timed_out', server: 'tests', hook: '_Stop', consecutive: 1 }, 1);
   assert.equal(health('ready'), 'timed out', 'one timeout stays visible while the server is up');
   assert.equal(health('killed', 'killed: timed out twice'), 'killed');
   assert.equal(m.servers.get('tests')?.detail, 'killed: timed out twice');
@@ -92,9 +91,9 @@ test('each server state the hub reports reads as one health, and only a real cha
 
 test('each server lists every hook it exposes with that hook\'s own calls and latencies', () => {
   const m = new HooksViewState({ kind: 'all' });
-  m.updateStatus([{ name: 'guard', state: 'ready', hooks: ['_PreToolUse', '_Stop', '_SessionEnd'] }]);
-  for (const ms of [10, 20, 30, 400]) m.apply({ type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'no_objection', text: '', durationMs: ms }, 1);
-  m.apply({ type: 'hook_finished', server: 'guard', hook: '_Stop', result: 'objection', text: 'x', durationMs: 7 }, 2);
+  servers(m, [{ name: 'guard', state: 'ready', hooks: ['_PreToolUse', '_Stop', '_SessionEnd'] }]);
+  for (const ms of [10, 20, 30, 400]) agent(m, { type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'no_objection', text: '', durationMs: ms }, 1);
+  agent(m, { type: 'hook_finished', server: 'guard', hook: '_Stop', result: 'objection', text: 'x', durationMs: 7 }, 2);
   const guard = m.servers.get('guard');
   assert.ok(guard);
   const rows = hookRows(guard).map(({ hook, stats }) => [hook, stats.calls, percentile(stats.latencies, 50), percentile(stats.latencies, 95)]);
@@ -105,6 +104,25 @@ test('each server lists every hook it exposes with that hook\'s own calls and la
   ]);
   assert.equal(guard.calls, 5, 'the server total counts every hook');
   // A hook called but gone from a newer listing keeps its row.
-  m.updateStatus([{ name: 'guard', state: 'ready', hooks: ['_Stop'] }]);
+  servers(m, [{ name: 'guard', state: 'ready', hooks: ['_Stop'] }]);
   assert.deepEqual(hookRows(guard).map((r) => r.hook), ['_Stop', '_PreToolUse']);
+});
+
+test('a chat opening starts its budget and timeline afresh; the servers, their notices and the running flag belong to the window', () => {
+  const m = new HooksViewState({ kind: 'all' });
+  let changes = 0;
+  m.onDidChange(() => changes++);
+  m.apply({ type: 'servers', state: { started: true, servers: [{ name: 'tests', state: 'ready', hooks: ['_Stop'] }], notices: ['repo-hook is defined by the workspace and was not started.'] } });
+  agent(m, { type: 'budget', used: 1, max: 3, scope: 'session', repeatedEndTurnStops: true }, 1);
+  agent(m, { type: 'hook_objected', hook: '_Stop', server: 'tests', text: 'red', rejectionsUsed: 1, maxRejections: 3, scope: 'session' }, 1);
+  m.apply({ type: 'running', running: true });
+  m.apply({ type: 'running', running: true });
+  assert.equal(changes, 4, 'the same running flag again moves nothing');
+  m.apply({ type: 'chat_opened', chatId: 'other' });
+  assert.deepEqual([m.budget, m.objections.length], [undefined, 0]);
+  assert.deepEqual([[...m.servers.keys()], m.notices], [['tests'], ['repo-hook is defined by the workspace and was not started.']]);
+  assert.equal(m.running, false, 'the chat that opened runs nothing, whatever the one it replaced did');
+  m.apply({ type: 'servers', state: { started: true, servers: [{ name: 'tests', state: 'ready', hooks: ['_Stop'] }], notices: [] } });
+  assert.deepEqual(m.notices, [], 'a notice that no longer applies goes');
+  assert.equal(changes, 6);
 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import type { ChatMessage } from '../../../src/agent/messages';
 import { buildHookPair } from '../../../src/agent/hookEnvelope';
 import { ModelError } from '../../../src/agent/ports';
-import { classifyLmError, LmReplyBuilder, modelRef, parseModelRef, toLmMessages, toLmTools } from '../../../src/extension/model/lmMapping';
+import { classifyLmError, LmReplyBuilder, modelRef, parseModelRef, toLmMessages, toLmTools } from '../../../src/extension/modelSources/lmMapping';
 
 test('a round trip maps to user and assistant messages with call and result parts', () => {
   const history: ChatMessage[] = [

@@ -3,8 +3,8 @@
 // model in use marked.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LmModelInfo } from '../../../src/extension/model/lmMapping';
-import { modelPickerEntries, TYPE_NAME_LABEL, VSCODE_HEADING } from '../../../src/extension/model/modelChoices';
+import type { LmModelInfo } from '../../../src/extension/modelSources/lmMapping';
+import { modelPickerEntries, TYPE_NAME_LABEL, VSCODE_HEADING } from '../../../src/extension/modelSources/modelChoices';
 
 const models: LmModelInfo[] = [
   { ref: 'copilot/gpt-4o', id: 'gpt-4o', vendor: 'copilot', family: 'gpt-4o', name: 'GPT-4o', version: '1', maxInputTokens: 64_000 },

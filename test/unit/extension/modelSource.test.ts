@@ -3,8 +3,8 @@
 // and VS Code has one, and the card's buttons for each case.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { LmModelInfo } from '../../../src/extension/model/lmMapping';
-import { modelInUse, resolveModelSource, setupAdvice, type SetupFacts } from '../../../src/extension/model/modelSource';
+import type { LmModelInfo } from '../../../src/extension/modelSources/lmMapping';
+import { modelInUse, resolveModelSource, setupAdvice, type SetupFacts } from '../../../src/extension/modelSources/modelSource';
 
 const gpt: LmModelInfo = { ref: 'copilot/gpt-4o', id: 'gpt-4o', vendor: 'copilot', family: 'gpt-4o', name: 'GPT-4o', version: '1', maxInputTokens: 64_000 };
 const none: SetupFacts = { provider: 'auto', baseUrlConfigured: false, hasApiKey: false, vscodeModels: [], model: '', baseUrl: 'https://api.openai.com/v1' };

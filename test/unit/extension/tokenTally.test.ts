@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChatMessage } from '../../../src/agent/messages';
 import type { ModelRequest } from '../../../src/agent/ports';
-import { TokenTally } from '../../../src/extension/model/tokenTally';
+import { TokenTally } from '../../../src/extension/modelSources/tokenTally';
 
 /** A counter that records what it was asked and answers one token per character. */
 function recordingCounter(): { asked: string[]; count: (text: string) => Promise<number> } {

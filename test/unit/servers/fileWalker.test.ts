@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { walkFiles, walkFilesYielding } from '../../../src/servers/shared/fileWalker';
+import { walkFiles, walkFilesYielding } from '../../../src/servers/common/fileWalker';
 
 describe('walkFiles bounds', () => {
   let root: string;

@@ -6,7 +6,7 @@ import {
   ProtectedPatternError,
   protectedRule,
   protectedWriteMeta,
-} from '../../../src/servers/shared/protectedPaths';
+} from '../../../src/servers/common/protectedPaths';
 
 const rule = protectedRule();
 const hit = (path: string, r = rule): string | undefined => r.match(path)?.pattern;

@@ -35,9 +35,9 @@ describe('runnerPlan', () => {
   });
 
   it('runs every cargo test binary and asks go for JSON, keeping harness arguments in place', () => {
-    assert.equal(planRun('cargo test', dir, report).shell, 'cargo test --no-fail-fast');
-    assert.equal(planRun('cargo test --workspace -- --nocapture', dir, report).shell, 'cargo test --workspace --no-fail-fast -- --nocapture');
-    assert.equal(planRun('cargo test --no-fail-fast', dir, report).shell, 'cargo test --no-fail-fast');
+    assert.equal(planRun('cargo test', dir, report).shell, 'cargo test --no-fail-fast 2>&1');
+    assert.equal(planRun('cargo test --workspace -- --nocapture', dir, report).shell, 'cargo test --workspace --no-fail-fast -- --nocapture 2>&1');
+    assert.equal(planRun('cargo test --no-fail-fast', dir, report).shell, 'cargo test --no-fail-fast 2>&1');
     assert.equal(planRun('go test ./...', dir, report).shell, 'go test -json ./...');
     assert.equal(planRun('go test -json ./...', dir, report).shell, 'go test -json ./...');
   });

@@ -3,7 +3,7 @@
 // by the server's usage.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { flagOption, HelpRequested, intOption, parseServerArgs } from '../../../src/servers/shared/serverArgs';
+import { flagOption, HelpRequested, intOption, parseServerArgs } from '../../../src/servers/common/serverArgs';
 
 const spec = { usage: 'Usage: sprout-mcp-test [options]\n', extraOptions: ['command', 'timeout-ms', 'allow-protected-writes'] };
 

@@ -6,7 +6,7 @@
  * (`panicked at 'message', src/lib.rs:20:9`). Compile errors (`error[E..]` with `--> file:line`)
  * are listed too, so a build that breaks says where.
  */
-import type { ParsedTestReport, TestFailure } from '../testResult';
+import type { ParsedTestReport, TestFailure, UnitCounts } from '../testResult';
 import { cleanMessage, displayPath } from './failureText';
 
 interface Panic {
@@ -42,6 +42,25 @@ function compileErrors(lines: readonly string[], root: string): TestFailure[] {
   return errors;
 }
 
+/**
+ * Counts per test binary (`Running src/lib.rs (target/debug/deps/mono_cart-…)`, `Doc-tests mono_cart`),
+ * so a workspace run's crates get their own: the crate from the binary's name where it is the crate's
+ * (unit tests, doc-tests), else the binary's source file (an integration test's `tests/x.rs`).
+ */
+function binaryUnits(lines: readonly string[]): UnitCounts[] {
+  const units: UnitCounts[] = [];
+  let current: { file?: string; crate?: string } = {};
+  for (const line of lines) {
+    const running = /^\s*Running (unittests )?(\S+\.rs) \((?:.*[\\/])?deps[\\/]([\w-]+?)-[0-9a-f]+(?:\.exe)?\)/.exec(line);
+    if (running) current = running[1] ? { crate: running[3] ?? '' } : { file: running[2] ?? '' };
+    const doc = /^\s*Doc-tests (\S+)/.exec(line);
+    if (doc) current = { crate: doc[1] ?? '' };
+    const result = /^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/.exec(line);
+    if (result) units.push({ ...current, passed: Number(result[1]), failed: Number(result[2]), skipped: Number(result[3]) });
+  }
+  return units;
+}
+
 export function parseCargo(output: string, root: string): ParsedTestReport | undefined {
   const results = [...output.matchAll(/^test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/gm)];
   const lines = output.split('\n');
@@ -72,5 +91,5 @@ export function parseCargo(output: string, root: string): ParsedTestReport | und
     }
   }
   const sum = (group: number): number => results.reduce((total, m) => total + Number(m[group] ?? 0), 0);
-  return { format: 'cargo', passed: sum(1), failed: sum(2), skipped: sum(3), failures: [...failures, ...compileErrors(lines, root)] };
+  return { format: 'cargo', passed: sum(1), failed: sum(2), skipped: sum(3), failures: [...failures, ...compileErrors(lines, root)], units: binaryUnits(lines) };
 }

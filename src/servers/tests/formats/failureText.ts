@@ -16,7 +16,7 @@ export function normaliseOutput(text: string): string {
   return stripAnsi(text).replace(/\r\n?/g, '\n');
 }
 
-const STACK_FRAME = /^\s*at (?:.+ \()?(?:file:\/\/)?[^\s()]+:\d+(?::\d+)?\)?\s*$|^\s*at (?:async )?\S+ \(?<anonymous>\)?$|^\s*at new Promise|^\s*at process\./;
+const STACK_FRAME = /^\s*at (?:.+ \()?(?:file:\/\/)?[^\s()]+:\d+(?::\d+)?\)?\s*$|^\s*at (?:async )?\S+ \(?<anonymous>\)?$|^\s*at async [^\s()]+:\d+(?::\d+)?\s*$|^\s*at new Promise|^\s*at process\./;
 
 export function isStackFrame(line: string): boolean {
   return STACK_FRAME.test(line) || /^\s+at \S.*\(node:internal/.test(line);

@@ -4,7 +4,7 @@
  * with its ancestor titles, status, failure messages (stack included) and, for jest, its location.
  * A file that fails before its tests run (syntax error, missing import) becomes one failure of its own.
  */
-import type { ParsedTestReport, TestFailure } from '../testResult';
+import type { ParsedTestReport, TestFailure, UnitCounts } from '../testResult';
 import { cleanMessage, displayPath, errorLineFirst, stackLocation, withoutErrorPrefix } from './failureText';
 
 interface Assertion {
@@ -67,11 +67,15 @@ export function parseJestJson(text: string, root: string, format: 'jest-json' | 
   if (typeof json !== 'object' || json === null || !Array.isArray(json.testResults)) return undefined;
   const separator = format === 'jest-json' ? ' › ' : ' > ';
   const failures: TestFailure[] = [];
+  const units: UnitCounts[] = [];
   let suiteErrors = 0;
   for (const fileResult of list<FileResult>(json.testResults)) {
     const file = displayPath(root, str(fileResult.name));
     const assertions = list<Assertion>(fileResult.assertionResults);
     const failed = assertions.filter((a) => a.status === 'failed');
+    const passedHere = assertions.filter((a) => a.status === 'passed').length;
+    const skippedHere = assertions.filter((a) => a.status === 'pending' || a.status === 'skipped' || a.status === 'todo').length;
+    units.push({ file, passed: passedHere, failed: failed.length + (fileResult.status === 'failed' && failed.length === 0 ? 1 : 0), skipped: skippedHere });
     for (const a of failed) failures.push(assertionFailure(a, file, root, separator));
     if (fileResult.status === 'failed' && failed.length === 0) {
       suiteErrors++;
@@ -86,5 +90,6 @@ export function parseJestJson(text: string, root: string, format: 'jest-json' | 
     failed: num(json.numFailedTests) + suiteErrors,
     skipped: num(json.numPendingTests) + num(json.numTodoTests),
     failures,
+    units,
   };
 }

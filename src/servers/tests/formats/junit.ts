@@ -6,7 +6,7 @@
  * failing line and whose `message` attribute keeps the assertion's expected/actual lines.
  */
 import type { ParsedTestReport, TestFailure } from '../testResult';
-import { cleanMessage, displayPath, isStackFrame } from './failureText';
+import { cleanMessage, displayPath, isStackFrame, stackLocation } from './failureText';
 
 function decodeEntities(text: string): string {
   return text
@@ -44,10 +44,14 @@ function bodyMessage(body: string): string {
   return cleanMessage((end < 0 ? lines : lines.slice(0, end)).join('\n'));
 }
 
-function caseFailure(tag: string, kind: string, failureTag: string, body: string, root: string): TestFailure {
+/** deno names the file only in `classname` (`./test/cart_test.js`). */
+const PATH_LIKE = /^\.{0,2}\/|\.[cm]?[jt]sx?$/;
+
+function caseFailure(tag: string, kind: string, failureTag: string, body: string, root: string, format: string): TestFailure {
   const name = attribute(tag, 'name') ?? '(unnamed test)';
-  const classname = attribute(tag, 'classname');
-  const rawFile = attribute(tag, 'file');
+  const rawClass = attribute(tag, 'classname');
+  const rawFile = attribute(tag, 'file') ?? (rawClass && PATH_LIKE.test(rawClass) ? rawClass : undefined);
+  const classname = rawClass && PATH_LIKE.test(rawClass) ? undefined : rawClass;
   const file = rawFile ? displayPath(root, rawFile) : undefined;
   const declared = Number(attribute(tag, 'line'));
   const text = decodeEntities(body.replace(/<!\[CDATA\[|\]\]>/g, ''));
@@ -55,7 +59,11 @@ function caseFailure(tag: string, kind: string, failureTag: string, body: string
   let message = attr !== undefined && (attr.includes('\n') || text.trim() === '') ? cleanMessage(attr) : bodyMessage(text) || cleanMessage(attr ?? '');
   // An error's attribute says where it happened (`failed on setup with ...`); its body says what.
   if (kind === 'error' && attr && !attr.includes('\n') && !message.startsWith(attr)) message = `${cleanMessage(attr)}\n${message}`;
-  const line = file ? (tracebackLine(text, file) ?? (Number.isInteger(declared) ? declared + 1 : undefined)) : undefined;
+  // pytest's `line` is 0-based (xunit1); bun's and deno's are 1-based, and their stack names the assertion.
+  const thrownAt = file ? stackLocation(text, root, file) : undefined;
+  const fromStack = thrownAt?.file === file ? thrownAt?.line : undefined;
+  const base = format === 'pytest-junit' ? 1 : 0;
+  const line = file ? (tracebackLine(text, file) ?? fromStack ?? (Number.isInteger(declared) && declared >= 0 ? declared + base : undefined)) : undefined;
   let fullName = classname && classname !== name ? `${classname} > ${name}` : name;
   if (file?.endsWith('.py') && classname) fullName = [file, classPart(classname, file), name].filter((p) => p !== '').join('::');
   return {
@@ -67,7 +75,9 @@ function caseFailure(tag: string, kind: string, failureTag: string, body: string
 }
 
 export function parseJunit(output: string, root: string, format = 'junit'): ParsedTestReport | undefined {
-  if (!/<testsuites?[\s>]/.test(output) || !/<testcase[\s>]/.test(output)) return undefined;
+  if (!/<testsuites?[\s>]/.test(output)) return undefined;
+  // A report with suites but no test case is a run that executed nothing (pytest's "no tests ran").
+  if (!/<testcase[\s>]/.test(output)) return /<testsuites?\b[^>]*\btests="0"/.test(output) ? { format, passed: 0, failed: 0, skipped: 0, failures: [] } : undefined;
   const failures: TestFailure[] = [];
   let passed = 0;
   let skipped = 0;
@@ -83,7 +93,7 @@ export function parseJunit(output: string, root: string, format = 'junit'): Pars
     }
     // pytest reports a test that failed and then errored in teardown twice; it is one failing test.
     erroredFailures += problems.length - 1;
-    for (const p of problems) failures.push(caseFailure(tag, p[1] ?? 'failure', p[2] ?? '', p[3] ?? '', root));
+    for (const p of problems) failures.push(caseFailure(tag, p[1] ?? 'failure', p[2] ?? '', p[3] ?? '', root, format));
   }
   return { format, passed, failed: failures.length - erroredFailures, skipped, failures };
 }

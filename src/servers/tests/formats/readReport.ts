@@ -6,17 +6,37 @@
  */
 import type { ParsedTestReport, TestFailure } from '../testResult';
 import { parseCargo } from './cargo';
+import { parseBunText, parseDenoText, parseJasmine, parseUvu } from './consoleRunners';
+import { parsePlaywrightJson } from './playwrightJson';
 import { normaliseOutput } from './failureText';
 import { parseGoJson, parseGoText } from './go';
 import { parseJestJson } from './jestJson';
 import { parseJestText, parseMochaText, parseVitestText } from './jsText';
 import { parseJunit } from './junit';
 import { parseMochaJson } from './mochaJson';
-import { parseNodeSpec, parseTap } from './nodeTest';
+import { parseNodeSpec } from './nodeTest';
+import { parseTap } from './tap';
 import { parsePytestText, parseUnittest } from './python';
 
 /** Which runner a command ends in: decides the flags it gets and the report read first. */
-export type RunnerId = 'jest' | 'vitest' | 'mocha' | 'node' | 'pytest' | 'unittest' | 'cargo' | 'go' | 'other';
+export type RunnerId =
+  | 'jest'
+  | 'vitest'
+  | 'mocha'
+  | 'node'
+  | 'pytest'
+  | 'unittest'
+  | 'cargo'
+  | 'go'
+  | 'ava'
+  | 'tap'
+  | 'tape'
+  | 'uvu'
+  | 'jasmine'
+  | 'playwright'
+  | 'bun'
+  | 'deno'
+  | 'other';
 
 type Parser = (text: string, root: string) => ParsedTestReport | undefined;
 
@@ -25,6 +45,9 @@ const MACHINE: Partial<Record<RunnerId, Parser>> = {
   vitest: (t, r) => parseJestJson(t, r, 'vitest-json'),
   mocha: parseMochaJson,
   pytest: (t, r) => parseJunit(t, r, 'pytest-junit'),
+  playwright: parsePlaywrightJson,
+  bun: (t, r) => parseJunit(t, r, 'bun-junit'),
+  deno: (t, r) => parseJunit(t, r, 'deno-junit'),
 };
 
 const TEXT: Parser[] = [
@@ -39,7 +62,10 @@ const TEXT: Parser[] = [
   parseCargo,
   parseGoJson,
   parseGoText,
-  parseSummary,
+  parseJasmine,
+  parseUvu,
+  parseBunText,
+  parseDenoText,
 ];
 
 const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
@@ -51,6 +77,13 @@ const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
   unittest: parseUnittest,
   cargo: parseCargo,
   go: (t, r) => parseGoJson(t, r) ?? parseGoText(t, r),
+  ava: parseTap,
+  tap: parseTap,
+  tape: parseTap,
+  uvu: parseUvu,
+  jasmine: parseJasmine,
+  bun: parseBunText,
+  deno: parseDenoText,
 };
 
 function meaningful(report: ParsedTestReport | undefined): report is ParsedTestReport {
@@ -88,28 +121,36 @@ export function readReport(run: RunOutput): ParsedTestReport | undefined {
     const parsed = machine(run.report, run.root);
     if (parsed) return run.runner === 'vitest' ? withVitestDiffs(parsed, output, run.root) : parsed;
   }
+  // A reader returns a report only when it found its runner's summary, so a zero count is a real zero
+  // ("0 passing"): it is kept unless a later reader finds tests in the same output.
   const own = OWN_TEXT[run.runner]?.(output, run.root);
   if (meaningful(own)) return own;
+  let zero = own;
   for (const parse of TEXT) {
     const report = parse(output, run.root);
     if (meaningful(report)) return report;
+    zero ??= report;
   }
-  return undefined;
+  return zero ?? parseSummary(output);
 }
 
-/** `3 passed, 1 failed` / `3 passing` / `Tests: 3 passed` and the like, from runners nobody parses. */
+/**
+ * The last resort for runners nobody reads: counts only from a line that gives both, `3 passed, 1
+ * failed` (`Tests: 3 passed, 1 failed`), the plain closing line many tools print; otherwise the
+ * failing names it can see with the counts marked unknown, so "3 specs, 1 failure" never becomes
+ * "1 failed, 0 passed".
+ */
 export function parseSummary(output: string): ParsedTestReport | undefined {
-  const last = (pattern: RegExp): number | undefined => {
-    let found: number | undefined;
-    for (const match of output.matchAll(pattern)) found = Number(match[1]);
-    return found;
-  };
-  const passed = last(/(\d+) (?:passed|passing|pass)\b/gi);
-  const failed = last(/(\d+) (?:failed|failing|failures?|fail)\b/gi);
-  if (passed === undefined && failed === undefined) return undefined;
+  let counted: { passed: number; failed: number; skipped: number } | undefined;
+  for (const line of output.split('\n')) {
+    const passed = /(\d+) (?:passed|passing)\b/i.exec(line);
+    const failed = /(\d+) (?:failed|failing)\b/i.exec(line);
+    if (passed && failed) counted = { passed: Number(passed[1]), failed: Number(failed[1]), skipped: Number(/(\d+) (?:skipped|pending|ignored)\b/i.exec(line)?.[1] ?? 0) };
+  }
   const failures: TestFailure[] = [];
   for (const match of output.matchAll(/^\s*(?:✗|✖|×|FAIL:?|failed:?)\s+(\S.*)$/gim)) {
     if (failures.length < 50) failures.push({ name: (match[1] ?? '').trim(), message: '' });
   }
-  return { format: 'summary', passed: passed ?? 0, failed: failed ?? 0, skipped: last(/(\d+) (?:skipped|pending|ignored)\b/gi) ?? 0, failures };
+  if (counted) return { format: 'summary', ...counted, failures };
+  return failures.length > 0 ? { format: 'summary', passed: 0, failed: 0, skipped: 0, failures, uncounted: true } : undefined;
 }

@@ -11,7 +11,7 @@
  * only made for a prompt the user sent.
  */
 import * as vscode from 'vscode';
-import { onAbort } from '../../agent/context';
+import { onAbort } from '../../agent/cancellation';
 import { errorMessage } from '../../agent/errorMessage';
 import { ModelError, type Logger, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../../agent/ports';
 import type { Usage } from '../../agent/messages';

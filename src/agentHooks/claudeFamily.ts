@@ -1,0 +1,169 @@
+/**
+ * The hook wire Claude Code introduced and Codex and Gemini CLI follow: a JSON payload with
+ * `session_id`, `cwd`, `hook_event_name` and per-event snake_case fields on stdin; an answer as JSON on
+ * stdout (`decision`/`reason`, or `hookSpecificOutput` with `permissionDecision` or
+ * `additionalContext`), or exit 2 with the reason on stderr. The three differ in event names, in the
+ * word that blocks a stop (`block`, Gemini `deny`), in how a tool call is denied and in the field that
+ * carries the model's closing text; a FamilyOptions value says which.
+ *
+ * Sources: Claude Code's hook input schemas as its 2.1.332 binary validates them (SessionStart
+ * `source` startup|resume|clear|compact|fork; Stop `stop_hook_active`, `last_assistant_message`) and
+ * its documented answers (code.claude.com/docs/en/hooks); Codex 0.171.0's embedded JSON schemas
+ * (`stop.command.input`, `pre-tool-use.command.output`, ...: the same fields); Gemini CLI's
+ * docs/hooks/reference.md (AfterAgent `prompt_response`, `decision: "deny"`).
+ */
+import { z } from 'zod';
+import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type AgentId, type BridgeCall, type HookConfigShape, type HookReply, type SproutAnswer } from './agentFormat';
+import { argumentsObject, failedHook, objectField, parseWith, responseIsError, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
+import type { HookName } from '../agent/events';
+
+export interface FamilyOptions {
+  id: AgentId;
+  displayName: string;
+  /** The agent's event name for each Sprout hook it has. */
+  names: Partial<Record<HookName, string>>;
+  /** The Stop payload field with the model's closing text. */
+  closingTextField: 'last_assistant_message' | 'prompt_response';
+  /** The `decision` value that sends the agent back to work (and denies a tool call, for `decision` style). */
+  blockWord: 'block' | 'deny';
+  /** How a tool call is denied: Claude's `hookSpecificOutput.permissionDecision`, or a top-level `decision`. */
+  denyStyle: 'permissionDecision' | 'decision';
+  config: HookConfigShape;
+  setupNotes: readonly string[];
+}
+
+const base = z.looseObject({ session_id: z.string().min(1), cwd: z.string(), hook_event_name: z.string(), transcript_path: z.string().nullish() });
+const tool = { tool_name: z.string().min(1), tool_input: z.unknown(), tool_use_id: z.string().nullish() };
+
+function schemaFor(hook: HookName, closingTextField: FamilyOptions['closingTextField']): z.ZodType<Record<string, unknown>> {
+  switch (hook) {
+    case '_SessionStart':
+    case '_PostCompact':
+      return base.extend({ source: z.string().optional() });
+    case '_UserPromptSubmit':
+      return base.extend({ prompt: z.string() });
+    case '_PreToolUse':
+      return base.extend(tool);
+    case '_PostToolUse':
+      return base.extend({ ...tool, tool_response: z.unknown() });
+    case '_Stop':
+      return base.extend({ stop_hook_active: z.boolean().optional(), [closingTextField]: z.string().nullish() });
+    case '_SessionEnd':
+      return base.extend({ reason: z.string().optional() });
+  }
+}
+
+function fieldsOf(o: FamilyOptions, hook: HookName, p: Record<string, unknown>): Record<string, unknown> {
+  switch (hook) {
+    case '_SessionStart':
+      return { source: sessionSource(p.source as string | undefined) };
+    case '_UserPromptSubmit':
+      return { prompt: p.prompt };
+    case '_PreToolUse':
+    case '_PostToolUse': {
+      const call = { ...toolFields(o.id, p.tool_name as string), arguments: argumentsObject(p.tool_input), callId: p.tool_use_id ?? '' };
+      return hook === '_PreToolUse' ? call : { ...call, isError: responseIsError(p.tool_response), result: resultText(p.tool_response) };
+    }
+    case '_Stop':
+      return { lastAssistantText: typeof p[o.closingTextField] === 'string' ? p[o.closingTextField] : '' };
+    case '_SessionEnd':
+      return { reason: p.reason === 'clear' ? 'new_chat' : 'exit' };
+    case '_PostCompact':
+      return {};
+  }
+}
+
+function parse(o: FamilyOptions, format: AgentFormat, event: string, payload: unknown): BridgeCall {
+  let hook = mappedHook(format, event);
+  const p = parseWith(o.id, event, schemaFor(hook, o.closingTextField), payload);
+  // A session that starts again after compaction is where these agents let a hook re-inject state.
+  if (hook === '_SessionStart' && p.source === 'compact') hook = '_PostCompact';
+  const call: BridgeCall = { hook, sessionId: p.session_id as string, cwd: p.cwd as string, fields: fieldsOf(o, hook, p) };
+  return hook === '_Stop' ? { ...call, afterObjection: p.stop_hook_active === true } : call;
+}
+
+function answer(o: FamilyOptions, event: string, decided: SproutAnswer): AgentAnswer {
+  switch (decided.kind) {
+    case 'none':
+      return decided.notice === undefined ? EMPTY_ANSWER : jsonAnswer({ systemMessage: decided.notice });
+    case 'object':
+      return jsonAnswer({ decision: o.blockWord, reason: decided.text });
+    case 'deny':
+      return o.denyStyle === 'decision'
+        ? jsonAnswer({ decision: o.blockWord, reason: decided.text })
+        : jsonAnswer({ hookSpecificOutput: { hookEventName: event, permissionDecision: 'deny', permissionDecisionReason: decided.text } });
+    case 'inject':
+      return jsonAnswer({ hookSpecificOutput: { hookEventName: event, additionalContext: decided.text } });
+  }
+}
+
+function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<string, unknown> {
+  const f = call.fields;
+  const common = { session_id: call.sessionId, transcript_path: null, cwd: call.cwd ?? '', hook_event_name: event };
+  switch (call.hook) {
+    case '_SessionStart':
+      return { ...common, source: f.source === 'resume' ? 'resume' : 'startup' };
+    case '_PostCompact':
+      return { ...common, source: 'compact' };
+    case '_UserPromptSubmit':
+      return { ...common, prompt: f.prompt };
+    case '_PreToolUse':
+      return { ...common, tool_name: f.tool, tool_input: f.arguments, tool_use_id: f.callId };
+    case '_PostToolUse':
+      return { ...common, tool_name: f.tool, tool_input: f.arguments, tool_use_id: f.callId, tool_response: f.result };
+    case '_Stop':
+      return { ...common, stop_hook_active: call.afterObjection === true, [o.closingTextField]: f.lastAssistantText };
+    case '_SessionEnd':
+      return { ...common, reason: f.reason === 'new_chat' ? 'clear' : 'other' };
+  }
+}
+
+/** The text a hook's JSON answer makes take effect for `hook`, and what in it Sprout does not do. */
+function jsonText(o: FamilyOptions, hook: HookName, out: Record<string, unknown>): HookReply {
+  const specific = objectField(out, 'hookSpecificOutput');
+  const reason = stringField(out, 'reason') ?? '';
+  const blocks = out.decision === 'block' || out.decision === o.blockWord;
+  if (hook === '_PreToolUse') {
+    const denied = specific?.permissionDecision === 'deny' || blocks;
+    const why = stringField(specific, 'permissionDecisionReason') ?? reason;
+    const rewrite = specific?.updatedInput !== undefined && specific.updatedInput !== null ? specific.updatedInput : specific?.tool_input;
+    if (rewrite !== undefined && rewrite !== null) return { text: why || 'The hook asked to rewrite the tool input.', problem: 'hooks may deny, never rewrite: the rewrite is a denial' };
+    return { text: denied ? why || 'Denied by a hook.' : '' };
+  }
+  if (hook === '_Stop') return { text: blocks ? reason || 'A stop hook objected.' : '' };
+  const context = stringField(specific, 'additionalContext') ?? '';
+  if (blocks) return { text: [reason, context].filter(Boolean).join('\n'), problem: `a ${hook} hook cannot block in Sprout; its reason is passed on as context` };
+  return { text: context };
+}
+
+function read(o: FamilyOptions, format: AgentFormat, event: string, res: AgentAnswer): HookReply {
+  const hook = mappedHook(format, event);
+  if (res.exitCode === 2) {
+    // Exit 2 blocks with stderr as the reason; at session start and end it only reaches the user.
+    return hook === '_SessionStart' || hook === '_SessionEnd' ? { text: '' } : { text: res.stderr.trim() || 'Blocked by a hook (exit 2).' };
+  }
+  if (res.exitCode !== 0) return failedHook(res);
+  const out = stdoutJson(res.stdout);
+  if (out !== undefined) return jsonText(o, hook, out);
+  // Plain stdout: context where the agent adds it (a prompt, a session start), ignored elsewhere.
+  const plain = res.stdout.trim();
+  if (plain === '') return { text: '' };
+  return hook === '_UserPromptSubmit' || hook === '_SessionStart' || hook === '_PostCompact' ? { text: plain } : { text: '', problem: 'stdout is not a JSON object' };
+}
+
+export function claudeFamilyFormat(o: FamilyOptions): AgentFormat {
+  const events: Record<string, HookName> = {};
+  for (const [hook, event] of Object.entries(o.names)) if (event !== undefined) events[event] = hook as HookName;
+  const format: AgentFormat = {
+    id: o.id,
+    displayName: o.displayName,
+    events,
+    parse: (event, p) => parse(o, format, event, p),
+    answer: (event, decided) => answer(o, event, decided),
+    payload: (event, call) => payload(o, event, call),
+    read: (event, res) => read(o, format, event, res),
+    config: o.config,
+    setupNotes: o.setupNotes,
+  };
+  return format;
+}

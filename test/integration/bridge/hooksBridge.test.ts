@@ -1,0 +1,120 @@
+// The hook bridge end to end with real MCP hook servers (child processes), the built CLI and an agent
+// process that runs the installed command hooks the way agents do: install writes what the servers'
+// hooks need and nothing of the user's is lost; the _Stop budget stops an always-objecting server; the
+// hook host keeps a server (and its in-memory state) between events and goes with the last agent;
+// without a host every event starts the servers afresh; a hung server fails open and is killed.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, it } from 'node:test';
+import { HOOK_OUTPUT_PREAMBLE } from '../../../src/agentHooks/agentFormat';
+import { alive, claudePayload, openBridgeRig, until, type BridgeRig } from './bridgeHarness';
+
+let rig: BridgeRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const block = (stdout: string): { decision?: string; reason?: string; systemMessage?: string } => (stdout.trim() === '' ? {} : JSON.parse(stdout));
+
+describe('sprout-agent hooks install / uninstall', () => {
+  it('writes the events the servers\' hooks need beside the user\'s own, is idempotent, and uninstall takes them back out', async () => {
+    rig = await openBridgeRig([{ name: 'gate', config: { hooks: { _Stop: { kind: 'empty' } } } }]);
+    const settings = join(rig.workspace, '.claude', 'settings.json');
+    const own = { hooks: { Stop: [{ hooks: [{ type: 'command', command: './lint.sh' }] }] }, model: 'x' };
+    await import('node:fs').then((fs) => fs.mkdirSync(join(rig?.workspace ?? '', '.claude')));
+    writeFileSync(settings, JSON.stringify(own, null, 2));
+    const first = await rig.install('claude');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /\+ Stop: .*hooks run --agent claude Stop/);
+    assert.match(first.stdout, /Claude Code gets: PostToolUse -> _PostToolUse, Stop -> _Stop, SessionEnd -> _SessionEnd/);
+    const json = JSON.parse(readFileSync(settings, 'utf8'));
+    assert.deepEqual(json.hooks.Stop[0], own.hooks.Stop[0], 'the user\'s hook is kept, first');
+    assert.equal(json.model, 'x');
+    assert.match(rig.commandFor('claude', 'Stop'), /^\/\S+ \/\S+\/dist\/cli\.js hooks run --agent claude Stop --cwd \S+ --mcp-config \S+ --hook-servers gate$/, 'absolute paths: it works from any folder');
+    const again = await rig.install('claude');
+    assert.match(again.stdout, /already says this; nothing to change/);
+    const { runCli } = await import('../cli/cliHarness');
+    const check = await runCli(['hooks', 'check', '--agent', 'claude', '--cwd', rig.workspace, '--mcp-config', rig.mcpConfig], { env: { ...rig.env, MCP_HOOK_SERVERS: 'gate' }, timeoutMs: 120_000 });
+    assert.equal(check.code, 0, check.stderr);
+    assert.match(check.stdout, /Claude Code: hooks install would give it PostToolUse -> _PostToolUse, Stop -> _Stop, SessionEnd -> _SessionEnd\n {2}\S+\/\.claude\/settings\.json: Stop, PostToolUse, SessionEnd\n/);
+    const removed = await runCli(['hooks', 'uninstall', '--agent', 'claude', '--yes', '--cwd', rig.workspace], { env: rig.env, timeoutMs: 60_000 });
+    assert.equal(removed.code, 0, removed.stderr);
+    assert.deepEqual(JSON.parse(readFileSync(settings, 'utf8')), own);
+  });
+
+  it('says what the agent needs before it runs the hook, and refuses to write without --yes when it cannot ask', async () => {
+    rig = await openBridgeRig([{ name: 'gate', config: { hooks: { _Stop: { kind: 'empty' } } } }]);
+    const codex = await rig.install('codex');
+    assert.match(codex.stdout, /--dangerously-bypass-hook-trust/);
+    assert.match(codex.stdout, /`hooks = true` under `\[features\]`/);
+    const { runCli } = await import('../cli/cliHarness');
+    const asked = await runCli(['hooks', 'install', '--agent', 'gemini', '--cwd', rig.workspace, '--mcp-config', rig.mcpConfig, '--hook-servers', 'gate'], { env: rig.env, timeoutMs: 120_000 });
+    assert.equal(asked.code, 2);
+    assert.match(asked.stderr, /not writing without --yes/);
+    assert.equal(existsSync(join(rig.workspace, '.gemini', 'settings.json')), false);
+  });
+});
+
+describe('sprout-agent hooks run', () => {
+  it('an always-objecting server is stopped by the budget; the host keeps it warm and goes with the agent', async () => {
+    // No state file: the objection count lives only in the server's memory.
+    rig = await openBridgeRig([{ name: 'nag', config: { hooks: { _Stop: { kind: 'object', text: 'not done {n}' } } } }]);
+    assert.equal((await rig.install('claude')).code, 0);
+    const installed = rig.serverPids('nag').length;
+    const ws = rig.workspace;
+    const stop = (active: boolean) => ({ event: 'Stop', payload: claudePayload('Stop', 's1', ws, { stop_hook_active: active }) });
+    const work = { event: 'PostToolUse', payload: claudePayload('PostToolUse', 's1', ws) };
+    const answers = await rig.runAgent([stop(false), work, stop(true), work, stop(true), work, stop(true), { event: 'SessionEnd', payload: claudePayload('SessionEnd', 's1', ws) }]);
+    assert.deepEqual(answers.map((a) => a.exitCode), [0, 0, 0, 0, 0, 0, 0, 0], answers.map((a) => a.stderr).join('\n'));
+    const stops = [0, 2, 4].map((i) => block(answers[i]?.stdout ?? ''));
+    assert.deepEqual(stops.map((s) => s.decision), ['block', 'block', 'block']);
+    assert.deepEqual(stops.map((s) => JSON.parse(s.reason?.split('\n')[1] ?? '{}').text), ['not done 1', 'not done 2', 'not done 3'], 'one server, warm in the host, counting in memory');
+    assert.ok(stops.every((s) => s.reason?.startsWith(HOOK_OUTPUT_PREAMBLE)), 'the model is told this is hook output, not the user');
+    const verdict = block(answers[6]?.stdout ?? '');
+    assert.equal(verdict.decision, undefined, 'the budget is spent: the agent may stop');
+    assert.match(verdict.systemMessage ?? '', /unresolved \(the objection budget is spent\)[\s\S]*nag: not done 4/);
+    assert.equal(rig.serverPids('nag').length - installed, 1, 'started once for the whole session');
+    const pid = rig.serverPids('nag').at(-1) ?? 0;
+    await until(() => !alive(pid), 'the hook host to close the server once the agent is gone');
+    await until(() => !existsSync(join(rig?.env.XDG_STATE_HOME ?? '', 'sprout-agent', 'hook-host', 'host.sock')), 'the host to remove its socket');
+  });
+
+  it('without a host every event starts the servers afresh: in-memory state is lost', async () => {
+    rig = await openBridgeRig([{ name: 'nag', config: { hooks: { _Stop: { kind: 'object', text: 'not done {n}' } } } }]);
+    assert.equal((await rig.install('claude')).code, 0);
+    const installed = rig.serverPids('nag').length;
+    const ws = rig.workspace;
+    const answers = await rig.runAgent(
+      [
+        { event: 'Stop', payload: claudePayload('Stop', 's2', ws) },
+        { event: 'PostToolUse', payload: claudePayload('PostToolUse', 's2', ws) },
+        { event: 'Stop', payload: claudePayload('Stop', 's2', ws, { stop_hook_active: true }) },
+      ],
+      { SPROUT_AGENT_HOOK_HOST: 'off' },
+    );
+    assert.deepEqual([0, 2].map((i) => JSON.parse(block(answers[i]?.stdout ?? '').reason?.split('\n')[1] ?? '{}').text), ['not done 1', 'not done 1']);
+    assert.equal(rig.serverPids('nag').length - installed, 3, 'one start per event');
+    assert.equal(existsSync(join(rig.env.XDG_STATE_HOME ?? '', 'sprout-agent', 'hook-host', 'host.sock')), false, 'no host was started');
+  });
+
+  it('a hung server fails open within the hook timeout, and its second timeout in a row kills it', async () => {
+    rig = await openBridgeRig([{ name: 'stuck', config: { hooks: { _Stop: { kind: 'hang' } } } }]);
+    assert.equal((await rig.install('claude')).code, 0);
+    const ws = rig.workspace;
+    const stop = { event: 'Stop', payload: claudePayload('Stop', 's3', ws), after: rig.newestServerAlive('stuck') };
+    const answers = await rig.runAgent([stop, stop], { SPROUT_AGENT_HOOK_TIMEOUT_MS: '400' });
+    assert.deepEqual(answers.map((a) => [a.exitCode, a.stdout]), [[0, ''], [0, '']], 'no objection: a timeout has no effect');
+    assert.deepEqual(answers.map((a) => a.after), ['alive', 'dead'], 'the first timeout leaves the server up; the second in a row kills it before the agent hears back');
+    assert.equal(rig.calls('stuck', '_Stop'), 2);
+  });
+
+  it('bad input fails the hook, never blocks the agent: exit 1 with what to fix', async () => {
+    rig = await openBridgeRig([{ name: 'gate', config: { hooks: { _Stop: { kind: 'empty' } } } }]);
+    assert.equal((await rig.install('claude')).code, 0);
+    const answers = await rig.runAgent([{ event: 'Stop', payload: { cwd: rig.workspace, hook_event_name: 'Stop' } }]);
+    assert.equal(answers[0]?.exitCode, 1);
+    assert.match(answers[0]?.stderr ?? '', /claude Stop payload: session_id/);
+  });
+});

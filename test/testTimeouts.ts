@@ -1,0 +1,49 @@
+/**
+ * Preloaded into every node:test process of the unit, integration and e2e suites (`--import`, see
+ * package.json): each test and hook that names no timeout of its own gets a default one, so a test
+ * that hangs fails the run with its own name instead of stalling it. Node 20's `--test-timeout` bounds
+ * only whole files and names only the file (the scripts pass it too, as the backstop for a file that
+ * hangs outside any test). A test that legitimately runs longer says so with `{ timeout }`.
+ *
+ * The default is long on purpose: it is for hangs, not a speed target, and the suite must pass on a
+ * machine under heavy load. `SPROUT_TEST_TIMEOUT_MS` overrides it.
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+
+type Runner = ((...args: unknown[]) => unknown) & Record<string, unknown>;
+
+export const DEFAULT_TEST_TIMEOUT_MS = Number(process.env.SPROUT_TEST_TIMEOUT_MS) || 10 * 60_000;
+
+const isOptions = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** `test(name?, options?, fn?)` and `it`: the options, with a timeout unless they name one. */
+function withTestTimeout(original: Runner): Runner {
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    const at = args.findIndex(isOptions);
+    if (at >= 0) {
+      const options = args[at] as Record<string, unknown>;
+      if (options.timeout === undefined) args[at] = { ...options, timeout: DEFAULT_TEST_TIMEOUT_MS };
+    } else {
+      args.splice(typeof args[0] === 'string' ? 1 : 0, 0, { timeout: DEFAULT_TEST_TIMEOUT_MS });
+    }
+    return original.apply(this, args);
+  } as Runner;
+  // test.skip, test.todo, test.only and the like keep working (skip and todo never run).
+  for (const key of Object.keys(original)) wrapped[key] = original[key];
+  return wrapped;
+}
+
+/** `before(fn, options?)` and the other hooks. */
+function withHookTimeout(original: Runner): Runner {
+  return function (this: unknown, fn: unknown, options?: Record<string, unknown>): unknown {
+    return original.call(this, fn, { ...options, timeout: options?.timeout ?? DEFAULT_TEST_TIMEOUT_MS });
+  } as Runner;
+}
+
+const nodeTest = createRequire(__filename)('node:test') as Runner;
+const test = withTestTimeout(nodeTest.test as Runner);
+nodeTest.test = test;
+nodeTest.it = test;
+for (const hook of ['before', 'after', 'beforeEach', 'afterEach']) nodeTest[hook] = withHookTimeout(nodeTest[hook] as Runner);
+// Files that `import { test } from 'node:test'` as ES modules see the same functions.
+syncBuiltinESMExports();
