@@ -39,6 +39,8 @@ export interface WalkResult {
   tooDeep: number;
 }
 
+/** The time bound of every walk a bundled server makes for a tool call or a detection. */
+export const WALK_MAX_MS = 20_000;
 /** As deep as a path may be (safePath.ts): what lies deeper cannot be named, so it is not listed. */
 export const MAX_WALK_DEPTH = MAX_PATH_DEPTH;
 /** A `.gitignore` larger than this is no real one: it is read as if absent. */

@@ -3,15 +3,13 @@
  * walk is bounded (files, depth, time) and pauses between folders, so a huge tree cannot stall the server.
  */
 import { statSync } from 'node:fs';
-import { MAX_WALK_DEPTH, walkFilesYielding, type WalkResult } from '../common/fileWalker';
+import { MAX_WALK_DEPTH, WALK_MAX_MS, walkFilesYielding, type WalkResult } from '../common/fileWalker';
 import { globMatcher } from '../common/glob';
 import { displayPath, resolveInWorkspace } from '../common/safePath';
 
 export const LIST_DEFAULT_MAX = 1000;
 /** Bound on files visited, so a huge tree cannot stall the server. */
 const WALK_LIMIT = 200_000;
-/** Bound on the time one listing may walk. */
-export const WALK_MAX_MS = 20_000;
 
 export interface ListFilesInput {
   pattern?: string;

@@ -6,11 +6,11 @@
  */
 import { statSync } from 'node:fs';
 import { readInWorkspace } from '../common/confinedFs';
-import { walkFilesYielding, type WalkResult } from '../common/fileWalker';
+import { WALK_MAX_MS, walkFilesYielding, type WalkResult } from '../common/fileWalker';
 import { globMatcher } from '../common/glob';
 import { linearRegex, type LinearRegex } from '../common/linearRegex';
 import { resolveInWorkspace } from '../common/safePath';
-import { walkNotes, WALK_MAX_MS } from './listFiles';
+import { walkNotes } from './listFiles';
 
 export const SEARCH_DEFAULT_MAX = 200;
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
