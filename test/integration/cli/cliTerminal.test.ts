@@ -43,7 +43,7 @@ function repoWithServer(name: string, serverName: string): string {
   return repo;
 }
 
-test('a cloned repository\'s server name reaches the "not started" notice of a run and of hooks check inert', async () => {
+test('a cloned repository\'s server name reaches the "not started" notice of a run, hooks check and hooks install inert', async () => {
   fake = await startFakeOpenAi({ responses: [fakeReply.text(`all done ${ATTACK}here`)] });
   const repo = repoWithServer('notice', `helper${ATTACK}`);
   const run = await runCli(['--cwd', repo, 'hi'], { env: baseEnv(fake.url), ...SLOW });
@@ -58,6 +58,10 @@ test('a cloned repository\'s server name reaches the "not started" notice of a r
   assertInert(check.stderr, 'hooks check stderr');
   assertInert(check.stdout, 'hooks check stdout');
   assert.match(check.stderr, /defines servers helper, which did not start/);
+  const install = await runCli(['hooks', 'install', '--agent', 'claude', '--dry-run', '--cwd', repo], { env: baseEnv(fake.url), ...SLOW });
+  assertInert(install.stderr, 'hooks install stderr');
+  assertInert(install.stdout, 'hooks install stdout');
+  assert.match(install.stderr, /defines servers helper, which did not start/);
 });
 
 test('a configuration error naming a hostile server is inert (exit 2)', async () => {

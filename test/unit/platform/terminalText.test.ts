@@ -2,7 +2,7 @@
 // it stays readable, and a JSON line keeps its data exactly.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { neutralizeTerminalText, terminalSafeJson, terminalWriter } from '../../../src/platform/terminalText';
+import { neutralizeProgramOutput, neutralizeTerminalText, terminalSafeJson, terminalWriter } from '../../../src/platform/terminalText';
 
 const ESC = '\u001b';
 
@@ -55,5 +55,19 @@ describe('terminalWriter', () => {
     writer.write(`one${ESC}[2J\n`);
     writer.write(`two${ESC}]52;c;eA==\u0007\n`);
     assert.equal(text, 'one\ntwo\n');
+  });
+});
+
+describe('neutralizeProgramOutput', () => {
+  it('neutralises the strings inside a JSON answer (what its reader decodes), keeping its shape and newline', () => {
+    const answer = `${JSON.stringify({ decision: 'block', reason: `no${ESC}]52;c;eA==\u0007 \u009b2Jway`, list: [`a${ESC}[31mb`, 3] })}\n`;
+    const out = neutralizeProgramOutput(answer);
+    assert.ok(out.endsWith('}\n'));
+    assert.deepEqual(JSON.parse(out), { decision: 'block', reason: 'no way', list: ['ab', 3] });
+  });
+
+  it('neutralises other text as text, JSON-looking or not', () => {
+    assert.equal(neutralizeProgramOutput(`{not json${ESC}[2J\n`), '{not json\n');
+    assert.equal(neutralizeProgramOutput(`plain ${ESC}]0;title\u0007text\n`), 'plain text\n');
   });
 });
