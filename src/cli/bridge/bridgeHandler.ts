@@ -73,6 +73,7 @@ Options:
   --cwd DIR               the workspace (default: the payload's cwd, else the current directory)
   --mcp-config FILE       MCP servers in the .vscode/mcp.json format (as for a run)
   --trust-workspace       also start the servers of <cwd>/.vscode/mcp.json (as for a run)
+  --allow-secret-env NAME let them receive the secret variable NAME (as for a run)
   --builtin-servers LIST  bundled servers to start (default: the bundled ones --hook-servers names)
   --hook-servers LIST     servers whose hooks act (default: $MCP_HOOK_SERVERS)
 `;

@@ -2,7 +2,8 @@
 // in an HTTP server's headers, a `*_TOKEN` in a stdio server's environment, or any variable holding
 // the API key, is refused (exit 2, naming the variable, where it would go and the flag), and nothing
 // is contacted; `--allow-secret-env NAME` lets exactly that one through. A server the user defined in
-// a file outside the workspace receives what it was given, as before.
+// a file outside the workspace receives what it was given, as before. `hooks install` (and the
+// `hooks run` it writes) follow the same rule.
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -104,4 +105,18 @@ test('--allow-secret-env lets exactly the named variable through; a user-defined
   assert.equal(own.code, 0, own.stderr);
   const ownSeen = parseEvents(own.stdout).find((e) => e.type === 'tool_finished');
   assert.ok(ownSeen?.type === 'tool_finished' && (JSON.parse(ownSeen.text) as Record<string, string>).TOKEN === GITHUB_TOKEN, 'the user\'s own server got its token');
+});
+
+test('hooks install asks the same: refused without --allow-secret-env, and the flag goes into the command it writes', async () => {
+  const config = hookServerMcpConfig('gate', hookServerConfig({ hooks: { _Stop: { kind: 'empty' } } }));
+  if (config.transport.type !== 'stdio') throw new Error('stdio expected');
+  const { command, args, env: serverEnv } = config.transport;
+  const folder = repo('install', { gate: { type: 'stdio', command, args, env: { ...serverEnv, TOKEN: '${env:GITHUB_TOKEN}' } } });
+  const install = ['hooks', 'install', '--agent', 'claude', '--dry-run', '--trust-workspace', '--hook-servers', 'gate', '--cwd', folder];
+  const refused = await runCli(install, { env: env('http://127.0.0.1:9/v1'), ...SLOW });
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /server "gate": env\.TOKEN: the secret \$\{env:GITHUB_TOKEN\} would go to the program/);
+  const allowed = await runCli([...install, '--allow-secret-env', 'GITHUB_TOKEN'], { env: env('http://127.0.0.1:9/v1'), ...SLOW });
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stdout, /\+ Stop: .*hooks run --agent claude Stop .*--trust-workspace --allow-secret-env GITHUB_TOKEN/);
 });
