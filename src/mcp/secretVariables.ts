@@ -7,8 +7,6 @@
  * variable and where it would go (the CLI: a flag naming the variable; the editor: a modal per server
  * and variable). A server the user defined (user settings, a file outside the workspace) is not asked.
  */
-import type { McpTransportConfig } from './config';
-
 /** A variable is secret by name: `*_KEY`, `*_TOKEN`, `*_SECRET` (and plurals), or anything with a password or credential in it. */
 const SECRET_NAME = /(?:KEY|TOKEN|SECRET)S?$|PASSW(?:OR)?D|CREDENTIAL|^OPENAI_API_KEY$/i;
 
@@ -40,7 +38,7 @@ export interface SecretPolicy {
 }
 
 /** Where a transport sends what it is configured with. */
-export function destinationOf(transport: Pick<McpTransportConfig, 'type'> & { url?: string; command?: string }): string {
+export function destinationOf(transport: { type: string; url?: string; command?: string }): string {
   if (transport.type === 'http') {
     try {
       return new URL(transport.url ?? '').origin;
