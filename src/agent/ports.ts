@@ -32,21 +32,51 @@ export interface ModelReply {
   usage: Usage | null;
 }
 
+/** Why a model call is sent again: each retry names one (billing and auth errors never retry). */
+export type RetryCause = 'rate_limit' | 'server' | 'proxy_page' | 'transport' | 'stream_error' | 'malformed_tool_call';
+
 export interface RetryInfo {
   attempt: number;
   delayMs: number;
+  /** One line with the provider's own words. */
   reason: string;
+  cause?: RetryCause;
+}
+
+/** The adapter changed the request's shape for this endpoint and model (and remembers it). */
+export interface AdaptationNote {
+  endpoint: string;
+  model: string;
+  /** What changed, in words. */
+  change: string;
+  /** Learned from a rejection (the request was sent again at once in the new shape), from a reply, or remembered from an earlier session. */
+  learnedFrom: 'rejection' | 'reply' | 'memory';
+  /** The provider's own words, for a rejection. */
+  said?: string;
+}
+
+/**
+ * One conversation as a model adapter sees it (a session is one). Whatever an adapter derives from a
+ * conversation's history (a wire cache, the check that a reply's tool-call ids are new in it) is kept
+ * under this key, so two conversations streaming through one client at once never see each other's.
+ */
+export interface ModelConversation {
+  readonly id: string;
 }
 
 export interface ModelCallOptions {
   signal: AbortSignal;
+  /** The conversation the call belongs to; without one the adapter keeps nothing between calls. */
+  conversation?: ModelConversation;
   onTextDelta?: (delta: string) => void;
   /** Thinking text as it streams; not the answer, and a retry may follow it. */
   onReasoningDelta?: (delta: string) => void;
   onRetry?: (info: RetryInfo) => void;
+  /** Said once per change (and once per conversation for what an earlier session taught). */
+  onAdapted?: (note: AdaptationNote) => void;
 }
 
-export type ModelErrorKind = 'auth' | 'config' | 'bad_request' | 'rate_limit' | 'server' | 'transport' | 'cancelled';
+export type ModelErrorKind = 'auth' | 'billing' | 'config' | 'bad_request' | 'rate_limit' | 'server' | 'transport' | 'cancelled';
 
 /** What a model adapter throws; `message` says what went wrong and what to do about it. */
 export class ModelError extends Error {

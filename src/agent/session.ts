@@ -92,6 +92,7 @@ export class AgentSession {
       sessionId: options.sessionId,
       settings: () => this.settings,
       model: options.model,
+      conversation: { id: options.sessionId },
       tools: options.tools,
       clock: options.clock,
       logger: options.logger,

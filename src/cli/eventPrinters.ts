@@ -84,6 +84,11 @@ function diagnostic(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'retry':
       return `retrying the model call in ${event.delayMs} ms (attempt ${event.attempt}): ${oneLine(event.reason)}`;
+    case 'model_adapted': {
+      const where = `model endpoint ${oneLine(event.endpoint)} (${oneLine(event.model)})`;
+      if (event.learnedFrom === 'memory') return `${where}: ${event.change} (remembered)`;
+      return `${where}: ${event.change}${event.said === undefined ? '' : `; it said: ${oneLine(event.said)}`} (remembered for next time)`;
+    }
     case 'hook_timed_out':
       return hookTimedOutText(event.hook, event.server, event.consecutive, KILL_AFTER_TIMEOUTS, true);
     case 'hook_finished':

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
 import { McpConfigError } from '../mcp/config';
+import { adaptationFilePath, fileAdaptationMemory } from '../runtime/adaptationFile';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel } from '../runtime/streamLogger';
 import { terminalWriter } from '../platform/terminalText';
@@ -111,7 +112,12 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       allowProtectedWrites: args.allowProtectedWrites,
     },
     settings,
-    model: { baseUrl: connection.baseUrl, apiKey: connection.apiKey, compatibility: connection.compatibility },
+    model: {
+      baseUrl: connection.baseUrl,
+      apiKey: connection.apiKey,
+      compatibility: connection.compatibility,
+      memory: fileAdaptationMemory(adaptationFilePath(io.env), (message) => secretLogger.warn(message)),
+    },
     sessionId,
     transcript: sessionFile,
     logger: secretLogger,

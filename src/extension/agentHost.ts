@@ -1,19 +1,16 @@
 /**
  * The window's agent plumbing shared by every chat: one McpHub over the resolved servers and the model
- * sources (ModelRouter: the endpoint's client over the current URL and key, and VS Code's language
- * models). Both are rebuilt when their inputs change (settings, `.vscode/mcp.json`, trust, the key,
- * VS Code's set of models); chats reach them through stable delegates (`model`, and `tools`, a relay
- * that forwards the current hub's events to every session subscribed to it), so a rebuild never
- * strands a session. The hub starts servers lazily, on first use. The key goes to an endpoint the
- * workspace chose only with the user's consent (keyConsent.ts).
+ * sources (ModelRouter: the endpoint's client, the key consent, and VS Code's language models). The
+ * hub is rebuilt when its inputs change (settings, `.vscode/mcp.json`, trust); chats reach it and the
+ * models through stable delegates (`model`, and `tools`, a relay that forwards the current hub's
+ * events to every session subscribed to it), so a rebuild never strands a session. The hub starts
+ * servers lazily, on first use.
  */
 import { join } from 'node:path';
 import type { Logger, ModelClient } from '../agent/ports';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, ServerStatus } from '../mcp/mcpHub';
 import type { ServersState } from './viewEvents';
-import type { Compatibility } from '../model/dialect';
-import { OpenAiModelClient } from '../model/openAiModelClient';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
@@ -22,7 +19,8 @@ import type { ConsentStore } from './settings/consentStore';
 import type { SecretConsent } from './settings/secretConsent';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';
-import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from './settings/keyConsent';
+import type { AdaptationMemory } from '../model/adaptationMemory';
+import type { BaseUrlLevels, KeyConsent } from './settings/keyConsent';
 import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource } from './settings/configReader';
@@ -39,6 +37,8 @@ export interface AgentHostDeps {
   apiKey: () => string | undefined;
   keyConsent: KeyConsent;
   baseUrlLevels: () => BaseUrlLevels;
+  /** What model endpoints taught, remembered across restarts. */
+  modelMemory: AdaptationMemory;
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
   /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
@@ -51,7 +51,6 @@ export interface AgentHostDeps {
 
 export class AgentHost {
   private building: Promise<McpHub> | undefined;
-  private modelClient: { client: OpenAiModelClient; baseUrl: string; apiKey: string | undefined; compatibility: Compatibility } | undefined;
   servers: McpServerConfig[] = [];
   /** The name the bundled workspace server runs under (undefined when a configured server took the name, or it is off). */
   bundledWorkspaceServer: string | undefined;
@@ -68,8 +67,10 @@ export class AgentHost {
   constructor(private readonly deps: AgentHostDeps) {
     this.modelSources = new ModelRouter({
       settings: deps.settings,
-      hasApiKey: () => deps.apiKey() !== undefined,
-      endpointClient: () => this.currentModel(),
+      apiKey: deps.apiKey,
+      keyConsent: deps.keyConsent,
+      baseUrlLevels: deps.baseUrlLevels,
+      memory: deps.modelMemory,
       logger: deps.logger,
     });
   }
@@ -77,19 +78,6 @@ export class AgentHost {
   /** The folder the servers run in (and tool paths are relative to). */
   get workspaceFolder(): string {
     return this.deps.workspaceFolder;
-  }
-
-  /** The client for the current endpoint, carrying the key only where the user allowed it to go. */
-  async currentModel(): Promise<OpenAiModelClient> {
-    const { baseUrl, compatibility } = this.deps.settings();
-    const key = this.deps.apiKey();
-    const origin = key === undefined ? undefined : originNeedingConsent(this.deps.baseUrlLevels(), baseUrl);
-    const apiKey = origin === undefined || (await this.deps.keyConsent.ensure(origin, baseUrl)) ? key : undefined;
-    const cached = this.modelClient;
-    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey && cached.compatibility === compatibility) return cached.client;
-    const client = new OpenAiModelClient({ baseUrl, apiKey, compatibility });
-    this.modelClient = { client, baseUrl, apiKey, compatibility };
-    return client;
   }
 
   /**
@@ -136,10 +124,6 @@ export class AgentHost {
     this.tools.use(undefined);
     this.serversChanged();
     await old?.close();
-  }
-
-  invalidateModel(): void {
-    this.modelClient = undefined;
   }
 
   /** Restarts (or first starts) every server and lists their tools, so failures and hooks show at once. */

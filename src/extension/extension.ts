@@ -23,6 +23,7 @@ import { ConsentStore } from './settings/consentStore';
 import { askConsent, askKeyConsent, askSecretConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
 import { KeyConsent } from './settings/keyConsent';
 import { SecretConsent } from './settings/secretConsent';
+import { globalStateAdaptations } from './settings/adaptationStore';
 import { WorkspaceApprovals } from './approvals/workspaceApprovals';
 import { protectedTargetFinder } from './approvals/protectedTargets';
 import { HooksViewState } from './hooks/hooksViewState';
@@ -120,10 +121,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
       (prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, questions }, prompt, onEvent, signal),
       (text) => taskOutput.fire(text),
     ),
-    keys.onDidChange(() => {
-      host.invalidateModel();
-      controller.applySettings();
-    }),
+    keys.onDidChange(() => controller.applySettings()),
     // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
     host.modelSources.onDidChange(() => controller.applySettings()),
     ...watchConfiguration({ reread: config.reread, host, views, workspaceFolder: parts.workspaceFolder }),
@@ -175,6 +173,7 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: P
     apiKey: () => inputs.keys.current,
     keyConsent,
     baseUrlLevels: readBaseUrlLevels,
+    modelMemory: globalStateAdaptations(context.globalState, inputs.logger),
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
     ...mcp,

@@ -1,12 +1,15 @@
 /**
  * One OpenAI-compatible endpoint as the client talks to it: the validated base URL, the SDK
  * instance (no retries of its own, no key or organisation picked up from the environment, the
- * response guard as its fetch, Azure's key header and api-version query) and the dialect rules in
- * force for it, which the endpoint's own replies may adjust for the rest of the client's life.
+ * response guard as its fetch, the api-version query), the header the key travels in, the rules in force
+ * for it per model (what it taught is remembered in the adaptation memory), and whether it has
+ * answered a request yet (a proxy's error page means something else before and after that).
  */
 import OpenAI from 'openai';
 import { ModelError } from '../agent/ports';
-import { type Compatibility, EndpointDialect, isAzureHost } from './dialect';
+import type { AdaptationMemory } from './adaptationMemory';
+import type { Compatibility, DialectRules } from './dialect';
+import { EndpointDialect } from './endpointDialect';
 import { guardedFetch } from './responseGuard';
 
 export interface EndpointOptions {
@@ -15,12 +18,28 @@ export interface EndpointOptions {
   compatibility?: Compatibility;
   requestTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
+  memory: AdaptationMemory;
 }
 
 export interface Endpoint {
   sdk: OpenAI;
   baseUrl: string;
   dialect: EndpointDialect;
+  /** Set once a request got a real answer (a stream) from this endpoint. */
+  answered: boolean;
+  /** The key's header for a request under these rules (none without a key). */
+  keyHeaders(rules: Pick<DialectRules, 'keyHeader'>): Record<string, string>;
+}
+
+/**
+ * `Authorization: Bearer`, or for Azure (and gateways in front of it) `api-key`: Azure reads a Bearer
+ * header as an Entra token, so the key goes only in the one header the endpoint takes.
+ */
+function keyHeadersFor(key: string | undefined): Endpoint['keyHeaders'] {
+  return (rules): Record<string, string> => {
+    if (key === undefined) return {};
+    return rules.keyHeader === 'api-key' ? { 'api-key': key } : { Authorization: `Bearer ${key}` };
+  };
 }
 
 /** Built lazily by the client so a bad base URL surfaces as a ModelError from the call, not from construction. */
@@ -40,12 +59,9 @@ export function createEndpoint(options: EndpointOptions): Endpoint | ModelError 
   const defaultQuery = Object.fromEntries(url.searchParams);
   const root = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
   const key = options.apiKey?.trim() || undefined;
-  const azure = isAzureHost(url.hostname);
-  const headers: Record<string, string | null> = { ...options.defaultHeaders };
-  // The SDK insists on a key; a null header keeps the placeholder off the wire. Azure takes its key
-  // in `api-key` and reads a Bearer header as an Entra token, so the key goes only there.
-  if (!key || azure) headers.Authorization = null;
-  if (key && azure) headers['api-key'] = key;
+  const compatibility = options.compatibility ?? 'auto';
+  // The key goes per request, in the header the rules name (keyHeaders); the SDK's own Bearer header stays off.
+  const headers: Record<string, string | null> = { ...options.defaultHeaders, Authorization: null };
   const sdk = new OpenAI({
     baseURL: root,
     apiKey: key ?? 'sprout-no-api-key',
@@ -60,5 +76,5 @@ export function createEndpoint(options: EndpointOptions): Endpoint | ModelError 
     ...(Object.keys(defaultQuery).length > 0 ? { defaultQuery } : {}),
     logLevel: 'off',
   });
-  return { sdk, baseUrl: root, dialect: new EndpointDialect(options.compatibility ?? 'auto', url) };
+  return { sdk, baseUrl: root, dialect: new EndpointDialect(compatibility, url, options.memory, `${root}${url.search}`), answered: false, keyHeaders: keyHeadersFor(key) };
 }

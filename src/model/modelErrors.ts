@@ -1,15 +1,19 @@
 /**
  * Turns whatever a model call threw (an SDK APIError, a connection failure, a cut stream, an error
  * event inside the stream) into a ModelError whose message gives the provider's own words and what
- * to do, plus whether a retry may help: a wrong URL (an HTML page, a 404/405/501 that is not about the
- * model) says so and shows what was tried. The API key is scrubbed from every message, including
- * text the provider echoed back.
+ * to do, plus whether (and why) a retry may help. The signature table (rejectionSignatures.ts) reads
+ * the provider's words first: billing is never retried and says it is not rate limiting, a server
+ * not set up for tools says what to change, a malformed tool call the model produced is worth one
+ * more round. A wrong URL (an HTML page, a 404/405/501 that is not about the model) says so and shows
+ * what was tried, unless the endpoint has answered before: then a proxy's or CDN's 5xx page
+ * (Cloudflare 502/524, nginx 504) is transient. The API key is scrubbed from every message,
+ * including text the provider echoed back.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { ModelError, type ModelErrorKind } from '../agent/ports';
+import { ModelError, type ModelErrorKind, type RetryCause } from '../agent/ports';
 import { serverRetryDelayMs } from './retryPolicy';
 import { errorMessage } from '../agent/errorMessage';
-import type { Rejection } from './dialect';
+import { verdictOf, type Rejection, type Verdict } from './rejectionSignatures';
 import { isModelNotFound, trimMessage } from './providerErrors';
 import type { GuardedErrorInfo } from './responseGuard';
 import { StreamErrorEvent } from './streamAccumulator';
@@ -18,14 +22,18 @@ export interface ErrorContext {
   baseUrl: string;
   model: string;
   apiKey?: string;
+  /** The endpoint gave a real answer before: an HTML error page from it is a proxy's, not a wrong URL. */
+  answeredBefore?: boolean;
 }
 
 export interface ClassifiedError {
   error: ModelError;
   retryable: boolean;
+  /** Why a retry may help (undefined when it may not). */
+  cause?: RetryCause;
   /** What the server asked for with retry-after, if anything. */
   serverDelayMs?: number;
-  /** One line for the retry notice. */
+  /** One line for the retry notice, with the provider's own words. */
   reason: string;
 }
 
@@ -78,10 +86,20 @@ function providerMessage(error: APIError): string {
   return trimMessage(error.message.replace(/^\d{3}\s+/, '')) || 'no details';
 }
 
-/** The status and every text of a rejected request, for the dialect to recognise a rule it names. */
+function stringField(body: unknown, key: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[key];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/** The status, code, type and every text of a rejected request (or an error event in a stream). */
 export function rejectionOf(error: unknown): Rejection | undefined {
-  if (!(error instanceof APIError) || typeof error.status !== 'number') return undefined;
-  return { status: error.status, text: `${providerMessage(error)}\n${guardInfo(error)?.raw ?? ''}` };
+  if (error instanceof StreamErrorEvent) return { status: error.code, code: error.errorCode, type: error.errorType, text: error.message };
+  if (!(error instanceof APIError)) return undefined;
+  const body = error.error;
+  // An error event inside a stream has no HTTP status; Groq names one in the body (`status_code`).
+  const status = typeof error.status === 'number' ? error.status : Number(stringField(body, 'status_code') ?? NaN);
+  const text = `${providerMessage(error)}\n${guardInfo(error)?.raw ?? ''}`;
+  return { status: Number.isFinite(status) ? status : undefined, code: stringField(body, 'code'), type: stringField(body, 'type'), text };
 }
 
 /** The provider's text as a sentence, so ours can follow it without a doubled full stop. */
@@ -102,41 +120,61 @@ function wrongUrl(status: number, info: GuardedErrorInfo | undefined, said: stri
 function httpError(error: APIError, status: number, ctx: ErrorContext): ClassifiedError {
   const said = providerMessage(error);
   const info = guardInfo(error);
-  const make = (kind: ModelErrorKind, message: string, retryable: boolean): ClassifiedError => ({
+  const make = (kind: ModelErrorKind, message: string, cause?: RetryCause): ClassifiedError => ({
     error: new ModelError(kind, message, status),
-    retryable,
-    serverDelayMs: retryable ? serverRetryDelayMs(error.headers) : undefined,
+    retryable: cause !== undefined,
+    cause,
+    serverDelayMs: cause === undefined ? undefined : serverRetryDelayMs(error.headers),
     reason: `HTTP ${status}: ${said}`,
   });
+  const rejection = rejectionOf(error);
+  const verdict = rejection === undefined ? undefined : verdictOf(rejection);
+  if (verdict !== undefined) return judged(verdict, status, said, ctx, make);
+  if (info?.kind === 'html' && status >= 500 && ctx.answeredBefore) {
+    const page = make('server', `The model endpoint ${ctx.baseUrl} answered with an error page from a proxy or CDN (HTTP ${info.status}: ${said}).`, 'proxy_page');
+    return { ...page, reason: `HTTP ${info.status} from a proxy or CDN (${said}) at an endpoint that answered before: transient` };
+  }
   if (wrongUrl(status, info, said, error.code)) {
     const tried = info?.tried === undefined ? '' : ` ${info.tried}`;
-    return make('config', `The model endpoint ${ctx.baseUrl} answered${tried} with HTTP ${info?.status ?? status}: ${sentence(said)} ${NOT_AN_ENDPOINT}`, false);
+    return make('config', `The model endpoint ${ctx.baseUrl} answered${tried} with HTTP ${info?.status ?? status}: ${sentence(said)} ${NOT_AN_ENDPOINT}`);
   }
   // A relay reported a failure with HTTP 200: the status the body named decides what it is.
   const answered = info !== undefined && info.status !== status ? `answered HTTP ${info.status} with an error (HTTP ${status} by its own account)` : undefined;
-  if (status === 401) {
-    return make('auth', `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP 401): ${sentence(said)} Check the API key.`, false);
-  }
+  if (status === 401) return make('auth', `The model endpoint ${ctx.baseUrl} rejected the API key (HTTP 401): ${sentence(said)} ${keyAdvice(said)}`);
   // The key was accepted but may not do this: a project without access to the model, an unsupported region.
   if (status === 403) {
-    return make(
-      'auth',
-      `The model endpoint ${ctx.baseUrl} refused access (HTTP 403): ${sentence(said)} Check that the API key's account or project may use the model "${ctx.model}".`,
-      false,
-    );
+    return make('auth', `The model endpoint ${ctx.baseUrl} refused access (HTTP 403): ${sentence(said)} Check that the API key's account or project may use the model "${ctx.model}".`);
   }
   if (status === 404) {
-    return make(
-      'config',
-      `The model endpoint ${ctx.baseUrl} does not know the model "${ctx.model}" (HTTP 404): ${sentence(said)} Check the model name and the base URL.`,
-      false,
-    );
+    return make('config', `The model endpoint ${ctx.baseUrl} does not know the model "${ctx.model}" (HTTP 404): ${sentence(said)} Check the model name and the base URL.`);
   }
-  if (status === 429) return make('rate_limit', `The model endpoint ${ctx.baseUrl} is rate limiting requests (HTTP 429): ${sentence(said)}`, true);
-  if (isRetryableStatus(status)) {
-    return make('server', `The model endpoint ${ctx.baseUrl} ${answered ?? `failed (HTTP ${status})`}: ${sentence(said)}`, true);
+  if (status === 429) return make('rate_limit', `The model endpoint ${ctx.baseUrl} is rate limiting requests (HTTP 429): ${sentence(said)}`, 'rate_limit');
+  if (isRetryableStatus(status)) return make('server', `The model endpoint ${ctx.baseUrl} ${answered ?? `failed (HTTP ${status})`}: ${sentence(said)}`, 'server');
+  return make('bad_request', `The model endpoint ${ctx.baseUrl} ${answered ?? `rejected the request (HTTP ${status})`}: ${sentence(said)}`);
+}
+
+/** An Azure API Management gateway wants the key in `api-key`, which only the azure compatibility sends everywhere. */
+function keyAdvice(said: string): string {
+  if (/subscription key|application credentials/i.test(said)) {
+    return 'Check the API key. Behind an Azure API Management gateway, set sprout.model.compatibility (SPROUT_AGENT_MODEL_COMPAT) to "azure": the key then goes in the api-key header.';
   }
-  return make('bad_request', `The model endpoint ${ctx.baseUrl} ${answered ?? `rejected the request (HTTP ${status})`}: ${sentence(said)}`, false);
+  return 'Check the API key.';
+}
+
+/** An error the signature table recognised: what it is and whether one more attempt can help. */
+function judged(verdict: Verdict, status: number | undefined, said: string, ctx: ErrorContext, make: (kind: ModelErrorKind, message: string, cause?: RetryCause) => ClassifiedError): ClassifiedError {
+  const http = status === undefined ? '' : ` (HTTP ${status})`;
+  switch (verdict.kind) {
+    case 'billing':
+      return make('billing', `The model endpoint ${ctx.baseUrl} refused the request for billing reasons${http}: ${sentence(said)} This is not rate limiting, so it was not retried: add credits or check the plan and billing of the key's account.`);
+    case 'setup':
+      return make('config', `The model endpoint ${ctx.baseUrl} cannot serve tool calls as it is set up${http}: ${sentence(said)} ${verdict.advice}`);
+    case 'malformed_tool_call':
+      return {
+        ...make('bad_request', `The model at ${ctx.baseUrl} produced a malformed tool call${http}: ${sentence(said)}`, 'malformed_tool_call'),
+        reason: `the model produced a malformed tool call${http}: ${said}`,
+      };
+  }
 }
 
 /** A status worth another attempt: the server failed, timed out, conflicted or rate limited (429 is answered before it is asked). */
@@ -146,19 +184,23 @@ function isRetryableStatus(status: number): boolean {
 
 /**
  * An error object inside an otherwise good stream: the provider failed mid-answer. Worth a retry
- * (before any text was shown) unless its code says the request itself was wrong.
+ * (before any text was shown) unless the signature table or its status says the request itself was
+ * wrong (Groq sends a malformed tool call as an error event with `status_code: 400`).
  */
 function streamError(error: APIError | StreamErrorEvent, ctx: ErrorContext): ClassifiedError {
   const said = error instanceof APIError ? providerMessage(error) : trimMessage(error.message);
-  const code = error instanceof APIError ? (error.error as { code?: unknown } | undefined)?.code : error.code;
-  const status = typeof code === 'number' ? code : undefined;
+  const rejection = rejectionOf(error);
+  const status = rejection?.status;
+  const make = (kind: ModelErrorKind, message: string, cause?: RetryCause): ClassifiedError => ({ error: new ModelError(kind, message, status), retryable: cause !== undefined, cause, reason: said });
+  const verdict = rejection === undefined ? undefined : verdictOf(rejection);
+  if (verdict !== undefined) return judged(verdict, status, said, ctx, make);
   const retryable = status === undefined || isRetryableStatus(status);
   const message = `The model endpoint ${ctx.baseUrl} reported an error while streaming: ${sentence(said)}`;
-  return { error: new ModelError(retryable ? 'server' : 'bad_request', message, status), retryable, reason: said };
+  return make(retryable ? 'server' : 'bad_request', message, retryable ? 'stream_error' : undefined);
 }
 
 function transport(message: string, reason: string): ClassifiedError {
-  return { error: new ModelError('transport', message), retryable: true, reason };
+  return { error: new ModelError('transport', message), retryable: true, cause: 'transport', reason };
 }
 
 function classifyRaw(error: unknown, ctx: ErrorContext): ClassifiedError {

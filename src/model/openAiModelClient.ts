@@ -1,23 +1,29 @@
 /**
- * The ModelClient port over the `openai` package: one streamed Chat Completions call per
- * `complete`, against any OpenAI-compatible base URL, under the endpoint's dialect (dialect.ts):
- * a rejection that names a rule the endpoint needs is learned and the request sent again at once.
- * The SDK's own retries are off so that every retry goes through `onRetry` (the UI shows it) and so
- * that a retry never happens once text of that attempt reached the user (it would be shown twice).
- * Thinking streams apart from the answer. Errors leave as ModelError, key-free.
+ * The ModelClient port over the `openai` package: one streamed Chat Completions call per `complete`,
+ * against any OpenAI-compatible base URL, under the endpoint's rules for the model (endpointDialect.ts).
+ * A rejection whose words name a request shape the endpoint needs (rejectionSignatures.ts) is learned,
+ * remembered for the endpoint and model, said once (`onAdapted`) and the request sent again at once in
+ * that shape. Every other retry names its cause (`onRetry`): rate limits, server failures, a proxy's
+ * error page at an endpoint that answered before, transport breaks, and one more round after a tool
+ * call the model malformed; billing and auth errors never retry. The SDK's own retries are off so
+ * every retry goes through here, and none happens once text of that attempt reached the user (it
+ * would be shown twice). One client serves many conversations at once: what it derives from a
+ * conversation's history is kept per conversation. Errors leave as ModelError, key-free.
  */
-import { onAbort } from '../agent/cancellation';
 import { historyChars } from '../agent/compactionRules';
 import { DEFAULT_BASE_URL } from '../agent/settings';
-import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../agent/ports';
+import { ModelError, type Clock, type ModelCallOptions, type ModelClient, type ModelConversation, type ModelReply, type ModelRequest } from '../agent/ports';
 import { nodeClock } from '../platform/nodeClock';
-import type { Compatibility } from './dialect';
+import { ADAPTATIONS } from './adaptations';
+import { processAdaptationMemory, type AdaptationMemory } from './adaptationMemory';
+import type { Compatibility, DialectRules } from './dialect';
 import { createEndpoint, type Endpoint } from './endpoint';
-import { classifyError, redact, rejectionOf, StreamCutError, type ClassifiedError } from './modelErrors';
+import { IdleWatch } from './idleWatch';
+import { classifyError, redact, rejectionOf, type ClassifiedError } from './modelErrors';
 import { shapeReply } from './replyShaping';
 import { backoffDelayMs } from './retryPolicy';
-import { IdleWatch, type WatchedStream } from './idleWatch';
-import { StreamAccumulator } from './streamAccumulator';
+import { cancelled, streamReply, type Delivered } from './streamAttempt';
+import type { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
 import { WireHistory } from './wireHistory';
 
@@ -36,35 +42,50 @@ export interface OpenAiModelClientOptions {
   /** A stream silent this long after its headers counts as broken (cut within a quarter more); default 5 minutes (slow local models). */
   streamIdleTimeoutMs?: number;
   defaultHeaders?: Record<string, string>;
-  /** Which server family's rules to follow; `auto` (default) picks by host and learns from the replies. */
+  /** Which server family's rules to follow; `auto` (default) picks by host and learns from the endpoint. */
   compatibility?: Compatibility;
+  /** Where what endpoints taught is remembered (the hosts keep it as user state); default: this process only. */
+  memory?: AdaptationMemory;
   /** [0, 1) for the backoff jitter; tests pin it. */
   random?: () => number;
   /** Backoff waits; default the Node clock. */
   clock?: Clock;
 }
 
-function cancelled(): ModelError {
-  return new ModelError('cancelled', 'The model call was cancelled.');
-}
-
-/** Rejections that name a rule the endpoint needs (stream_options, id format, provider fields): each is learned once. */
-const MAX_ADAPTATIONS = 4;
+/** Rejections that name a shape the endpoint needs: each is learned once, and a call learns at most this many. */
+const MAX_ADAPTATIONS = 6;
 
 /** The size of a request, for a usage estimate when the endpoint reports none. */
 function requestChars(request: ModelRequest): number {
   return historyChars(request.messages) + (request.tools.length > 0 ? JSON.stringify(request.tools).length : 0);
 }
 
+/** What the client keeps of one conversation. */
+interface ConversationState {
+  /** Its last request's messages in wire form (the next round repeats nearly all of them) and their tool-call ids. */
+  wire: WireHistory;
+  /** Models whose remembered adaptations at this client's endpoint this conversation was told about. */
+  told: Set<string>;
+}
+
+/** Where one call stands between attempts. */
+interface CallState {
+  failures: number;
+  adaptations: number;
+  roundRetried: boolean;
+}
+
 export class OpenAiModelClient implements ModelClient {
   private readonly options: OpenAiModelClientOptions;
+  private readonly memory: AdaptationMemory;
   private endpoint: Endpoint | ModelError | undefined;
-  /** The last request's messages in wire form: the next round's history repeats nearly all of them. */
-  private readonly wireHistory = new WireHistory();
+  /** Never shared between conversations; it goes when the conversation does. */
+  private readonly conversations = new WeakMap<ModelConversation, ConversationState>();
   private readonly idleWatch: IdleWatch;
 
   constructor(options: OpenAiModelClientOptions = {}) {
     this.options = { ...options };
+    this.memory = options.memory ?? processAdaptationMemory();
     this.idleWatch = new IdleWatch(options.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS);
   }
 
@@ -74,108 +95,103 @@ export class OpenAiModelClient implements ModelClient {
 
   /** Built lazily so a bad base URL surfaces as a ModelError from the call, not from construction. */
   private connect(): Endpoint {
-    this.endpoint ??= createEndpoint({ ...this.options, baseUrl: this.baseUrl });
+    this.endpoint ??= createEndpoint({ ...this.options, baseUrl: this.baseUrl, memory: this.memory });
     if (this.endpoint instanceof ModelError) throw this.endpoint;
     return this.endpoint;
   }
 
-  /** The rules in force (after what the endpoint taught), or undefined before the first call. */
-  get dialect(): Endpoint['dialect']['rules'] | undefined {
-    return this.endpoint instanceof ModelError ? undefined : this.endpoint?.dialect.rules;
+  /** The rules in force for a model (after what the endpoint taught), or undefined before the first call. */
+  rulesFor(model: string): DialectRules | undefined {
+    return this.endpoint instanceof ModelError || this.endpoint === undefined ? undefined : this.endpoint.dialect.rules(model);
   }
 
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
-    const { signal } = options;
-    if (signal.aborted) throw cancelled();
+    if (options.signal.aborted) throw cancelled();
     if (!request.model.trim()) {
       throw new ModelError('config', `No model name is configured for ${this.baseUrl}. Set the model name (list the endpoint's models to pick one).`);
     }
     const endpoint = this.connect();
-    const maxRetries = Math.max(0, this.options.maxRetries ?? 4);
-    let adaptations = 0;
-    for (let failures = 0; ; ) {
-      const delivered = { text: false };
+    const conversation = this.conversationOf(options.conversation);
+    this.tellRecalled(endpoint, request.model, conversation, options);
+    const call: CallState = { failures: 0, adaptations: 0, roundRetried: false };
+    for (;;) {
+      const delivered: Delivered = { text: false };
       try {
-        return await this.attempt(endpoint, request, options, delivered);
+        const rules = endpoint.dialect.rules(request.model);
+        const params = toStreamingParams(request, (messages) => conversation.wire.map(messages, rules), { streamUsage: rules.streamUsage, rules });
+        const accumulator = await streamReply(endpoint, params, endpoint.keyHeaders(rules), options, this.idleWatch, delivered);
+        return this.shape(endpoint, conversation.wire, request, accumulator, options);
       } catch (raw) {
-        if (signal.aborted) throw cancelled();
-        // A rejection that names a rule (stream_options, Mistral's ids, DeepSeek's reasoning_content,
-        // Gemini's signatures): learn it for the endpoint and send again at once.
-        const learned = adaptations < MAX_ADAPTATIONS ? this.learnFrom(endpoint, raw) : undefined;
-        if (learned !== undefined) {
-          adaptations += 1;
-          options.onRetry?.({ attempt: failures + 1, delayMs: 0, reason: learned });
-          continue;
-        }
-        failures += 1;
-        const failure = classifyError(raw, { baseUrl: endpoint.baseUrl, model: request.model, apiKey: this.options.apiKey });
-        if (!failure.retryable) throw failure.error;
-        if (delivered.text) throw this.afterText(failure);
-        if (failures > maxRetries) throw this.givenUp(failure, failures);
-        const delayMs = backoffDelayMs(
-          failures,
-          { baseDelayMs: this.options.retryBaseDelayMs ?? 500, maxDelayMs: this.options.retryMaxDelayMs ?? 20_000, random: this.options.random },
-          failure.serverDelayMs,
-        );
-        options.onRetry?.({ attempt: failures, delayMs, reason: failure.reason });
-        await (this.options.clock ?? nodeClock).sleep(delayMs, signal);
-        if (signal.aborted) throw cancelled();
+        if (options.signal.aborted) throw cancelled();
+        await this.recover(raw, { endpoint, request, options, call, delivered });
       }
     }
   }
 
-  private learnFrom(endpoint: Endpoint, raw: unknown): string | undefined {
+  /** After a failed attempt: learns a shape and goes again at once, waits and goes again, or throws. */
+  private async recover(raw: unknown, at: { endpoint: Endpoint; request: ModelRequest; options: ModelCallOptions; call: CallState; delivered: Delivered }): Promise<void> {
+    const { endpoint, request, options, call } = at;
+    if (!at.delivered.text && call.adaptations < MAX_ADAPTATIONS && this.adapt(endpoint, request.model, raw, options)) {
+      call.adaptations += 1;
+      return;
+    }
+    call.failures += 1;
+    const failure = classifyError(raw, { baseUrl: endpoint.baseUrl, model: request.model, apiKey: this.options.apiKey, answeredBefore: endpoint.answered });
+    if (!failure.retryable) throw failure.error;
+    if (at.delivered.text) throw this.afterText(failure);
+    if (failure.cause === 'malformed_tool_call') {
+      // The model usually gets it right the second time; a third try would only repeat the failure.
+      if (call.roundRetried) throw new ModelError('bad_request', `${failure.error.message.replace(/\.$/, '')}, again after one more try. Send the prompt again, or use a model with more reliable tool calling.`, failure.error.status);
+      call.roundRetried = true;
+      options.onRetry?.({ attempt: call.failures, delayMs: 0, reason: `${failure.reason}; asking the model once more`, cause: failure.cause });
+      return;
+    }
+    if (call.failures > Math.max(0, this.options.maxRetries ?? 4)) throw this.givenUp(failure, call.failures);
+    const delayMs = backoffDelayMs(
+      call.failures,
+      { baseDelayMs: this.options.retryBaseDelayMs ?? 500, maxDelayMs: this.options.retryMaxDelayMs ?? 20_000, random: this.options.random },
+      failure.serverDelayMs,
+    );
+    options.onRetry?.({ attempt: call.failures, delayMs, reason: failure.reason, cause: failure.cause });
+    await (this.options.clock ?? nodeClock).sleep(delayMs, options.signal);
+    if (options.signal.aborted) throw cancelled();
+  }
+
+  /** A rejection that names a shape the endpoint needs: learned for the endpoint and model, said once. */
+  private adapt(endpoint: Endpoint, model: string, raw: unknown, options: ModelCallOptions): boolean {
     const rejection = rejectionOf(raw);
-    return rejection === undefined ? undefined : endpoint.dialect.adaptTo(rejection);
+    const id = rejection === undefined ? undefined : endpoint.dialect.adaptTo(model, rejection);
+    if (id === undefined) return false;
+    const said = redact(rejection?.text.split('\n')[0] ?? '', this.options.apiKey);
+    options.onAdapted?.({ endpoint: endpoint.baseUrl, model, change: ADAPTATIONS[id].change, learnedFrom: 'rejection', said });
+    return true;
   }
 
-  private async attempt(endpoint: Endpoint, request: ModelRequest, options: ModelCallOptions, delivered: { text: boolean }): Promise<ModelReply> {
-    // Our own controller, so a stream that goes silent can be dropped without looking like a user cancel.
-    const controller = new AbortController();
-    const stopForwarding = onAbort(options.signal, () => controller.abort());
-    let idle = false;
-    let watched: WatchedStream | undefined;
-    try {
-      const rules = endpoint.dialect.rules;
-      const params = toStreamingParams(request, (messages) => this.wireHistory.map(messages, rules), { streamUsage: rules.streamUsage });
-      const stream = await endpoint.sdk.chat.completions.create(params, { signal: controller.signal });
-      const accumulator = new StreamAccumulator();
-      watched = this.idleWatch.watch(() => ((idle = true), controller.abort()));
-      for await (const chunk of stream) {
-        watched.touch();
-        const text = accumulator.add(chunk);
-        if (accumulator.reasoningPiece) options.onReasoningDelta?.(accumulator.reasoningPiece);
-        if (text) {
-          delivered.text = true;
-          options.onTextDelta?.(text);
-        }
-      }
-      // The SDK ends the iteration quietly on abort, ours (a silent stream) included.
-      if (options.signal.aborted) throw cancelled();
-      if (idle) throw new StreamCutError(`the response stream sent nothing for ${this.idleWatch.idleMs} ms`);
-      const rest = accumulator.flush();
-      if (accumulator.reasoningPiece) options.onReasoningDelta?.(accumulator.reasoningPiece);
-      if (rest) {
-        delivered.text = true;
-        options.onTextDelta?.(rest);
-      }
-      if (!accumulator.complete) throw new StreamCutError();
-      return this.shape(endpoint, request, accumulator);
-    } catch (error) {
-      if (idle && !options.signal.aborted) throw new StreamCutError(`the response stream sent nothing for ${this.idleWatch.idleMs} ms`);
-      throw error;
-    } finally {
-      watched?.stop();
-      stopForwarding();
+  private conversationOf(conversation: ModelConversation | undefined): ConversationState {
+    if (conversation === undefined) return { wire: new WireHistory(), told: new Set() };
+    let state = this.conversations.get(conversation);
+    if (state === undefined) this.conversations.set(conversation, (state = { wire: new WireHistory(), told: new Set() }));
+    return state;
+  }
+
+  /** What an earlier session taught this endpoint and model, said once per conversation. */
+  private tellRecalled(endpoint: Endpoint, model: string, conversation: ConversationState, options: ModelCallOptions): void {
+    if (conversation.told.has(model)) return;
+    conversation.told.add(model);
+    for (const id of endpoint.dialect.recalled(model)) {
+      options.onAdapted?.({ endpoint: endpoint.baseUrl, model, change: ADAPTATIONS[id].change, learnedFrom: 'memory' });
     }
   }
 
-  private shape(endpoint: Endpoint, request: ModelRequest, accumulator: StreamAccumulator): ModelReply {
+  private shape(endpoint: Endpoint, wire: WireHistory, request: ModelRequest, accumulator: StreamAccumulator, options: ModelCallOptions): ModelReply {
     const raw = accumulator.reply();
-    endpoint.dialect.noteReply({ reasoningField: raw.reasoningField, hadToolCalls: raw.calls.length > 0, hadProviderData: raw.calls.some((c) => c.providerData !== undefined) });
+    const traits = { reasoningField: raw.reasoningField, hadToolCalls: raw.calls.length > 0, hadProviderData: raw.calls.some((c) => c.providerData !== undefined) };
+    for (const id of endpoint.dialect.noteReply(request.model, traits)) {
+      options.onAdapted?.({ endpoint: endpoint.baseUrl, model: request.model, change: ADAPTATIONS[id].change, learnedFrom: 'reply' });
+    }
     return shapeReply(raw, {
       toolNames: request.tools.map((tool) => tool.name),
-      isTaken: (id) => this.wireHistory.hasCallId(id),
+      isTaken: (id) => wire.hasCallId(id),
       promptChars: () => requestChars(request),
     });
   }
@@ -194,7 +210,7 @@ export class OpenAiModelClient implements ModelClient {
   async listModels(signal?: AbortSignal): Promise<string[]> {
     const endpoint = this.connect();
     try {
-      const page = await endpoint.sdk.models.list({ signal });
+      const page = await endpoint.sdk.models.list({ signal, headers: endpoint.keyHeaders(endpoint.dialect.rules('')) });
       const ids = page.data.map((model) => model.id).filter((id): id is string => typeof id === 'string');
       return [...new Set(ids)].sort((a, b) => a.localeCompare(b));
     } catch (raw) {

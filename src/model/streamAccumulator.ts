@@ -3,22 +3,18 @@
  * servers are known to stream (sources in docs/model-servers.md): tool-call deltas by `index`, without
  * `index`, or all at `index: 0` with distinct ids (a new id at a used index opens a new call instead of
  * gluing arguments together); a whole call in one delta; id, name and type repeated, blanked or
- * (the name) sent in fragments in later deltas; `arguments` sent as a JSON object; thinking as `reasoning_content`, `reasoning` or
- * `<think>` text; usage in every chunk, in a final chunk, or not at all; an error array instead of a
- * chunk. Per chunk it only reads fields and appends strings; anything unusual takes a side path.
+ * (the name) sent in fragments in later deltas; `arguments` sent as a JSON object; content as a string
+ * or as typed parts, thinking in any of its fields or as `<think>` text, usage anywhere it comes
+ * (deltaShapes.ts); an error array instead of a chunk. Per chunk it only reads fields and appends
+ * strings; anything unusual takes a side path.
  */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Usage } from '../agent/messages';
 import type { ReasoningField } from './dialect';
+import { contentParts, reasoningOf, usageFrom } from './deltaShapes';
 import { ThinkTagSplitter } from './thinkTags';
 
 type ToolCallDelta = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
-
-/** What some servers add to the typed delta. */
-interface LooseDelta {
-  reasoning_content?: unknown;
-  reasoning?: unknown;
-}
 
 export interface PendingCall {
   id: string;
@@ -47,7 +43,10 @@ export interface RawReply {
 export class StreamErrorEvent extends Error {
   constructor(
     message: string,
+    /** The HTTP status the body names (`code: 503`, Groq's `status_code: 400`), if any. */
     readonly code: number | undefined,
+    readonly errorCode?: string,
+    readonly errorType?: string,
   ) {
     super(message);
     this.name = 'StreamErrorEvent';
@@ -58,9 +57,10 @@ function errorEventOf(value: unknown): StreamErrorEvent | undefined {
   const first = Array.isArray(value) ? (value[0] as unknown) : value;
   const error = (first as { error?: unknown } | null)?.error;
   if (error === undefined || error === null) return undefined;
-  const body = typeof error === 'object' ? (error as { message?: unknown; code?: unknown }) : { message: error };
+  const body = typeof error === 'object' ? (error as { message?: unknown; code?: unknown; status_code?: unknown; type?: unknown }) : { message: error };
   const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : JSON.stringify(error);
-  return new StreamErrorEvent(message, typeof body.code === 'number' ? body.code : undefined);
+  const status = typeof body.code === 'number' ? body.code : typeof body.status_code === 'number' ? body.status_code : undefined;
+  return new StreamErrorEvent(message, status, typeof body.code === 'string' ? body.code : undefined, typeof body.type === 'string' ? body.type : undefined);
 }
 
 /**
@@ -95,23 +95,37 @@ export class StreamAccumulator {
     let visible = '';
     for (const choice of choices) {
       if (choice.index !== undefined && choice.index !== 0) continue; // we ask for one choice
-      const delta = choice.delta;
-      if (delta) {
-        const loose = delta as LooseDelta;
-        if (loose.reasoning_content || loose.reasoning) this.addReasoning(loose);
-        const content = delta.content;
-        if (content) visible += this.think.answering ? content : this.splitThinking(content);
-        // A refusal is what the user gets to read instead of an answer, so it streams like text.
-        if (delta.refusal) visible += delta.refusal;
-        const calls = delta.tool_calls;
-        if (calls) for (const call of calls) this.addToolCall(call);
-      }
+      const delta = choice.delta as (ChatCompletionChunk.Choice.Delta & Record<string, unknown>) | undefined;
+      if (delta) visible += this.addDelta(delta);
+      // Moonshot's Kimi puts the usage inside the choice.
+      const inChoice = (choice as { usage?: unknown }).usage;
+      if (inChoice) this.noteUsage(inChoice);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
     if (visible) {
       this.text += visible;
       this.sawText = true;
     }
+    return visible;
+  }
+
+  /** One delta's answer text; its thinking and tool calls go where they belong. */
+  private addDelta(delta: ChatCompletionChunk.Choice.Delta & Record<string, unknown>): string {
+    const thinking = reasoningOf(delta);
+    if (thinking) this.addReasoning(thinking.field, thinking.text);
+    let visible = '';
+    const content: unknown = delta.content;
+    if (typeof content === 'string' && content) visible += this.think.answering ? content : this.splitThinking(content);
+    else if (Array.isArray(content)) {
+      // Mistral's Magistral: typed parts, thinking apart from the answer.
+      const parts = contentParts(content);
+      if (parts.thinking) this.addReasoning(undefined, parts.thinking);
+      if (parts.text) visible += this.think.answering ? parts.text : this.splitThinking(parts.text);
+    }
+    // A refusal is what the user gets to read instead of an answer, so it streams like text.
+    if (delta.refusal) visible += delta.refusal;
+    const calls = delta.tool_calls;
+    if (calls) for (const call of calls) this.addToolCall(call);
     return visible;
   }
 
@@ -157,26 +171,23 @@ export class StreamAccumulator {
     };
   }
 
-  private noteUsage(u: NonNullable<ChatCompletionChunk['usage']>): void {
+  private noteUsage(raw: unknown): void {
     // Some servers repeat a running total in every chunk; the last one is the reply's.
-    this.usage = { promptTokens: u.prompt_tokens ?? 0, completionTokens: u.completion_tokens ?? 0, totalTokens: u.total_tokens ?? 0 };
+    this.usage = usageFrom(raw) ?? this.usage;
   }
 
   /** A chunk without `choices`: an error event, or a usage-only chunk from a server that left `choices` out. */
   private oddChunk(chunk: unknown): string {
     const error = errorEventOf(chunk);
     if (error) throw error;
-    const usage = (chunk as { usage?: ChatCompletionChunk['usage'] } | null)?.usage;
+    const usage = (chunk as { usage?: unknown } | null)?.usage;
     if (usage) this.noteUsage(usage);
     return '';
   }
 
-  private addReasoning(delta: LooseDelta): void {
-    // vLLM may send the same text under both names; reasoning_content wins.
-    const field: ReasoningField = typeof delta.reasoning_content === 'string' && delta.reasoning_content ? 'reasoning_content' : 'reasoning';
-    const piece = delta[field];
-    if (typeof piece !== 'string' || piece === '') return;
-    this.reasoningField ??= field;
+  /** `field`: where the server would want it back; undefined for thinking that came as content parts. */
+  private addReasoning(field: ReasoningField | undefined, piece: string): void {
+    if (field !== undefined) this.reasoningField ??= field;
     this.appendReasoning(piece);
   }
 

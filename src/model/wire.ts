@@ -1,9 +1,11 @@
 /**
  * Pure mappers from the core's request shape to OpenAI Chat Completions parameters. They keep the
  * wire rules the real API enforces (content null only next to tool calls, no empty `tool_calls` or
- * `tools` arrays) and apply the endpoint's WireRules: tool-call ids in the endpoint's id policy, and
- * the provider fields kept on assistant messages sent back only to the dialects that need them
- * (DeepSeek's `reasoning_content`, Gemini's `extra_content`). Under the default rules a history with
+ * `tools` arrays) and apply the endpoint's WireRules: tool-call ids in the endpoint's id policy, the
+ * provider fields kept on assistant messages sent back only to the dialects that need them
+ * (DeepSeek's `reasoning_content`, Gemini's `extra_content`), `""` or null as the content of a turn
+ * that only calls tools, the instructions folded into the first user message for templates without
+ * a system role, and reduced tool schemas for strict APIs. Under the default rules a history with
  * no such fields maps to exactly what a plain SDK user would send.
  */
 import type {
@@ -15,9 +17,10 @@ import type {
 import type { ModelRequest, ToolSpec } from '../agent/ports';
 import type { ChatMessage, ToolCall } from '../agent/messages';
 import type { WireRules } from './dialect';
+import { reduceToolSchema } from './toolSchemas';
 import { wireCallId } from './toolCallIds';
 
-export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderData: false };
+export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderData: false, instructions: 'system', toolTurnContent: 'null', toolSchemas: 'full' };
 
 /**
  * Gemini 3 checks the first call of each step for a thought signature; calls no Gemini model made
@@ -32,12 +35,18 @@ function wireCall(call: ToolCall, first: boolean, rules: WireRules): ChatComplet
   return extra === undefined ? wire : Object.assign(wire, { extra_content: extra });
 }
 
+/** A turn that only calls tools: null as OpenAI documents it, or `""` for servers that refuse null. */
+function toolTurnContent(content: string | null, rules: WireRules): string | null {
+  if (content !== null && content !== '') return content;
+  return rules.toolTurnContent === 'empty' ? '' : null;
+}
+
 function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, rules: WireRules): ChatCompletionMessageParam {
   const calls = message.toolCalls ?? [];
   const wire: ChatCompletionMessageParam =
     calls.length === 0
       ? { role: 'assistant', content: message.content ?? '' }
-      : { role: 'assistant', content: message.content, tool_calls: calls.map((call, i) => wireCall(call, i === 0, rules)) };
+      : { role: 'assistant', content: toolTurnContent(message.content, rules), tool_calls: calls.map((call, i) => wireCall(call, i === 0, rules)) };
   // DeepSeek needs it on every assistant message between two user messages with a tool call in between
   // and ignores it elsewhere, so every one carries it, empty where there was no thinking.
   if (rules.echoReasoning !== undefined) Object.assign(wire, { [rules.echoReasoning]: message.reasoning ?? '' });
@@ -61,17 +70,35 @@ export function toWireMessages(messages: readonly ChatMessage[], rules: WireRule
 }
 
 /** Undefined for no tools: the real API rejects an empty `tools` array. */
-export function toWireTools(tools: readonly ToolSpec[]): ChatCompletionFunctionTool[] | undefined {
+export function toWireTools(tools: readonly ToolSpec[], rules: Pick<WireRules, 'toolSchemas'> = DEFAULT_WIRE_RULES): ChatCompletionFunctionTool[] | undefined {
   if (tools.length === 0) return undefined;
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    function: { name: tool.name, description: tool.description, parameters: rules.toolSchemas === 'reduced' ? reduceToolSchema(tool.parameters) : tool.parameters },
   }));
+}
+
+/**
+ * For chat templates without a system role: the system messages' text goes at the start of the first
+ * user message (one message, so templates that insist on user/assistant alternation accept it too).
+ */
+export function foldInstructions(messages: ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
+  const system = messages.filter((m) => m.role === 'system' || m.role === 'developer');
+  if (system.length === 0) return messages;
+  const text = system.map((m) => (typeof m.content === 'string' ? m.content : m.content.map((p) => p.text).join(''))).join('\n\n');
+  const rest = messages.filter((m) => m.role !== 'system' && m.role !== 'developer');
+  const first = rest.findIndex((m) => m.role === 'user');
+  if (first < 0) return [{ role: 'user', content: text }, ...rest];
+  const user = rest[first] as Extract<ChatCompletionMessageParam, { role: 'user' }>;
+  const content = typeof user.content === 'string' ? `${text}\n\n${user.content}` : [{ type: 'text' as const, text }, ...user.content];
+  return rest.map((m, i) => (i === first ? { ...user, content } : m));
 }
 
 export interface StreamingOptions {
   /** Ask for the usage chunk (`stream_options.include_usage`); off for endpoints that refuse the field. */
   streamUsage?: boolean;
+  /** The request-level rules (instructions, tool schemas); the default rules when omitted. */
+  rules?: WireRules;
 }
 
 /** `mapMessages` may answer `toWireMessages` from a cache (WireHistory). */
@@ -80,10 +107,12 @@ export function toStreamingParams(
   mapMessages: (messages: readonly ChatMessage[]) => ChatCompletionMessageParam[] = toWireMessages,
   options: StreamingOptions = {},
 ): ChatCompletionCreateParamsStreaming {
-  const tools = toWireTools(request.tools);
+  const rules = options.rules ?? DEFAULT_WIRE_RULES;
+  const tools = toWireTools(request.tools, rules);
+  const messages = mapMessages(request.messages);
   return {
     model: request.model,
-    messages: mapMessages(request.messages),
+    messages: rules.instructions === 'first_user' ? foldInstructions(messages) : messages,
     ...(tools ? { tools } : {}),
     stream: true,
     ...(options.streamUsage === false ? {} : { stream_options: { include_usage: true } }),

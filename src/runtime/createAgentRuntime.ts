@@ -13,6 +13,7 @@ import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, McpHubOptions } from '../mcp/mcpHub';
 import type { OAuthHost } from '../mcp/oauthClient';
+import type { AdaptationMemory } from '../model/adaptationMemory';
 import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
@@ -24,6 +25,8 @@ export interface ModelOptions {
   baseUrl?: string;
   apiKey?: string;
   compatibility?: Compatibility;
+  /** Where what the endpoint taught is remembered; default this process only. */
+  memory?: AdaptationMemory;
   maxRetries?: number;
   retryBaseDelayMs?: number;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type EditorInstall } from '../../scripts/ensureCodeServer';
 import { launchChromium } from '../e2e/harness/chromium';
 import { freePort, scrubbedEnv, spawnGroup, waitForHttp } from '../e2e/harness/processGroup';
+import { scaledMs } from '../loadScale';
 
 export interface ExtensionTestRun {
   install: EditorInstall;
@@ -97,8 +98,11 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
       else noise.push(`[workbench ${level}] ${text}`);
     });
     page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
-    await page.goto(payloadUrl(port, run));
-    const timeoutMs = run.timeoutMs ?? 5 * 60_000;
+    // The workbench's first load is slow on a busy machine: Playwright's 30 s default, in proportion.
+    await page.goto(payloadUrl(port, run), { timeout: scaledMs(30_000) });
+    // A backstop for an extension host that never reports (each test has its own mocha timeout): five
+    // minutes on an idle machine, in proportion on a busy one, where the whole suite takes longer.
+    const timeoutMs = run.timeoutMs ?? scaledMs(5 * 60_000);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<number>((resolve) => {
       timer = setTimeout(() => {

@@ -31,3 +31,19 @@ export const toolCards = (entries: readonly ChatEntry[]): ToolEntry[] => entries
 export function waitingCard(entries: readonly ChatEntry[], answered: ReadonlySet<string> = new Set()): ToolEntry | undefined {
   return toolCards(entries).find((e) => e.status === 'awaiting_approval' && e.approvalId !== undefined && !answered.has(e.approvalId));
 }
+
+/** Runs the tasks.json task `label` of type `sprout` as "Run Task" does, and resolves with its exit code. */
+export async function runSproutTask(label: string, ms = 40_000): Promise<number | undefined> {
+  const task = (await vscode.tasks.fetchTasks({ type: 'sprout' })).find((t) => t.name === label);
+  assert.ok(task, `tasks.json task "${label}" was not resolved by the sprout task provider`);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`task "${label}" did not finish`)), ms);
+    const listener = vscode.tasks.onDidEndTaskProcess((event) => {
+      if (event.execution.task.name !== label) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(event.exitCode);
+    });
+    vscode.tasks.executeTask(task).then(undefined, reject);
+  });
+}

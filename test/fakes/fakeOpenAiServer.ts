@@ -2,8 +2,8 @@
  * FakeOpenAiServer: a real HTTP server on 127.0.0.1 speaking OpenAI Chat Completions (streaming and
  * not) and `GET /v1/models`, playing scripted responses (a queue or a responder function) with the
  * streaming quirks of real servers as switches. It rejects what the real API rejects, with the real
- * 400/401 error shapes, plus, when it plays Mistral, DeepSeek or Gemini, what those reject (see
- * FakeProvider), and records every request, so a test can end with `requests.every((r) => r.valid)`.
+ * 400/401 error shapes, plus, when it plays Mistral, DeepSeek, Kimi or Gemini, what those reject (see
+ * FakeProvider) and, rule by rule, what other servers reject (serverRules.ts), and records every request, so a test can end with `requests.every((r) => r.valid)`.
  *
  * Importing this file gives `startFakeOpenAi`; running it (`node --import tsx fakeOpenAiServer.ts
  * --script responses.json [--log requests.jsonl]`) starts one and prints its URL on stdout.
@@ -19,6 +19,7 @@ import {
   type FakeResponse,
 } from './openai/fakeOpenAiTypes';
 import { providerHistoryRejection, providerRequestRejection, type IssuedProviderData } from './openai/providerRules';
+import { apimRejection, serverRuleRejection } from './openai/serverRules';
 import { authRejection, validateChatRequest, type Rejection } from './openai/validateChatRequest';
 import { writeFakeResponse, writeJson } from './openai/writeFakeResponse';
 
@@ -99,6 +100,10 @@ class FakeOpenAiState {
     writeJson(res, rejection.status, rejection.body);
   }
 
+  private get rules(): NonNullable<FakeOpenAiOptions['rules']> {
+    return this.options.rules ?? [];
+  }
+
   private get provider(): NonNullable<FakeOpenAiOptions['provider']> {
     return this.options.provider ?? 'openai';
   }
@@ -110,7 +115,11 @@ class FakeOpenAiState {
   }
 
   private async route(req: IncomingMessage, res: ServerResponse, record: FakeRequestRecord): Promise<void> {
-    const auth = this.options.apiKey === undefined ? undefined : authRejection(req.headers.authorization, this.options.apiKey);
+    const auth = this.rules.includes('apim-api-key')
+      ? apimRejection(req.headers, this.options.apiKey)
+      : this.options.apiKey === undefined
+        ? undefined
+        : authRejection(req.headers.authorization, this.options.apiKey);
     if (auth) return this.rejectWith(res, record, auth);
     if (record.method === 'GET' && record.path === '/v1/models') {
       record.outcome = 'models';
@@ -125,10 +134,13 @@ class FakeOpenAiState {
 
   private async chat(req: IncomingMessage, res: ServerResponse, record: FakeRequestRecord): Promise<void> {
     const rejection =
-      providerRequestRejection(this.provider, record.body) ?? validateChatRequest(record.body) ?? providerHistoryRejection(this.provider, record.body, this.issued);
+      providerRequestRejection(this.provider, record.body) ??
+      serverRuleRejection(this.rules, record.body) ??
+      validateChatRequest(record.body) ??
+      providerHistoryRejection(this.provider, record.body, this.issued);
     if (rejection) return this.rejectWith(res, record, rejection);
     const index = this.chatCount++;
-    const response = this.responder ? this.responder(record, index) : this.queue.shift();
+    const response = this.responder ? await this.responder(record, index) : this.queue.shift();
     if (!response) {
       record.outcome = 'unscripted';
       record.error = `fake server: no scripted response for request ${index + 1} (chat completion requests counted from 1)`;
@@ -162,7 +174,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('fake OpenAI server has no TCP address');

@@ -19,6 +19,14 @@ function firstLine(text: string): string {
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
 
+/** A changed request shape, said once: what changed, for which endpoint and model, and why. */
+function adaptedText(event: Extract<AgentEvent, { type: 'model_adapted' }>): string {
+  const where = `${event.endpoint} (${event.model})`;
+  if (event.learnedFrom === 'memory') return `For ${where} Sprout is ${event.change}, as this endpoint taught it earlier.`;
+  const why = event.learnedFrom === 'rejection' ? `it refused the request ("${firstLine(event.said ?? '')}"), so it was sent again` : 'its reply showed it';
+  return `Adapted to ${where}: ${event.change}; ${why}. Remembered for this endpoint and model.`;
+}
+
 /** "the MCP server a" / "the MCP servers a, b". */
 function serversText(servers: readonly string[]): string {
   return `the MCP ${servers.length === 1 ? 'server' : 'servers'} ${servers.join(', ')}`;
@@ -67,6 +75,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
     }
     case 'retry':
       return { level: 'info', text: `The model call failed (${event.reason}); trying again in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).` };
+    case 'model_adapted':
+      return { level: 'info', text: adaptedText(event) };
     default:
       return undefined;
   }

@@ -4,17 +4,16 @@
  * echoed, logged or written to settings.
  */
 import * as vscode from 'vscode';
-import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import { writeSetting } from '../settings/configReader';
 import { errorMessage } from '../../agent/errorMessage';
 import type { ExtensionSettings } from '../settings/settingsMapping';
-import type { LanguageModels } from '../modelSources/languageModels';
 import type { LmModelInfo } from '../modelSources/lmMapping';
+import type { ModelSources } from '../modelSources/modelRouter';
 import { modelPickerEntries, type EndpointListing, type ModelChoice } from '../modelSources/modelChoices';
 import type { ModelSource } from '../modelSources/modelSource';
 
-export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: string): Promise<boolean> {
+export async function setApiKey(keys: ApiKeyStore, value?: string): Promise<boolean> {
   const key =
     value ??
     (await vscode.window.showInputBox({
@@ -26,13 +25,12 @@ export async function setApiKey(keys: ApiKeyStore, host: AgentHost, value?: stri
     }));
   if (key === undefined || key.trim() === '') return false;
   await keys.set(key.trim());
-  host.invalidateModel();
   void vscode.window.showInformationMessage('Sprout: API key saved in Secret Storage.');
   return true;
 }
 
 /** A model endpoint typed into an input box (not the Settings editor), saved to the user's settings, which the message says. */
-export async function setBaseUrl(host: AgentHost, settings: () => ExtensionSettings, value?: string): Promise<string | undefined> {
+export async function setBaseUrl(models: ModelSources, settings: () => ExtensionSettings, value?: string): Promise<string | undefined> {
   const url =
     value ??
     (await vscode.window.showInputBox({
@@ -44,9 +42,8 @@ export async function setBaseUrl(host: AgentHost, settings: () => ExtensionSetti
     }));
   if (url === undefined || endpointProblem(url.trim()) !== undefined) return undefined;
   await writeSetting('sprout.model.baseUrl', url.trim(), vscode.ConfigurationTarget.Global);
-  host.invalidateModel();
   void vscode.window.showInformationMessage(`Sprout: saved the endpoint ${url.trim()} to your user settings (sprout.model.baseUrl).`);
-  if (settings().agent.model === '') await selectModel(host.modelSources, { source: 'openai' });
+  if (settings().agent.model === '') await selectModel(models, { source: 'openai' });
   return url.trim();
 }
 
@@ -59,19 +56,9 @@ function endpointProblem(url: string): string | undefined {
   }
 }
 
-export async function clearApiKey(keys: ApiKeyStore, host: AgentHost): Promise<void> {
+export async function clearApiKey(keys: ApiKeyStore): Promise<void> {
   await keys.clear();
-  host.invalidateModel();
   void vscode.window.showInformationMessage('Sprout: API key removed.');
-}
-
-/** What the picker reads: VS Code's models, the endpoint's, and the model in use. */
-export interface ModelSources {
-  readonly languageModels: LanguageModels;
-  /** The endpoint's client (for a workspace-chosen URL this may ask whether the key may go there). */
-  endpoint(): Promise<{ listModels(signal?: AbortSignal): Promise<string[]> }>;
-  endpointUrl(): string;
-  current(): { source: ModelSource; name: string };
 }
 
 /** An endpoint model name (as before), or a source with the model to use, or a source alone to pick within it. */

@@ -1,18 +1,23 @@
 /**
- * The window's two model sources and which one serves the chats: the OpenAI-compatible endpoint
- * (its client is the agent host's, over the current base URL and key) and VS Code's language models
- * (LanguageModelClient). Every model call is routed here to the source in use (modelSource.ts decides,
- * `sprout.model.provider` `auto` included), so a change of source applies to the next call of every
- * chat. The sessions' settings also come through here: for a model in VS Code the context window is
- * the model's own input limit, not the setting. VS Code's models are listed lazily (listing activates
- * the provider extensions), on the chat's first look or the first prompt, and again when they change.
+ * The window's two model sources and which one serves the chats: the OpenAI-compatible endpoint and
+ * VS Code's language models (LanguageModelClient). The router owns both: the endpoint's client (one
+ * per base URL, key and compatibility, shared by every chat and task of the window; what it keeps of
+ * a conversation is that conversation's own) and the consent to send the key where a workspace
+ * pointed the URL, asked before a prompt (`prepare`), never in the middle of a model call. Every
+ * model call is routed here to the source in use (modelSource.ts decides, `sprout.model.provider`
+ * `auto` included), so a change of source applies to the next call of every chat. The sessions'
+ * settings also come through here: for a model in VS Code the context window is the model's own
+ * input limit, not the setting. VS Code's models are listed lazily (listing activates the provider
+ * extensions), on the chat's first look or the first prompt, and again when they change.
  */
 import * as vscode from 'vscode';
 import type { Logger, ModelCallOptions, ModelClient, ModelReply, ModelRequest } from '../../agent/ports';
 import type { AgentSettings } from '../../agent/settings';
 import { errorMessage } from '../../agent/errorMessage';
+import type { AdaptationMemory } from '../../model/adaptationMemory';
+import { OpenAiModelClient } from '../../model/openAiModelClient';
 import type { ModelInUse, SetupInfo } from '../../shared/protocol';
-import type { ModelSources } from '../commands/modelCommands';
+import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from '../settings/keyConsent';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import { LanguageModelClient } from './languageModelClient';
 import { LanguageModels } from './languageModels';
@@ -23,12 +28,31 @@ export interface EndpointClient extends ModelClient {
   listModels(signal?: AbortSignal): Promise<string[]>;
 }
 
+/** What the model picker reads: VS Code's models, the endpoint's, and the model in use. */
+export interface ModelSources {
+  readonly languageModels: LanguageModels;
+  /** The endpoint's client (for a workspace-chosen URL this may ask whether the key may go there). */
+  endpoint(): Promise<{ listModels(signal?: AbortSignal): Promise<string[]> }>;
+  endpointUrl(): string;
+  current(): { source: ModelSource; name: string };
+}
+
 export interface ModelRouterDeps {
   settings: () => ExtensionSettings;
-  hasApiKey: () => boolean;
-  /** The OpenAI-compatible client over the current endpoint, with the key only where the user allowed it to go. */
-  endpointClient: () => Promise<EndpointClient>;
+  apiKey: () => string | undefined;
+  /** Whether the key may go to an origin the workspace chose (keyConsent.ts). */
+  keyConsent: KeyConsent;
+  baseUrlLevels: () => BaseUrlLevels;
+  /** What endpoints taught, kept as user state across restarts (adaptationStore.ts). */
+  memory: AdaptationMemory;
   logger: Logger;
+}
+
+interface CachedEndpoint {
+  client: OpenAiModelClient;
+  baseUrl: string;
+  apiKey: string | undefined;
+  compatibility: ExtensionSettings['compatibility'];
 }
 
 export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable {
@@ -39,6 +63,7 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
   private generation = 0;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscription: vscode.Disposable;
+  private cached: CachedEndpoint | undefined;
   /** VS Code's models were listed anew: the source in use, the setup card or the window may differ. */
   readonly onDidChange = this.changed.event;
 
@@ -72,14 +97,47 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
     return this.listing;
   }
 
-  /** Before a prompt: the source in use and its window are known (VS Code's models listed). */
+  /**
+   * Before a prompt: the source in use and its window are known (VS Code's models listed) and, for
+   * an endpoint the workspace chose, the user has said whether the key may go there.
+   */
   async prepare(): Promise<void> {
     if (this.listed === undefined) await this.refresh();
+    if (this.source() === 'openai') await this.askKeyConsent();
+  }
+
+  /** Asks (once per origin, remembered) whether the key may go to a URL the workspace set; no-op otherwise. */
+  private async askKeyConsent(): Promise<void> {
+    const origin = this.consentOrigin();
+    if (origin !== undefined && this.deps.keyConsent.decided(origin) === undefined) await this.deps.keyConsent.ensure(origin, this.deps.settings().baseUrl);
+  }
+
+  /** The origin whose consent the key needs, or undefined when there is no key or the user chose the URL. */
+  private consentOrigin(): string | undefined {
+    if (this.deps.apiKey() === undefined) return undefined;
+    return originNeedingConsent(this.deps.baseUrlLevels(), this.deps.settings().baseUrl);
+  }
+
+  /** The key, where the user allowed it to go; a question not yet answered sends none. */
+  private allowedKey(): string | undefined {
+    const origin = this.consentOrigin();
+    return origin === undefined || this.deps.keyConsent.decided(origin) === true ? this.deps.apiKey() : undefined;
+  }
+
+  /** The endpoint's client for the current URL, key and compatibility; the same object while they stay. */
+  private endpointClient(): OpenAiModelClient {
+    const { baseUrl, compatibility } = this.deps.settings();
+    const apiKey = this.allowedKey();
+    const cached = this.cached;
+    if (cached && cached.baseUrl === baseUrl && cached.apiKey === apiKey && cached.compatibility === compatibility) return cached.client;
+    const client = new OpenAiModelClient({ baseUrl, apiKey, compatibility, memory: this.deps.memory });
+    this.cached = { client, baseUrl, apiKey, compatibility };
+    return client;
   }
 
   private facts(): SourceFacts {
     const settings = this.deps.settings();
-    return { provider: settings.provider, baseUrlConfigured: settings.baseUrlConfigured, hasApiKey: this.deps.hasApiKey(), vscodeModels: this.listed };
+    return { provider: settings.provider, baseUrlConfigured: settings.baseUrlConfigured, hasApiKey: this.deps.apiKey() !== undefined, vscodeModels: this.listed };
   }
 
   source(): ModelSource {
@@ -87,13 +145,15 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
   }
 
   /** One call, to the source in use at the time of the call. */
-  async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
-    const client = this.source() === 'vscode' ? this.lmClient : await this.deps.endpointClient();
+  complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
+    const client: ModelClient = this.source() === 'vscode' ? this.lmClient : this.endpointClient();
     return client.complete(request, options);
   }
 
-  endpoint(): Promise<EndpointClient> {
-    return this.deps.endpointClient();
+  /** For the model picker, a user's own action: the key question may be asked here too. */
+  async endpoint(): Promise<EndpointClient> {
+    await this.askKeyConsent();
+    return this.endpointClient();
   }
 
   endpointUrl(): string {

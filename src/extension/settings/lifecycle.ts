@@ -157,7 +157,6 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
       reportSettingErrors(deps.reread().errors);
       renotice();
       if (serverKeys.some((key) => event.affectsConfiguration(key))) serversChanged();
-      if (event.affectsConfiguration('sprout.model.baseUrl') || event.affectsConfiguration('sprout.model.compatibility')) deps.host.invalidateModel();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       deps.reread();

@@ -104,15 +104,18 @@ describe('a repository cannot turn the agent against its user', function () {
     rmSync(join(workspaceFolder, 'notes.txt'), { force: true });
   });
 
-  it('sends the API key to a model URL the workspace chose only after consent, asked once per origin', async () => {
+  it('sends the API key to a model URL the workspace chose only after consent, asked once per origin before the prompt', async () => {
     const sprout = await api();
     const own = await fake([fakeReply.text('own endpoint')]);
     const first = await fake([fakeReply.text('workspace endpoint'), fakeReply.text('again')]);
     const second = await fake([fakeReply.text('another workspace endpoint')]);
     const asked: string[] = [];
+    /** How many requests the asked origin had received when the question came: none, it is asked before the prompt. */
+    const requestsWhenAsked: number[] = [];
     let allow = false;
     sprout.keyConsent.prompt = async (origin) => {
       asked.push(origin);
+      requestsWhenAsked.push(fakes.filter((f) => new URL(f.url).origin === origin).reduce((n, f) => n + f.requests.length, 0));
       return allow;
     };
     await vscode.commands.executeCommand('sprout.setApiKey', KEY);
@@ -134,5 +137,6 @@ describe('a repository cannot turn the agent against its user', function () {
     await sprout.controller.send('hello other endpoint');
     assert.deepEqual(asked, [new URL(first.url).origin, new URL(second.url).origin], 'a new origin asks again');
     assert.deepEqual(authHeaders(second), [`Bearer ${KEY}`], 'allowed: the key goes there');
+    assert.deepEqual(requestsWhenAsked, [0, 0], 'the question came before the prompt, not inside a model call');
   });
 });

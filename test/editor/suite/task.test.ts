@@ -7,28 +7,12 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { sproutApi as api } from '../sproutHarness';
+import { sproutApi as api, runSproutTask as runTask } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers', 'hooks.servers', 'hooks.stopMaxRejections', 'hooks.repeatedEndTurnStops'];
-
-/** Runs the tasks.json task `label` and resolves with its exit code. */
-async function runTask(label: string): Promise<number | undefined> {
-  const task = (await vscode.tasks.fetchTasks({ type: 'sprout' })).find((t) => t.name === label);
-  assert.ok(task, `tasks.json task "${label}" was not resolved by the sprout task provider`);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`task "${label}" did not finish`)), 40_000);
-    const listener = vscode.tasks.onDidEndTaskProcess((event) => {
-      if (event.execution.task.name !== label) return;
-      clearTimeout(timer);
-      listener.dispose();
-      resolve(event.exitCode);
-    });
-    vscode.tasks.executeTask(task).then(undefined, reject);
-  });
-}
 
 describe('sprout task type', function () {
   this.timeout(60_000);

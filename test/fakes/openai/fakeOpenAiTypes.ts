@@ -3,6 +3,7 @@
  * records (FakeRequestRecord) and the builders tests use to write scripts briefly (`fakeReply`).
  * Plain JSON data, so a script can also come from a file for the standalone process.
  */
+import type { FakeServerRule } from './serverRules';
 
 export interface FakeToolCall {
   /** Defaults to `call_<n>` unique within the server. */
@@ -43,8 +44,10 @@ export interface FakeReplyResponse {
   // Quirks of real servers, one switch each (docs/model-servers.md says which server does what).
   /** Thinking streamed before the answer. */
   reasoning?: string;
-  /** Where the thinking goes: DeepSeek's `reasoning_content` (default), vLLM/OpenRouter/Ollama `reasoning`, or `<think>` tags in the content. */
-  reasoningAs?: 'reasoning_content' | 'reasoning' | 'think_tags';
+  /** Where the thinking goes: DeepSeek's `reasoning_content` (default), vLLM/OpenRouter/Ollama `reasoning`, OpenRouter's `reasoning_details` list, or `<think>` tags in the content. */
+  reasoningAs?: 'reasoning_content' | 'reasoning' | 'reasoning_details' | 'think_tags';
+  /** Thinking and text as typed content parts, as Mistral's Magistral streams them. */
+  contentParts?: boolean;
   /** `index` on tool-call deltas: per call as OpenAI does (default), left out, or 0 for every call. */
   toolCallIndex?: 'each' | 'omitted' | 'zero';
   /** Each tool call whole in one delta. */
@@ -59,8 +62,8 @@ export interface FakeReplyResponse {
   callIds?: 'scripted' | 'omitted' | 'empty';
   /** Send `arguments` as a JSON object instead of a string (in one delta). */
   argumentsAsObject?: boolean;
-  /** Usage in a final chunk when asked (default; Mistral: on the finish chunk, asked or not), in every chunk as a running total, or never. */
-  usageIn?: 'final' | 'every' | 'none';
+  /** Usage in a final chunk when asked (default; Mistral: on the finish chunk, asked or not), in every chunk as a running total, inside the finish chunk's choice (Kimi), or never. */
+  usageIn?: 'final' | 'every' | 'choice' | 'none';
   /** SSE comment lines and blank keep-alives between the chunks. */
   sseComments?: boolean;
   /** End the stream without `data: [DONE]`. */
@@ -70,6 +73,8 @@ export interface FakeReplyResponse {
   /** After this many chunks send an error event (`streamError`, default OpenAI's shape) and end the stream. */
   errorAfterChunks?: number;
   streamError?: unknown;
+  /** Name the error event (`event: error`), as Groq does. */
+  namedErrorEvent?: boolean;
   /** Answer a streaming request with a whole `chat.completion` object (a server that ignores `stream`). */
   ignoreStream?: boolean;
 }
@@ -119,24 +124,30 @@ export interface FakeRequestRecord {
   outcome?: string;
 }
 
-export type FakeResponder = (request: FakeRequestRecord, index: number) => FakeResponse | undefined;
+/** May answer later (a promise), so a test can hold one request until another has arrived. */
+export type FakeResponder = (request: FakeRequestRecord, index: number) => FakeResponse | undefined | Promise<FakeResponse | undefined>;
 
 /**
  * Which real API the fake plays, beyond OpenAI's own rules (always checked): `mistral` refuses
  * `stream_options` (422), tool-call ids other than 9 letters and digits (400) and unknown message
  * fields (422), makes 9-character ids and sends usage unasked; `deepseek` streams `reasoning_content`
- * and refuses tool rounds that do not send it back; `gemini` signs each reply's first tool call and
- * refuses the current turn's calls without their signature, with its array-shaped error bodies.
+ * and refuses tool rounds that do not send it back; `kimi` (Moonshot) the same in its own words, with
+ * the usage inside the choice; `gemini` signs each reply's first tool call and refuses the current
+ * turn's calls without their signature, with its array-shaped error bodies.
  */
-export type FakeProvider = 'openai' | 'mistral' | 'deepseek' | 'gemini' | 'vllm';
+export type FakeProvider = 'openai' | 'mistral' | 'deepseek' | 'kimi' | 'gemini' | 'vllm';
 
 export interface FakeOpenAiOptions {
   /** Default `openai`. */
   provider?: FakeProvider;
   /** Scripted responses for chat completion requests, in order. */
   responses?: FakeResponse[];
-  /** When set, requests without `Authorization: Bearer <apiKey>` get the real 401. */
+  /** When set, requests without `Authorization: Bearer <apiKey>` get the real 401 (with `apim-api-key`: without `api-key: <apiKey>`). */
   apiKey?: string;
+  /** Strict rules of individual servers (serverRules.ts), checked before OpenAI's own. */
+  rules?: FakeServerRule[];
+  /** Listen on this port (one the OS gave an earlier fake, to be the same endpoint again); default a free one. */
+  port?: number;
   /** Ids listed by `GET /v1/models`. */
   models?: string[];
   /** Called for every request as it is recorded (the standalone process logs with it). */

@@ -1,5 +1,5 @@
 /**
- * The rules the fake applies when it plays Mistral, DeepSeek, Gemini or vLLM, on top of OpenAI's (sources
+ * The rules the fake applies when it plays Mistral, DeepSeek, Kimi, Gemini or vLLM, on top of OpenAI's (sources
  * in docs/model-servers.md). Each rejection is worded and shaped as that API's own: Mistral's
  * `{object: "error"}` with a pydantic `detail` for fields it does not know, DeepSeek's OpenAI-shaped
  * 400, Gemini's array of errors. The fake remembers what it sent (the reasoning of each reply, the
@@ -72,7 +72,7 @@ export function providerRequestRejection(provider: FakeProvider, body: unknown):
   return undefined;
 }
 
-function deepSeekRejection(messages: Json[], issued: IssuedProviderData): Rejection | undefined {
+function deepSeekRejection(messages: Json[], issued: IssuedProviderData, kimi: boolean): Rejection | undefined {
   // Between two user messages with a tool call in between, every assistant message must send its reasoning_content back.
   let segment: number[] = [];
   const check = (): Rejection | undefined => {
@@ -83,7 +83,9 @@ function deepSeekRejection(messages: Json[], issued: IssuedProviderData): Reject
       const expected = issued.reasoning.get(replyKey(message));
       let error: string | undefined;
       if (typeof sent !== 'string') {
-        error = `Missing \`reasoning_content\` field in the assistant message at message index ${i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`;
+        error = kimi
+          ? `thinking is enabled but reasoning_content is missing in assistant tool call message at index ${i}`
+          : `Missing \`reasoning_content\` field in the assistant message at message index ${i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`;
       } else if (expected !== undefined && sent !== expected) error = 'The `reasoning_content` in the thinking mode must be passed back to the API.';
       if (error !== undefined) return { status: 400, body: { error: { message: error, type: 'invalid_request_error', param: null, code: 'invalid_request_error' } }, message: error };
     }
@@ -139,11 +141,11 @@ function vllmRejection(messages: Json[]): Rejection | undefined {
   return undefined;
 }
 
-/** DeepSeek's, Gemini's and vLLM's round-trip rules, checked once the request is valid for OpenAI. */
+/** DeepSeek's (and Kimi's), Gemini's and vLLM's round-trip rules, checked once the request is valid for OpenAI. */
 export function providerHistoryRejection(provider: FakeProvider, body: unknown, issued: IssuedProviderData): Rejection | undefined {
   if (!isObject(body)) return undefined;
   if (provider === 'vllm') return vllmRejection(messagesOf(body));
-  if (provider === 'deepseek') return deepSeekRejection(messagesOf(body), issued);
+  if (provider === 'deepseek' || provider === 'kimi') return deepSeekRejection(messagesOf(body), issued, provider === 'kimi');
   if (provider === 'gemini') return geminiRejection(messagesOf(body), issued);
   return undefined;
 }

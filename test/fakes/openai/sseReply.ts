@@ -89,16 +89,23 @@ function callDeltas(reply: FakeReplyResponse, call: WireCall, position: number, 
   return [first, ...pieces.map(later)];
 }
 
+/** One piece of thinking where the reply's switches put it: a field, OpenRouter's details list, or Magistral's typed parts. */
+function thinkingDelta(reply: FakeReplyResponse, field: string, piece: string): Json {
+  if (reply.contentParts) return { content: [{ type: 'thinking', thinking: [{ type: 'text', text: piece }] }] };
+  if (field === 'reasoning_details') return { content: null, reasoning_details: [{ type: 'reasoning.text', text: piece, format: 'unknown', index: 0 }] };
+  return { content: null, [field]: piece };
+}
+
 /** The deltas of one reply, in order: role, thinking, text pieces, then tool-call pieces. */
 function deltas(reply: FakeReplyResponse, calls: WireCall[], ctx: ReplyContext): Json[] {
   const size = Math.max(1, reply.deltaSize ?? 3);
   const out: Json[] = [{ role: 'assistant', content: '', refusal: null }];
   const field = reply.reasoningAs ?? 'reasoning_content';
   if (reply.reasoning !== undefined && field !== 'think_tags') {
-    for (const piece of split(reply.reasoning, size)) out.push({ content: null, [field]: piece });
-    if (ctx.provider === 'deepseek') ctx.issued.reasoning.set(replyKey({ content: reply.text ?? null, tool_calls: calls }), reply.reasoning);
+    for (const piece of split(reply.reasoning, size)) out.push(thinkingDelta(reply, field, piece));
+    if (ctx.provider === 'deepseek' || ctx.provider === 'kimi') ctx.issued.reasoning.set(replyKey({ content: reply.text ?? null, tool_calls: calls }), reply.reasoning);
   }
-  for (const piece of split(textOf(reply), size)) out.push({ content: piece });
+  for (const piece of split(textOf(reply), size)) out.push({ content: reply.contentParts ? [{ type: 'text', text: piece }] : piece });
   const perCall = calls.map((call, position) => callDeltas(reply, call, position, size));
   if (reply.interleaveToolCalls) {
     const longest = Math.max(0, ...perCall.map((p) => p.length));
@@ -115,7 +122,7 @@ export function sseEvents(reply: FakeReplyResponse, ctx: ReplyContext): string[]
   const id = `chatcmpl-fake${Date.now().toString(36)}`;
   const created = Math.floor(Date.now() / 1000);
   const usage = usageOf(reply, ctx, calls);
-  const usageIn = reply.usageIn ?? 'final';
+  const usageIn = reply.usageIn ?? (ctx.provider === 'kimi' ? 'choice' : 'final');
   const finalUsage = usageIn === 'final' && (ctx.includeUsage || ctx.provider === 'mistral');
   const usageField = ctx.includeUsage ? { usage: null } : {};
   const chunk = (choices: unknown[], extra: Json = usageField): string =>
@@ -123,14 +130,15 @@ export function sseEvents(reply: FakeReplyResponse, ctx: ReplyContext): string[]
   const all = deltas(reply, calls, ctx);
   const running = (n: number): Json => ({ usage: { ...usage, completion_tokens: n, total_tokens: usage.prompt_tokens + n } });
   const out = all.map((delta, i) => chunk([{ index: 0, delta, logprobs: null, finish_reason: null }], usageIn === 'every' ? running(i) : usageField));
-  const finish = [{ index: 0, delta: {}, logprobs: null, finish_reason: finishOf(reply, calls) }];
+  // Moonshot's Kimi puts the usage inside the finishing choice.
+  const finish = [{ index: 0, delta: {}, logprobs: null, finish_reason: finishOf(reply, calls), ...(usageIn === 'choice' ? { usage } : {}) }];
   // Mistral puts the usage on the finish chunk; OpenAI sends it in its own chunk with no choices.
   if (!reply.omitFinish) out.push(chunk(finish, usageIn === 'every' || (finalUsage && ctx.provider === 'mistral') ? { usage } : usageField));
   if (finalUsage && ctx.provider !== 'mistral') out.push(chunk([], { usage }));
   const events = out.map((data) => `data: ${data}\n\n`);
   if (reply.errorAfterChunks !== undefined) {
     const error = reply.streamError ?? { error: { message: 'The server had an error while processing your request.', type: 'server_error', code: null } };
-    events.splice(reply.errorAfterChunks, events.length, `data: ${JSON.stringify(error)}\n\n`);
+    events.splice(reply.errorAfterChunks, events.length, `${reply.namedErrorEvent ? 'event: error\n' : ''}data: ${JSON.stringify(error)}\n\n`);
     return events;
   }
   if (reply.sseComments) {

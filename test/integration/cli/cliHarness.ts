@@ -62,6 +62,8 @@ export interface CliResult {
 
 export interface CliRunOptions {
   env?: Record<string, string | undefined>;
+  /** The Node binary that runs the CLI; default this process's. */
+  node?: string;
   input?: string;
   cwd?: string;
   timeoutMs?: number;
@@ -84,7 +86,7 @@ export function baseEnv(fakeUrl: string): Record<string, string> {
 
 export function spawnCli(args: string[], options: CliRunOptions = {}): ChildProcess {
   const env = Object.fromEntries(Object.entries(options.env ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
-  return spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  return spawn(options.node ?? process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 export function collect(child: ChildProcess, options: CliRunOptions = {}): Promise<CliResult> {

@@ -1,8 +1,9 @@
 // The CLI against servers that are not OpenAI, as `node dist/cli.js`: SPROUT_AGENT_MODEL_COMPAT picks the
 // dialect (a bad value exits 2 naming the variable), thinking streams as its own --json events and never
-// as the answer, and the readable output shows only the answer.
+// as the answer, the readable output shows only the answer, and what an endpoint taught is remembered
+// in the user's state folder for the next run (for that endpoint and model only).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -31,7 +32,7 @@ describe('model servers from the CLI', () => {
   it('a bad SPROUT_AGENT_MODEL_COMPAT exits 2 naming the variable and the values', async () => {
     const result = await runCli(['hi'], { env: { ...baseEnv('http://127.0.0.1:9/v1'), SPROUT_AGENT_MODEL_COMPAT: 'claude' } });
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /SPROUT_AGENT_MODEL_COMPAT: expected one of auto, openai, azure, mistral, deepseek, gemini, ollama, generic, got "claude"/);
+    assert.match(result.stderr, /SPROUT_AGENT_MODEL_COMPAT: expected one of auto, openai, azure, mistral, deepseek, gemini, ollama, lmstudio, gemma, generic, got "claude"/);
   });
 
   it('DeepSeek forced by SPROUT_AGENT_MODEL_COMPAT: --json has reasoning_delta events apart from the answer, and reasoning_content goes back', async () => {
@@ -56,5 +57,34 @@ describe('model servers from the CLI', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /The answer is 4\./);
     assert.doesNotMatch(result.stdout + result.stderr, /Two plus two|<think>/);
+  });
+
+  it('a lesson survives to the next run and reaches no other endpoint: the run says it once, --json has model_adapted', async () => {
+    const state = join(dir, 'state');
+    const env = (url: string) => ({ ...baseEnv(url), XDG_STATE_HOME: state });
+    const gemma = await startFakeOpenAi({ rules: ['no-system-role'], responses: [fakeReply.text('first run'), fakeReply.text('second run')] });
+    const plain = await startFakeOpenAi({ responses: [fakeReply.text('other endpoint')] });
+    try {
+      const first = await runCli(['--builtin-servers', '', 'hello'], { env: env(gemma.url) });
+      assert.equal(first.code, 0, first.stderr);
+      assert.match(first.stderr, /sending Sprout's instructions as the start of the first user message .*it said: System role not supported \(remembered for next time\)/);
+      assert.equal(gemma.chatRequests().filter((r) => !r.valid).length, 1, 'one rejection taught it');
+      const file = join(state, 'sprout-agent', 'model-adaptations.json');
+      assert.match(readFileSync(file, 'utf8'), /instructions-as-user/);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      const second = await runCli(['--json', '--builtin-servers', '', 'hello again'], { env: env(gemma.url) });
+      assert.equal(second.code, 0, second.stderr);
+      const adapted = parseEvents(second.stdout).filter((e) => e.type === 'model_adapted');
+      assert.deepEqual(adapted.map((e) => (e.type === 'model_adapted' ? e.learnedFrom : '')), ['memory'], 'the next run starts in the right shape and says so');
+      assert.equal(gemma.chatRequests().length, 3, 'the second run was not rejected');
+      assert.equal((gemma.chatRequests()[2]?.body as { messages: Array<{ role: string }> }).messages[0]?.role, 'user');
+      const other = await runCli(['--json', '--builtin-servers', '', 'hello'], { env: env(plain.url) });
+      assert.equal(other.code, 0, other.stderr);
+      assert.equal((plain.chatRequests()[0]?.body as { messages: Array<{ role: string }> }).messages[0]?.role, 'system', 'never leaks to another endpoint');
+      assert.deepEqual(parseEvents(other.stdout).filter((e) => e.type === 'model_adapted'), []);
+    } finally {
+      await gemma.close();
+      await plain.close();
+    }
   });
 });

@@ -94,4 +94,18 @@ describe('event printers', () => {
     assert.equal(lines.length, 2);
     assert.deepEqual(JSON.parse(lines[0] ?? ''), event);
   });
+
+  it('text: a changed request shape is one stderr line, the endpoint, model and provider words neutralised', () => {
+    const out = sink();
+    const err = sink();
+    const print = textEventPrinter(out, err);
+    print({ type: 'model_adapted', endpoint: 'http://h\u001b[2J/v1', model: 'm\u001b]0;x\u0007', change: 'sending tool parameter schemas reduced', learnedFrom: 'rejection', said: 'Unknown name\u001b[31m "$schema"\n at tools' });
+    print({ type: 'model_adapted', endpoint: 'http://h/v1', model: 'm', change: 'sending tool parameter schemas reduced', learnedFrom: 'memory' });
+    assert.equal(out.text, '');
+    assert.equal(
+      err.text,
+      'sprout-agent: model endpoint http://h[2J/v1 (m]0;x): sending tool parameter schemas reduced; it said: Unknown name[31m "$schema" at tools (remembered for next time)\n' +
+        'sprout-agent: model endpoint http://h/v1 (m): sending tool parameter schemas reduced (remembered)\n',
+    );
+  });
 });

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaledMs } from '../../loadScale';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
+import type { McpServerConfig } from '../../../src/mcp/config';
 import type { AgentEvent, TranscriptStore } from '../../../src/agent/events';
 import type { AgentSettings, HookSettings } from '../../../src/agent/settings';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions, type ModelOptions } from '../../../src/runtime/createAgentRuntime';
@@ -23,6 +24,8 @@ export interface RigServer {
 
 export interface RigOptions {
   servers: RigServer[];
+  /** Other MCP servers (real packages), after the hook servers. */
+  extraServers?: McpServerConfig[];
   responses?: FakeResponse[];
   hooks?: Partial<HookSettings>;
   settings?: Partial<AgentSettings>;
@@ -91,7 +94,7 @@ export async function openRig(options: RigOptions): Promise<Rig> {
   const dir = mkdtempSync(join(tmpdir(), 'sprout-loop-'));
   const fake = await startFakeOpenAi({ ...options.fake, responses: options.responses ?? [] });
   const files = (name: string) => ({ logFile: join(dir, `${name}.log`), stateFile: join(dir, `${name}.state.json`) });
-  const servers = options.servers.map((s) => hookServerMcpConfig(s.name, hookServerConfig({ ...files(s.name), ...s.config })));
+  const servers = [...options.servers.map((s) => hookServerMcpConfig(s.name, hookServerConfig({ ...files(s.name), ...s.config }))), ...(options.extraServers ?? [])];
   let runtime: AgentRuntime;
   try {
     runtime = await createAgentRuntime({

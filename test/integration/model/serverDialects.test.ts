@@ -48,13 +48,16 @@ test('Mistral at an unknown host: the stream_options and id rules are learned fr
   rig = await openTurn({ fake: { provider: 'mistral' }, toolRounds: [mistralRound()], after: [fakeReply.toolCalls([{ name: 'tools__echo', arguments: { text: 'again' } }]), fakeReply.text('ok')] });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'], requests: 6 });
   expectRejections(rig, [/stream_options: Extra inputs are not permitted/, /Tool call id was sprout_hook__Stop_tools_\d+ but must be a-z, A-Z, 0-9, with a length of 9/]);
-  assert.deepEqual(rig.of('retry').map((e) => e.delayMs), [0, 0]);
-  assert.match(rig.of('retry')[1]?.reason ?? '', /9 letters and digits \(Mistral\)/);
+  assert.equal(rig.of('retry').length, 0, 'a changed shape is not a blind retry');
+  const adapted = rig.of('model_adapted');
+  assert.deepEqual(adapted.map((e) => e.learnedFrom), ['rejection', 'rejection']);
+  assert.match(adapted[1]?.change ?? '', /9 letters and digits \(Mistral\)/);
+  assert.match(adapted[1]?.said ?? '', /Tool call id was sprout_hook__Stop_tools_\d+ but must be a-z/, "the provider's own words");
   // A second prompt: nothing is rejected again (hence every request from here on is valid at close).
   const before = rig.fake.requests.length;
   assert.equal((await rig.runtime.session.run('once more')).reason, 'end_turn');
   assert.ok(rig.fake.requests.slice(before).every((r) => r.valid));
-  assert.equal(rig.runtime.model.dialect?.idPolicy, 'mistral');
+  assert.equal(rig.runtime.model.rulesFor('fake-model')?.idPolicy, 'mistral');
 });
 
 const thinkingRounds = (extra = {}): FakeResponse[] => [fakeReply.toolCalls(TWO_ECHOES, { reasoning: 'Echo both.', ...extra })];
@@ -85,7 +88,7 @@ test('DeepSeek: the reasoning kept on the messages survives the transcript and g
 test('DeepSeek at an unknown host: a reply with reasoning_content and tool calls teaches the rule, nothing rejected', async () => {
   rig = await openTurn({ fake: { provider: 'deepseek' }, toolRounds: thinkingRounds(), textQuirks: { reasoning: 'Now answer.' } });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
-  assert.equal(rig.runtime.model.dialect?.echoReasoning, 'reasoning_content');
+  assert.equal(rig.runtime.model.rulesFor('fake-model')?.echoReasoning, 'reasoning_content');
   assert.equal(rig.of('retry').length, 0);
 });
 
@@ -93,7 +96,7 @@ test('DeepSeek behind a setting that says openai: the "missing reasoning_content
   rig = await openTurn({ fake: { provider: 'deepseek' }, model: { compatibility: 'openai' }, toolRounds: thinkingRounds(), textQuirks: { reasoning: 'Now answer.' } });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'], requests: 5 });
   expectRejections(rig, [/Missing `reasoning_content` field in the assistant message at message index 2/]);
-  assert.match(rig.of('retry')[0]?.reason ?? '', /reasoning_content back with tool rounds \(DeepSeek thinking mode\)/);
+  assert.match(rig.of('model_adapted')[0]?.change ?? '', /reasoning_content back with tool rounds \(DeepSeek and Kimi thinking modes\)/);
 });
 
 test('Gemini, forced: each signed call goes back with its thought signature, the hook call with the documented skip value', async () => {
@@ -112,7 +115,7 @@ test('Gemini, forced: each signed call goes back with its thought signature, the
 test('Gemini at an unknown host: a signed call in a reply teaches the rule, nothing rejected; OpenAI never gets extra_content', async () => {
   rig = await openTurn({ fake: { provider: 'gemini' } });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
-  assert.equal(rig.runtime.model.dialect?.echoProviderData, true);
+  assert.equal(rig.runtime.model.rulesFor('fake-model')?.echoProviderData, true);
   await rig.close();
   rig = await openTurn({ fake: { provider: 'openai' }, model: { compatibility: 'openai' } });
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
@@ -142,8 +145,8 @@ test('an older Azure api-version that refuses stream_options: retried once witho
   );
   checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'], requests: 5 });
   assert.equal(rig.fake.chatRequests().filter((r) => (r.body as { stream_options?: unknown }).stream_options !== undefined).length, 1);
-  assert.match(rig.of('retry')[0]?.reason ?? '', /does not accept stream_options/);
+  assert.match(rig.of('model_adapted')[0]?.change ?? '', /without stream_options \(usage is estimated\)/);
   assert.ok(rig.of('usage').every((e) => e.usage.estimated === true));
   assert.equal((await rig.runtime.session.run('again')).reason, 'end_turn');
-  assert.equal(rig.of('retry').length, 1, 'remembered for the endpoint');
+  assert.equal(rig.of('model_adapted').length, 1, 'remembered for the endpoint');
 });

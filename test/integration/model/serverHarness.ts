@@ -29,10 +29,17 @@ export interface TurnOptions extends Omit<RigOptions, 'servers' | 'responses'> {
   after?: FakeResponse[];
 }
 
+/**
+ * The first prompt waits for the hook server to list its tools (a child process, slow to start on a
+ * busy machine); the wait ends as soon as it is ready, so a generous bound costs nothing when it is.
+ */
+export const SERVER_START_MARGIN = { firstPromptServerWaitMs: 300_000 };
+
 export async function openTurn(options: TurnOptions = {}): Promise<Rig> {
   const { toolRounds, textQuirks, after, ...rig } = options;
   return openRig({
     ...rig,
+    settings: { ...SERVER_START_MARGIN, ...rig.settings },
     servers: [{ name: 'tools', config: { hooks: { _Stop: objectTimes(OBJECTION, 1) } } }],
     responses: [
       ...(toolRounds ?? [fakeReply.toolCalls(TWO_ECHOES)]),

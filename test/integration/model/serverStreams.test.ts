@@ -82,6 +82,7 @@ test('usage only in a final chunk with empty choices, or absent: absent usage is
 const thinking: Array<[string, FakeReplyResponse['reasoningAs']]> = [
   ['reasoning_content deltas (DeepSeek, llama.cpp, older vLLM)', 'reasoning_content'],
   ['reasoning deltas (vLLM >= 0.16, OpenRouter, Ollama)', 'reasoning'],
+  ['reasoning_details lists alone (OpenRouter)', 'reasoning_details'],
   ['<think>...</think> in the content (models served without a reasoning parser)', 'think_tags'],
 ];
 
@@ -108,6 +109,30 @@ for (const [name, reasoningAs] of thinking) {
     assert.equal(sent.includes('I will echo twice'), false, 'thinking is not sent back to an OpenAI-style endpoint');
   });
 }
+
+for (const [where, options] of [
+  ['the Mistral API (forced)', { fake: { provider: 'mistral' as const }, model: { compatibility: 'mistral' as const } }],
+  ['a server that names no provider', {}],
+] as const) {
+  test(`Magistral's typed content parts on ${where}: thinking apart, the answer as text, never [object Object]`, async () => {
+    const magistral = { contentParts: true, reasoning: 'Thinking it over.' };
+    const calls = 'provider' in (options.fake ?? {}) ? TWO_ECHOES.map(({ name, arguments: a }) => ({ name, arguments: a })) : TWO_ECHOES;
+    rig = await openTurn({ ...options, toolRounds: [fakeReply.toolCalls(calls, magistral)], textQuirks: magistral });
+    checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
+    assert.equal(answerText(rig.events), 'All done.Checked again: all done.');
+    assert.equal(reasoningText(rig.events), 'Thinking it over.'.repeat(4));
+    const everything = JSON.stringify([rig.events, rig.runtime.session.state.history, rig.chatBodies()]);
+    assert.doesNotMatch(everything, /object Object/);
+  });
+}
+
+test("usage inside the choice (Moonshot's Kimi) is the round's usage, not an estimate", async () => {
+  rig = await openTurn({ toolRounds: [fakeReply.toolCalls(TWO_ECHOES, { usageIn: 'choice', usage: { prompt_tokens: 40, completion_tokens: 6 } })], textQuirks: { usageIn: 'choice' } });
+  checkTurn(rig, await rig.runtime.session.run('echo twice'), { echoes: ['first', 'second'] });
+  const usage = rig.of('usage').map((e) => e.usage);
+  assert.deepEqual(usage[0], { promptTokens: 40, completionTokens: 6, totalTokens: 46 });
+  assert.ok(usage.every((u) => u.estimated === undefined));
+});
 
 test('an error event before any text is retried; the retry answers', async () => {
   rig = await openTurn({ toolRounds: [fakeReply.toolCalls(TWO_ECHOES, { errorAfterChunks: 1 }), fakeReply.toolCalls(TWO_ECHOES)] });

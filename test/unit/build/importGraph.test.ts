@@ -90,13 +90,8 @@ describe('the import graph of src/', async () => {
     assert.deepEqual(wrong, []);
   });
 
-  // The one circle still open belongs to the model-source work of issue 26 item 3 (ModelRouter owning the
-  // endpoint clients): delete this entry when that lands, and the test holds the house to none.
-  const owedByModelBranch = ['src/extension/agentHost.ts', 'src/extension/commands/modelCommands.ts', 'src/extension/modelSources/modelRouter.ts'];
-
   test('no import circle', () => {
-    const open = circles(graph).filter((c) => c.join() !== owedByModelBranch.join());
-    assert.deepEqual(open, []);
+    assert.deepEqual(circles(graph), []);
   });
 
   test('control: the circle finder finds a circle of three and a self-import, and no false one', () => {

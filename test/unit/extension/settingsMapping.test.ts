@@ -73,7 +73,7 @@ test('bad values become errors and fall back to defaults', () => {
   assert.equal(s.agent.hooks.stopBudgetScope, 'session');
   assert.equal(s.baseUrl, 'https://api.openai.com/v1');
   assert.equal(s.compatibility, 'auto');
-  assert.match(s.errors.find((e) => e.setting === 'sprout.model.compatibility')?.message ?? '', /expected one of auto, openai, azure, mistral, deepseek, gemini, ollama, generic, got "claude"/);
+  assert.match(s.errors.find((e) => e.setting === 'sprout.model.compatibility')?.message ?? '', /expected one of auto, openai, azure, mistral, deepseek, gemini, ollama, lmstudio, gemma, generic, got "claude"/);
 });
 
 test('sprout.model.provider is auto, openai or vscode; anything else is an error and auto stands', () => {

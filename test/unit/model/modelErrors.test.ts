@@ -109,3 +109,40 @@ test('the rejection text for the dialect carries the message and the raw body', 
   assert.match(r?.text ?? '', /stream_options: Extra inputs[\s\S]*"loc"/);
   assert.equal(rejectionOf(new Error('x')), undefined);
 });
+
+function apiError(status: number | undefined, body: Record<string, unknown>): APIError {
+  return status === undefined ? new APIError(undefined, body, undefined, new Headers()) : APIError.generate(status, { error: body }, undefined, new Headers());
+}
+
+test('billing is never retried and says it is not rate limiting', () => {
+  const quota = classifyError(apiError(429, { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' }), ctx);
+  assert.equal(quota.error.kind, 'billing');
+  assert.equal(quota.retryable, false);
+  assert.match(quota.error.message, /billing reasons \(HTTP 429\): You exceeded your current quota.*This is not rate limiting, so it was not retried/);
+  const credits = classifyError(apiError(402, { message: 'Insufficient credits. Add more using https://openrouter.ai/settings/credits', code: 402 }), ctx);
+  assert.deepEqual([credits.error.kind, credits.retryable], ['billing', false]);
+});
+
+test('a server not set up for tools says what to change, not retried even as a 500', () => {
+  const jinja = classifyError(apiError(500, { code: 500, message: 'tools param requires --jinja flag', type: 'server_error' }), ctx);
+  assert.deepEqual([jinja.error.kind, jinja.retryable], ['config', false]);
+  assert.match(jinja.error.message, /restart it with --jinja/);
+  const vllm = classifyError(apiError(400, { message: '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', type: 'BadRequestError' }), ctx);
+  assert.match(vllm.error.message, /--enable-auto-tool-choice --tool-call-parser NAME/);
+});
+
+test("a malformed tool call (Groq's tool_use_failed) is worth one more round, as an HTTP error or a stream event", () => {
+  const body = { message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", type: 'invalid_request_error', code: 'tool_use_failed' };
+  const http = classifyError(apiError(400, body), ctx);
+  assert.deepEqual([http.retryable, http.cause], [true, 'malformed_tool_call']);
+  const event = classifyError(apiError(undefined, { ...body, status_code: 400 }), ctx);
+  assert.deepEqual([event.retryable, event.cause], [true, 'malformed_tool_call']);
+  assert.match(event.reason, /malformed tool call \(HTTP 400\): Failed to call a function/);
+  assert.deepEqual(rejectionOf(apiError(undefined, { ...body, status_code: 400 })), { status: 400, code: 'tool_use_failed', type: 'invalid_request_error', text: `${body.message}\n` });
+});
+
+test('an Azure API Management 401 says how to send the key in api-key', () => {
+  const apim = classifyError(apiError(401, { message: 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.' }), ctx);
+  assert.deepEqual([apim.error.kind, apim.retryable], ['auth', false]);
+  assert.match(apim.error.message, /set sprout\.model\.compatibility \(SPROUT_AGENT_MODEL_COMPAT\) to "azure"/);
+});

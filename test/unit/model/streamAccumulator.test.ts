@@ -204,3 +204,48 @@ test('a refusal streams like text so the user can read it', () => {
   acc.add(chunk({}, 'stop'));
   assert.equal(acc.reply().content, 'I cannot help with that.');
 });
+
+test("Magistral's typed content parts: thinking parts as thinking, text parts as the answer, never [object Object]", () => {
+  const acc = new StreamAccumulator();
+  const thinking = acc.add(chunk({ content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'Let me see.' }] }] }));
+  assert.equal(thinking, '');
+  assert.equal(acc.reasoningPiece, 'Let me see.');
+  assert.equal(acc.add(chunk({ content: [{ type: 'text', text: 'Hel' }] })), 'Hel');
+  assert.equal(acc.add(chunk({ content: [{ type: 'text', text: 'lo' }, { type: 'image_url', image_url: { url: 'x' } }] }, 'stop')), 'lo');
+  const reply = acc.reply();
+  assert.equal(reply.content, 'Hello');
+  assert.equal(reply.reasoning, 'Let me see.');
+  assert.equal(reply.reasoningField, undefined, 'Mistral wants no reasoning field back');
+  assert.doesNotMatch(JSON.stringify(reply), /object Object/);
+});
+
+test("usage inside the choice (Moonshot's Kimi) and in Anthropic-style names (relays) is read", () => {
+  const kimi = new StreamAccumulator();
+  kimi.add(chunk({ content: 'ok' }));
+  const last = chunk({}, 'stop');
+  (last.choices[0] as unknown as Record<string, unknown>).usage = { prompt_tokens: 12, completion_tokens: 3, total_tokens: 15 };
+  kimi.add(last);
+  assert.deepEqual(kimi.reply().usage, { promptTokens: 12, completionTokens: 3, totalTokens: 15 });
+  const relay = new StreamAccumulator();
+  relay.add(chunk({ content: 'ok' }, 'stop', { input_tokens: 7, output_tokens: 2 } as unknown as ChatCompletionChunk['usage']));
+  assert.deepEqual(relay.reply().usage, { promptTokens: 7, completionTokens: 2, totalTokens: 9 });
+});
+
+test("OpenRouter's reasoning_details is thinking, and counts once when `reasoning` came with it", () => {
+  const acc = new StreamAccumulator();
+  acc.add(chunk({ reasoning_details: [{ type: 'reasoning.text', text: 'Plan A.' }] }));
+  assert.equal(acc.reasoningPiece, 'Plan A.');
+  acc.add(chunk({ reasoning: ' Plan B.', reasoning_details: [{ type: 'reasoning.text', text: ' Plan B.' }] }));
+  acc.add(chunk({ content: 'Done.' }, 'stop'));
+  assert.equal(acc.reply().reasoning, 'Plan A. Plan B.');
+  assert.equal(acc.reply().reasoningField, 'reasoning');
+});
+
+test('an error event names its status, code and type (Groq: status_code and tool_use_failed)', () => {
+  const acc = new StreamAccumulator();
+  const groq = { error: { message: "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details.", type: 'invalid_request_error', code: 'tool_use_failed', status_code: 400 } };
+  assert.throws(
+    () => acc.add(groq as unknown as ChatCompletionChunk),
+    (e: unknown) => e instanceof StreamErrorEvent && e.code === 400 && e.errorCode === 'tool_use_failed' && e.errorType === 'invalid_request_error',
+  );
+});

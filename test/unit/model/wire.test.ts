@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, test } from 'node:test';
 import type { ChatMessage } from '../../../src/agent/messages';
-import { toStreamingParams, toWireMessages, toWireTools } from '../../../src/model/wire';
+import { DEFAULT_WIRE_RULES, foldInstructions, toStreamingParams, toWireMessages, toWireTools } from '../../../src/model/wire';
 
 test('messages map to the Chat Completions shape, tool calls typed as functions', () => {
   const history: ChatMessage[] = [
@@ -70,7 +70,7 @@ describe('wire rules per dialect', () => {
   });
 
   it("Mistral's id policy maps calls and their answers alike", () => {
-    const wire = toWireMessages(history, { idPolicy: 'mistral', echoProviderData: false }) as Wire[];
+    const wire = toWireMessages(history, { ...DEFAULT_WIRE_RULES, idPolicy: 'mistral' }) as Wire[];
     const callIds = wire.flatMap((m) => m.tool_calls?.map((c) => c.id) ?? []);
     const answerIds = wire.flatMap((m) => (m.tool_call_id === undefined ? [] : [m.tool_call_id]));
     assert.ok(callIds.every((id) => /^[A-Za-z0-9]{9}$/.test(id)));
@@ -78,12 +78,12 @@ describe('wire rules per dialect', () => {
   });
 
   it('DeepSeek: reasoning_content on every assistant message, empty where there was none', () => {
-    const wire = toWireMessages(history, { idPolicy: 'openai', echoReasoning: 'reasoning_content', echoProviderData: false }) as Wire[];
+    const wire = toWireMessages(history, { ...DEFAULT_WIRE_RULES, echoReasoning: 'reasoning_content' }) as Wire[];
     assert.deepEqual(wire.filter((m) => m.role === 'assistant').map((m) => m.reasoning_content), ['plan', '', '']);
   });
 
   it("Gemini: each call's extra_content goes back; an unsigned first call gets the documented skip value", () => {
-    const wire = toWireMessages(history, { idPolicy: 'openai', echoProviderData: true }) as Wire[];
+    const wire = toWireMessages(history, { ...DEFAULT_WIRE_RULES, echoProviderData: true }) as Wire[];
     assert.deepEqual(wire[1]?.tool_calls?.map((c) => c.extra_content), [{ google: { thought_signature: 'sig' } }, undefined]);
     assert.deepEqual(wire[5]?.tool_calls?.[0]?.extra_content, { google: { thought_signature: 'skip_thought_signature_validator' } });
   });
@@ -92,5 +92,37 @@ describe('wire rules per dialect', () => {
     const request = { model: 'm', messages: history, tools: [] };
     assert.deepEqual(toStreamingParams(request).stream_options, { include_usage: true });
     assert.equal('stream_options' in toStreamingParams(request, undefined, { streamUsage: false }), false);
+  });
+});
+
+describe('the request shapes an endpoint may need', () => {
+  const history: ChatMessage[] = [
+    { role: 'system', content: 'You are Sprout.' },
+    { role: 'user', content: 'list files' },
+    { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'ws__list', arguments: '{}' }] },
+    { role: 'tool', toolCallId: 'c1', content: 'a.txt' },
+  ];
+  const request = { model: 'm', messages: history, tools: [] };
+
+  it('a tool-only turn carries null by default and "" where null is refused', () => {
+    assert.equal(toWireMessages(history)[2]?.content, null);
+    assert.equal(toWireMessages(history, { ...DEFAULT_WIRE_RULES, toolTurnContent: 'empty' })[2]?.content, '');
+    const spoken: ChatMessage = { role: 'assistant', content: 'Looking.', toolCalls: [{ id: 'c2', name: 'ws__list', arguments: '{}' }] };
+    assert.equal(toWireMessages([spoken], { ...DEFAULT_WIRE_RULES, toolTurnContent: 'empty' })[0]?.content, 'Looking.', 'text stays text');
+  });
+
+  it('instructions fold into the first user message for templates without a system role', () => {
+    const params = toStreamingParams(request, undefined, { rules: { ...DEFAULT_WIRE_RULES, instructions: 'first_user' } });
+    assert.deepEqual(params.messages.map((m) => m.role), ['user', 'assistant', 'tool'], 'one user message first, so strict alternation holds');
+    assert.equal(params.messages[0]?.content, 'You are Sprout.\n\nlist files');
+    assert.deepEqual(foldInstructions([{ role: 'system', content: 'only' }]), [{ role: 'user', content: 'only' }]);
+    assert.equal(toStreamingParams(request).messages[0]?.role, 'system', 'the default keeps the system role');
+  });
+
+  it('tool schemas go reduced where the endpoint asks for it, and as written otherwise', () => {
+    const parameters = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { path: { type: 'string', format: 'uri' } }, additionalProperties: false };
+    const tools = [{ name: 'ws__read', description: 'Read', parameters }];
+    assert.deepEqual(toWireTools(tools)?.[0]?.function.parameters, parameters);
+    assert.deepEqual(toWireTools(tools, { toolSchemas: 'reduced' })?.[0]?.function.parameters, { type: 'object', properties: { path: { type: 'string' } } });
   });
 });

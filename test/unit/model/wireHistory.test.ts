@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChatMessage } from '../../../src/agent/messages';
-import { toStreamingParams, toWireMessages } from '../../../src/model/wire';
+import { DEFAULT_WIRE_RULES, toStreamingParams, toWireMessages } from '../../../src/model/wire';
 import { WireHistory } from '../../../src/model/wireHistory';
 
 function random(seed: number): () => number {
@@ -63,7 +63,7 @@ test('new wire rules drop the cache; the call ids of the last request are counte
   const history: ChatMessage[] = [{ role: 'user', content: 'u' }, call, { role: 'tool', toolCallId: 'call_0', content: 't' }];
   const plain = cache.map(history);
   assert.equal(cache.hasCallId('call_0'), true);
-  const mistral = { idPolicy: 'mistral' as const, echoProviderData: false };
+  const mistral = { ...DEFAULT_WIRE_RULES, idPolicy: 'mistral' as const };
   const mapped = cache.map(history, mistral);
   assert.deepEqual(mapped, toWireMessages(history, mistral));
   assert.notDeepEqual(mapped, plain);

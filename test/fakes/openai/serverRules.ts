@@ -1,0 +1,109 @@
+/**
+ * Strict validators for the rules of individual servers, one switch each, worded and shaped as the
+ * real server answers (sources in docs/model-servers.md): a chat template without a system role
+ * (vLLM serving Gemma), Ollama's and LM Studio's refusal of a null content, Gemini's refusal of an
+ * empty one and of JSON-schema keywords its proto lacks, Cerebras' refusal of reasoning fields, and an
+ * Azure API Management gateway that takes the key only in `api-key`. A test turns on the rules of
+ * the server it emulates; the fake then rejects exactly what that server rejects.
+ */
+import type { Rejection } from './validateChatRequest';
+
+export type FakeServerRule =
+  | 'no-system-role'
+  | 'ollama-no-null-content'
+  | 'lmstudio-no-null-content'
+  | 'gemini-no-empty-content'
+  | 'gemini-schema'
+  | 'cerebras-no-reasoning-fields'
+  | 'apim-api-key';
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function messages(body: Json): Json[] {
+  return Array.isArray(body.messages) ? body.messages.filter(isObject) : [];
+}
+
+const toolOnlyTurns = (body: Json): Json[] => messages(body).filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0);
+
+function geminiError(message: string): Rejection {
+  return { status: 400, body: [{ error: { code: 400, message, status: 'INVALID_ARGUMENT' } }], message };
+}
+
+/** Keywords Gemini's function-declaration proto has no field for. */
+const GEMINI_UNKNOWN = ['$schema', '$ref', '$defs', 'definitions', 'additionalProperties', 'const', 'default', 'format', 'propertyNames', 'exclusiveMinimum', 'exclusiveMaximum', 'oneOf', 'allOf', 'examples', 'title', 'pattern'];
+
+function geminiSchemaErrors(schema: unknown, at: string, out: string[]): void {
+  if (!isObject(schema)) return;
+  for (const key of Object.keys(schema)) {
+    if (GEMINI_UNKNOWN.includes(key)) out.push(`Invalid JSON payload received. Unknown name "${key}" at '${at}': Cannot find field.`);
+  }
+  if (Array.isArray(schema.type)) out.push(`Invalid JSON payload received. Unknown name "type" at '${at}': Proto field is not repeating, cannot start list.`);
+  if (isObject(schema.properties)) Object.values(schema.properties).forEach((sub, i) => geminiSchemaErrors(sub, `${at}.properties[${i}].value`, out));
+  if (schema.items !== undefined) geminiSchemaErrors(schema.items, `${at}.items`, out);
+  if (Array.isArray(schema.anyOf)) schema.anyOf.forEach((sub, i) => geminiSchemaErrors(sub, `${at}.any_of[${i}]`, out));
+}
+
+function geminiSchema(body: Json): Rejection | undefined {
+  const out: string[] = [];
+  const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
+  tools.forEach((tool, i) => geminiSchemaErrors((tool.function as Json | undefined)?.parameters, `tools[0].function_declarations[${i}].parameters`, out));
+  return out.length === 0 ? undefined : geminiError(out.join('\n'));
+}
+
+function noSystemRole(body: Json): Rejection | undefined {
+  if (!messages(body).some((m) => m.role === 'system')) return undefined;
+  // vLLM's own error body around the template's TemplateError.
+  return { status: 400, body: { object: 'error', message: 'System role not supported', type: 'BadRequestError', param: null, code: 400 }, message: 'System role not supported' };
+}
+
+function nullContent(body: Json, lmStudio: boolean): Rejection | undefined {
+  if (!toolOnlyTurns(body).some((m) => m.content === null || m.content === undefined)) return undefined;
+  if (lmStudio) {
+    const message = "Invalid 'content': 'content' field must be a string or an array of objects.";
+    return { status: 400, body: { error: message }, message };
+  }
+  const message = 'invalid message content type: <nil>';
+  return { status: 400, body: { error: { message, type: 'invalid_request_error', param: null, code: null } }, message };
+}
+
+function emptyContent(body: Json): Rejection | undefined {
+  if (!messages(body).some((m) => m.content === '')) return undefined;
+  return geminiError('Unable to submit request because it has an empty text parameter. Add a value to the parameter and try again. Learn more: https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/gemini');
+}
+
+function reasoningFields(body: Json): Rejection | undefined {
+  const problems = messages(body).flatMap((m, i) =>
+    ['reasoning_content', 'reasoning'].filter((f) => f in m).map((f) => `messages.${i}.${String(m.role)}.${f}: property 'messages.${i}.${String(m.role)}.${f}' is unsupported`),
+  );
+  if (problems.length === 0) return undefined;
+  const message = problems.join('\n');
+  return { status: 400, body: { message, type: 'invalid_request_error', param: 'validation_error', code: 'wrong_api_format' }, message };
+}
+
+/** The gateway's own 401 when the key is not in `api-key` (it ignores a Bearer header). */
+export function apimRejection(headers: Record<string, string | string[] | undefined>, apiKey: string | undefined): Rejection | undefined {
+  if (apiKey !== undefined && headers['api-key'] === apiKey) return undefined;
+  const message = 'Access denied due to missing subscription key. Make sure to include subscription key when making requests to an API.';
+  return { status: 401, body: { statusCode: 401, message }, message };
+}
+
+/** The first rule of `rules` the request breaks, checked in the order given. */
+export function serverRuleRejection(rules: readonly FakeServerRule[], body: unknown): Rejection | undefined {
+  if (!isObject(body)) return undefined;
+  for (const rule of rules) {
+    const rejection =
+      rule === 'no-system-role' ? noSystemRole(body)
+      : rule === 'ollama-no-null-content' ? nullContent(body, false)
+      : rule === 'lmstudio-no-null-content' ? nullContent(body, true)
+      : rule === 'gemini-no-empty-content' ? emptyContent(body)
+      : rule === 'gemini-schema' ? geminiSchema(body)
+      : rule === 'cerebras-no-reasoning-fields' ? reasoningFields(body)
+      : undefined;
+    if (rejection) return rejection;
+  }
+  return undefined;
+}
