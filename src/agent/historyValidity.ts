@@ -1,10 +1,12 @@
 /**
  * OpenAI's Chat Completions rules for a message history, as a pure validator and a repair. Every tool
  * message must answer a call of the assistant message right before its block, every call must be
- * answered exactly once, and no assistant message may have neither content nor tool calls. The loop
- * asserts validity before each model call; resume and cancel use `repairHistory`.
+ * answered exactly once, every call's arguments must be a JSON object (the text strict endpoints
+ * parse), and no assistant message may have neither content nor tool calls. The loop asserts validity
+ * before each model call; resume and cancel use `repairHistory`.
  */
-import type { ChatMessage } from './messages';
+import type { ChatMessage, ToolCall } from './messages';
+import { isWireSafeArguments, wireSafeArguments } from './toolArguments';
 
 export const CANCELLED_TOOL_RESULT = 'cancelled';
 
@@ -66,6 +68,7 @@ export function validateHistoryFrom(messages: readonly ChatMessage[], start: num
       if (calls.length > 0) pending = new Map();
       for (const call of calls) {
         if (pending?.has(call.id)) problems.push({ index, problem: `tool call id ${call.id} repeated` });
+        if (!isWireSafeArguments(call.arguments)) problems.push({ index, problem: `tool call ${call.id} has arguments that are not a JSON object` });
         pending?.set(call.id, false);
       }
     }
@@ -84,10 +87,16 @@ export function assertValidHistory(messages: readonly ChatMessage[]): void {
   if (problems.length > 0) throw new HistoryError(problems);
 }
 
+/** The calls as a history may hold them: arguments a JSON object (`{}` in place of anything else). */
+export function wireSafeCalls(calls: readonly ToolCall[]): ToolCall[] {
+  return calls.map((call) => (isWireSafeArguments(call.arguments) ? call : { ...call, arguments: wireSafeArguments(call.arguments) }));
+}
+
 /**
  * Makes a history valid with the least change: unanswered calls get a `cancelled` result (in call
  * order, after the answers that exist), orphan and duplicate tool messages are dropped, empty
- * assistant messages are dropped. A valid history comes back unchanged (same contents).
+ * assistant messages are dropped, arguments that are not a JSON object become `{}`. A valid history
+ * comes back unchanged (same contents).
  */
 export function repairHistory(messages: readonly ChatMessage[]): { history: ChatMessage[]; changes: number } {
   const history: ChatMessage[] = [];
@@ -119,8 +128,9 @@ export function repairHistory(messages: readonly ChatMessage[]): { history: Chat
       continue;
     }
     if (message.role === 'assistant' && message.toolCalls !== undefined) {
-      const unique = message.toolCalls.filter((call, i, all) => all.findIndex((c) => c.id === call.id) === i);
-      if (unique.length !== message.toolCalls.length) changes += 1;
+      const distinct = message.toolCalls.filter((call, i, all) => all.findIndex((c) => c.id === call.id) === i);
+      const unique = wireSafeCalls(distinct);
+      if (distinct.length !== message.toolCalls.length || unique.some((call, i) => call !== distinct[i])) changes += 1;
       if (unique.length === 0) {
         history.push({ role: 'assistant', content: message.content });
         continue;

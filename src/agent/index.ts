@@ -32,6 +32,7 @@ export {
   splitTurns,
   SUMMARY_PREFIX,
 } from './compactionRules';
-export { parseToolArguments, truncateToolResult } from './toolRunner';
+export { truncateToolResult } from './toolRunner';
+export { parseToolArguments, wireSafeArguments } from './toolArguments';
 export { withAttachments, type PromptAttachment } from './promptAttachments';
 export { planRound, toolSpecs } from './promptRunner';

@@ -10,7 +10,7 @@ import { compact } from './compact';
 import { compactionLimit, estimatePromptTokens, fixedChars } from './compactionRules';
 import { CancelledError, raceAbort } from './cancellation';
 import { type CoreContext, appendMessage, toolListOptions } from './context';
-import { validateHistory } from './historyValidity';
+import { validateHistory, wireSafeCalls } from './historyValidity';
 import { callModel, replyMessage } from './modelTurn';
 import type { ModelReply, ToolSpec } from './ports';
 import { type PromptGate, STOP_EVIDENCE_MAX_CALLS, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
@@ -160,7 +160,8 @@ export class PromptRunner {
     const calls = reply.toolCalls;
     const cutOff = reply.finishReason === 'length' || reply.finishReason === 'content_filter';
     if (calls.length > 0) {
-      appendMessage(ctx, replyMessage(reply, content === '' ? null : content, calls));
+      // The history holds what every endpoint accepts back; the calls run (or are refused) as the model wrote them.
+      appendMessage(ctx, replyMessage(reply, content === '' ? null : content, wireSafeCalls(calls)));
       noteToolRound(ctx, this.gate);
       if (cutOff) {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);

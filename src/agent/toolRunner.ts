@@ -15,6 +15,7 @@ import type { HookReply } from './events';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
 import type { ToolProgress } from './ports';
 import { errorMessage } from './errorMessage';
+import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
 import { runWithIdleTimeout } from './toolTimeout';
 
 /**
@@ -31,21 +32,6 @@ export function truncateToolResult(text: string, maxChars: number): string {
   const last = text.charCodeAt(end - 1);
   if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
   return `${text.slice(0, end)}\n[result truncated: ${text.length - end} more characters]`;
-}
-
-export function parseToolArguments(raw: string): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
-  // Some models send an empty string for a call without arguments.
-  if (raw.trim() === '') return { ok: true, value: {} };
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch (error) {
-    return { ok: false, error: `the arguments are not valid JSON (${errorMessage(error)})` };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, error: 'the arguments must be a JSON object' };
-  }
-  return { ok: true, value: value as Record<string, unknown> };
 }
 
 /** The host's say before the call (an approval), untimed but cancellable: a result means the call does not run. */
@@ -87,7 +73,7 @@ export interface ToolCallRecord {
 async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, round: ToolRound, signal: AbortSignal): Promise<Executed> {
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
   const args = parseToolArguments(call.arguments);
-  if (!args.ok) return { result: { isError: true, text: `invalid arguments for ${call.name}: ${args.error}. Call it again with a JSON object.` } };
+  if (!args.ok) return { result: { isError: true, text: invalidArgumentsResult(call.name, call.arguments, args.error) } };
   // Policy first: a denied call is never put to the user for approval.
   const denial = await preToolUse(ctx, round.preServers, call, tool, args.value, round.denials, signal);
   if (denial !== undefined) return { result: denial };

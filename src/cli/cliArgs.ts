@@ -23,6 +23,8 @@ export interface CliArgs {
   allowProtectedWrites: boolean;
   /** Other agents' hook files to run as hooks: a comma list of formats (claude, codex, ...). */
   agentHooks?: string;
+  /** Secret variables a workspace-defined server may receive (`--allow-secret-env NAME`, repeatable or comma-separated). */
+  allowSecretEnv: string[];
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -42,6 +44,9 @@ Options:
   --agent-hooks LIST       run the command hooks other agents' files define as Sprout hooks: comma list of
                            claude,codex,gemini,copilot,cursor (your own ~/ files; the workspace's only
                            with --trust-workspace)
+  --allow-secret-env NAME  let the workspace's own servers receive the secret variable NAME through
+                           \${env:NAME} (a *_KEY, *_TOKEN, *_SECRET, *PASSWORD* variable or the API key);
+                           refused without it. Repeat it, or give a comma list
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
@@ -88,6 +93,11 @@ Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration, 
              130 interrupted (SIGINT/SIGTERM).
 `;
 
+/** `--allow-secret-env A --allow-secret-env B,C` as [A, B, C]. */
+export function secretEnvNames(values: readonly string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter((n) => n !== '');
+}
+
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   let parsed;
   try {
@@ -109,6 +119,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         'trust-workspace': { type: 'boolean' },
         elicitation: { type: 'string' },
         'allow-protected-writes': { type: 'boolean' },
+        'allow-secret-env': { type: 'string', multiple: true },
       },
     });
   } catch (error) {
@@ -131,6 +142,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     elicitation: v.elicitation,
     allowProtectedWrites: v['allow-protected-writes'] === true,
     agentHooks: v['agent-hooks'],
+    allowSecretEnv: secretEnvNames(v['allow-secret-env']),
     prompt,
   };
 }

@@ -9,16 +9,17 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OAuthHost, OAuthRecord, OAuthStore } from '../mcp/oauthClient';
-import { stateHome, writePrivateFileAtomic } from '../platform/privateState';
+import { privateStateDir, stateHome, writePrivateFileAtomic } from '../platform/privateState';
 import type { WritableLike } from '../runtime/streamLogger';
 import type { Env } from './cliSettings';
 
-function oauthStateDir(env: Env): string {
-  return join(stateHome(env), 'oauth');
-}
-
 class FileOAuthStore implements OAuthStore {
-  constructor(private readonly dir: string) {}
+  constructor(private readonly env: Env) {}
+
+  /** Checked from the state root down before tokens are written (a symlinked root is refused). */
+  private get dir(): string {
+    return join(stateHome(this.env), 'oauth');
+  }
 
   async load(key: string): Promise<OAuthRecord | undefined> {
     try {
@@ -30,6 +31,7 @@ class FileOAuthStore implements OAuthStore {
 
   async save(key: string, record: OAuthRecord): Promise<void> {
     // Written whole and then renamed, so a crash never leaves half a token file.
+    privateStateDir(this.env, 'oauth');
     writePrivateFileAtomic(this.file(key), JSON.stringify(record));
   }
 
@@ -44,7 +46,7 @@ class FileOAuthStore implements OAuthStore {
 
 export function cliOAuthHost(env: Env, stderr: WritableLike): OAuthHost {
   return {
-    store: new FileOAuthStore(oauthStateDir(env)),
+    store: new FileOAuthStore(env),
     clientName: 'Sprout Agent CLI',
     openSignIn: (server, url) => {
       stderr.write(`sprout-agent: MCP server "${server}" asks you to sign in. Open this URL in a browser on this machine:\n  ${url.href}\n`);

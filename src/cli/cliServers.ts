@@ -4,14 +4,17 @@
  * --builtin-servers / SPROUT_AGENT_BUILTIN_SERVERS says otherwise; the user's servers add to them, and
  * a name both use is an error naming both. A repository is attacker-written: `<cwd>/.vscode/mcp.json`
  * starts only when the user opts in (--trust-workspace / SPROUT_AGENT_TRUST_WORKSPACE=1, or naming the
- * file with --mcp-config); otherwise its servers are only listed, with how to enable them.
+ * file with --mcp-config); otherwise its servers are only listed, with how to enable them. Even then a
+ * workspace file's servers get no secret variable unless --allow-secret-env names it (secretVariables.ts).
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ConfigError, parseBoolean } from '../agent/settings';
 import type { HookAllowlist } from '../agent/settings';
 import { inputEnvName, loadMcpConfigFile, readMcpConfigJson, type McpServerConfig, type MissingInputError } from '../mcp/config';
+import type { SecretPolicy } from '../mcp/secretVariables';
+import { isInside } from '../servers/common/safePath';
 import {
   BUNDLED_SERVER_NAMES,
   DEFAULT_BUNDLED_SERVERS,
@@ -41,6 +44,8 @@ export interface ServerSelectionInput {
   builtinServers: string | undefined;
   /** --trust-workspace was given. */
   trustWorkspace: boolean;
+  /** --allow-secret-env: secret variables the workspace's own servers may receive. */
+  allowSecretEnv?: readonly string[];
   env: Env;
 }
 
@@ -126,6 +131,25 @@ function rejectNameClashes(sources: readonly ConfigSource[], bundled: readonly B
   }
 }
 
+/** A file inside the workspace (after links) is the repository's, whoever named it on the command line. */
+function isWorkspaceFile(file: string, workspaceFolder: string): boolean {
+  try {
+    return isInside(realpathSync(workspaceFolder), realpathSync(file));
+  } catch {
+    return true;
+  }
+}
+
+/** Secrets for the workspace's own servers: only the variables --allow-secret-env names; the API key counts whatever its name. */
+function workspaceSecretPolicy(input: ServerSelectionInput): SecretPolicy {
+  const key = input.env.OPENAI_API_KEY;
+  return {
+    knownSecrets: key !== undefined && key !== '' ? [key] : [],
+    allow: (use) => (input.allowSecretEnv ?? []).includes(use.variable),
+    howToAllow: (use) => `pass --allow-secret-env ${use.variable} if you want "${use.server}" to have it`,
+  };
+}
+
 /**
  * --mcp-config FILE's servers, then (with the opt-in) those of <cwd>/.vscode/mcp.json, then the
  * bundled ones. Without the opt-in the workspace file is only read for its server names.
@@ -152,7 +176,8 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
     notices.push(`${missing.source}: server "${missing.server}" stays off: ${why}. The other servers start.`);
   };
   const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices, onMissingInput };
-  const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, vars) }));
+  const secrets = workspaceSecretPolicy(input);
+  const sources = files.map((file) => ({ file, servers: loadMcpConfigFile(file, isWorkspaceFile(file, input.workspaceFolder) ? { ...vars, secrets } : vars) }));
   rejectNameClashes(sources, bundled);
   const selection: ServerSelection = { configured: sources.flatMap((s) => s.servers), configFiles: files, bundled, untrusted, off, notices };
   // Last, so a run and `hooks check` print the same lines in the same order.
@@ -165,6 +190,17 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
 function inputMissing(missing: MissingInputError): string {
   const declare = missing.declared ? '' : ` (and declare "${missing.inputId}" in the file's "inputs")`;
   return `its ${missing.field} uses \${input:${missing.inputId}}, which has no value; set ${inputEnvName(missing.inputId)}${declare}`;
+}
+
+/** The command-line options that choose servers, as a run and `hooks check` both take them. */
+export type ServerOptions = Partial<Pick<ServerSelectionInput, 'mcpConfig' | 'builtinServers'>> & Pick<ServerSelectionInput, 'trustWorkspace' | 'allowSecretEnv'>;
+
+/** selectServers for a command line, with what was said about the configuration printed on `stderr`. */
+export function selectAndAnnounce(options: ServerOptions, workspaceFolder: string, env: Env, stderr: { write(text: string): unknown }): ServerSelection {
+  const { mcpConfig, builtinServers, trustWorkspace, allowSecretEnv } = options;
+  const selection = selectServers({ workspaceFolder, mcpConfig, builtinServers, trustWorkspace, allowSecretEnv, env });
+  for (const notice of selection.notices) stderr.write(`sprout-agent: ${notice}\n`);
+  return selection;
 }
 
 /** What the CLI says on stderr when a workspace's own servers were left unstarted. */

@@ -4,11 +4,12 @@
  * state folder for bundled servers, and the prompt (argument, or stdin when omitted or "-").
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { Logger } from '../agent/ports';
 import { JsonlTranscriptStore } from '../runtime/jsonlTranscriptStore';
-import { ensurePrivateDir, stateHome, type StateEnv } from '../platform/privateState';
+import { privateStateDir, type StateEnv } from '../platform/privateState';
+import { isInside, OutsideWorkspaceError, resolveInWorkspace } from '../servers/common/safePath';
 import { UsageError } from './exitCodes';
 
 export function resolveWorkspace(cwdOption: string | undefined, processCwd: string): string {
@@ -17,6 +18,32 @@ export function resolveWorkspace(cwdOption: string | undefined, processCwd: stri
     throw new UsageError(`--cwd: ${folder} is not a directory. Pass an existing workspace folder.`);
   }
   return folder;
+}
+
+/**
+ * The --session file. A transcript holds the whole conversation, and a repository can ship the path the
+ * README suggests (`.sprout/session.jsonl`) as a symlink: so the file itself is never a link (the store
+ * opens it without following one), and a path inside the workspace must still be inside it once the
+ * links of its folders are followed. A file the user names outside the workspace is theirs to choose.
+ */
+export function sessionFileFor(option: string | undefined, processCwd: string, workspaceFolder: string): string | undefined {
+  if (option === undefined) return undefined;
+  const file = resolve(processCwd, option);
+  const entry = lstatSync(file, { throwIfNoEntry: false });
+  if (entry?.isSymbolicLink()) {
+    throw new UsageError(`--session: ${file} is a symbolic link (to ${readlinkSync(file)}); a transcript is written only to a regular file, never through a link. Remove the link, or name another file.`);
+  }
+  if (entry !== undefined && !entry.isFile()) throw new UsageError(`--session: ${file} is not a regular file. Name a JSON-lines file (it is created if missing).`);
+  const root = realpathSync(workspaceFolder);
+  const base = [workspaceFolder, root].find((folder) => isInside(folder, file));
+  if (base === undefined) return file;
+  try {
+    resolveInWorkspace(root, relative(base, file));
+  } catch (error) {
+    if (!(error instanceof OutsideWorkspaceError)) throw error;
+    throw new UsageError(`--session: ${file} is in the workspace, but a symbolic link among its folders leads outside it; a transcript is never written through a link. Remove the link, or name another file.`);
+  }
+  return file;
 }
 
 export async function sessionIdFor(sessionFile: string | undefined, logger: Logger): Promise<string> {
@@ -40,9 +67,9 @@ const RUN_STATE_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
  */
 export function stateDirFor(sessionId: string, resumable: boolean, env: StateEnv, now = Date.now()): string {
   const kind = resumable ? 'sessions' : 'runs';
-  const parent = ensurePrivateDir(join(stateHome(env), kind));
+  const parent = privateStateDir(env, kind);
   if (!resumable) pruneOlderThan(parent, now - RUN_STATE_MAX_AGE_MS);
-  return ensurePrivateDir(join(parent, sessionId.replace(/[^A-Za-z0-9_-]/g, '_')));
+  return privateStateDir(env, kind, sessionId.replace(/[^A-Za-z0-9_-]/g, '_'));
 }
 
 function pruneOlderThan(parent: string, cutoff: number): void {

@@ -2,9 +2,11 @@
  * How the CLI shows the agent's event stream. `--json`: every event as one JSON line on stdout, for
  * machines. Otherwise readable text: the streamed reply, tool calls as short lines, hook objections
  * clearly marked and the outcome on stdout; diagnostics (retries, server trouble) on stderr.
- * Model and hook text is untrusted: control characters are neutralised before it reaches a terminal.
+ * Model and hook text is untrusted: the CLI's streams neutralise it (platform/terminalText.ts), and the
+ * lines here flatten it first so one event stays one line.
  */
 import type { AgentEvent, UnresolvedCause } from '../agent/events';
+import { neutralizeTerminalText as sanitizeForTerminal, terminalSafeJson } from '../platform/terminalText';
 import type { WritableLike } from '../runtime/streamLogger';
 import { KILL_AFTER_TIMEOUTS } from '../agent/hookCaller';
 import { hookFailedText, hookTimedOutText } from '../shared/hookText';
@@ -13,14 +15,8 @@ export type EventPrinter = (event: AgentEvent) => void;
 
 export function jsonEventPrinter(out: WritableLike): EventPrinter {
   return (event) => {
-    out.write(`${JSON.stringify(event)}\n`);
+    out.write(`${terminalSafeJson(event)}\n`);
   };
-}
-
-/** Keeps newlines and tabs; drops other control characters (terminal escape sequences included). */
-export function sanitizeForTerminal(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
 function oneLine(text: string, max = 200): string {

@@ -26,11 +26,13 @@ import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../platform/nodeClock';
 import type { StreamLogger } from '../runtime/streamLogger';
-import { selectServers } from './cliServers';
+import { terminalSafeJson } from '../platform/terminalText';
+import { selectAndAnnounce } from './cliServers';
 import { resolveWorkspace, stateDirFor } from './cliSession';
 import { hookSettings, mcpProtocolOptions } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
+import { secretEnvNames } from './cliArgs';
 import type { CliIo } from './cliIo';
 
 const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
@@ -45,6 +47,7 @@ Options:
   --cwd DIR                workspace folder (default: the current directory)
   --mcp-config FILE        MCP servers in the .vscode/mcp.json format (as for a run)
   --trust-workspace        also start the servers of <cwd>/.vscode/mcp.json (as for a run)
+  --allow-secret-env NAME  let them receive the secret variable NAME (as for a run)
   --builtin-servers LIST   bundled servers to start (as for a run)
   --agent-hooks LIST       also check the command hooks of these agents' files (as for a run)
   --event NAME             call only this hook (${HOOK_NAMES.join(', ')})
@@ -65,6 +68,7 @@ export interface HooksCheckArgs {
   cwd?: string;
   mcpConfig?: string;
   trustWorkspace: boolean;
+  allowSecretEnv: string[];
   builtinServers?: string;
   agentHooks?: string;
   event?: HookName;
@@ -103,7 +107,7 @@ function parseSampleCall(tool: string | undefined, args: string | undefined): Sa
 
 function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
-  if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, call: DEFAULT_SAMPLE_CALL, json: false };
+  if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, allowSecretEnv: [], call: DEFAULT_SAMPLE_CALL, json: false };
   if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the commands are check, run, install and uninstall.\n\n${HOOKS_USAGE}`);
   let parsed;
   try {
@@ -116,6 +120,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
         cwd: { type: 'string' },
         'mcp-config': { type: 'string' },
         'trust-workspace': { type: 'boolean' },
+        'allow-secret-env': { type: 'string', multiple: true },
         'builtin-servers': { type: 'string' },
         'agent-hooks': { type: 'string' },
         event: { type: 'string' },
@@ -134,6 +139,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
     cwd: v.cwd,
     mcpConfig: v['mcp-config'],
     trustWorkspace: v['trust-workspace'] === true,
+    allowSecretEnv: secretEnvNames(v['allow-secret-env']),
     builtinServers: v['builtin-servers'],
     agentHooks: v['agent-hooks'],
     event: parseEvent(v.event),
@@ -198,9 +204,8 @@ async function checkServers({ hub, host, sources, tools, hooks, args, signal }: 
 
 function hubFor(args: HooksCheckArgs, io: CliIo, logger: StreamLogger): { hub: McpHub; sources: CommandHookSource[] } {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
-  const selection = selectServers({ workspaceFolder, mcpConfig: args.mcpConfig, builtinServers: args.builtinServers, trustWorkspace: args.trustWorkspace, env: io.env });
   // As for a run: a workspace's own servers start only on opt-in, and the check says which did not.
-  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
+  const selection = selectAndAnnounce(args, workspaceFolder, io.env, io.stderr);
   // A throwaway state folder: a check must not read or change any session's state (a todo list, say).
   const stateDir = selection.bundled.length > 0 ? stateDirFor(`hooks-check-${randomUUID()}`, false, io.env) : '';
   const bundled = bundledServerConfigs(selection.bundled, { distDir: io.distDir, stateDir, workspaceFolder });
@@ -231,7 +236,7 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo, logger
     const report = await checkServers({ hub, host, sources, tools, hooks, args, signal: io.interrupt });
     if (io.interrupt.aborted) return EXIT_INTERRUPTED;
     const allowlist = io.env.MCP_HOOK_SERVERS?.trim() || '(unset: hooks off)';
-    io.stdout.write(args.json ? `${JSON.stringify(report)}\n` : formatReport(report, allowlist));
+    io.stdout.write(args.json ? `${terminalSafeJson(report)}\n` : formatReport(report, allowlist));
     if (args.agent !== undefined && !args.json) io.stdout.write(agentReport(args.agent, tools, hooks, resolveWorkspace(args.cwd, io.cwd)));
     return report.ok ? EXIT_OK : EXIT_ERROR;
   } finally {

@@ -6,7 +6,7 @@
  */
 import type { HookCallResult, HookName } from '../agent/events';
 import type { HookSettings } from '../agent/settings';
-import { sanitizeForTerminal } from './eventPrinters';
+import { neutralizeTerminalText as sanitizeForTerminal } from '../platform/terminalText';
 
 /** The tool call `_PreToolUse` and `_PostToolUse` are told about (`--tool`, `--args`). */
 export interface SampleCall {

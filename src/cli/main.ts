@@ -8,6 +8,7 @@ import packageJson from '../../package.json';
 import { defaultDistDir, runCli } from './runCli';
 import { EXIT_ERROR, EXIT_INTERRUPTED } from './exitCodes';
 import type { AgentRuntime } from '../runtime/createAgentRuntime';
+import { terminalWriter } from '../platform/terminalText';
 import { answerLocally } from './bridge/bridgeProcess';
 import type { BridgeRequest, BridgeResponse } from './bridge/bridgeHandler';
 
@@ -37,9 +38,11 @@ export async function main(early?: EarlySignals): Promise<void> {
   process.on('SIGTERM', onSignal);
   early?.release();
   for (let i = 0; i < (early?.seen.length ?? 0); i++) onSignal();
+  const stdout = terminalWriter(process.stdout);
+  const stderr = terminalWriter(process.stderr);
   // Servers run in their own process groups, so a crash would orphan them: close them, then exit 1.
   const onCrash = (error: unknown): void => {
-    process.stderr.write(`sprout-agent: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    stderr.write(`sprout-agent: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     void (runtime?.dispose() ?? Promise.resolve()).finally(() => process.exit(EXIT_ERROR));
   };
   process.on('uncaughtException', onCrash);
@@ -51,8 +54,8 @@ export async function main(early?: EarlySignals): Promise<void> {
     env: process.env,
     cwd: process.cwd(),
     stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout,
+    stderr,
     version: packageJson.version,
     distDir: defaultDistDir(__dirname),
     interrupt: interrupt.signal,

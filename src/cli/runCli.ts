@@ -5,7 +5,7 @@
  * session file flushed and the servers closed, then 130.
  */
 import { existsSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
@@ -13,10 +13,12 @@ import { McpConfigError } from '../mcp/config';
 import { adaptationFilePath, fileAdaptationMemory } from '../runtime/adaptationFile';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
 import { StreamLogger, type LogLevel } from '../runtime/streamLogger';
+import { terminalWriter } from '../platform/terminalText';
+import { UnsafeStateDirError } from '../platform/privateState';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import type { CliIo } from './cliIo';
-import { checkHookAllowlist, selectServers, type ServerSelection } from './cliServers';
-import { readPrompt, resolveWorkspace, sessionIdFor, stateDirFor } from './cliSession';
+import { checkHookAllowlist, selectAndAnnounce, type ServerSelection } from './cliServers';
+import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor } from './cliSession';
 import { mcpProtocolOptions, modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
 import { elicitationPolicy } from './cliElicitation';
 import { cliOAuthHost } from './cliOAuth';
@@ -27,7 +29,7 @@ import { WithCommandHooks } from '../agentHooks/withCommandHooks';
 import { runBridgeProcess } from './bridge/bridgeProcess';
 import { runHookHostCommand } from './bridge/hookHost';
 import { runHooksInstall } from './bridge/hooksInstall';
-import { calledToolsRecorder, describeFailures, neededServerFailures } from './serverFailures';
+import { describeFailures, runVerdict } from './serverFailures';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 /** How long a cancelled run may take to wind down before the servers are closed under it. */
@@ -83,14 +85,7 @@ function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string, mcp
 
 /** The servers this run starts, with what was said about the configuration; a misconfiguration throws. */
 function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist: HookAllowlist): ServerSelection {
-  const selection = selectServers({
-    workspaceFolder,
-    mcpConfig: args.mcpConfig,
-    builtinServers: args.builtinServers,
-    trustWorkspace: args.trustWorkspace,
-    env: io.env,
-  });
-  for (const notice of selection.notices) io.stderr.write(`sprout-agent: ${notice}\n`);
+  const selection = selectAndAnnounce(args, workspaceFolder, io.env, io.stderr);
   checkHookAllowlist(allowlist, selection);
   return selection;
 }
@@ -107,7 +102,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
   const prompt = await raceInterrupt(readPrompt(args.prompt, io.stdin, io.interrupt), io.interrupt);
-  const sessionFile = args.session === undefined ? undefined : resolve(io.cwd, args.session);
+  const sessionFile = sessionFileFor(args.session, io.cwd, workspaceFolder);
   const sessionId = await sessionIdFor(sessionFile, logger);
   const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
   const print = args.json ? jsonEventPrinter(io.stdout) : textEventPrinter(io.stdout, io.stderr);
@@ -139,17 +134,18 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);
-  const called = calledToolsRecorder();
-  const unsubscribe = runtime.session.subscribe((event) => (print(event), called.listener(event)));
+  // One decision: the outcome as printed (with the failed servers the run needed) is what the exit code comes from.
+  const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
+  const unsubscribe = runtime.session.subscribe((event) => print(verdict.see(event)));
   try {
-    const outcome = await runPrompt(runtime, prompt, io);
-    if (io.interrupt.aborted) return EXIT_INTERRUPTED;
-    if (outcome === undefined) return EXIT_ERROR;
+    const finished = await runPrompt(runtime, prompt, io);
+    const outcome = verdict.outcome;
+    // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
+    if (finished === undefined || outcome === undefined) return io.interrupt.aborted ? EXIT_INTERRUPTED : EXIT_ERROR;
     // stderr in both modes: a --json consumer reads stdout, a person watching the terminal reads this.
     if (outcome.reason === 'error' && outcome.message) io.stderr.write(`sprout-agent: ${outcome.message}\n`);
-    const failures = neededServerFailures(runtime.hub.status(), settings.hooks.allowlist, called.names);
-    io.stderr.write(describeFailures(failures));
-    return failures.length > 0 ? EXIT_USAGE : exitCodeForOutcome(outcome);
+    io.stderr.write(describeFailures(outcome.failedServers ?? []));
+    return exitCodeForOutcome(outcome);
   } finally {
     await endRun(runtime, io, unsubscribe);
   }
@@ -165,7 +161,10 @@ async function endRun(runtime: AgentRuntime, io: CliIo, unsubscribe: () => void)
   }
 }
 
-export async function runCli(io: CliIo): Promise<number> {
+export async function runCli(given: CliIo): Promise<number> {
+  // Whatever the CLI prints may carry text from outside (server names, endpoint errors, hook and tool
+  // text): both streams neutralise every write, so no message has to remember to.
+  const io: CliIo = { ...given, stdout: terminalWriter(given.stdout), stderr: terminalWriter(given.stderr) };
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
   if (io.argv[0] === 'hooks') return runHooks(io, logger);
   let args: CliArgs;
@@ -204,7 +203,8 @@ async function withExitCodes(io: CliIo, work: () => Promise<number>): Promise<nu
     return await work();
   } catch (error) {
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof McpConfigError) {
+    // Configuration, and private state Sprout refuses to use (a symlinked state folder or transcript): one line, exit 2.
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof McpConfigError || error instanceof UnsafeStateDirError) {
       io.stderr.write(`sprout-agent: ${error.message}\n`);
       return EXIT_USAGE;
     }

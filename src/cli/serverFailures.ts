@@ -1,9 +1,11 @@
 /**
- * Which failed MCP servers this run needed, so the CLI can end with exit 2 and their errors instead of
- * a success that hides them (a `--json` `server_error` line alone is easy to miss in CI). A server was
- * needed when MCP_HOOK_SERVERS names it (its hooks never ran), or when the model tried its tools.
+ * The CLI's verdict on a run, decided once, when the prompt's outcome arrives: the outcome itself plus
+ * the failed MCP servers the run needed (MCP_HOOK_SERVERS names it, so its hooks never ran; or the
+ * model tried its tools), read from the hub at that moment. The printed outcome carries exactly that
+ * list and the exit code is derived from the printed outcome alone (exitCodeForOutcome), so the two
+ * can never disagree, however late a crash is noticed: one noticed after the outcome is not in it.
  */
-import type { AgentEvent } from '../agent/events';
+import type { AgentEvent, Outcome } from '../agent/events';
 import type { HookAllowlist } from '../agent/settings';
 import type { ServerStatus } from '../mcp/mcpHub';
 
@@ -13,11 +15,8 @@ export interface NeededFailure {
   error: string;
 }
 
-/** Collects the tool names the model asked for during a run. */
-export function calledToolsRecorder(): { listener: (event: AgentEvent) => void; names: Set<string> } {
-  const names = new Set<string>();
-  return { names, listener: (event) => void (event.type === 'tool_started' && names.add(event.name)) };
-}
+/** The outcome as the CLI prints it and derives its exit code from. */
+export type RunOutcome = Outcome & { failedServers?: NeededFailure[] };
 
 export function neededServerFailures(status: readonly ServerStatus[], allowlist: HookAllowlist, calledTools: ReadonlySet<string>): NeededFailure[] {
   const failures: NeededFailure[] = [];
@@ -31,6 +30,31 @@ export function neededServerFailures(status: readonly ServerStatus[], allowlist:
     failures.push({ server: server.name, why, error: server.error ?? 'it failed to start' });
   }
   return failures;
+}
+
+export interface RunVerdict {
+  /** Passes every event through, the outcome with the failed servers the run needed added. */
+  see(event: AgentEvent): AgentEvent;
+  /** The outcome as printed, once it came. */
+  readonly outcome: RunOutcome | undefined;
+}
+
+/** Watches a run's events; the hub's status is read once, as the outcome passes. */
+export function runVerdict(status: () => readonly ServerStatus[], allowlist: HookAllowlist): RunVerdict {
+  const called = new Set<string>();
+  let decided: RunOutcome | undefined;
+  return {
+    see(event) {
+      if (event.type === 'tool_started') called.add(event.name);
+      if (event.type !== 'outcome') return event;
+      const failures = neededServerFailures(status(), allowlist, called);
+      decided = failures.length === 0 ? event.outcome : { ...event.outcome, failedServers: failures };
+      return { ...event, outcome: decided };
+    },
+    get outcome() {
+      return decided;
+    },
+  };
 }
 
 export function describeFailures(failures: readonly NeededFailure[]): string {

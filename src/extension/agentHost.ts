@@ -18,6 +18,7 @@ import type { EraStore } from '../mcp/protocolEra';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { ModelRouter } from './modelSources/modelRouter';
 import type { ConsentStore } from './settings/consentStore';
+import type { SecretConsent } from './settings/secretConsent';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';
 import type { AdaptationMemory } from '../model/adaptationMemory';
@@ -32,6 +33,8 @@ export interface AgentHostDeps {
   workspaceFolder: string;
   logger: Logger;
   consent: ConsentStore;
+  /** Whether a workspace-defined server may have one of the user's secret variables. */
+  secretConsent: SecretConsent;
   settings: () => ExtensionSettings;
   apiKey: () => string | undefined;
   keyConsent: KeyConsent;
@@ -164,6 +167,8 @@ export class AgentHost {
         stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
         protectedPaths: settings.protectedPaths,
         inputs: this.deps.inputs,
+        knownSecrets: [this.deps.apiKey()].filter((key): key is string => key !== undefined),
+        secretConsent: (use) => this.deps.secretConsent.ensure(use),
       },
       this.deps.consent,
     );

@@ -20,8 +20,9 @@ import { ChatViews } from './chat/chatViews';
 import { QuestionBrokers } from './chat/questionBrokers';
 import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
-import { askConsent, askKeyConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
+import { askConsent, askKeyConsent, askSecretConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
 import { KeyConsent } from './settings/keyConsent';
+import { SecretConsent } from './settings/secretConsent';
 import { globalStateAdaptations } from './settings/adaptationStore';
 import { WorkspaceApprovals } from './approvals/workspaceApprovals';
 import { protectedTargetFinder } from './approvals/protectedTargets';
@@ -64,6 +65,8 @@ export interface SproutApi {
   consent: ConsentStore;
   /** Consent to send the API key to a model URL the workspace set. */
   keyConsent: KeyConsent;
+  /** Consent for a workspace-defined server to have one of the user's secret variables. */
+  secretConsent: SecretConsent;
   /** "Always allow in this workspace", in workspace state. */
   approvals: WorkspaceApprovals;
   keys: ApiKeyStore;
@@ -73,6 +76,8 @@ export interface SproutApi {
   mcpPrompts: McpUserPrompts;
   /** Wall time of `activate` itself (what `npm run bench` reports as activation). */
   activationMs: number;
+  /** Everything a `sprout` task writes to its terminal, as written (after neutralising). */
+  onTaskOutput: vscode.Event<string>;
 }
 
 /** The window's parts, as `activate` composed them. */
@@ -95,6 +100,7 @@ interface Parts {
 }
 
 let statusBarItem: vscode.StatusBarItem | undefined;
+const taskOutput = new vscode.EventEmitter<string>();
 
 function registerParts(context: vscode.ExtensionContext, parts: Parts, config: { get: () => ExtensionSettings; reread: () => ExtensionSettings }): void {
   const { channel, keys, logger, host, events, index, controller, views, questions, testing } = parts;
@@ -111,7 +117,10 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider({ ...webviews, questions, index, events }), { webviewOptions: { retainContextWhenHidden: true } }),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: parts.tree, showCollapseAll: false }),
     ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(webviews) }),
-    registerTaskProvider((prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, questions }, prompt, onEvent, signal)),
+    registerTaskProvider(
+      (prompt, onEvent, signal) => runPromptInNewChat({ host, index, logger, settings: config.get, questions }, prompt, onEvent, signal),
+      (text) => taskOutput.fire(text),
+    ),
     keys.onDidChange(() => controller.applySettings()),
     // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
     host.modelSources.onDidChange(() => controller.applySettings()),
@@ -145,16 +154,21 @@ interface HostInputs {
   settings: () => ExtensionSettings;
 }
 
-/** The agent host with its two consents: to start workspace-defined servers, and to send the key where the workspace points. */
-function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): { host: AgentHost; consent: ConsentStore; keyConsent: KeyConsent } {
+/** What the user is asked before the workspace gets something: its servers started, its secrets, the key sent where it points. */
+type Consents = Pick<SproutApi, 'consent' | 'keyConsent' | 'secretConsent'>;
+
+/** The agent host with its consents. */
+function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): Consents & { host: AgentHost } {
   const consent = new ConsentStore(context.globalState, askConsent);
   const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
+  const secretConsent = new SecretConsent(context.workspaceState, askSecretConsent);
   const host = new AgentHost({
     extensionPath: context.extensionPath,
     storageDir: inputs.storageDir,
     workspaceFolder: inputs.workspaceFolder,
     logger: inputs.logger,
     consent,
+    secretConsent,
     settings: inputs.settings,
     apiKey: () => inputs.keys.current,
     keyConsent,
@@ -164,7 +178,7 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: P
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
     ...mcp,
   });
-  return { host, consent, keyConsent };
+  return { host, consent, keyConsent, secretConsent };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SproutApi> {
@@ -196,7 +210,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     showChat: () => void vscode.commands.executeCommand('sprout.chat.focus'),
   });
   const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
-  const { host, consent, keyConsent } = createHost(context, hostInputs, mcpHostOptions(context, questions, mcpPrompts));
+  const { host, consent, keyConsent, secretConsent } = createHost(context, hostInputs, mcpHostOptions(context, questions, mcpPrompts));
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
   context.subscriptions.push(testing);
@@ -219,7 +233,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
   const snapshot = async (): Promise<ChatState> => views.snapshot(await controller.current(), controller.facts());
-  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs };
+  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event };
 }
 
 export async function deactivate(): Promise<void> {

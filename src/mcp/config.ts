@@ -10,6 +10,7 @@ import { isAbsolute, resolve, sep, basename } from 'node:path';
 import { z } from 'zod';
 import { ToolNameError, validateServerName } from '../agent/toolNames';
 import { parseEnvFile } from './envFile';
+import { destinationOf, isSecretVariable, secretRefusal, type SecretPolicy } from './secretVariables';
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -35,6 +36,11 @@ export interface McpConfigVars {
   onMissingInput?: (missing: MissingInputError) => void;
   /** Receives what the user should know but is no error: which shape was read, keys that are ignored. */
   notices?: string[];
+  /**
+   * Set for workspace-defined servers: a secret-looking `${env:NAME}` goes into a server's
+   * configuration only when the policy allows it (secretVariables.ts); otherwise the server is an error.
+   */
+  secrets?: SecretPolicy;
 }
 
 export class McpConfigError extends Error {
@@ -102,7 +108,10 @@ export class MissingInputError extends McpConfigError {
   }
 }
 
-type Expand = (value: string, field: string) => string;
+type Expand = ((value: string, field: string) => string) & {
+  /** After the entry is expanded: refuses a secret the policy does not allow, naming where it would go. */
+  checkSecrets(destination: string): void;
+};
 
 function issueField(issue: z.core.$ZodIssue | undefined): string | undefined {
   return issue && issue.path.length > 0 ? issue.path.map(String).join('.') : undefined;
@@ -122,14 +131,20 @@ type FileVars = McpConfigVars & { declaredInputs?: ReadonlySet<string> };
 function makeExpander(source: string, server: string, vars: FileVars): Expand {
   const env = vars.env ?? process.env;
   const home = vars.userHome ?? homedir();
-  return (value, field) =>
+  const secrets: { variable: string; field: string }[] = [];
+  const expand = (value: string, field: string): string =>
     value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
       if (name === 'workspaceFolder') return vars.workspaceFolder;
       if (name === 'workspaceFolderBasename') return basename(vars.workspaceFolder);
       if (name === 'userHome') return home;
       if (name === '/' || name === 'pathSeparator') return sep;
-      // VS Code resolves an unset variable to the empty string; we do the same so files stay portable.
-      if (name.startsWith('env:')) return env[name.slice(4)] ?? '';
+      if (name.startsWith('env:')) {
+        const variable = name.slice(4);
+        const found = env[variable];
+        if (vars.secrets !== undefined && found !== undefined && found !== '' && isSecretVariable(variable, found, vars.secrets.knownSecrets)) secrets.push({ variable, field });
+        // VS Code resolves an unset variable to the empty string; we do the same so files stay portable.
+        return found ?? '';
+      }
       if (name.startsWith('input:')) {
         const id = name.slice(6);
         const value = vars.inputs?.(id);
@@ -143,6 +158,14 @@ function makeExpander(source: string, server: string, vars: FileVars): Expand {
         `unknown variable ${whole}. Supported: \${workspaceFolder}, \${userHome}, \${env:NAME}.`,
       );
     });
+  const checkSecrets = (destination: string): void => {
+    const policy = vars.secrets;
+    for (const { variable, field } of policy === undefined ? [] : secrets) {
+      const use = { server, variable, field, destination };
+      if (!policy?.allow(use)) throw new McpConfigError(source, server, field, secretRefusal(use, policy?.howToAllow(use) ?? ''));
+    }
+  };
+  return Object.assign(expand, { checkSecrets });
 }
 
 function expandMap(map: Record<string, unknown>, field: string, expand: Expand): Record<string, string> {
@@ -170,16 +193,10 @@ function parseStdio(raw: unknown, source: string, name: string, vars: FileVars):
     }
   }
   env = { ...env, ...expandMap(cfg.env ?? {}, 'env', expand) };
-  return {
-    name,
-    transport: {
-      type: 'stdio',
-      command: expand(cfg.command, 'command'),
-      args: (cfg.args ?? []).map((arg, i) => expand(arg, `args.${i}`)),
-      env,
-      cwd,
-    },
-  };
+  const command = expand(cfg.command, 'command');
+  const args = (cfg.args ?? []).map((arg, i) => expand(arg, `args.${i}`));
+  expand.checkSecrets(destinationOf({ type: 'stdio', command }));
+  return { name, transport: { type: 'stdio', command, args, env, cwd } };
 }
 
 function parseHttp(raw: unknown, source: string, name: string, vars: FileVars): McpServerConfig {
@@ -190,9 +207,12 @@ function parseHttp(raw: unknown, source: string, name: string, vars: FileVars): 
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
-    throw new McpConfigError(source, name, 'url', `"${url}" is not an http(s) URL.`);
+    // As written: the expanded value may hold a secret.
+    throw new McpConfigError(source, name, 'url', `"${cfg.url}"${url !== cfg.url ? ' (with its variables expanded)' : ''} is not an http(s) URL.`);
   }
-  return { name, transport: { type: 'http', url, headers: expandMap(cfg.headers ?? {}, 'headers', expand) } };
+  const headers = expandMap(cfg.headers ?? {}, 'headers', expand);
+  expand.checkSecrets(destinationOf({ type: 'http', url }));
+  return { name, transport: { type: 'http', url, headers } };
 }
 
 function parseServer(raw: unknown, source: string, name: string, vars: FileVars): McpServerConfig {

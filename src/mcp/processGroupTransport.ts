@@ -8,8 +8,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { ReadBuffer, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { newSpawnTag, signalKnown, strayProcesses, waitUntilGone, type KnownProcess } from '../platform/processTree';
+import { JsonLineReader, MessageTooLargeError } from './jsonLineReader';
 
 export interface ProcessGroupTransportOptions {
   /** The server's configured name, for error messages. */
@@ -64,7 +65,9 @@ export class ProcessGroupTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private readonly readBuffer = new ReadBuffer();
+  private readonly readBuffer = new JsonLineReader();
+  /** Why Sprout stopped the server itself (a limit it passed), said instead of the bare signal. */
+  private stoppedBecause: string | undefined;
   private exitedFlag = false;
   private closeNotified = false;
   private exitDescription = '';
@@ -98,7 +101,7 @@ export class ProcessGroupTransport implements Transport {
   describeExit(): string {
     if (!this.exitedFlag) return '';
     const tail = this.stderrTail.length > 0 ? `; last stderr: ${this.stderrTail.join(' | ')}` : '';
-    return `${this.exitDescription}${tail}`;
+    return `${this.stoppedBecause ?? this.exitDescription}${tail}`;
   }
 
   start(): Promise<void> {
@@ -170,23 +173,26 @@ export class ProcessGroupTransport implements Transport {
   }
 
   private onStdout(chunk: Buffer): void {
+    if (this.stoppedBecause !== undefined) return;
+    let lines: Buffer[];
     try {
-      this.readBuffer.append(chunk);
+      lines = this.readBuffer.push(chunk);
     } catch (error) {
-      // A server flooding stdout without newlines is broken beyond repair: drop it.
-      this.onerror?.(error as Error);
+      if (!(error instanceof MessageTooLargeError)) throw error;
+      // A line past the hard limit is a flood, not a result: stop the server, saying which limit.
+      this.stoppedBecause = `stopped by Sprout: ${error.message}`;
+      this.onerror?.(new Error(`MCP server "${this.options.server}" was stopped: ${error.message}`));
       this.killGroup('SIGKILL');
       return;
     }
-    for (;;) {
-      let message: JSONRPCMessage | null;
+    for (const line of lines) {
+      let message: JSONRPCMessage;
       try {
-        message = this.readBuffer.readMessage();
+        message = deserializeMessage(line.toString('utf8'));
       } catch (error) {
         this.onerror?.(new Error(`MCP server "${this.options.server}" wrote a line that is not JSON-RPC: ${(error as Error).message}`));
         continue;
       }
-      if (message === null) break;
       this.onmessage?.(message);
     }
   }

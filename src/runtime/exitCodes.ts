@@ -14,10 +14,13 @@ export const EXIT_INTERRUPTED = 130;
 
 /**
  * An objection still standing outranks how the turn ended: a CI job that asked for green tests must
- * fail while the tests hook says they are red, even when the round cap is what stopped the agent.
+ * fail while the tests hook says they are red, even when the round cap is what stopped the agent. A
+ * failed server the run needed (the CLI lists them on the outcome it prints) outranks both: the
+ * turn's end cannot be trusted when hooks it relied on never ran.
  */
-export function exitCodeForOutcome(outcome: Pick<Outcome, 'reason' | 'unresolved'>): number {
+export function exitCodeForOutcome(outcome: Pick<Outcome, 'reason' | 'unresolved'> & { failedServers?: readonly unknown[] }): number {
   if (outcome.reason === 'cancelled') return EXIT_INTERRUPTED;
+  if ((outcome.failedServers?.length ?? 0) > 0) return EXIT_USAGE;
   if (outcome.unresolved !== undefined && (outcome.reason === 'end_turn' || outcome.reason === 'max_rounds')) return EXIT_UNRESOLVED;
   switch (outcome.reason) {
     case 'end_turn':

@@ -3,11 +3,15 @@
  * happens so a crash loses at most the line being written. Loading tolerates that crash: a torn or
  * unparseable line is skipped with a warning, never a failure, and the next append starts on a fresh
  * line so the file stays readable. Used by the CLI's --session and by the extension's chat transcripts.
+ * Transcripts hold prompts and tool output: the file is opened without following a symlink (a link a
+ * repository planted would send them elsewhere, or feed another file's lines into the history) and
+ * kept readable by the user only, an older file included (openPrivateFile).
  */
-import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../agent/ports';
 import type { TranscriptRecord, TranscriptStore } from '../agent/events';
+import { openPrivateFile } from '../platform/privateState';
 
 export interface JsonlTranscriptStoreOptions {
   logger?: Logger;
@@ -19,19 +23,25 @@ function isRecord(value: unknown): value is TranscriptRecord {
   return typeof v.at === 'number' && v.event !== null && typeof v.event === 'object' && typeof (v.event as { type?: unknown }).type === 'string';
 }
 
-/** True when the file exists, is non-empty and its last byte is not a newline (a torn last line). */
-function endsMidLine(path: string): boolean {
-  if (!existsSync(path)) return false;
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size === 0) return false;
-    const last = Buffer.alloc(1);
-    readSync(fd, last, 0, 1, size - 1);
-    return last[0] !== 0x0a;
-  } finally {
-    closeSync(fd);
-  }
+/** True when the open file is non-empty and its last byte is not a newline (a torn last line). */
+function endsMidLine(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
+const APPEND = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT;
+
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+/** A dangling link does not "exist", but must still be refused rather than read as an empty transcript. */
+function isLink(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
 }
 
 export class JsonlTranscriptStore implements TranscriptStore {
@@ -45,13 +55,16 @@ export class JsonlTranscriptStore implements TranscriptStore {
 
   append(record: TranscriptRecord): void {
     try {
-      if (!this.checkedTail) {
-        // Transcripts hold tool output (file contents, command output): only the user may read them.
-        mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-        if (endsMidLine(this.path)) appendFileSync(this.path, '\n');
+      if (!this.checkedTail) mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
+      // Opened for every record, each time refusing a symlink: a link swapped in later is refused too.
+      const fd = openPrivateFile(this.path, APPEND);
+      try {
+        const line = `${JSON.stringify(record)}\n`;
+        writeAll(fd, !this.checkedTail && endsMidLine(fd) ? `\n${line}` : line);
         this.checkedTail = true;
+      } finally {
+        closeSync(fd);
       }
-      appendFileSync(this.path, `${JSON.stringify(record)}\n`, { mode: 0o600 });
     } catch (error) {
       // A full disk must not end the user's turn; say so once and keep the agent running.
       if (!this.failed) {
@@ -61,9 +74,17 @@ export class JsonlTranscriptStore implements TranscriptStore {
     }
   }
 
+  /** The records; a transcript that is a symlink (or no regular file) is refused with UnsafeStateDirError. */
   async load(): Promise<TranscriptRecord[]> {
-    if (!existsSync(this.path)) return [];
-    const lines = readFileSync(this.path, 'utf8').split('\n');
+    if (!existsSync(this.path) && !isLink(this.path)) return [];
+    const fd = openPrivateFile(this.path, constants.O_RDONLY);
+    let text: string;
+    try {
+      text = readFileSync(fd, 'utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const lines = text.split('\n');
     const records: TranscriptRecord[] = [];
     lines.forEach((line, index) => {
       if (line.trim() === '') return;

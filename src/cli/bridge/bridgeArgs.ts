@@ -1,12 +1,13 @@
 /**
  * The command lines of `sprout-agent hooks run|install|uninstall --agent X`: which agent, which event,
- * and which servers (the same `--mcp-config`, `--trust-workspace`, `--builtin-servers` a run takes,
+ * and which servers (the same `--mcp-config`, `--trust-workspace`, `--allow-secret-env`, `--builtin-servers` a run takes,
  * plus `--hook-servers`, the allowlist, which otherwise comes from MCP_HOOK_SERVERS). `install` copies
  * the server options into the command it writes, so the agent runs exactly what was installed.
  */
 import { parseArgs } from 'node:util';
 import { errorMessage } from '../../agent/errorMessage';
 import { AGENT_IDS, isAgentId, type AgentId } from '../../agentHooks/agentFormat';
+import { secretEnvNames } from '../cliArgs';
 import { UsageError } from '../exitCodes';
 
 /** Where the bridge's servers come from: a run's server options, and the hook allowlist. */
@@ -14,6 +15,8 @@ export interface ServerOptions {
   cwd?: string;
   mcpConfig?: string;
   trustWorkspace: boolean;
+  /** Secret variables the workspace's own servers may receive (--allow-secret-env, as for a run). */
+  allowSecretEnv?: string[];
   builtinServers?: string;
   hookServers?: string;
 }
@@ -37,13 +40,14 @@ const SERVER_OPTIONS = {
   cwd: { type: 'string' },
   'mcp-config': { type: 'string' },
   'trust-workspace': { type: 'boolean' },
+  'allow-secret-env': { type: 'string', multiple: true },
   'builtin-servers': { type: 'string' },
   'hook-servers': { type: 'string' },
   agent: { type: 'string' },
 } as const;
 
 type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
-type Values = Record<string, string | boolean | undefined>;
+type Values = Record<string, string | boolean | string[] | undefined>;
 
 function parse(argv: readonly string[], options: Options, usage: string): { values: Values; positionals: string[] } {
   try {
@@ -54,7 +58,7 @@ function parse(argv: readonly string[], options: Options, usage: string): { valu
   }
 }
 
-function agentOf(value: string | boolean | undefined, usage: string): AgentId {
+function agentOf(value: Values[string], usage: string): AgentId {
   if (typeof value !== 'string') throw new UsageError(`--agent is required: one of ${AGENT_IDS.join(', ')}.\n\n${usage}`);
   if (!isAgentId(value)) throw new UsageError(`--agent: "${value}" is no agent Sprout knows; use one of ${AGENT_IDS.join(', ')}.`);
   return value;
@@ -66,6 +70,7 @@ function serverOptions(v: Values): ServerOptions {
     ...(str('cwd') !== undefined ? { cwd: str('cwd') } : {}),
     ...(str('mcp-config') !== undefined ? { mcpConfig: str('mcp-config') } : {}),
     trustWorkspace: v['trust-workspace'] === true,
+    ...(Array.isArray(v['allow-secret-env']) ? { allowSecretEnv: secretEnvNames(v['allow-secret-env']) } : {}),
     ...(str('builtin-servers') !== undefined ? { builtinServers: str('builtin-servers') } : {}),
     ...(str('hook-servers') !== undefined ? { hookServers: str('hook-servers') } : {}),
   };
@@ -101,6 +106,7 @@ export function serverOptionWords(o: ServerOptions): string[] {
   return [
     ...(o.mcpConfig !== undefined ? ['--mcp-config', o.mcpConfig] : []),
     ...(o.trustWorkspace ? ['--trust-workspace'] : []),
+    ...(o.allowSecretEnv ?? []).flatMap((name) => ['--allow-secret-env', name]),
     ...(o.builtinServers !== undefined ? ['--builtin-servers', o.builtinServers] : []),
     ...(o.hookServers !== undefined ? ['--hook-servers', o.hookServers] : []),
   ];

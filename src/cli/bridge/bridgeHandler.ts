@@ -13,7 +13,7 @@ import { type AgentAnswer, type AgentFormat, type BridgeCall, PayloadError } fro
 import { agentFormat } from '../../agentHooks/agentFormats';
 import { McpConfigError, type McpServerConfig } from '../../mcp/config';
 import type { McpHub } from '../../mcp/mcpHub';
-import { sanitizeForTerminal } from '../eventPrinters';
+import { neutralizeProgramOutput, neutralizeTerminalText } from '../../platform/terminalText';
 import type { Env } from '../cliSettings';
 import { UsageError } from '../exitCodes';
 import { parseRunArgs } from './bridgeArgs';
@@ -73,12 +73,13 @@ Options:
   --cwd DIR               the workspace (default: the payload's cwd, else the current directory)
   --mcp-config FILE       MCP servers in the .vscode/mcp.json format (as for a run)
   --trust-workspace       also start the servers of <cwd>/.vscode/mcp.json (as for a run)
+  --allow-secret-env NAME let them receive the secret variable NAME (as for a run)
   --builtin-servers LIST  bundled servers to start (default: the bundled ones --hook-servers names)
   --hook-servers LIST     servers whose hooks act (default: $MCP_HOOK_SERVERS)
 `;
 
 function failure(message: string): BridgeResponse {
-  return { stdout: '', stderr: `sprout-agent hooks run: ${sanitizeForTerminal(message)}\n`, exitCode: 1 };
+  return { stdout: '', stderr: `sprout-agent hooks run: ${neutralizeTerminalText(message)}\n`, exitCode: 1 };
 }
 
 function parsePayload(format: AgentFormat, event: string, stdin: string, agentPid: number): BridgeCall {
@@ -103,9 +104,12 @@ function withFailures(answer: AgentAnswer, failures: readonly string[]): AgentAn
   return answer.stdout === '' && answer.exitCode === 0 ? { ...answer, stderr, exitCode: 1 } : { ...answer, stderr };
 }
 
-/** Every string the agent gets from us came partly from hook servers: no control characters reach its terminal. */
+/**
+ * Every string the agent gets from us came partly from hook servers, and agents show it on a terminal:
+ * neutralised as the CLI's own output is, inside the JSON answer's strings too (platform/terminalText).
+ */
 function clean(answer: AgentAnswer): AgentAnswer {
-  return { stdout: sanitizeForTerminal(answer.stdout), stderr: sanitizeForTerminal(answer.stderr), exitCode: answer.exitCode };
+  return { stdout: neutralizeProgramOutput(answer.stdout), stderr: neutralizeProgramOutput(answer.stderr), exitCode: answer.exitCode };
 }
 
 export async function handleBridgeRequest(request: BridgeRequest, environment: BridgeEnvironment, signal: AbortSignal): Promise<BridgeResponse> {

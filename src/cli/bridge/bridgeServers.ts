@@ -1,6 +1,6 @@
 /**
  * Which MCP servers and which hook settings one bridged agent event gets: exactly what a CLI run in
- * that folder would start (the same --mcp-config, --trust-workspace and --builtin-servers rules and
+ * that folder would start (the same --mcp-config, --trust-workspace, --allow-secret-env and --builtin-servers rules and
  * checks), with the allowlist from --hook-servers or MCP_HOOK_SERVERS and the budgets and timeouts
  * from the same environment variables. The bundled servers default to the ones the allowlist names
  * (a gate has no use for the workspace server), and keep their state per workspace folder.
@@ -42,7 +42,7 @@ export function bridgeSetup(options: ServerOptions, workspaceFolder: string, env
   const allowlist = allowlistOf(options, env);
   const mcpConfig = options.mcpConfig === undefined || isAbsolute(options.mcpConfig) ? options.mcpConfig : resolve(baseDir, options.mcpConfig);
   const builtinServers = options.builtinServers ?? (env.SPROUT_AGENT_BUILTIN_SERVERS === undefined ? defaultBundled(allowlist) : undefined);
-  const selection = selectServers({ workspaceFolder, mcpConfig, builtinServers, trustWorkspace: options.trustWorkspace, env });
+  const selection = selectServers({ workspaceFolder, mcpConfig, builtinServers, trustWorkspace: options.trustWorkspace, allowSecretEnv: options.allowSecretEnv, env });
   checkHookAllowlist(allowlist, selection);
   const bundled = bundledServerConfigs(selection.bundled, {
     distDir,

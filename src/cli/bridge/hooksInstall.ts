@@ -35,7 +35,8 @@ Options:
   --dry-run               show the change, write nothing
   --events LIST           the agent events to install (default: those the servers' hooks need)
   --command CMD           the program the hooks start (default: this sprout-agent, by absolute path)
-  --cwd DIR, --mcp-config FILE, --trust-workspace, --builtin-servers LIST, --hook-servers LIST
+  --cwd DIR, --mcp-config FILE, --trust-workspace, --allow-secret-env NAME, --builtin-servers LIST,
+  --hook-servers LIST
                           the servers, as for a run; written into the hook command
 `;
 

@@ -5,10 +5,11 @@
  * each titled by its first prompt (a transcript without one, a chat opened and never used, is not a
  * past chat). A chat is titled by its first prompt until the user renames it.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import type { ChatFiles } from './chat';
+import { ensurePrivateDir } from '../../platform/privateState';
 
 /** One past chat as the index file keeps it. */
 const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
@@ -43,8 +44,8 @@ export class ChatIndex {
   private readonly listeners = new Set<() => void>();
 
   constructor(readonly dir: string) {
-    // Transcripts hold tool output and prompts: only the user may enter the folder.
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Transcripts hold tool output and prompts: only the user may enter the folder (a too-open one is tightened, a symlink refused).
+    ensurePrivateDir(dir);
     this.chats = this.read();
   }
 

@@ -2,11 +2,14 @@
  * The `sprout` task type: `{"type": "sprout", "prompt": "..."}` in tasks.json runs an agent prompt from
  * "Run Task" in a terminal, streaming the answer and hook activity. The task's exit code is the CLI's
  * (0 normal end, 4 a hook objection left standing, 3 max rounds, 1 an error), so a task and a CI job
- * running the same prompt fail alike. Closing the terminal cancels the run.
+ * running the same prompt fail alike. Closing the terminal cancels the run. What it prints comes from
+ * outside (the prompt from tasks.json, model, tool and hook text, error messages) and goes through the
+ * terminal neutraliser, as the CLI's output does.
  */
 import * as vscode from 'vscode';
 import type { AgentEvent, Outcome } from '../../agent/events';
 import { errorMessage } from '../../agent/errorMessage';
+import { terminalWriter } from '../../platform/terminalText';
 import { EXIT_ERROR, exitCodeForOutcome } from '../../runtime/exitCodes';
 
 export const TASK_TYPE = 'sprout';
@@ -31,22 +34,33 @@ function describe(event: AgentEvent): string | undefined {
   }
 }
 
-function terminalFor(prompt: string, run: PromptRunner): vscode.Pseudoterminal {
+/** What a task's terminal was sent, for observers (the extension-host tests read it back). */
+export type TerminalTap = (text: string) => void;
+
+function terminalFor(prompt: string, run: PromptRunner, tap?: TerminalTap): vscode.Pseudoterminal {
   const write = new vscode.EventEmitter<string>();
   const close = new vscode.EventEmitter<number>();
   const abort = new AbortController();
+  // Neutralised first (which drops any carriage return), then every newline made the CRLF a terminal wants.
+  const out = terminalWriter({
+    write: (text: string) => {
+      const crlf = text.replace(/\n/g, '\r\n');
+      tap?.(crlf);
+      write.fire(crlf);
+    },
+  });
   return {
     onDidWrite: write.event,
     onDidClose: close.event,
     open: () => {
-      write.fire(`Sprout: ${prompt}\r\n`);
+      out.write(`Sprout: ${prompt}\n`);
       run(prompt, (event) => {
         const text = describe(event);
-        if (text) write.fire(text.replace(/\r?\n/g, '\r\n'));
+        if (text) out.write(text);
       }, abort.signal)
         .then((outcome) => close.fire(exitCodeForOutcome(outcome)))
         .catch((error: unknown) => {
-          write.fire(`\r\nSprout failed: ${errorMessage(error)}\r\n`);
+          out.write(`\nSprout failed: ${errorMessage(error)}\n`);
           close.fire(EXIT_ERROR);
         });
     },
@@ -54,16 +68,16 @@ function terminalFor(prompt: string, run: PromptRunner): vscode.Pseudoterminal {
   };
 }
 
-export function sproutTask(definition: vscode.TaskDefinition & { prompt?: unknown }, run: PromptRunner, scope: vscode.WorkspaceFolder | vscode.TaskScope): vscode.Task | undefined {
+export function sproutTask(definition: vscode.TaskDefinition & { prompt?: unknown }, run: PromptRunner, scope: vscode.WorkspaceFolder | vscode.TaskScope, tap?: TerminalTap): vscode.Task | undefined {
   if (typeof definition.prompt !== 'string' || definition.prompt.trim() === '') return undefined;
   const prompt = definition.prompt;
   const title = prompt.length > 40 ? `${prompt.slice(0, 39)}…` : prompt;
-  return new vscode.Task(definition, scope, title, 'sprout', new vscode.CustomExecution(async () => terminalFor(prompt, run)));
+  return new vscode.Task(definition, scope, title, 'sprout', new vscode.CustomExecution(async () => terminalFor(prompt, run, tap)));
 }
 
-export function registerTaskProvider(run: PromptRunner): vscode.Disposable {
+export function registerTaskProvider(run: PromptRunner, tap?: TerminalTap): vscode.Disposable {
   return vscode.tasks.registerTaskProvider(TASK_TYPE, {
     provideTasks: () => [],
-    resolveTask: (task) => sproutTask(task.definition, run, task.scope ?? vscode.TaskScope.Workspace),
+    resolveTask: (task) => sproutTask(task.definition, run, task.scope ?? vscode.TaskScope.Workspace, tap),
   });
 }

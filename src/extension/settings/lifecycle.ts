@@ -1,8 +1,8 @@
 /**
  * What reacts to the world changing under the extension: settings edits (applied without a reload),
  * `.vscode/mcp.json` and `.vscode/settings.json` edits, Workspace Trust being granted, plus the
- * user-facing prompts for setting errors, for consent to start a workspace-defined MCP server and to
- * send the API key to a model URL the workspace chose, and the chat's notice about what the workspace
+ * user-facing prompts for setting errors, for consent to start a workspace-defined MCP server, to give
+ * it one of the user's secret variables and to send the API key to a model URL the workspace chose, and the chat's notice about what the workspace
  * may not do (untrusted, or a user-only setting it tried to set).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigError } from '../../agent/settings';
 import type { McpServerConfig } from '../../mcp/config';
+import type { SecretUse } from '../../mcp/secretVariables';
 import type { AgentHost } from '../agentHost';
 import type { ChatViews } from '../chat/chatViews';
 import type { ExtensionSettings } from './settingsMapping';
@@ -47,6 +48,22 @@ export async function askConsent(server: McpServerConfig): Promise<boolean> {
     'Do Not Allow',
   );
   return choice === 'Allow';
+}
+
+export async function askSecretConsent(use: SecretUse): Promise<boolean> {
+  const allow = `Allow ${use.variable}`;
+  const choice = await vscode.window.showWarningMessage(
+    `The workspace's MCP server "${use.server}" wants your secret \${env:${use.variable}} in its ${use.field}, which sends it to ${use.destination}. Allow?`,
+    {
+      modal: true,
+      detail:
+        'Trusting this workspace lets its servers run; it does not give them your secrets. If you do not allow it, the server does not start. ' +
+        'You are asked again if the server would send it somewhere else.',
+    },
+    allow,
+    'Do Not Allow',
+  );
+  return choice === allow;
 }
 
 export async function askKeyConsent(origin: string, url: string): Promise<boolean> {

@@ -3,13 +3,15 @@
  * (`sprout.mcp.servers` in workspace settings and `.vscode/mcp.json`), then the bundled servers, which
  * stay on beside them (a configured server with an enabled bundled server's name does not start).
  * Workspace-defined servers start only in a trusted workspace and with the user's consent for their
- * exact command, and never under a bundled server's name (tool approvals are by qualified name); every
- * server left out is reported with the reason so the UI can say why.
+ * exact command, and never under a bundled server's name (tool approvals are by qualified name), and
+ * get a secret variable only with the user's consent for it (secretConsent.ts); every server left out is
+ * reported with the reason so the UI can say why.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMcpConfig, readMcpConfigJson, type McpConfigVars, type McpServerConfig } from '../../mcp/config';
 import { referencedInputs, type McpInputSpec } from '../../mcp/configInputs';
+import type { SecretPolicy, SecretUse } from '../../mcp/secretVariables';
 import { bundledServerConfigs, isBundledServerName, type BundledServerName } from '../../runtime/bundledServers';
 import type { ConsentStore } from './consentStore';
 import type { BuiltinServers } from './settingsMapping';
@@ -26,6 +28,10 @@ export interface ServerSources {
   inputs?: (source: string, specs: readonly McpInputSpec[]) => Promise<Map<string, string>>;
   /** Protected-path patterns added by the settings, for the bundled workspace server. */
   protectedPaths?: readonly string[];
+  /** Secret values the host knows (the API key): a variable holding one is a secret whatever its name. */
+  knownSecrets?: readonly string[];
+  /** Whether a workspace-defined server may have a secret variable (asked once per server, variable and destination); absent: never. */
+  secretConsent?: (use: SecretUse) => Promise<boolean>;
 }
 
 export interface ResolvedServers {
@@ -45,8 +51,13 @@ function parseSafely(parse: () => McpServerConfig[], notices: string[]): McpServ
   }
 }
 
+/** Parses with every secret let through, and notes each one, so the user can be asked about it. */
+function collecting(sources: ServerSources, uses: SecretUse[]): SecretPolicy {
+  return { knownSecrets: sources.knownSecrets, allow: (use) => (uses.push(use), true), howToAllow: () => '' };
+}
+
 /** `.vscode/mcp.json`, its inputs resolved first (only those its servers use). */
-async function serversFromFile(file: string, sources: ServerSources, notices: string[]): Promise<McpServerConfig[]> {
+async function serversFromFile(file: string, sources: ServerSources, notices: string[], uses: SecretUse[]): Promise<McpServerConfig[]> {
   let json: unknown;
   try {
     json = readMcpConfigJson(file);
@@ -56,17 +67,26 @@ async function serversFromFile(file: string, sources: ServerSources, notices: st
   }
   const { specs } = referencedInputs(json);
   const values = specs.length > 0 && sources.inputs !== undefined ? await sources.inputs(file, specs) : new Map<string, string>();
-  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, inputs: (id) => values.get(id), notices };
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, inputs: (id) => values.get(id), notices, secrets: collecting(sources, uses) };
   return parseSafely(() => parseMcpConfig(json, file, vars), notices);
 }
 
-export async function workspaceDefinedServers(sources: ServerSources, notices: string[]): Promise<McpServerConfig[]> {
-  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, notices };
+/** The workspace's own servers, with the secrets each would receive (`uses`, filled in). */
+export async function workspaceDefinedServers(sources: ServerSources, notices: string[], uses: SecretUse[] = []): Promise<McpServerConfig[]> {
+  const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, notices, secrets: collecting(sources, uses) };
   const fromSettings = parseSafely(() => parseMcpConfig({ servers: sources.workspaceServers }, 'workspace setting sprout.mcp.servers', vars), notices);
   const file = join(sources.workspaceFolder, '.vscode', 'mcp.json');
-  const fromFile = existsSync(file) ? await serversFromFile(file, sources, notices) : [];
+  const fromFile = existsSync(file) ? await serversFromFile(file, sources, notices, uses) : [];
   const names = new Set(fromSettings.map((s) => s.name));
   return [...fromSettings, ...fromFile.filter((s) => !names.has(s.name))];
+}
+
+/** The first secret of `server` the user does not let it have, or undefined when it may have them all. */
+async function refusedSecret(server: McpServerConfig, uses: readonly SecretUse[], sources: ServerSources): Promise<SecretUse | undefined> {
+  for (const use of uses.filter((u) => u.server === server.name)) {
+    if (!(await sources.secretConsent?.(use))) return use;
+  }
+  return undefined;
 }
 
 /** The names a workspace defines, read without parsing (nothing is expanded or asked for). */
@@ -106,7 +126,8 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   const userSource = 'user setting sprout.mcp.servers';
   const user = withoutBundledNames(parseSafely(() => parseMcpConfig({ servers: sources.userServers }, userSource, vars), notices), sources.builtins, userSource, notices);
   // An untrusted workspace's file is not even read: its inputs would be asked for servers that never start.
-  const workspace = (sources.trusted ? await workspaceDefinedServers(sources, notices) : []).filter((server) => {
+  const uses: SecretUse[] = [];
+  const workspace = (sources.trusted ? await workspaceDefinedServers(sources, notices, uses) : []).filter((server) => {
     // Approvals are by name: a workspace server named `workspace` would inherit the bundled one's,
     // so no bundled name is free for the workspace, enabled or not.
     if (!isBundledServerName(server.name)) return true;
@@ -121,8 +142,13 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
     notices.push(`This workspace is not trusted, so its MCP servers (${blocked.join(', ')}) and hooks do not start. Trust the workspace to use them.`);
   } else {
     for (const server of workspace) {
-      if (await consent.ensure(server)) allowed.push(server);
-      else notices.push(`MCP server "${server.name}" from this workspace did not start: you declined it. It asks again when its command changes.`);
+      if (!(await consent.ensure(server))) {
+        notices.push(`MCP server "${server.name}" from this workspace did not start: you declined it. It asks again when its command changes.`);
+        continue;
+      }
+      const refused = await refusedSecret(server, uses, sources);
+      if (refused === undefined) allowed.push(server);
+      else notices.push(`MCP server "${server.name}" from this workspace did not start: you did not allow it your secret \${env:${refused.variable}} (it would go to ${refused.destination}). It asks again if that changes.`);
     }
   }
   const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name]);

@@ -1,8 +1,10 @@
 /**
  * Glob patterns for file listing and search filters: `**` (any depth), `*`, `?`, `{a,b}` and `[...]`.
  * A pattern without `/` matches a file's base name at any depth (`*.ts` finds every TypeScript file),
- * which is what a model usually means.
+ * which is what a model usually means. Patterns come from the model and the workspace, so they match
+ * in linear time (`*a*a*a*a*b` would otherwise backtrack for ages on a long name).
  */
+import { linearRegex } from './linearRegex';
 
 function escapeChar(c: string): string {
   return /[\\^$.*+?()[\]{}|/]/.test(c) ? `\\${c}` : c;
@@ -46,7 +48,7 @@ export type PathMatcher = (relativePath: string) => boolean;
 export function globMatcher(pattern: string): PathMatcher {
   const trimmed = pattern.trim().replace(/^\.\//, '');
   if (trimmed === '') throw new Error('glob pattern is empty');
-  const regex = new RegExp(`^${translate(trimmed)}$`);
+  const regex = linearRegex(`^${translate(trimmed)}$`);
   if (!trimmed.includes('/')) return (path) => regex.test(path.slice(path.lastIndexOf('/') + 1));
   return (path) => regex.test(path);
 }

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { newSpawnTag, processesTagged, signalKnown, strayProcesses } from '../../platform/processTree';
+import { trackChildGroup, untrackChildGroup } from './lifeline';
 
 export interface CommandRun {
   child: ChildProcess;
@@ -51,6 +52,8 @@ export function startCommand(command: string, cwd: string, timeoutMs: number, on
   const tag = newSpawnTag();
   const child = spawn(command, { cwd, shell: true, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: commandEnv(tag.env, env) });
   live.set(child, tag.name);
+  // If the server must die while stuck, its lifeline kills this group too.
+  trackChildGroup(child.pid);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -65,6 +68,7 @@ export function startCommand(command: string, cwd: string, timeoutMs: number, on
     child.on('close', (exitCode, signal) => {
       clearTimeout(timer);
       live.delete(child);
+      untrackChildGroup(child.pid);
       endedTags.add(tag.name);
       resolve({ exitCode, signal, timedOut });
     });

@@ -1,15 +1,20 @@
 /**
- * Starts a bundled server on stdio and shuts it down cleanly: when the client closes stdin or sends
- * SIGTERM/SIGINT, `onShutdown` runs (to kill child processes the server started) and the process exits.
- * Startup errors go to stderr, never stdout, which belongs to the protocol; `--help` prints the usage
- * on stdout and exits 0 before any protocol starts. The server is served in both protocol eras (the
- * 2026-07-28 `server/discover` opening and the older `initialize` handshake), so `server` is a factory:
- * the SDK builds the instance for the era the client opens with (twice when a probe falls back), which
- * is why what lives across instances (state, watchers) is made once in `build`, outside the factory.
+ * Starts a bundled server on stdio and shuts it down cleanly: when the client is gone (stdin closed or
+ * the parent process dead, even mid-call: lifeline.ts) or sends SIGTERM/SIGINT, `onShutdown` runs (to
+ * kill child processes the server started) and the process exits. Startup errors go to stderr, never
+ * stdout, which belongs to the protocol, and are neutralised for a terminal (they may quote a path);
+ * `--help` prints the usage on stdout and exits 0 before any protocol starts. The server is served in
+ * both protocol eras (the 2026-07-28 `server/discover` opening and the older `initialize` handshake),
+ * so `server` is a factory: the SDK builds the instance for the era the client opens with (twice when a
+ * probe falls back), which is why what lives across instances (state, watchers) is made once in
+ * `build`, outside the factory.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { errorMessage } from '../../agent/errorMessage';
+import { terminalWriter } from '../../platform/terminalText';
+import { holdLifeline } from './lifeline';
+import { useLinearRegexEngine } from './linearRegex';
 import { HelpRequested } from './serverArgs';
 
 export interface StdioServerParts {
@@ -23,6 +28,8 @@ export interface StdioServerParts {
  * always advertises `tools.listChanged`; a fixed list says it does not, so clients need not watch.
  */
 export function runStdioServer(name: string, build: () => StdioServerParts, toolsCanChange = false): void {
+  const stderr = terminalWriter(process.stderr);
+  useLinearRegexEngine();
   let built: StdioServerParts;
   try {
     built = build();
@@ -31,7 +38,7 @@ export function runStdioServer(name: string, build: () => StdioServerParts, tool
       process.stdout.write(error.usage);
       process.exit(0);
     }
-    process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
+    stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`);
     process.exit(2);
   }
   let stopping = false;
@@ -44,8 +51,7 @@ export function runStdioServer(name: string, build: () => StdioServerParts, tool
       process.exit(0);
     }
   };
-  process.stdin.on('end', stop);
-  process.stdin.on('close', stop);
+  holdLifeline(stop);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   serveStdio(
@@ -54,6 +60,6 @@ export function runStdioServer(name: string, build: () => StdioServerParts, tool
       if (!toolsCanChange) server.server.registerCapabilities({ tools: { listChanged: false } });
       return server;
     },
-    { onerror: (error) => process.stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`) },
+    { onerror: (error) => stderr.write(`sprout-mcp-${name}: ${errorMessage(error)}\n`) },
   );
 }

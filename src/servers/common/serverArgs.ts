@@ -4,9 +4,9 @@
  * root, so two workspaces never share a todo list). Hosts pass one state dir per chat session.
  */
 import { createHash } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { stateHome } from '../../platform/privateState';
+import { privateStateDir } from '../../platform/privateState';
 
 export interface ServerArgs {
   root: string;
@@ -15,10 +15,13 @@ export interface ServerArgs {
   options: Map<string, string>;
 }
 
-/** Inside a folder only the user can enter, so the name may be derived from the root (and stay stable). */
+/**
+ * Inside a folder only the user can enter, so the name may be derived from the root (and stay stable);
+ * created and checked from the state root down.
+ */
 export function defaultStateDir(root: string): string {
   const hash = createHash('sha256').update(resolve(root)).digest('hex').slice(0, 12);
-  return join(stateHome(), 'workspaces', hash);
+  return privateStateDir(process.env, 'workspaces', hash);
 }
 
 /** What a server accepts: its own options (besides --root and --state-dir) and its usage text. */

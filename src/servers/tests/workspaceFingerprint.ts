@@ -10,7 +10,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { walkFiles } from '../common/fileWalker';
+import { WALK_MAX_MS, walkFilesYielding } from '../common/fileWalker';
 
 const MAX_FILES = 20_000;
 const GIT_TIMEOUT_MS = 5_000;
@@ -110,8 +110,9 @@ async function gitState(root: string, dirs: readonly string[]): Promise<Workspac
   return { fingerprint: `git:${whole.digest('hex')}`, parts: parts.digest('git', dirs) };
 }
 
-function treeState(root: string, dirs: readonly string[]): WorkspaceState {
-  const { files, truncated } = walkFiles({ start: root, rootReal: root, maxEntries: MAX_FILES });
+/** Outside git: every visible file's stat, walked within the bounds of any server walk, pausing between folders. */
+async function treeState(root: string, dirs: readonly string[]): Promise<WorkspaceState> {
+  const { files, truncated } = await walkFilesYielding({ start: root, rootReal: root, maxEntries: MAX_FILES, maxMs: WALK_MAX_MS });
   const hash = createHash('sha256').update(`tree\n${truncated}\n`);
   const parts = new PartHashes(dirs, `tree\n${truncated}\n`);
   for (const file of files) {

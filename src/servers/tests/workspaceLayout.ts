@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
-import { walkFiles } from '../common/fileWalker';
+import { WALK_MAX_MS, walkFiles } from '../common/fileWalker';
 import { globMatcher } from '../common/glob';
 
 export type Ecosystem = 'js' | 'cargo' | 'go' | 'python';
@@ -154,7 +154,7 @@ function pythonLayout(root: string, files: () => string[]): WorkspaceLayout | un
 /** The workspace's packages, or undefined for a single-package project. */
 export function findWorkspace(root: string): WorkspaceLayout | undefined {
   let walked: string[] | undefined;
-  const files = (): string[] => (walked ??= walkFiles({ start: root, rootReal: root, maxEntries: MAX_FILES }).files.map((f) => f.relative));
+  const files = (): string[] => (walked ??= walkFiles({ start: root, rootReal: root, maxEntries: MAX_FILES, maxMs: WALK_MAX_MS }).files.map((f) => f.relative));
   for (const layout of [jsLayout, cargoLayout, goLayout, pythonLayout]) {
     const found = layout(root, files);
     if (found && found.packages.length > 0) return found;

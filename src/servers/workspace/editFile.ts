@@ -7,6 +7,7 @@
 import { readInWorkspace, writeInWorkspace } from '../common/confinedFs';
 import { displayPath, resolveInWorkspace } from '../common/safePath';
 import type { WriteGuard } from './writeGuard';
+import { READ_FILE_MAX_BYTES } from './readFile';
 
 export function countOccurrences(text: string, needle: string): number {
   if (needle === '') return 0;
@@ -55,13 +56,15 @@ export function editWorkspaceFile(rootReal: string, input: EditFileInput, guard:
 }
 
 function readExisting(rootReal: string, absolute: string, shown: string): { buffer: Buffer } {
-  let buffer: Buffer | undefined;
+  let read;
   try {
-    buffer = readInWorkspace(rootReal, absolute).buffer;
+    read = readInWorkspace(rootReal, absolute, READ_FILE_MAX_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`file not found: ${shown}`, { cause: error });
     throw error;
   }
+  if (read.stat.isFile() && read.stat.size > READ_FILE_MAX_BYTES) throw new Error(`${shown} is ${read.stat.size} bytes; edit_file edits files up to ${READ_FILE_MAX_BYTES} bytes`);
+  const buffer = read.buffer;
   if (buffer === undefined) throw new Error(`not a file: ${shown}`);
   return { buffer };
 }

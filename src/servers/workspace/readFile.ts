@@ -6,6 +6,8 @@ import { readInWorkspace } from '../common/confinedFs';
 import { displayPath, resolveInWorkspace } from '../common/safePath';
 
 export const READ_MAX_BYTES = 256 * 1024;
+/** A file is read whole to find its lines; a bigger one would take the server's memory and time. */
+export const READ_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface ReadFileInput {
   path: string;
@@ -17,10 +19,13 @@ export interface ReadFileInput {
 function openForReading(rootReal: string, absolute: string, shown: string): { stat: { size: number }; buffer: Buffer } {
   let read;
   try {
-    read = readInWorkspace(rootReal, absolute);
+    read = readInWorkspace(rootReal, absolute, READ_FILE_MAX_BYTES);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`file not found: ${shown}`, { cause: error });
     throw error;
+  }
+  if (read.stat.isFile() && read.stat.size > READ_FILE_MAX_BYTES) {
+    throw new Error(`${shown} is ${read.stat.size} bytes; read_file reads files up to ${READ_FILE_MAX_BYTES} bytes. Use search_text, or run_command with head, tail or sed, for part of it`);
   }
   if (read.buffer === undefined) throw new Error(`not a file: ${shown}`);
   return { stat: read.stat, buffer: read.buffer };

@@ -57,12 +57,13 @@ function registerReadTools(server: McpServer, rootReal: string): void {
       }),
       annotations: { title: 'List files', ...readOnly },
     },
-    (input) => guarded(() => textResult(listWorkspaceFiles(rootReal, input))),
+    (input) => guarded(async () => textResult(await listWorkspaceFiles(rootReal, input))),
   );
   server.registerTool(
     'search_text',
     {
-      description: 'Search workspace text files with a regular expression (JavaScript syntax). Returns "path:line: text". Honours .gitignore.',
+      description:
+        'Search workspace text files with a regular expression (JavaScript syntax, matched in linear time: no look-around or back-references). Returns "path:line: text". Honours .gitignore.',
       inputSchema: z.object({
         pattern: z.string().min(1).describe('Regular expression'),
         path: z.string().optional().describe('File or directory to search, default the root'),
@@ -72,7 +73,7 @@ function registerReadTools(server: McpServer, rootReal: string): void {
       }),
       annotations: { title: 'Search text', ...readOnly },
     },
-    (input) => guarded(() => textResult(searchWorkspaceText(rootReal, input))),
+    (input) => guarded(async () => textResult(await searchWorkspaceText(rootReal, input))),
   );
 }
 

@@ -52,6 +52,15 @@ async function flood(bytes: number): Promise<void> {
   }
 }
 
+/** `bytes` of one endless line on stdout, written with backpressure, then nothing more. */
+async function floodLine(bytes: number): Promise<never> {
+  const chunk = 'x'.repeat(1024 * 1024);
+  for (let sent = 0; sent < bytes; sent += chunk.length) {
+    if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+  }
+  return forever();
+}
+
 function hookField(meta: Record<string, unknown> | undefined, key: string): unknown {
   const hook = meta?.['sprout/hook'];
   return hook !== null && typeof hook === 'object' ? (hook as Record<string, unknown>)[key] : undefined;
@@ -141,6 +150,8 @@ export async function runBehaviour(
       return text('');
     case 'env':
       return text(JSON.stringify(process.env));
+    case 'floodLine':
+      return floodLine(behaviour.bytes);
     case 'flood':
       await flood(behaviour.bytes ?? 4 * 1024 * 1024);
       return behaviour.then === 'hang' ? forever() : text(behaviour.text ?? '');

@@ -32,6 +32,8 @@ export type HookBehaviour =
   | { kind: 'spawnEscapee'; pidFile: string; orphan?: boolean; clearEnv?: boolean }
   /** Answer the server's environment as JSON (to prove what reached it). */
   | { kind: 'env' }
+  /** One line of `bytes` on stdout with no line break (no message at all), then hang. */
+  | { kind: 'floodLine'; bytes: number }
   /** Flood: `bytes` of junk to stderr and non-JSON-RPC lines to stdout, then answer `text` (default empty) or hang. */
   | { kind: 'flood'; bytes?: number; text?: string; then?: 'answer' | 'hang' }
   /** Ask the client a yes/no question (`input_required`, or on a 2025-era connection the SDK's elicitation request), then answer with what came back. */

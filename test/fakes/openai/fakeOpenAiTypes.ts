@@ -135,7 +135,7 @@ export type FakeResponder = (request: FakeRequestRecord, index: number) => FakeR
  * the usage inside the choice; `gemini` signs each reply's first tool call and refuses the current
  * turn's calls without their signature, with its array-shaped error bodies.
  */
-export type FakeProvider = 'openai' | 'mistral' | 'deepseek' | 'kimi' | 'gemini';
+export type FakeProvider = 'openai' | 'mistral' | 'deepseek' | 'kimi' | 'gemini' | 'vllm';
 
 export interface FakeOpenAiOptions {
   /** Default `openai`. */

@@ -1,5 +1,5 @@
 /**
- * The rules the fake applies when it plays Mistral, DeepSeek, Kimi or Gemini, on top of OpenAI's (sources
+ * The rules the fake applies when it plays Mistral, DeepSeek, Kimi, Gemini or vLLM, on top of OpenAI's (sources
  * in docs/model-servers.md). Each rejection is worded and shaped as that API's own: Mistral's
  * `{object: "error"}` with a pydantic `detail` for fields it does not know, DeepSeek's OpenAI-shaped
  * 400, Gemini's array of errors. The fake remembers what it sent (the reasoning of each reply, the
@@ -121,9 +121,30 @@ function geminiRejection(messages: Json[], issued: IssuedProviderData): Rejectio
   return undefined;
 }
 
-/** DeepSeek's (and Kimi's) and Gemini's round-trip rules, checked once the request is valid for OpenAI. */
+/**
+ * vLLM parses every earlier call's `arguments` while rendering the chat template, so text that is not
+ * JSON fails the whole request (vllm-project/vllm#43995, #48922); an empty string passes as `{}`.
+ */
+function vllmRejection(messages: Json[]): Rejection | undefined {
+  for (const message of messages) {
+    for (const call of callsOf(message)) {
+      const args = isObject(call.function) ? call.function.arguments : undefined;
+      if (typeof args !== 'string' || args === '') continue;
+      try {
+        JSON.parse(args);
+      } catch (error) {
+        const text = (error as Error).message;
+        return { status: 400, body: { error: { message: text, type: 'BadRequestError', param: null, code: 400 } }, message: text };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** DeepSeek's (and Kimi's), Gemini's and vLLM's round-trip rules, checked once the request is valid for OpenAI. */
 export function providerHistoryRejection(provider: FakeProvider, body: unknown, issued: IssuedProviderData): Rejection | undefined {
   if (!isObject(body)) return undefined;
+  if (provider === 'vllm') return vllmRejection(messagesOf(body));
   if (provider === 'deepseek' || provider === 'kimi') return deepSeekRejection(messagesOf(body), issued, provider === 'kimi');
   if (provider === 'gemini') return geminiRejection(messagesOf(body), issued);
   return undefined;

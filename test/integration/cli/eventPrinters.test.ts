@@ -1,10 +1,10 @@
 // The CLI's readable output: untrusted model and hook text cannot drive the terminal (escape sequences
-// are dropped), line events never glue onto streamed text, diagnostics go to stderr, and --json writes
+// are dropped; the rules are in test/unit/platform/terminalText.test.ts), line events never glue onto streamed text, diagnostics go to stderr, and --json writes
 // each event as exactly one parseable line.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/agent/events';
-import { jsonEventPrinter, sanitizeForTerminal, textEventPrinter } from '../../../src/cli/eventPrinters';
+import { jsonEventPrinter, textEventPrinter } from '../../../src/cli/eventPrinters';
 import { noteFor } from '../../../src/extension/chat/chatNotes';
 
 function sink(): { text: string; write(chunk: string): void } {
@@ -17,10 +17,6 @@ function sink(): { text: string; write(chunk: string): void } {
 }
 
 describe('event printers', () => {
-  it('drops terminal control sequences but keeps newlines and tabs', () => {
-    assert.equal(sanitizeForTerminal('a\u001b[2J\u001b]0;pwned\u0007b\tc\nd\r'), 'a[2J]0;pwnedb\tc\nd');
-  });
-
   it('text: streamed reply, then a tool line on a fresh line, objection marked, outcome with unresolved hint', () => {
     const out = sink();
     const err = sink();
@@ -40,7 +36,7 @@ describe('event printers', () => {
     for (const event of events) print(event);
     assert.equal(
       out.text,
-      'Hello world[31m\n' +
+      'Hello world\n' +
         '-> fs__read {"path":"a.txt"}\n' +
         '<- fs__read (error): no such file\n' +
         '!! HOOK OBJECTION from tests (_Stop 1/3):\n  | tests fail:\n  |   1 failing\n' +

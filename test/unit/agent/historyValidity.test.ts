@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CANCELLED_TOOL_RESULT, assertValidHistory, repairHistory, validateHistory } from '../../../src/agent/historyValidity';
+import { CANCELLED_TOOL_RESULT, assertValidHistory, repairHistory, validateHistory, wireSafeCalls } from '../../../src/agent/historyValidity';
 import type { ChatMessage } from '../../../src/agent/messages';
 
 const call = (id: string) => ({ id, name: 's__t', arguments: '{}' });
@@ -40,6 +40,20 @@ test('each OpenAI rule is detected', () => {
 
   const trailing: ChatMessage[] = [{ role: 'user', content: 'go' }, { role: 'assistant', content: null, toolCalls: [call('a')] }];
   assert.equal(validateHistory(trailing).length, 1);
+
+  for (const args of ['{"path":', '[1]', '"text"', '']) {
+    const badArguments: ChatMessage[] = [valid[0]!, { role: 'assistant', content: null, toolCalls: [{ ...call('a'), arguments: args }] }, valid[2]!];
+    assert.match(validateHistory(badArguments)[0]?.problem ?? '', /tool call a has arguments that are not a JSON object/, JSON.stringify(args));
+  }
+});
+
+test('repair puts `{}` in place of arguments that are not a JSON object, and keeps the rest', () => {
+  const saved: ChatMessage[] = [valid[0]!, { role: 'assistant', content: null, toolCalls: [{ ...call('a'), arguments: '{"cut": "off' }, call('b')] }, valid[2]!, valid[3]!];
+  const { history, changes } = repairHistory(saved);
+  assert.equal(changes, 1);
+  assert.deepEqual(validateHistory(history), []);
+  assert.deepEqual(history[1], { role: 'assistant', content: null, toolCalls: [call('a'), call('b')] });
+  assert.deepEqual(wireSafeCalls([{ ...call('x'), arguments: '{"ok":true}' }]), [{ ...call('x'), arguments: '{"ok":true}' }], 'valid text is kept as written');
 });
 
 test('repair answers unanswered calls with cancelled and drops orphans and empty replies', () => {

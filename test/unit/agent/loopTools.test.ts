@@ -38,8 +38,11 @@ test('hooks, unknown tools and bad arguments become error results without touchi
   const results = Object.fromEntries(h.session.state.history.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m.content]] : [])));
   assert.equal(results.h, 'unknown tool: fs___Stop');
   assert.equal(results.u, 'unknown tool: nope__x');
-  assert.match(results.j ?? '', /not valid JSON/);
+  assert.match(results.j ?? '', /not valid JSON .*The arguments you sent: \{"path":/s);
   assert.match(results.arr ?? '', /must be a JSON object/);
+  const sent = h.session.state.history.find((m) => m.role === 'assistant' && m.toolCalls !== undefined);
+  const args = Object.fromEntries(sent?.role === 'assistant' ? (sent.toolCalls ?? []).map((c) => [c.id, c.arguments]) : []);
+  assert.deepEqual([args.j, args.arr, args.ok], ['{}', '{}', '{"path":"a.ts"}'], 'the history holds `{}` for what was not a JSON object');
   assert.equal(results.ok, 'read a.ts');
   assert.deepEqual(h.tools.calls.map((c) => c.tool), ['read'], 'only the valid call reached the server; _Stop is not allowlisted');
   const finished = h.of('tool_finished').filter((e) => e.isError);

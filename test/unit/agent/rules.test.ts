@@ -4,7 +4,8 @@ import { dropOldestTurns, estimatePromptTokens, renderForSummary, shouldCompact,
 import { isValidHistory } from '../../../src/agent/historyValidity';
 import { planRound } from '../../../src/agent/promptRunner';
 import { budgetAtPromptStart, collectObjections, decideGate, ignoredHookServers, serversWithHook } from '../../../src/agent/stopGateRules';
-import { parseToolArguments, truncateToolResult } from '../../../src/agent/toolRunner';
+import { truncateToolResult } from '../../../src/agent/toolRunner';
+import { parseToolArguments } from '../../../src/agent/toolArguments';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { ChatMessage, ToolInfo } from '../../../src/agent/messages';
 import type { HookSettings } from '../../../src/agent/settings';

@@ -26,6 +26,14 @@ describe('exitCodeForOutcome', () => {
     assert.equal(exitCodeForOutcome({ reason: 'max_rounds', unresolved: standing('max_rounds') }), 4);
   });
 
+  it('is 2 when the printed outcome lists a failed server the run needed, whatever else it says (but an interruption)', () => {
+    const failedServers = [{ server: 'h0', why: 'allowlisted', error: 'exited with code 3' }];
+    assert.equal(exitCodeForOutcome({ reason: 'end_turn', failedServers }), 2);
+    assert.equal(exitCodeForOutcome({ reason: 'end_turn', unresolved: standing('budget_exhausted'), failedServers }), 2);
+    assert.equal(exitCodeForOutcome({ reason: 'cancelled', failedServers }), 130);
+    assert.equal(exitCodeForOutcome({ reason: 'end_turn', failedServers: [] }), 0);
+  });
+
   it('an interruption or an error keeps its own code even with an objection standing', () => {
     assert.equal(exitCodeForOutcome({ reason: 'cancelled', unresolved: standing('declined') }), 130);
     assert.equal(exitCodeForOutcome({ reason: 'error', unresolved: standing('declined') }), 1);
