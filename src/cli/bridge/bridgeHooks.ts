@@ -12,7 +12,7 @@ import { HookCaller } from '../../agent/hookCaller';
 import { capHookField } from '../../agent/hookEnvelope';
 import { askHook, hookServers } from '../../agent/lifecycleHooks';
 import { ModelError, type Logger, type ModelClient, type ToolHost } from '../../agent/ports';
-import { applyEvent, emptyReplayState, type ReplayState } from '../../agent/sessionState';
+import { applyEvent, emptyReplayState, type ReplayState } from '../../agent/replayState';
 import type { AgentSettings } from '../../agent/settings';
 import { STOP_EVIDENCE_MAX_CALLS, runStopGate, type PromptGate } from '../../agent/stopGate';
 import { postToolUse, preToolUse } from '../../agent/toolHooks';
