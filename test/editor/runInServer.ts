@@ -20,7 +20,12 @@ export interface ExtensionTestRun {
   workspace?: string;
   /** Reaches the extension host (it inherits the server's environment). */
   env?: Record<string, string>;
-  timeoutMs?: number;
+  /**
+   * Hang guard: the run fails once the extension host has printed nothing for this long (default 5
+   * minutes). Every test prints a line and has its own mocha timeout, so only a stuck host stays
+   * silent; a bound on the whole run failed a healthy suite that was merely slow on a busy machine.
+   */
+  silenceMs?: number;
   log?: (line: string) => void;
   /** `untrusted` launches with Workspace Trust on, so the opened folder starts in Restricted Mode. */
   workspaceTrust?: 'disabled' | 'untrusted';
@@ -90,7 +95,9 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     let reportExit: (code: number) => void = () => undefined;
     const exit = new Promise<number>((resolve) => (reportExit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: number) => reportExit(Number(code)));
+    let heard: () => void = () => undefined;
     await page.exposeFunction('codeAutomationLog', (level: string, msg: unknown) => {
+      heard();
       const text = Array.isArray(msg) ? msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ') : String(msg);
       // The extension host's console arrives at info level; workbench noise (no gallery, no GitHub) is kept for failures.
       if (level === 'info' && !WORKBENCH_CHATTER.test(text)) log(text);
@@ -98,16 +105,21 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     });
     page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
     await page.goto(payloadUrl(port, run));
-    const timeoutMs = run.timeoutMs ?? 5 * 60_000;
+    const silenceMs = run.silenceMs ?? 5 * 60_000;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<number>((resolve) => {
-      timer = setTimeout(() => {
-        log(`editor tests: no result after ${timeoutMs} ms`);
-        resolve(1);
-      }, timeoutMs);
+    const silence = new Promise<number>((resolve) => {
+      heard = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          log(`editor tests: the extension host printed nothing for ${silenceMs} ms: its suite is stuck`);
+          resolve(1);
+        }, silenceMs);
+      };
+      heard();
     });
     const serverDied = new Promise<number>((resolve) => server.child.once('exit', () => resolve(1)));
-    code = await Promise.race([exit, timeout, serverDied]);
+    code = await Promise.race([exit, silence, serverDied]);
+    heard = () => undefined;
     clearTimeout(timer);
     return code;
   } finally {
