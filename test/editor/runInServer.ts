@@ -104,7 +104,9 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
       else noise.push(`[workbench ${level}] ${text}`);
     });
     page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
-    await page.goto(payloadUrl(port, run));
+    // Only until the server answers: a busy machine loads the workbench for longer than Playwright's
+    // 30 s default, and the silence guard below covers the load and the suite alike.
+    await page.goto(payloadUrl(port, run), { waitUntil: 'commit' });
     const silenceMs = run.silenceMs ?? 5 * 60_000;
     let timer: NodeJS.Timeout | undefined;
     const silence = new Promise<number>((resolve) => {
