@@ -45,14 +45,18 @@ export function emptyCounts(): Counts {
   return { passed: 0, failed: 0, skipped: 0 };
 }
 
-/** Reads node's spec reporter (`ℹ pass N`) and the editor suites' `N passed, N failed` lines. */
+/**
+ * Reads node's spec reporter (`ℹ pass N`) and the editor suites' `N passed, N failed` lines. A test
+ * node cancelled (its suite's `before` failed, or its parent ended first) did not pass: it counts as
+ * failed, so ten tests that never ran are not reported as one failure.
+ */
 export function countLine(line: string, counts: Counts): void {
-  const node = /^ℹ (pass|fail|skipped) (\d+)$/.exec(line.trim());
+  const node = /^ℹ (pass|fail|cancelled|skipped) (\d+)$/.exec(line.trim());
   if (node) {
     const n = Number(node[2]);
     if (node[1] === 'pass') counts.passed += n;
-    else if (node[1] === 'fail') counts.failed += n;
-    else counts.skipped += n;
+    else if (node[1] === 'skipped') counts.skipped += n;
+    else counts.failed += n;
     return;
   }
   const editor = /^(\d+) passed, (\d+) failed$/.exec(line.trim());

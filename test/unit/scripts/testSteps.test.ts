@@ -32,8 +32,8 @@ describe('selectSteps', () => {
 describe('counting and the verdict', () => {
   it('reads node\'s spec reporter and the editor suites\' summary', () => {
     const counts = emptyCounts();
-    for (const line of ['ℹ pass 12', 'ℹ fail 1', 'ℹ skipped 2', '7 passed, 0 failed', 'noise: 3 passed']) countLine(line, counts);
-    assert.deepEqual(counts, { passed: 19, failed: 1, skipped: 2 });
+    for (const line of ['ℹ pass 12', 'ℹ fail 1', 'ℹ cancelled 10', 'ℹ skipped 2', '7 passed, 0 failed', 'noise: 3 passed']) countLine(line, counts);
+    assert.deepEqual(counts, { passed: 19, failed: 11, skipped: 2 }, 'tests cancelled by a failed before hook did not pass');
   });
 
   it('passes only when every step exited 0, nothing failed and every test step ran tests', () => {
