@@ -1,12 +1,12 @@
 /**
  * `npm test`: every suite in order (build, typecheck, lint, unit, integration, editor, e2e), stopping
  * at the first failure like `&&` would, with each step's output streamed as it comes. At the end it
- * prints one `Total: N passed, N failed` line summing every suite's own count, so a reader (or CI)
- * sees the whole run's result in the last line rather than only the last suite's. The rules (step
- * selection, counting, verdict) are in testSteps.ts.
+ * prints each step's time and counts, then one `Total: N passed, N failed` line summing every suite's
+ * own count, so a reader (or CI) sees the whole run's result in the last line rather than only the
+ * last suite's. The rules (step selection, counting, verdict) are in testSteps.ts.
  */
 import { spawn } from 'node:child_process';
-import { countLine, emptyCounts, failureOf, selectSteps, totals, type Counts, type Step, type StepResult } from './testSteps';
+import { countLine, emptyCounts, failureOf, selectSteps, stepLine, totals, type Counts, type Step, type StepResult } from './testSteps';
 
 function runStep(step: Step, counts: Counts): Promise<number> {
   return new Promise((resolve) => {
@@ -40,14 +40,16 @@ async function main(): Promise<void> {
   for (const step of steps) {
     process.stdout.write(`\n=== npm run ${step}\n`);
     const counts = emptyCounts();
+    const stepStarted = Date.now();
     const exitCode = await runStep(step, counts);
-    results.push({ step, exitCode, counts });
+    results.push({ step, exitCode, counts, durationMs: Date.now() - stepStarted });
     if (failureOf(results) !== undefined) break;
   }
   const failure = failureOf(results);
   const sum = totals(results);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  process.stdout.write(`\n${failure ? `FAILED at ${failure}` : `All ${results.length} steps passed`} in ${minutes} min\n`);
+  process.stdout.write(`\nSteps:\n${results.map(stepLine).join('\n')}\n`);
+  process.stdout.write(`${failure ? `FAILED at ${failure}` : `All ${results.length} steps passed`} in ${minutes} min\n`);
   process.stdout.write(`Total: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped\n`);
   process.exitCode = failure ? 1 : 0;
 }

@@ -1,7 +1,9 @@
 // The rules of `npm test` (scripts/testAll.ts), kept pure so they are unit-tested: which steps run
 // (all, or the SPROUT_TEST_STEPS subset, where a misspelt step is an error rather than a run of
 // nothing), how each suite's output is counted, and the verdict: a failed step, a failed test, or a
-// test step that ran no tests at all fails the run.
+// test step that ran no tests at all fails the run. A step that exits non-zero with no failure counted
+// (a crash before its summary, a killed runner, a failed build) counts as one failure, so the Total
+// line never says "0 failed" for a failed run.
 
 export const STEPS = ['build', 'typecheck', 'lint', 'test:unit', 'test:integration', 'test:editor', 'test:e2e', 'test:agents'] as const;
 export type Step = (typeof STEPS)[number];
@@ -16,6 +18,8 @@ export interface StepResult {
   step: Step;
   exitCode: number;
   counts: Counts;
+  /** Wall-clock time the step took, for the per-step summary. */
+  durationMs: number;
 }
 
 function isTestStep(step: Step): boolean {
@@ -41,14 +45,18 @@ export function emptyCounts(): Counts {
   return { passed: 0, failed: 0, skipped: 0 };
 }
 
-/** Reads node's spec reporter (`ℹ pass N`) and the editor suites' `N passed, N failed` lines. */
+/**
+ * Reads node's spec reporter (`ℹ pass N`) and the editor suites' `N passed, N failed` lines. A test
+ * node cancelled (its suite's `before` failed, or its parent ended first) did not pass: it counts as
+ * failed, so ten tests that never ran are not reported as one failure.
+ */
 export function countLine(line: string, counts: Counts): void {
-  const node = /^ℹ (pass|fail|skipped) (\d+)$/.exec(line.trim());
+  const node = /^ℹ (pass|fail|cancelled|skipped) (\d+)$/.exec(line.trim());
   if (node) {
     const n = Number(node[2]);
     if (node[1] === 'pass') counts.passed += n;
-    else if (node[1] === 'fail') counts.failed += n;
-    else counts.skipped += n;
+    else if (node[1] === 'skipped') counts.skipped += n;
+    else counts.failed += n;
     return;
   }
   const editor = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
@@ -58,14 +66,28 @@ export function countLine(line: string, counts: Counts): void {
   }
 }
 
+/** The step's failures: its counted ones, or one when it exited non-zero without counting any. */
+function failuresOf(r: StepResult): number {
+  return r.exitCode !== 0 && r.counts.failed === 0 ? 1 : r.counts.failed;
+}
+
 export function totals(results: readonly StepResult[]): Counts {
   const sum = emptyCounts();
-  for (const { counts } of results) {
-    sum.passed += counts.passed;
-    sum.failed += counts.failed;
-    sum.skipped += counts.skipped;
+  for (const r of results) {
+    sum.passed += r.counts.passed;
+    sum.failed += failuresOf(r);
+    sum.skipped += r.counts.skipped;
   }
   return sum;
+}
+
+/** One line per step: its time, its counts, and how it ended (a non-zero exit with no failure counted is a crash). */
+export function stepLine(r: StepResult): string {
+  const minutes = (r.durationMs / 60_000).toFixed(1);
+  const counts = isTestStep(r.step) ? `: ${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped` : '';
+  const crash = isTestStep(r.step) && r.counts.failed === 0 ? ' with no failure counted: it crashed' : '';
+  const exit = r.exitCode !== 0 ? `; exit ${r.exitCode}${crash}` : '';
+  return `  ${r.step} ${minutes} min${counts}${exit}`;
 }
 
 /** Why the run failed, or undefined when it passed. */

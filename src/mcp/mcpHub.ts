@@ -124,6 +124,9 @@ export class McpHub implements ToolHost {
     try {
       await (options.waitMs === undefined ? raceSignal(all, cutoff.signal) : Promise.race([all, this.clock.sleep(options.waitMs, cutoff.signal)]));
     } finally {
+      // Ends the wait's timer too when every server answered first: left running it kept the process
+      // alive for the rest of the startup wait after the work was done.
+      cutoff.abort();
       clearTimeout(noticeTimer);
       signal?.removeEventListener('abort', stopWaiting);
     }

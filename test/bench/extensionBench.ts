@@ -64,7 +64,7 @@ async function activation(): Promise<string[]> {
       extensionDevelopmentPath: root,
       extensionTestsPath: join(probeDir, 'activationProbe.js'),
       workspace,
-      timeoutMs: 120_000,
+      silenceMs: 120_000,
       log: (line) => {
         const match = /SPROUT_BENCH (\{.*\})/.exec(line);
         if (match?.[1]) result = JSON.parse(match[1]) as ProbeResult;

@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { editorCacheDir } from '../../scripts/ensureCodeServer';
 import { launchChromium } from './harness/chromium';
-import { EXTENSION_ID, repoRoot, screenshotDir, vsixPath } from './harness/codeServerWithVsix';
+import { EXTENSION_ID, loadWorkbench, repoRoot, screenshotDir, vsixPath } from './harness/codeServerWithVsix';
 import { freePort, scrubbedEnv, spawnGroup, type GroupProcess } from './harness/processGroup';
 import { chatView, openSproutContainer, sproutActivityItem } from './harness/workbench';
 
@@ -48,9 +48,7 @@ describe('npm run start, first run (Workspace Trust on)', { timeout: 360_000 }, 
   async function openWorkbench(): Promise<Page> {
     assert.ok(context);
     const p = await context.newPage();
-    await p.goto(url);
-    await p.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await p.locator('.part.activitybar').waitFor({ timeout: 60_000 });
+    await loadWorkbench(p, url);
     return p;
   }
 

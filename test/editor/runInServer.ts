@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { type EditorInstall } from '../../scripts/ensureCodeServer';
 import { launchChromium } from '../e2e/harness/chromium';
 import { freePort, scrubbedEnv, spawnGroup, waitForHttp } from '../e2e/harness/processGroup';
-import { scaledMs } from '../loadScale';
 
 export interface ExtensionTestRun {
   install: EditorInstall;
@@ -21,7 +20,12 @@ export interface ExtensionTestRun {
   workspace?: string;
   /** Reaches the extension host (it inherits the server's environment). */
   env?: Record<string, string>;
-  timeoutMs?: number;
+  /**
+   * Hang guard: the run fails once the extension host has printed nothing for this long (default 5
+   * minutes). Every test prints a line and has its own mocha timeout, so only a stuck host stays
+   * silent; a bound on the whole run failed a healthy suite that was merely slow on a busy machine.
+   */
+  silenceMs?: number;
   log?: (line: string) => void;
   /** `untrusted` launches with Workspace Trust on, so the opened folder starts in Restricted Mode. */
   workspaceTrust?: 'disabled' | 'untrusted';
@@ -91,27 +95,33 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     let reportExit: (code: number) => void = () => undefined;
     const exit = new Promise<number>((resolve) => (reportExit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: number) => reportExit(Number(code)));
+    let heard: () => void = () => undefined;
     await page.exposeFunction('codeAutomationLog', (level: string, msg: unknown) => {
+      heard();
       const text = Array.isArray(msg) ? msg.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ') : String(msg);
       // The extension host's console arrives at info level; workbench noise (no gallery, no GitHub) is kept for failures.
       if (level === 'info' && !WORKBENCH_CHATTER.test(text)) log(text);
       else noise.push(`[workbench ${level}] ${text}`);
     });
     page.on('pageerror', (e) => noise.push(`[page error] ${e.message}`));
-    // The workbench's first load is slow on a busy machine: Playwright's 30 s default, in proportion.
-    await page.goto(payloadUrl(port, run), { timeout: scaledMs(30_000) });
-    // A backstop for an extension host that never reports (each test has its own mocha timeout): five
-    // minutes on an idle machine, in proportion on a busy one, where the whole suite takes longer.
-    const timeoutMs = run.timeoutMs ?? scaledMs(5 * 60_000);
+    // Only until the server answers: a busy machine loads the workbench for longer than Playwright's
+    // 30 s default, and the silence guard below covers the load and the suite alike.
+    await page.goto(payloadUrl(port, run), { waitUntil: 'commit' });
+    const silenceMs = run.silenceMs ?? 5 * 60_000;
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<number>((resolve) => {
-      timer = setTimeout(() => {
-        log(`editor tests: no result after ${timeoutMs} ms`);
-        resolve(1);
-      }, timeoutMs);
+    const silence = new Promise<number>((resolve) => {
+      heard = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          log(`editor tests: the extension host printed nothing for ${silenceMs} ms: its suite is stuck`);
+          resolve(1);
+        }, silenceMs);
+      };
+      heard();
     });
     const serverDied = new Promise<number>((resolve) => server.child.once('exit', () => resolve(1)));
-    code = await Promise.race([exit, timeout, serverDied]);
+    code = await Promise.race([exit, silence, serverDied]);
+    heard = () => undefined;
     clearTimeout(timer);
     return code;
   } finally {

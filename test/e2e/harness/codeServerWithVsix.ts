@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type Page } from 'playwright-core';
 import { ensureCodeServer } from '../../../scripts/ensureCodeServer';
+import { scaledMs } from '../../loadScale';
 import { launchChromium } from './chromium';
 import { freePort, scrubbedEnv, spawnGroup, waitForHttp, type GroupProcess } from './processGroup';
 
@@ -83,11 +84,20 @@ async function openWorkbench(browser: Browser, url: string): Promise<Page> {
   // The size the issue's screenshots are judged at.
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
-  await page.goto(url);
-  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-  // The activity bar appears once the workbench has restored its parts.
-  await page.locator('.part.activitybar').waitFor({ timeout: 60_000 });
+  await loadWorkbench(page, url);
   return page;
+}
+
+/**
+ * Opens the workbench at `url` and waits until it has restored its parts. The waits are hang guards
+ * scaled by the machine's load: Playwright's 30 s for the page's load event failed a reload on a busy
+ * machine, so navigation waits only for the server's answer and the workbench's parts are waited on.
+ */
+export async function loadWorkbench(page: Page, url: string): Promise<void> {
+  await page.goto(url, { waitUntil: 'commit', timeout: scaledMs(30_000) });
+  await page.locator('.monaco-workbench').waitFor({ timeout: scaledMs(60_000) });
+  // The activity bar appears once the workbench has restored its parts.
+  await page.locator('.part.activitybar').waitFor({ timeout: scaledMs(60_000) });
 }
 
 export async function startCodeServerWithVsix(options: CodeServerOptions): Promise<CodeServerSession> {

@@ -71,13 +71,20 @@ export interface Rig {
   close(): Promise<void>;
 }
 
+/**
+ * The rig's settings. Its hook timeout and first-prompt startup wait are hang guards, not the
+ * product's 2.5 s and 10 s: where a hook answers or a server starts, that is what the test checks, and
+ * on a busy machine a hook that sleeps 500 ms took over 2.5 s (its denial was lost) and a server took
+ * over 10 s to start (its tools were "unknown"). Tests of those bounds name their own values.
+ */
 export function rigSettings(overrides: Partial<AgentSettings> = {}, hooks: Partial<HookSettings> = {}): AgentSettings {
   return {
     ...DEFAULT_SETTINGS,
     model: 'fake-model',
     systemPrompt: 'You are a test agent.',
+    firstPromptServerWaitMs: scaledMs(60_000),
     ...overrides,
-    hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'all' }, ...hooks },
+    hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'all' }, timeoutMs: scaledMs(30_000), ...hooks },
   };
 }
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { objectTimes } from '../../fakes/hookServer';
+import { scaleAtLoadNow } from '../../loadScale';
 import { openRig, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
@@ -16,7 +17,10 @@ afterEach(async () => {
 const always = (text: string) => ({ hooks: { _Stop: objectTimes(text) } });
 
 test('several hook servers are called in parallel, objections kept in configuration order, one budget unit', async () => {
-  const slow = 1500;
+  // The slowest answer is the window the four calls must all start in: on a busy machine the last
+  // servers read their call seconds after the first, so it is as wide as the load makes it.
+  const scale = scaleAtLoadNow();
+  const slow = scale(1500);
   rig = await openRig({
     // The first server answers last: order must come from the configuration, not from completion.
     servers: [
@@ -25,7 +29,7 @@ test('several hook servers are called in parallel, objections kept in configurat
       { name: 'gamma', config: { hooks: { _Stop: { kind: 'empty' } } } },
       { name: 'delta', config: { hooks: { _Stop: { kind: 'text', text: 'delta objects' } } } },
     ],
-    hooks: { timeoutMs: 10_000, stopMaxRejections: 1 },
+    hooks: { timeoutMs: scale(10_000), stopMaxRejections: 1 },
     responses: [fakeReply.text('done?'), fakeReply.toolCalls([{ name: 'gamma__echo', arguments: { text: 'fixing' } }]), fakeReply.text('done now')],
   });
   const outcome = await rig.runtime.session.run('work');

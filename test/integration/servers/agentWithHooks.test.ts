@@ -12,6 +12,7 @@ import type { McpServerConfig } from '../../../src/mcp/config';
 import { nodeClock } from '../../../src/platform/nodeClock';
 import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
 import { type FakeOpenAi, type FakeResponse, fakeReply, startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { scaledMs } from '../../loadScale';
 import { REPO_ROOT } from './serverProcess';
 
 // The agent core with the real OpenAI client against the fake Chat Completions server (real HTTP,
@@ -64,10 +65,14 @@ describe('agent core + todo and tests hook servers', () => {
     ];
     fake.setResponder((_request, index) => script[index]?.());
     const model = new OpenAiModelClient({ baseUrl: fake.url, retryBaseDelayMs: 10, maxRetries: 1 });
+    // The startup wait and the hook timeout are hang guards here, scaled by load: on a busy machine the
+    // servers or the test run behind the tests server's _Stop outlast the product's bounds, and the gate
+    // then (rightly) lets the turn end early.
     const settings: AgentSettings = {
       ...DEFAULT_SETTINGS,
       model: 'fake-model',
-      hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'names', names: ['todo', 'tests'] }, timeoutMs: 20_000 },
+      firstPromptServerWaitMs: scaledMs(60_000),
+      hooks: { ...DEFAULT_SETTINGS.hooks, allowlist: { kind: 'names', names: ['todo', 'tests'] }, timeoutMs: scaledMs(20_000) },
     };
     const session = await AgentSession.open({ sessionId: 'e2e', settings, model, tools: hub, clock: nodeClock });
     const events: AgentEvent[] = [];

@@ -58,7 +58,7 @@ test('stop-declined: the first objection is acted on, the second declined; both 
   assert.equal(of('outcome')[0]?.unresolved?.cause, 'declined');
   assert.deepEqual(hooks.objections.map((o) => [o.outcome, o.failures]), [['complied', undefined], ['declined', undefined]]);
   assert.deepEqual(hooks.budget, { used: 2, max: 3, scope: 'session', repeatedEndTurnStops: true });
-  assert.equal(hooks.servers.get('nag')?.calls, 3, 'two objections and the echo call');
+  assert.equal(hooks.servers.get('nag')?.calls, 4, 'two objections, the final verdict after the decline, and the echo call');
 });
 
 test('stop-budget-spent: the card carries the prompt scope, reads overridden, and the views say no objections are left', () => {

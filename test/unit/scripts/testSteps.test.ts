@@ -4,9 +4,14 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { countLine, emptyCounts, failureOf, selectSteps, STEPS, totals, type StepResult } from '../../../scripts/testSteps';
+import { countLine, emptyCounts, failureOf, selectSteps, stepLine, STEPS, totals, type StepResult } from '../../../scripts/testSteps';
 
-const result = (step: StepResult['step'], exitCode: number, passed: number, failed = 0): StepResult => ({ step, exitCode, counts: { passed, failed, skipped: 0 } });
+const result = (step: StepResult['step'], exitCode: number, passed: number, failed = 0): StepResult => ({
+  step,
+  exitCode,
+  counts: { passed, failed, skipped: 0 },
+  durationMs: 90_000,
+});
 
 describe('selectSteps', () => {
   it('runs every step when unset, and a named subset in the usual order', () => {
@@ -27,8 +32,8 @@ describe('selectSteps', () => {
 describe('counting and the verdict', () => {
   it('reads node\'s spec reporter and the editor suites\' summary', () => {
     const counts = emptyCounts();
-    for (const line of ['ℹ pass 12', 'ℹ fail 1', 'ℹ skipped 2', '7 passed, 0 failed', 'noise: 3 passed']) countLine(line, counts);
-    assert.deepEqual(counts, { passed: 19, failed: 1, skipped: 2 });
+    for (const line of ['ℹ pass 12', 'ℹ fail 1', 'ℹ cancelled 10', 'ℹ skipped 2', '7 passed, 0 failed', 'noise: 3 passed']) countLine(line, counts);
+    assert.deepEqual(counts, { passed: 19, failed: 11, skipped: 2 }, 'tests cancelled by a failed before hook did not pass');
   });
 
   it('passes only when every step exited 0, nothing failed and every test step ran tests', () => {
@@ -38,6 +43,19 @@ describe('counting and the verdict', () => {
     assert.equal(failureOf([result('test:unit', 0, 3, 1)]), 'test:unit (1 failed)');
     assert.equal(failureOf([result('typecheck', 2, 0), result('test:unit', 0, 0)]), 'typecheck (exit 2)');
     assert.deepEqual(totals([result('test:unit', 0, 3, 1), result('test:integration', 0, 4)]), { passed: 7, failed: 1, skipped: 0 });
+  });
+
+  it('a suite that crashes before its summary fails the run and counts as a failure in the Total', () => {
+    // The runner died (or was killed) after some files passed: their counts were read, no `ℹ fail` line came.
+    const crashed = [result('test:unit', 0, 30), result('test:integration', 1, 12)];
+    assert.equal(failureOf(crashed), 'test:integration (exit 1)');
+    assert.deepEqual(totals(crashed), { passed: 42, failed: 1, skipped: 0 });
+    assert.equal(stepLine(crashed[1]!), '  test:integration 1.5 min: 12 passed, 0 failed, 0 skipped; exit 1 with no failure counted: it crashed');
+    // A suite that counted its failures and exited 1 adds those, not one more.
+    assert.deepEqual(totals([result('test:e2e', 1, 5, 2)]), { passed: 5, failed: 2, skipped: 0 });
+    // A failed build counts too, so "0 failed" never ends a failed run.
+    assert.deepEqual(totals([result('build', 1, 0)]), { passed: 0, failed: 1, skipped: 0 });
+    assert.equal(stepLine(result('lint', 0, 0)), '  lint 1.5 min');
   });
 });
 
