@@ -5,6 +5,7 @@
 import { bundleHookServer, tempDir } from './benchHarness';
 import { runBridgeBench } from './bridgeBench';
 import { runCommandHookBench } from './commandHookBench';
+import { runEraBench } from './eraBench';
 import { runExtensionBench } from './extensionBench';
 import { runGateBench } from './gateBench';
 import { runLoopBench } from './loopBench';
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
       gate: () => runGateBench(entry),
       commandHook: () => runCommandHookBench(entry),
       bridge: () => runBridgeBench(entry),
+      eras: () => runEraBench(),
       loop: () => runLoopBench(),
       extension: () => runExtensionBench(),
       tests: () => runTestsBench(),
