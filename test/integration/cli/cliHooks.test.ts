@@ -116,7 +116,7 @@ test('the readable output marks a denial and an injection; a bad SPROUT_AGENT_PR
   const result = await runCli(['--mcp-config', mcp, 'go'], { env });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stdout, /\+\+ _UserPromptSubmit from both: context for you/);
-  assert.match(result.stdout, /xx work__echo blocked by both \(_PreToolUse 1\/10\):\n {2}\| blocked\[31m here/);
+  assert.match(result.stdout, /xx work__echo blocked by both \(_PreToolUse 1\/10\):\n {2}\| blocked here/);
   const bad = await runCli(['--mcp-config', mcp, 'go'], { env: { ...env, SPROUT_AGENT_PRE_TOOL_USE_MAX_DENIALS: '-1' } });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /SPROUT_AGENT_PRE_TOOL_USE_MAX_DENIALS/);

@@ -104,7 +104,7 @@ describe('event printers', () => {
     assert.equal(out.text, '');
     assert.equal(
       err.text,
-      'sprout-agent: model endpoint http://h[2J/v1 (m]0;x): sending tool parameter schemas reduced; it said: Unknown name[31m "$schema" at tools (remembered for next time)\n' +
+      'sprout-agent: model endpoint http://h/v1 (m): sending tool parameter schemas reduced; it said: Unknown name "$schema" at tools (remembered for next time)\n' +
         'sprout-agent: model endpoint http://h/v1 (m): sending tool parameter schemas reduced (remembered)\n',
     );
   });

@@ -164,6 +164,9 @@ test('the same pack on every lifecycle hook costs at most one hook timeout per h
         config: { ignoreSigterm: true, restartDelayMs: SLOW_RESTART_MS, ...everyHook({ kind: 'hang' }, { _SessionStart: { kind: 'spawnGrandchild', pidFile: grandchildFile } }) },
       },
     ],
+    // The servers killed mid-prompt restart slowly (stubborn never in time): the wait for them is the
+    // short grace this bound counts on, not the rig's generous first-prompt hang guard.
+    settings: { serverReadyGraceMs: GRACE_MS, firstPromptServerWaitMs: GRACE_MS },
     // One denial: the first round's call is denied, the second runs (so _PostToolUse is reached).
     hooks: { timeoutMs: TIMEOUT_MS, stopMaxRejections: 1, repeatedEndTurnStops: false, preToolUseMaxDenials: 1 },
     hub: HUB,
