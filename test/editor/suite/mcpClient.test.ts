@@ -153,7 +153,7 @@ describe('MCP client features in the editor', function () {
       setTimeout(() => void browse(url).catch(() => undefined), 10);
     };
     const tools = await (await sprout.host.ensureServers()).listTools();
-    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami']);
+    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami', 'secure__admin', 'secure__audit']);
     await sprout.host.invalidateServers();
     await (await sprout.host.ensureServers()).listTools();
     assert.deepEqual(opened, ['secure'], 'the tokens in SecretStorage are reused by a new hub');
