@@ -116,6 +116,20 @@ export class AgentHost {
     return this.hub?.status() ?? [];
   }
 
+  /**
+   * Every configured server started and listed, so each one's hooks are known. A configuration event
+   * that arrives while they start (a `.vscode/mcp.json` watcher event comes late on a busy machine)
+   * drops that hub and closes its servers: the next hub is listed instead, so the answer is never
+   * an abandoned hub's empty one.
+   */
+  async listedStatus(): Promise<ServerStatus[]> {
+    for (;;) {
+      const hub = await this.ensureServers();
+      await hub.listTools().catch(() => []);
+      if (this.hub === hub) return hub.status();
+    }
+  }
+
   /** False until the first prompt (or Restart MCP Servers) builds the hub, and again after a config change. */
   get started(): boolean {
     return this.hub !== undefined;

@@ -69,10 +69,9 @@ function serverOptions(folder: string, allowlisted: readonly string[]): string[]
 }
 
 async function servedHooks(host: AgentHost, settings: () => ExtensionSettings): Promise<{ servers: string[]; hooks: Set<HookName> }> {
-  const hub = await host.ensureServers();
-  await hub.listTools().catch(() => []);
+  const statuses = await host.listedStatus();
   const allowlist = settings().agent.hooks.allowlist;
-  const served = host.status().filter((s) => s.hooks.length > 0 && isHookServerAllowed(allowlist, s.name));
+  const served = statuses.filter((s) => s.hooks.length > 0 && isHookServerAllowed(allowlist, s.name));
   return { servers: served.map((s) => s.name), hooks: new Set(served.flatMap((s) => s.hooks as HookName[])) };
 }
 

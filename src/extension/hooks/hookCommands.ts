@@ -9,9 +9,7 @@ import { writeSetting } from '../settings/configReader';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
 export async function configureHookServers(host: AgentHost, settings: () => ExtensionSettings, preselect?: string): Promise<string[] | undefined> {
-  const hub = await host.ensureServers();
-  await hub.listTools().catch(() => []);
-  const withHooks = host.status().filter((s) => s.hooks.length > 0);
+  const withHooks = (await host.listedStatus()).filter((s) => s.hooks.length > 0);
   const allowlist = settings().agent.hooks.allowlist;
   if (withHooks.length === 0) {
     void vscode.window.showInformationMessage('Sprout: no running MCP server exposes hooks (tools named with a leading "_"). Try "Sprout: Enable Test-Runner Hook".');

@@ -59,6 +59,27 @@ describe('Sprout: Use Hooks in Another Agent', function () {
     assert.equal(readFileSync(settingsFile, 'utf8'), before, 'nothing is written twice');
   });
 
+  it('answers for the servers as configured when a configuration change drops the hub while they start', async () => {
+    const sprout = await api();
+    const before = readFileSync(settingsFile, 'utf8');
+    await sprout.host.invalidateServers();
+    // A late .vscode/mcp.json or settings event does this on a busy machine: the hub the command started is dropped and closed.
+    let dropped = false;
+    const stop = sprout.host.onServers((state) => {
+      if (!state.started || dropped) return;
+      dropped = true;
+      void sprout.host.invalidateServers();
+    });
+    try {
+      const written = await vscode.commands.executeCommand<string | undefined>('sprout.useHooksInAgent', 'claude', { yes: true, program: PROGRAM });
+      assert.ok(dropped, 'the hub was dropped while the command listed its servers');
+      assert.equal(written, settingsFile, 'the gate server\'s hooks are found on the next hub');
+    } finally {
+      stop();
+    }
+    assert.equal(readFileSync(settingsFile, 'utf8'), before, 'nothing is written twice');
+  });
+
   it('refuses a hook server the CLI cannot start (defined in settings only), and writes nothing', async () => {
     const sprout = await api();
     const base = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as Record<string, unknown>;
