@@ -4,6 +4,7 @@
 // hanging second prompt, then reloads the window and finds the first chat again.
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { scaledMs } from '../loadScale';
 import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
 import { objectingHookServer, startChatScenario, type ChatScenario } from './harness/hookScenario';
 import type { CodeServerSession } from './harness/codeServerWithVsix';
@@ -26,7 +27,7 @@ function script(): FakeResponse[] {
 
 
 
-describe('chat in the packaged extension', { timeout: 240_000 }, () => {
+describe('chat in the packaged extension', { timeout: scaledMs(240_000) }, () => {
   let scenario: ChatScenario | undefined;
   let session: CodeServerSession | undefined;
   let fake: FakeOpenAi | undefined;
@@ -53,35 +54,35 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
   it('streams an answer with a tool card and an objection card, and the Hooks view shows the budget used', async () => {
     assert.ok(session && fake);
     const chat = chatView(session.page);
-    await chat.getByTestId('chat-input').waitFor({ timeout: 60_000 });
+    await chat.getByTestId('chat-input').waitFor({ timeout: scaledMs(60_000) });
     await sendPrompt(chat, FIRST_PROMPT);
-    await chat.getByTestId('user-message').filter({ hasText: FIRST_PROMPT }).waitFor({ timeout: 30_000 });
+    await chat.getByTestId('user-message').filter({ hasText: FIRST_PROMPT }).waitFor({ timeout: scaledMs(30_000) });
 
     const tool = chat.getByTestId('tool-card').first();
-    await tool.waitFor({ timeout: 60_000 });
+    await tool.waitFor({ timeout: scaledMs(60_000) });
     await session.screenshot('chat-1-tool-approval');
     assert.match(await tool.innerText(), /echo/);
     await chat.getByTestId('tool-approve').first().click();
 
     const streamed = chat.getByTestId('assistant-message').filter({ hasText: 'Here is' });
-    await streamed.first().waitFor({ timeout: 60_000 });
+    await streamed.first().waitFor({ timeout: scaledMs(60_000) });
     // Streamed means seen while incomplete: the first read lands well inside the ~3 s stream.
     const partial = await streamed.first().innerText();
     assert.ok(!partial.includes('everything is in order'), `the answer arrived whole, not streamed: ${partial}`);
-    await streamed.filter({ hasText: 'everything is in order' }).first().waitFor({ timeout: 60_000 });
+    await streamed.filter({ hasText: 'everything is in order' }).first().waitFor({ timeout: scaledMs(60_000) });
     const objection = chat.getByTestId('hook-objection').first();
-    await objection.waitFor({ timeout: 60_000 });
+    await objection.waitFor({ timeout: scaledMs(60_000) });
     assert.match(await objection.innerText(), /run the tests before you stop/);
     const outcome = chat.getByTestId('turn-outcome').last();
     // A turn that ends well has a quiet footer, which may be empty: attached, not necessarily visible.
-    await outcome.waitFor({ state: 'attached', timeout: 60_000 });
+    await outcome.waitFor({ state: 'attached', timeout: scaledMs(60_000) });
     assert.equal(await outcome.getAttribute('data-reason'), 'end_turn');
     assert.equal(await tool.getAttribute('data-status'), 'ok');
     assert.match(await streamed.first().innerText(), /the echo tool answered ping/);
     await session.screenshot('chat-2-objection-and-outcome');
 
     await expandHooksView(session.page);
-    await hooksTree(session.page).filter({ hasText: /Objections left: 2 of 3/ }).waitFor({ timeout: 30_000 });
+    await hooksTree(session.page).filter({ hasText: /Objections left: 2 of 3/ }).waitFor({ timeout: scaledMs(30_000) });
     await session.screenshot('chat-3-hooks-budget');
     assert.equal(fake.chatRequests().length, 3, 'tool round, objected end of turn, final answer');
     assert.ok(fake.requests.every((r) => r.valid), 'every request the extension sent was valid for the real API');
@@ -91,11 +92,11 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
     assert.ok(session && fake);
     const chat = chatView(session.page);
     await sendPrompt(chat, 'Write something long.');
-    await chat.getByTestId('assistant-message').filter({ hasText: 'This answer' }).first().waitFor({ timeout: 60_000 });
+    await chat.getByTestId('assistant-message').filter({ hasText: 'This answer' }).first().waitFor({ timeout: scaledMs(60_000) });
     await chat.getByTestId('stop').click();
     const outcome = chat.locator('[data-testid="turn-outcome"][data-reason="cancelled"]');
     // A cancel that waited for the stream would hang forever: the fake never finishes this answer.
-    await outcome.first().waitFor({ timeout: 20_000 });
+    await outcome.first().waitFor({ timeout: scaledMs(20_000) });
     await session.screenshot('chat-4-cancelled');
   });
 
@@ -104,15 +105,15 @@ describe('chat in the packaged extension', { timeout: 240_000 }, () => {
     await session.reload();
     await openSproutContainer(session.page);
     const chat = chatView(session.page);
-    await chat.getByTestId('chat-input').waitFor({ timeout: 60_000 });
+    await chat.getByTestId('chat-input').waitFor({ timeout: scaledMs(60_000) });
     const restored = chat.getByTestId('user-message').filter({ hasText: FIRST_PROMPT });
     if ((await restored.count()) === 0) {
       // The restored view may open on a new chat: the first one must then be among the past chats.
       await runCommand(session.page, 'Sprout: Past Chats', { opensPick: 'Past Chats' });
-      await quickPickRows(session.page).filter({ hasText: FIRST_PROMPT }).first().click({ timeout: 30_000 });
+      await quickPickRows(session.page).filter({ hasText: FIRST_PROMPT }).first().click({ timeout: scaledMs(30_000) });
     }
-    await restored.first().waitFor({ timeout: 30_000 });
-    await chat.getByTestId('hook-objection').first().waitFor({ timeout: 30_000 });
+    await restored.first().waitFor({ timeout: scaledMs(30_000) });
+    await chat.getByTestId('hook-objection').first().waitFor({ timeout: scaledMs(30_000) });
     await session.screenshot('chat-5-after-reload');
   });
 });

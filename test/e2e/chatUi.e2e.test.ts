@@ -10,6 +10,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { scaledMs } from '../loadScale';
 import type { Locator } from 'playwright-core';
 import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
 import { objectingHookServer, startChatScenario, type ChatScenario } from './harness/hookScenario';
@@ -77,7 +78,7 @@ async function until(check: () => boolean, what: string, ms = 30_000): Promise<v
   }
 }
 
-describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, () => {
+describe('chat UI in the packaged extension (1400x900)', { timeout: scaledMs(420_000) }, () => {
   let scenario: ChatScenario | undefined;
   let session: CodeServerSession | undefined;
   let fake: FakeOpenAi | undefined;
@@ -105,15 +106,15 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
   it('shows the empty state with examples, the hooks line and what setup needs; survives a reload before the first prompt', async () => {
     assert.ok(session);
     const chat = chatView(session.page);
-    await chat.getByTestId('empty-state').waitFor({ timeout: 60_000 });
-    await chat.getByTestId('setup-card').waitFor({ timeout: 30_000 });
+    await chat.getByTestId('empty-state').waitFor({ timeout: scaledMs(60_000) });
+    await chat.getByTestId('setup-card').waitFor({ timeout: scaledMs(30_000) });
     assert.equal(await chat.getByTestId('example-prompt').count(), 3);
     assert.match((await chat.getByTestId('empty-hooks').innerText()).trim(), /Completion check: hooks/);
     await session.screenshot('ui-1-empty-state');
     // The first chat is opened now; a reload before its first prompt once left it "Recovered chat" forever.
     await session.reload();
     await openSproutContainer(session.page);
-    await chatView(session.page).getByTestId('empty-state').waitFor({ timeout: 60_000 });
+    await chatView(session.page).getByTestId('empty-state').waitFor({ timeout: scaledMs(60_000) });
   });
 
   it('keeps a prompt typed before setup and sends it once a model is picked', async () => {
@@ -121,25 +122,25 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     const chat = chatView(session.page);
     await sendPrompt(chat, PROMPT);
     const pending = chat.getByTestId('pending-prompt');
-    await pending.waitFor({ timeout: 30_000 });
+    await pending.waitFor({ timeout: scaledMs(30_000) });
     assert.match(await pending.innerText(), new RegExp(PROMPT));
     assert.equal(fake.chatRequests().length, 0, 'nothing was sent without a model');
     await session.screenshot('ui-2-setup-pending');
     await chat.getByTestId('setup-selectModel').click();
-    await quickPickRows(session.page).filter({ hasText: 'fake-model' }).first().click({ timeout: 30_000 });
-    await chat.getByTestId('user-message').filter({ hasText: PROMPT }).waitFor({ timeout: 30_000 });
-    await chat.getByTestId('pending-prompt').waitFor({ state: 'detached', timeout: 30_000 });
+    await quickPickRows(session.page).filter({ hasText: 'fake-model' }).first().click({ timeout: scaledMs(30_000) });
+    await chat.getByTestId('user-message').filter({ hasText: PROMPT }).waitFor({ timeout: scaledMs(30_000) });
+    await chat.getByTestId('pending-prompt').waitFor({ state: 'detached', timeout: scaledMs(30_000) });
   });
 
   it('streams the answer with highlighted code, then brings the approval into view', async () => {
     assert.ok(session);
     const chat = chatView(session.page);
     const answer = chat.locator('[data-testid=assistant-message].streaming');
-    await answer.locator('.code-block code.hljs').first().waitFor({ timeout: 60_000 });
+    await answer.locator('.code-block code.hljs').first().waitFor({ timeout: scaledMs(60_000) });
     assert.ok((await answer.count()) > 0, 'still streaming when the code is highlighted');
     await session.screenshot('ui-3-streaming-code');
     const approval = chat.getByTestId('approval');
-    await approval.waitFor({ timeout: 60_000 });
+    await approval.waitFor({ timeout: scaledMs(60_000) });
     await chat.getByTestId('tool-approve').waitFor();
     // Defect 1: after a long answer with a code block, the question sat below the fold.
     assert.equal(await onScreen(chat.locator('[data-testid=approval] .approval-buttons')), true, 'the approval buttons are visible without scrolling');
@@ -152,14 +153,14 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     assert.ok(session);
     const chat = chatView(session.page);
     const objection = chat.getByTestId('hook-objection').first();
-    await objection.waitFor({ timeout: 60_000 });
+    await objection.waitFor({ timeout: scaledMs(60_000) });
     assert.match(await objection.innerText(), /Completion check\s+by hooks objected/);
     assert.match(await objection.innerText(), /Two tests fail in cart\.test\.ts/);
     assert.match(await objection.getByTestId('objection-budget').innerText(), /2 of 3 objections left in this chat/);
     assert.doesNotMatch(await objection.innerText(), /_Stop/, 'the raw hook name stays in the details');
-    await chat.getByTestId('tool-approve').click({ timeout: 60_000 });
-    await objection.getByTestId('objection-outcome').filter({ hasText: 'The agent acted on it' }).waitFor({ timeout: 60_000 });
-    await chat.getByTestId('undo-turn').waitFor({ timeout: 60_000 });
+    await chat.getByTestId('tool-approve').click({ timeout: scaledMs(60_000) });
+    await objection.getByTestId('objection-outcome').filter({ hasText: 'The agent acted on it' }).waitFor({ timeout: scaledMs(60_000) });
+    await chat.getByTestId('undo-turn').waitFor({ timeout: scaledMs(60_000) });
     // Notes are for what a user may act on (a slow server, say); a check that passed is never one.
     const notes = await chat.getByTestId('hook-event').allInnerTexts();
     assert.ok(!notes.some((n) => /no objection|_Stop/.test(n)), `no "no objection" lines: ${notes.join(' | ')}`);
@@ -172,11 +173,11 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     assert.ok(session);
     const chat = chatView(session.page);
     await chat.getByTestId('open-diff').first().click();
-    await session.page.locator('.monaco-diff-editor').first().waitFor({ timeout: 30_000 });
-    await session.page.locator('.tabs-container .tab', { hasText: /cart\.ts.*Sprout/ }).first().waitFor({ timeout: 30_000 });
+    await session.page.locator('.monaco-diff-editor').first().waitFor({ timeout: scaledMs(30_000) });
+    await session.page.locator('.tabs-container .tab', { hasText: /cart\.ts.*Sprout/ }).first().waitFor({ timeout: scaledMs(30_000) });
     // Both sides rendered: the original on the left, the written discount() on the right.
-    await session.page.locator('.monaco-diff-editor .editor.original .view-lines', { hasText: 'export function total' }).waitFor({ timeout: 30_000 });
-    await session.page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'export function discount' }).waitFor({ timeout: 30_000 });
+    await session.page.locator('.monaco-diff-editor .editor.original .view-lines', { hasText: 'export function total' }).waitFor({ timeout: scaledMs(30_000) });
+    await session.page.locator('.monaco-diff-editor .editor.modified .view-lines', { hasText: 'export function discount' }).waitFor({ timeout: scaledMs(30_000) });
     await session.screenshot('ui-6-diff');
   });
 
@@ -185,7 +186,7 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     const chat = chatView(session.page);
     await chat.getByTestId('undo-turn').click();
     await until(() => readFileSync(cart(), 'utf8') === ORIGINAL, 'src/cart.ts restored');
-    await chat.getByTestId('change-undone').first().waitFor({ timeout: 30_000 });
+    await chat.getByTestId('change-undone').first().waitFor({ timeout: scaledMs(30_000) });
     assert.equal(await session.page.locator('.tabs-container .tab.dirty').count(), 0, 'the restored file was saved, nothing is left dirty');
   });
 
@@ -193,7 +194,7 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     assert.ok(session);
     await session.page.keyboard.press('Escape');
     await expandHooksView(session.page);
-    await hooksTree(session.page).filter({ hasText: /Objections left: 2 of 3/ }).waitFor({ timeout: 30_000 });
+    await hooksTree(session.page).filter({ hasText: /Objections left: 2 of 3/ }).waitFor({ timeout: scaledMs(30_000) });
     await session.screenshot('ui-7-hooks-view');
   });
 
@@ -201,10 +202,10 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
     assert.ok(session);
     await session.reload();
     await openSproutContainer(session.page);
-    await chatView(session.page).getByTestId('chat-input').waitFor({ timeout: 60_000 });
+    await chatView(session.page).getByTestId('chat-input').waitFor({ timeout: scaledMs(60_000) });
     await runCommand(session.page, 'Sprout: Past Chats', { opensPick: 'Past Chats' });
     const rows = quickPickRows(session.page);
-    await rows.first().waitFor({ timeout: 15_000 });
+    await rows.first().waitFor({ timeout: scaledMs(15_000) });
     const labels = (await rows.allInnerTexts()).join('\n');
     assert.match(labels, new RegExp(PROMPT));
     assert.doesNotMatch(labels, /Recovered chat/);
@@ -213,7 +214,7 @@ describe('chat UI in the packaged extension (1400x900)', { timeout: 420_000 }, (
   });
 });
 
-describe('chat UI in Restricted Mode, in a dark theme', { timeout: 180_000 }, () => {
+describe('chat UI in Restricted Mode, in a dark theme', { timeout: scaledMs(180_000) }, () => {
   let scenario: ChatScenario | undefined;
   let session: CodeServerSession | undefined;
 
@@ -236,18 +237,18 @@ describe('chat UI in Restricted Mode, in a dark theme', { timeout: 180_000 }, ()
     assert.ok(session);
     const chat = chatView(session.page);
     const notice = chat.getByTestId('notice');
-    await notice.waitFor({ timeout: 60_000 });
+    await notice.waitFor({ timeout: scaledMs(60_000) });
     assert.match(await notice.innerText(), /Restricted Mode: Sprout does not start this workspace's MCP server db/);
     await session.screenshot('ui-10-untrusted');
     await chat.getByTestId('dismiss-notice').click();
-    await notice.waitFor({ state: 'hidden', timeout: 15_000 });
+    await notice.waitFor({ state: 'hidden', timeout: scaledMs(15_000) });
   });
 
   it('holds up in a dark theme: an answer with highlighted code and a table', async () => {
     assert.ok(session);
     const chat = chatView(session.page);
     await sendPrompt(chat, 'How should discount() work?');
-    await chat.locator('[data-testid=assistant-message]:not(.streaming) .code-block code.hljs').first().waitFor({ timeout: 60_000 });
+    await chat.locator('[data-testid=assistant-message]:not(.streaming) .code-block code.hljs').first().waitFor({ timeout: scaledMs(60_000) });
     await chat.locator('[data-testid=assistant-message] .code-block').first().scrollIntoViewIfNeeded();
     await session.screenshot('ui-9-dark');
   });

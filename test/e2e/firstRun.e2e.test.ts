@@ -10,6 +10,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { scaledMs } from '../loadScale';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { editorCacheDir } from '../../scripts/ensureCodeServer';
 import { launchChromium } from './harness/chromium';
@@ -19,7 +20,7 @@ import { chatView, openSproutContainer, sproutActivityItem } from './harness/wor
 
 const TRUST_QUESTION = /Do you trust the authors of the files in this folder\?/;
 
-describe('npm run start, first run (Workspace Trust on)', { timeout: 360_000 }, () => {
+describe('npm run start, first run (Workspace Trust on)', { timeout: scaledMs(360_000) }, () => {
   let temp = '';
   let cache = '';
   let port = 0;
@@ -96,14 +97,14 @@ describe('npm run start, first run (Workspace Trust on)', { timeout: 360_000 }, 
   it('asks about trust; after "Yes, I trust the authors" Sprout is enabled and its chat asks for a model', async () => {
     page = await openWorkbench();
     const question = page.locator('.monaco-dialog-box').filter({ hasText: TRUST_QUESTION });
-    await question.waitFor({ timeout: 60_000 });
+    await question.waitFor({ timeout: scaledMs(60_000) });
     await screenshot('first-run-trust-question');
     await page.getByRole('button', { name: /Yes, I trust the authors/ }).click();
-    await question.waitFor({ state: 'hidden', timeout: 15_000 });
-    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ state: 'detached', timeout: 15_000 });
+    await question.waitFor({ state: 'hidden', timeout: scaledMs(15_000) });
+    await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).waitFor({ state: 'detached', timeout: scaledMs(15_000) });
     await openSproutContainer(page);
     const setup = chatView(page).getByTestId('setup-card');
-    await setup.waitFor({ timeout: 60_000 });
+    await setup.waitFor({ timeout: scaledMs(60_000) });
     assert.match(await setup.innerText(), /Set up Sprout/);
     await screenshot('first-run-sprout-setup');
   });
@@ -113,9 +114,9 @@ describe('npm run start, first run (Workspace Trust on)', { timeout: 360_000 }, 
     assert.equal(await page.locator('[aria-label="Toggle Chat"]').count(), 0, 'no built-in chat button in the title bar');
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 15_000 });
+    await input.waitFor({ timeout: scaledMs(15_000) });
     await input.fill('>Chat: Export Chat');
-    await page.locator('.quick-input-list').waitFor({ timeout: 15_000 });
+    await page.locator('.quick-input-list').waitFor({ timeout: scaledMs(15_000) });
     // Give the list time to fill, then look: a command that exists shows within a moment.
     await page.waitForTimeout(1500);
     const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
@@ -133,9 +134,9 @@ describe('npm run start, first run (Workspace Trust on)', { timeout: 360_000 }, 
     assert.match(readFileSync(readme, 'utf8'), /A note the user added\./, 'the sample workspace is not overwritten');
     assert.doesNotMatch(start.output(), /Created the sample workspace/);
     page = await openWorkbench();
-    await sproutActivityItem(page).waitFor({ timeout: 60_000 });
+    await sproutActivityItem(page).waitFor({ timeout: scaledMs(60_000) });
     await openSproutContainer(page);
-    await chatView(page).getByTestId('setup-card').waitFor({ timeout: 60_000 });
+    await chatView(page).getByTestId('setup-card').waitFor({ timeout: scaledMs(60_000) });
     assert.equal(await page.locator('.monaco-dialog-box').filter({ hasText: TRUST_QUESTION }).count(), 0, 'trust was asked once');
     assert.equal(await page.locator('.statusbar-item', { hasText: 'Restricted Mode' }).count(), 0);
     await screenshot('first-run-second-start');

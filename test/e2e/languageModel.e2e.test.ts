@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { scaledMs } from '../loadScale';
 import { packScriptedLmProvider } from '../editor/lmProvider/buildScriptedLmProvider';
 import { SCRIPTED_LM_SCRIPT_ENV, type ScriptedLmReply } from '../editor/lmProvider/scriptedLmTypes';
 import { startCodeServerWithVsix, type CodeServerSession } from './harness/codeServerWithVsix';
@@ -23,7 +24,7 @@ const SCRIPT: ScriptedLmReply[] = [
   { kind: 'text', text: 'No tests ran: this workspace has none.' },
 ];
 
-describe('a model already in VS Code, in the packaged extension', { timeout: 240_000 }, () => {
+describe('a model already in VS Code, in the packaged extension', { timeout: scaledMs(240_000) }, () => {
   let session: CodeServerSession | undefined;
   let workspace = '';
 
@@ -54,30 +55,30 @@ describe('a model already in VS Code, in the packaged extension', { timeout: 240
     const { page } = session;
     const chat = chatView(page);
     const offer = chat.getByTestId('setup-card').getByRole('button', { name: 'Use a model already in VS Code' });
-    await offer.waitFor({ timeout: 60_000 });
+    await offer.waitFor({ timeout: scaledMs(60_000) });
     await session.screenshot('lm-1-setup-card');
     await offer.click();
 
     const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Scripted Model' }).first();
-    await row.waitFor({ timeout: 30_000 });
+    await row.waitFor({ timeout: scaledMs(30_000) });
     assert.match(await row.innerText(), /sprout-test · scripted/);
     await session.screenshot('lm-2-model-picker');
     await row.click();
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
-    await chat.getByTestId('setup-card').waitFor({ state: 'hidden', timeout: 30_000 });
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: scaledMs(15_000) });
+    await chat.getByTestId('setup-card').waitFor({ state: 'hidden', timeout: scaledMs(30_000) });
 
     const input = chat.getByTestId('chat-input');
     await input.fill(PROMPT);
     await input.press('Enter');
-    await chat.getByTestId('tool-card').first().waitFor({ timeout: 60_000 });
+    await chat.getByTestId('tool-card').first().waitFor({ timeout: scaledMs(60_000) });
     await chat.getByTestId('tool-approve').first().click();
     const objection = chat.getByTestId('hook-objection').first();
-    await objection.waitFor({ timeout: 60_000 });
+    await objection.waitFor({ timeout: scaledMs(60_000) });
     assert.match(await objection.innerText(), /say which tests ran/);
-    await chat.getByTestId('assistant-message').filter({ hasText: 'No tests ran' }).first().waitFor({ timeout: 60_000 });
+    await chat.getByTestId('assistant-message').filter({ hasText: 'No tests ran' }).first().waitFor({ timeout: scaledMs(60_000) });
     const outcome = chat.getByTestId('turn-outcome').last();
     // A turn that ends well has a quiet footer, which may be empty: attached, not necessarily visible.
-    await outcome.waitFor({ state: 'attached', timeout: 60_000 });
+    await outcome.waitFor({ state: 'attached', timeout: scaledMs(60_000) });
     assert.equal(await outcome.getAttribute('data-reason'), 'end_turn');
     assert.equal(await chat.getByTestId('tool-card').first().getAttribute('data-status'), 'ok');
     await session.screenshot('lm-3-chat-completed');
@@ -88,12 +89,12 @@ describe('a model already in VS Code, in the packaged extension', { timeout: 240
     const { page } = session;
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 15_000 });
+    await input.waitFor({ timeout: scaledMs(15_000) });
     await input.fill('>Sprout: Select Model');
-    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+    await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: scaledMs(15_000) });
     await page.keyboard.press('Enter');
     const rows = page.locator('.quick-input-list .monaco-list-row');
-    await rows.filter({ hasText: 'Type a model name' }).first().waitFor({ timeout: 60_000 });
+    await rows.filter({ hasText: 'Type a model name' }).first().waitFor({ timeout: scaledMs(60_000) });
     const text = (await rows.allInnerTexts()).join('\n');
     assert.match(text, /Models in VS Code/);
     assert.match(text, /Scripted Model\s*sprout-test · scripted · in use/);

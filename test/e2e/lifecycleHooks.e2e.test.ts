@@ -6,6 +6,7 @@
 // Screenshots go to test-results/e2e (git-ignored).
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { scaledMs } from '../loadScale';
 import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
 import { hookServerSetting, startChatScenario, type ChatScenario } from './harness/hookScenario';
 import type { CodeServerSession } from './harness/codeServerWithVsix';
@@ -22,7 +23,7 @@ function script(): FakeResponse[] {
   ];
 }
 
-describe('lifecycle hooks in the packaged extension (1400x900)', { timeout: 240_000 }, () => {
+describe('lifecycle hooks in the packaged extension (1400x900)', { timeout: scaledMs(240_000) }, () => {
   let scenario: ChatScenario | undefined;
   let session: CodeServerSession | undefined;
   let fake: FakeOpenAi | undefined;
@@ -53,17 +54,17 @@ describe('lifecycle hooks in the packaged extension (1400x900)', { timeout: 240_
   it('a denied call is blocked on its card without a question; the added rule is a card of its own; the model reads both', async () => {
     assert.ok(session && fake);
     const chat = chatView(session.page);
-    await chat.getByTestId('chat-input').waitFor({ timeout: 60_000 });
+    await chat.getByTestId('chat-input').waitFor({ timeout: scaledMs(60_000) });
     await sendPrompt(chat, PROMPT);
     const injection = chat.getByTestId('hook-injection').first();
-    await injection.waitFor({ timeout: 60_000 });
+    await injection.waitFor({ timeout: scaledMs(60_000) });
     assert.match(await injection.innerText(), /Prompt check\s+by hooks:\s+Team rule: never delete folders/);
     assert.equal(await injection.getAttribute('aria-label'), 'Prompt check by hooks added context for the agent');
     const card = chat.locator('[data-testid=tool-card][data-status=denied]').first();
-    await card.waitFor({ timeout: 60_000 });
+    await card.waitFor({ timeout: scaledMs(60_000) });
     assert.equal((await card.getByTestId('tool-blocked').innerText()).trim(), `blocked by hooks: ${DENIAL}`);
     assert.match(await card.innerText(), /Blocked by a hook/);
-    await chat.getByTestId('assistant-message').filter({ hasText: 'Please run' }).first().waitFor({ timeout: 60_000 });
+    await chat.getByTestId('assistant-message').filter({ hasText: 'Please run' }).first().waitFor({ timeout: scaledMs(60_000) });
     assert.equal(await chat.getByTestId('tool-approve').count(), 0, 'nobody was asked to approve the blocked call');
     await session.screenshot('hooks-1-blocked-and-injected');
 
@@ -78,10 +79,10 @@ describe('lifecycle hooks in the packaged extension (1400x900)', { timeout: 240_
     assert.ok(session);
     await expandHooksView(session.page);
     const tree = hooksTree(session.page);
-    await tree.getByText('Tool check', { exact: true }).waitFor({ timeout: 30_000 });
-    await tree.getByText('Prompt check', { exact: true }).waitFor({ timeout: 30_000 });
+    await tree.getByText('Tool check', { exact: true }).waitFor({ timeout: scaledMs(30_000) });
+    await tree.getByText('Prompt check', { exact: true }).waitFor({ timeout: scaledMs(30_000) });
     // No server here offers a completion check, so there is no objection budget to count.
-    await tree.getByText('No completion checks', { exact: true }).waitFor({ timeout: 30_000 });
+    await tree.getByText('No completion checks', { exact: true }).waitFor({ timeout: scaledMs(30_000) });
     await session.screenshot('hooks-2-hooks-view');
   });
 });

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { scaledMs } from '../loadScale';
 import { startCodeServerWithVsix, vsixPath, type CodeServerSession } from './harness/codeServerWithVsix';
 import { expectedPackageFiles } from './harness/packageContents';
 import { openSproutContainer } from './harness/workbench';
@@ -17,7 +18,7 @@ function filesUnder(dir: string): string[] {
     .map((f) => relative(dir, f));
 }
 
-describe('packaged extension in code-server', { timeout: 180_000 }, () => {
+describe('packaged extension in code-server', { timeout: scaledMs(180_000) }, () => {
   let session: CodeServerSession | undefined;
   let workspace = '';
 
@@ -62,8 +63,8 @@ describe('packaged extension in code-server', { timeout: 180_000 }, () => {
     assert.ok(session);
     const { page } = session;
     await openSproutContainer(page);
-    await page.locator('.pane-header', { hasText: /^chat/i }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.pane-header', { hasText: /^hooks/i }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.pane-header', { hasText: /^chat/i }).first().waitFor({ timeout: scaledMs(30_000) });
+    await page.locator('.pane-header', { hasText: /^hooks/i }).first().waitFor({ timeout: scaledMs(30_000) });
     await session.screenshot('workbench-sprout-container');
   });
 
@@ -72,16 +73,16 @@ describe('packaged extension in code-server', { timeout: 180_000 }, () => {
     const { page } = session;
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ timeout: 15_000 });
+    await input.waitFor({ timeout: scaledMs(15_000) });
     await input.fill('>Sprout: ');
     const rows = page.locator('.quick-input-list .monaco-list-row');
-    await rows.first().waitFor({ timeout: 15_000 });
+    await rows.first().waitFor({ timeout: scaledMs(15_000) });
     await session.screenshot('workbench-command-palette');
     // The list shows only the rows that fit (at 1400x900, fewer than Sprout has): look each one up.
     for (const title of ['Sprout: New Chat', 'Sprout: Show Hooks', 'Sprout: Set API Key', 'Sprout: Past Chats', 'Sprout: Set Model Endpoint']) {
       await input.fill(`>${title}`);
       const labels = (await rows.allInnerTexts()).join('\n');
-      await rows.filter({ hasText: title }).first().waitFor({ timeout: 15_000 }).catch(() => assert.fail(`${title} is not in the palette: ${labels}`));
+      await rows.filter({ hasText: title }).first().waitFor({ timeout: scaledMs(15_000) }).catch(() => assert.fail(`${title} is not in the palette: ${labels}`));
     }
     await page.keyboard.press('Escape');
   });
