@@ -105,7 +105,9 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
       // A kill, reset or close ends the start here whatever the SDK is still waiting for (its request
       // timeout covers initialize, not the notification after it), so a start always settles.
       await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) }), request.abandon, `start of MCP server "${config.name}"`);
-      return connected(request, key, plan, client, st);
+      const opened = connected(request, key, plan, client, st);
+      await listenForToolChanges(request, { ...opened, oauth });
+      return opened;
     } catch (error) {
       await st.kill().catch(() => undefined);
       const signIn = error instanceof UnauthorizedError && !signedIn ? oauth?.pendingCode : undefined;
@@ -130,6 +132,25 @@ async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Pro
     await st.finishAuth?.(await raceAbort(code, request.abandon, `sign-in to MCP server "${request.config.name}"`));
   } catch (failure) {
     throw request.failed(failure, st);
+  }
+}
+
+/**
+ * On the 2026-07-28 era `list_changed` arrives only through a `subscriptions/listen` stream. The SDK
+ * opens it itself after a `server/discover`, but not on a connect from a remembered era (every restart
+ * after a crash, kill or lost session), which would then never hear of a changed list: open it here.
+ * As in the SDK's own path, a server that refuses the stream still serves its tools (logged, not fatal).
+ */
+async function listenForToolChanges(request: OpenRequest, live: Live): Promise<void> {
+  const { client } = live;
+  if (live.era !== 'modern' || client.autoOpenedSubscription !== undefined || client.getServerCapabilities()?.tools?.listChanged !== true) return;
+  try {
+    // A connect from memory sends nothing, so this may be the first request: a 401 here is the sign-in.
+    const listen = () => client.listen({ toolsListChanged: true }, { timeout: request.opts.connectTimeoutMs, signal: request.abandon });
+    await afterSignIn(live, listen, request.abandon, request.config.name);
+  } catch (error) {
+    if (request.abandon.aborted) throw error;
+    request.opts.logger?.warn('mcp tool list changes not subscribed', { server: request.config.name, error: error instanceof Error ? error.message : String(error) });
   }
 }
 
