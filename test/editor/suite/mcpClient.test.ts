@@ -135,6 +135,9 @@ describe('MCP client features in the editor', function () {
     );
     for (let round = 0; round < 2; round++) {
       await settled(sprout, () => sprout.host.invalidateServers());
+      // A late mcp.json event on a busy machine can drop the hub while it starts: list on the hub that
+      // is still current (as the product's commands do), then call it.
+      await sprout.host.listedStatus();
       const hub = await sprout.host.ensureServers();
       const result = await hub.callTool('inputs', 'show_env', {}, { signal: new AbortController().signal });
       assert.match(result.text, /"EDITOR_TOKEN":"typed-secret-value"/);
