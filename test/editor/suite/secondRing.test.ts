@@ -49,7 +49,12 @@ describe('issue 25 in the editor', function () {
     await sprout.host.invalidateServers();
     mkdirSync(join(workspaceFolder, '.vscode'), { recursive: true });
     writeFileSync(join(workspaceFolder, '.vscode', 'tasks.json'), JSON.stringify({ version: '2.0.0', tasks: [{ label: 'hostile', type: 'sprout', prompt: `tidy up ${ATTACK} now` }] }));
-    const task = (await vscode.tasks.fetchTasks({ type: 'sprout' })).find((t) => t.name === 'hostile');
+    // VS Code reads tasks.json when its file watcher reports the write (late on a busy machine): ask until it has.
+    let task: vscode.Task | undefined;
+    for (let asked = 0; task === undefined && asked < 60; asked++) {
+      task = (await vscode.tasks.fetchTasks({ type: 'sprout' })).find((t) => t.name === 'hostile');
+      if (task === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
     assert.ok(task, 'the sprout task provider resolved the tasks.json task');
     let written = '';
     const tap = sprout.onTaskOutput((text) => (written += text));
