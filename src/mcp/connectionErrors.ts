@@ -100,3 +100,11 @@ export function httpLoss(error: unknown): { kind: 'unknown_session' | 'unreachab
   if (error instanceof TypeError) return { kind: 'unreachable', what: `cannot be reached (${describeFetchError(error)})` };
   return undefined;
 }
+
+/** Why a server that used up its restart attempts stays stopped, with its last problem. */
+export function keepsStoppingMessage(server: string, maxAttempts: number, lastProblem: string | undefined): string {
+  return (
+    `MCP server "${server}" was restarted ${maxAttempts} times and keeps stopping; it stays stopped until ` +
+    `MCP servers are restarted.${lastProblem ? ` Last problem: ${lastProblem}` : ''}`
+  );
+}

@@ -52,3 +52,8 @@ export interface ConnectionOptions {
   /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
   onStatus?: (status: ServerStatus) => void;
 }
+
+/** The wait before restart `attempt` (1 for the first): doubling from the initial delay, capped. */
+export function restartDelay(policy: ConnectionOptions['restart'], attempt: number): number {
+  return Math.min(policy.initialDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
+}

@@ -11,10 +11,10 @@ import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort } from './abort';
 import { afterSignIn, openClient, type Live, type Opened } from './clientOpener';
 import type { McpServerConfig } from './config';
-import type { ConnectionOptions, ServerState, ServerStatus } from './connectionTypes';
+import { restartDelay, type ConnectionOptions, type ServerState, type ServerStatus } from './connectionTypes';
 import { forgetSignIn, serverOAuth } from './oauthClient';
 import { eraKey } from './protocolEra';
-import { failureWords, httpLoss, serverTarget, startFailureMessage } from './connectionErrors';
+import { failureWords, httpLoss, keepsStoppingMessage, serverTarget, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
 import { CallsInFlight, callToolOverClient, hookAskedForInput, isServerAnswer, serverRunsToolTasks } from './toolCall';
 import { toToolInfos, type RawTool } from './toolInfos';
@@ -258,19 +258,15 @@ export class ServerConnection {
   }
 
   private async waitBackoff(): Promise<void> {
-    const { initialDelayMs, maxDelayMs, maxAttempts } = this.opts.restart;
-    if (this.attempts >= maxAttempts) {
-      const message =
-        `MCP server "${this.name}" was restarted ${maxAttempts} times and keeps stopping; it stays stopped until ` +
-        `MCP servers are restarted.${this.error ? ` Last problem: ${this.error}` : ''}`;
+    if (this.attempts >= this.opts.restart.maxAttempts) {
+      const message = keepsStoppingMessage(this.name, this.opts.restart.maxAttempts, this.error);
       if (this.state !== 'failed' || this.error !== message) this.opts.emit({ type: 'server_error', server: this.name, message });
       this.state = 'failed';
       this.error = message;
       throw new Error(message);
     }
     this.attempts++;
-    const delay = Math.min(initialDelayMs * 2 ** (this.attempts - 1), maxDelayMs);
-    const wait = this.lastDownAt + delay - this.opts.clock.now();
+    const wait = this.lastDownAt + restartDelay(this.opts.restart, this.attempts) - this.opts.clock.now();
     this.state = 'restarting';
     if (wait > 0) await this.opts.clock.sleep(wait, this.closing.signal);
   }
@@ -342,9 +338,8 @@ export class ServerConnection {
     const live = this.live?.client === client ? this.live : undefined;
     // Every page at once (the SDK follows nextCursor, bounded), and from the wire: this runs because the list is new or changed.
     const listed = await afterSignIn(live, () => client.listTools(undefined, { timeout: this.opts.connectTimeoutMs, cacheMode: 'refresh' }), this.abandon.signal, this.name);
-    const raw = listed.tools as RawTool[];
     const report = (message: string): void => this.opts.emit({ type: 'server_error', server: this.name, message });
-    const tools = toToolInfos(this.name, raw, report, serverRunsToolTasks(client));
+    const tools = toToolInfos(this.name, listed.tools as RawTool[], report, serverRunsToolTasks(client));
     if (this.live?.client === client && this.toolsVersion === version) {
       this.tools = tools;
       this.lastListed = tools;

@@ -6,7 +6,7 @@
  * and the `settings` of a `.code-workspace` file (JSON with comments, as VS Code writes them).
  */
 import { readFileSync } from 'node:fs';
-import { stripJsonComments } from '../../mcp/config';
+import { stripJsonComments } from '../../mcp/jsonc';
 
 export interface IgnoredSetting {
   key: string;

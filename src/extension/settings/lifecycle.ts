@@ -15,7 +15,7 @@ import type { AgentHost } from '../agentHost';
 import type { ChatViews } from '../chat/chatViews';
 import type { ExtensionSettings } from './settingsMapping';
 import { USER_ONLY_KEYS, readMcpServersBySource } from './configReader';
-import { stripJsonComments } from '../../mcp/config';
+import { stripJsonComments } from '../../mcp/jsonc';
 import { findIgnoredSettings, ignoredSettingsNotice, type SettingsFile } from './ignoredSettings';
 
 const shownErrors = new Set<string>();

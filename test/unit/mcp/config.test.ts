@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { loadMcpConfigFile, McpConfigError, parseMcpConfig, stripJsonComments } from '../../../src/mcp/config';
+import { loadMcpConfigFile, McpConfigError, parseMcpConfig } from '../../../src/mcp/config';
+import { stripJsonComments } from '../../../src/mcp/jsonc';
 
 const vars = { workspaceFolder: '/ws/proj', userHome: '/home/me', env: { TOKEN: 'tok-123', BIN: '/opt/bin' } };
 
