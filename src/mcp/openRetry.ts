@@ -1,6 +1,8 @@
 /**
  * What a start that failed tries next, when the failure says how: a stdio server that exited on the
- * era question (it refuses anything before `initialize`) is started again with `initialize`; a
+ * era question saying it wanted `initialize` first is started again with `initialize` (one that exits
+ * for any other reason, a broken command or configuration, would only fail twice and show its stderr
+ * twice, so its failure stands); a
  * remembered era the server refused is forgotten and asked again; an HTTP server that answers the
  * Streamable HTTP POST with 400, 404 or 405 may have only the old HTTP+SSE transport (2024-11-05), so
  * its URL is opened as an event stream, as the spec's backwards-compatibility rules describe. Each is
@@ -25,9 +27,17 @@ export interface Attempt {
 /** The statuses with which a server without a Streamable HTTP endpoint answers the POST (spec: backwards compatibility). */
 const NO_STREAMABLE_ENDPOINT = new Set([400, 404, 405]);
 
-/** The era question made a stdio server exit: a legacy server. */
+/**
+ * What a server says (its stderr, as describeExit ends with) when its first message was not the
+ * `initialize` it expected: Python SDK servers crash with "Received request before initialization was
+ * complete", rmcp ones expect an initialize request; or it names the question itself.
+ */
+const WANTED_INITIALIZE = /server\/discover|before initiali[sz]ation|not (yet )?initiali[sz]ed|expected? (an? )?initiali[sz]e/i;
+
+/** The era question made a stdio server exit, and it said so: a legacy server. */
 function exitedOnProbe(error: unknown, st: ServerTransport, plan: EraPlan): boolean {
-  return plan.asks && plan.negotiation?.mode === 'auto' && error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && st.describeExit() !== '';
+  if (!plan.asks || plan.negotiation?.mode !== 'auto' || !(error instanceof SdkError) || error.code !== SdkErrorCode.EraNegotiationFailed) return false;
+  return WANTED_INITIALIZE.test(st.describeExit());
 }
 
 /** The server answered, with a refusal (a JSON-RPC error, or a failed negotiation), rather than being unreachable or gone. */

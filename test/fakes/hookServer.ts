@@ -53,6 +53,12 @@ function toWire(tool: FakeToolSpec): Tool {
   };
 }
 
+/** What a Python SDK server does on a first request other than `initialize`: its session raises, the process ends. */
+function exitAsPythonSdkServers(): never {
+  process.stderr.write('RuntimeError: Received request before initialization was complete\n');
+  process.exit(1);
+}
+
 /**
  * The stdio wire with a tap: requests and cancellations are logged as they arrive, before the SDK
  * turns them into handler calls and aborted signals (so a test sees the era question, or its absence).
@@ -70,7 +76,7 @@ class TappedStdio implements Transport {
     this.inner.onmessage = (message: JSONRPCMessage) => {
       if ('method' in message && 'id' in message) {
         appendLog(logFile, { type: 'request', method: message.method });
-        if (message.method === 'server/discover' && this.config.exitOnDiscover) process.exit(9);
+        if (message.method === 'server/discover' && this.config.exitOnDiscover) exitAsPythonSdkServers();
       }
       if ('method' in message && message.method === 'notifications/cancelled') {
         const params = (message.params ?? {}) as { requestId?: string | number; reason?: string };

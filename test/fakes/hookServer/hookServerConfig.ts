@@ -60,7 +60,7 @@ export interface HookServerConfig {
   serverName?: string;
   /** Which protocol eras it serves: both (default), only 2026-07-28 (`initialize` refused), only the 2025 `initialize` one. */
   era?: 'dual' | 'modern' | 'legacy';
-  /** Exit at once on a `server/discover` (as servers do that refuse anything before `initialize`). */
+  /** Exit at once on a `server/discover`, saying why as Python SDK servers do (they refuse anything before `initialize`). */
   exitOnDiscover?: boolean;
   /** JSON lines: every request's method, every call (tool, arguments, _meta), every cancellation received, each start. */
   logFile?: string;

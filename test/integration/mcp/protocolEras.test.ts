@@ -1,11 +1,13 @@
 /**
  * Both protocol eras over stdio, against real child processes on the v2 SDK (a dual-era server, a
- * 2026-07-28-only one, a 2025-only one, one that exits on `server/discover`) and the v1 SDK: each is
- * reached with no configuration, the era is asked once and remembered (the next start sends no
- * `server/discover`), a setting pins it, hooks answer on both eras, a hook's question is never shown
- * to the user, and list changes arrive on the modern era through `subscriptions/listen`.
+ * 2026-07-28-only one, a 2025-only one, one that exits on `server/discover` as Python SDK servers do)
+ * and the v1 SDK: each is reached with no configuration, the era is asked once and remembered (the
+ * next start sends no `server/discover`), a setting pins it, hooks answer on both eras, a hook's
+ * question is never shown to the user, a server that exits for its own reasons is started once, and
+ * list changes arrive on the modern era through `subscriptions/listen`.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { after, afterEach, describe, it } from 'node:test';
 import type { ToolHostEvent } from '../../../src/agent/ports';
@@ -124,6 +126,20 @@ describe('MCP protocol eras over stdio', () => {
     const second = hub([config], { eraStore: eras });
     await second.hub.listTools();
     assert.equal(methods(log).filter((m) => m === 'server/discover').length, 1, 'remembered: not asked again');
+  });
+
+  it('a server that exits at once for its own reasons is started once: one failure, its stderr shown once', async () => {
+    const starts = tmp.file(`starts-${++n}.log`);
+    const script = `require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'start\\n'); console.error('config broken: no API key'); process.exit(3)`;
+    const stderr: string[] = [];
+    const { hub: h, events } = hub([{ name: 'broken', transport: { type: 'stdio', command: process.execPath, args: ['-e', script], env: {} } }], { onStderr: (_server, line) => stderr.push(line) });
+    assert.deepEqual(await h.listTools(), []);
+    assert.equal(readFileSync(starts, 'utf8'), 'start\n', 'no second start');
+    assert.deepEqual(stderr, ['config broken: no API key']);
+    const errors = events.filter((e) => e.type === 'server_error');
+    assert.equal(errors.length, 1, JSON.stringify(events));
+    assert.match(errors[0]?.type === 'server_error' ? errors[0].message : '', /MCP server "broken" .*exited with code 3; last stderr: config broken: no API key/);
+    assert.equal(h.status()[0]?.state, 'failed');
   });
 
   it('a v1 SDK server (which never speaks 2026-07-28) is reached on the legacy era, its hook objecting', async () => {
