@@ -20,6 +20,8 @@ const untrusted = process.env['SPROUT_EDITOR_TRUST'] === 'untrusted';
 /** SPROUT_EDITOR_SUITE=reload runs test/editor/reload/, whose first run reloads the window once. */
 const reload = process.env['SPROUT_EDITOR_SUITE'] === 'reload';
 const suiteName = untrusted ? 'untrusted' : reload ? 'reload' : 'suite';
+/** SPROUT_EDITOR_GREP=<text> runs only the tests whose full title contains it (mocha's grep), e.g. one suite file's describe. */
+const grep = process.env['SPROUT_EDITOR_GREP'];
 const suiteSrc = join(__dirname, suiteName);
 const suiteOut = join(root, 'out', 'editor', suiteName);
 
@@ -102,7 +104,7 @@ async function main(): Promise<number> {
   writeFileSync(join(workspace, 'README.md'), '# editor test workspace\n');
   let summary = '';
   try {
-    const env: Record<string, string> = { SPROUT_TEST_MODEL_URL: model.url, SPROUT_TEST_HOOK_SERVER: hookServerCommand(), SPROUT_TEST_WORKSPACE: workspace };
+    const env: Record<string, string> = { SPROUT_TEST_MODEL_URL: model.url, SPROUT_TEST_HOOK_SERVER: hookServerCommand(), SPROUT_TEST_WORKSPACE: workspace, ...(grep ? { SPROUT_EDITOR_GREP: grep } : {}) };
     const log = (line: string): void => {
       if (/^\d+ passed, \d+ failed$/.test(line.trim())) summary = line.trim();
       console.log(line);

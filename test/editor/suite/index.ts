@@ -7,6 +7,7 @@
 //   SPROUT_TEST_HOOK_SERVER JSON { command, args, env } launching test/fakes/hookServer.ts (env.HOOK_SERVER_CONFIG
 //                           holds an object-once `_Stop` config; override it per test)
 //   SPROUT_TEST_WORKSPACE   the folder the workbench opened
+//   SPROUT_EDITOR_GREP      (optional) run only the tests whose full title contains this text
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
@@ -16,7 +17,8 @@ export function run(): Promise<void> {
   // In the extension host console.* cannot be replaced and arguments arrive unformatted, so the
   // reporter formats each line itself before it is forwarded to the runner.
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(format(...args));
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec' });
+  const grep = process.env['SPROUT_EDITOR_GREP'];
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', ...(grep ? { grep } : {}) });
   const files = readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
   for (const f of files) mocha.addFile(join(__dirname, f));
   return new Promise((resolve, reject) => {
