@@ -25,7 +25,7 @@ import type { AdaptationMemory } from '../model/adaptationMemory';
 import type { BaseUrlLevels, KeyConsent } from './settings/keyConsent';
 import { resolveServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
-import { readMcpServersBySource } from './settings/configReader';
+import { readMcpServersBySource, serverSources } from './settings/configReader';
 
 export interface AgentHostDeps {
   extensionPath: string;
@@ -53,6 +53,10 @@ export interface AgentHostDeps {
 
 export class AgentHost {
   private building: Promise<McpHub> | undefined;
+  /** Counts invalidations: a build that started before the latest one is superseded (its result dropped). */
+  private generation = 0;
+  /** What the servers were last resolved from (serverSources): an event that changes none of it restarts nothing. */
+  private sourcesSeen: string | undefined;
   servers: McpServerConfig[] = [];
   /** The name the bundled workspace server runs under (undefined when a configured server took the name, or it is off). */
   bundledWorkspaceServer: string | undefined;
@@ -108,8 +112,10 @@ export class AgentHost {
 
   async ensureServers(): Promise<McpHub> {
     if (this.hub) return this.hub;
-    this.building ??= this.build().finally(() => (this.building = undefined));
-    return this.building;
+    const building = (this.building ??= this.build().finally(() => {
+      if (this.building === building) this.building = undefined;
+    }));
+    return building;
   }
 
   status(): ServerStatus[] {
@@ -135,8 +141,22 @@ export class AgentHost {
     return this.hub !== undefined;
   }
 
-  /** Settings, trust or the mcp.json changed: the next use starts the servers afresh. */
+  /** A settings, trust or `.vscode/mcp.json` event: the servers start afresh if what they are resolved from changed. */
+  async configurationChanged(): Promise<void> {
+    const sources = this.currentSources();
+    if (sources === this.sourcesSeen) return;
+    this.sourcesSeen = sources;
+    await this.invalidateServers();
+  }
+
+  private currentSources(): string {
+    return serverSources(this.deps.workspaceFolder, this.deps.settings(), this.deps.trusted());
+  }
+
+  /** The next use starts the servers afresh; a build in progress is superseded (see build). */
   async invalidateServers(): Promise<void> {
+    this.generation++;
+    this.building = undefined;
     const old = this.hub;
     this.tools.use(undefined);
     this.serversChanged();
@@ -167,6 +187,8 @@ export class AgentHost {
   }
 
   private async build(): Promise<McpHub> {
+    const generation = this.generation;
+    this.sourcesSeen = this.currentSources();
     const settings = this.deps.settings();
     const bySource = readMcpServersBySource();
     const resolved = await resolveServers(
@@ -186,6 +208,9 @@ export class AgentHost {
       },
       this.deps.consent,
     );
+    // Invalidated while resolving (a consent or `${input:}` prompt can wait on the user): this result
+    // is stale and no server of it ever started; the newer build's hub is the answer.
+    if (generation !== this.generation) return this.ensureServers();
     for (const notice of resolved.notices) this.deps.logger.warn(notice);
     this.servers = resolved.servers;
     this.notices = resolved.notices;

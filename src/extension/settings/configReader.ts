@@ -6,6 +6,8 @@
  * always, whatever VS Code does with a workspace value; `sprout.tools.protectedPaths` is the union of
  * every level, so a workspace can add protected patterns but never remove one.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { mapSettings, type ExtensionSettings, type SettingKey } from './settingsMapping';
 
@@ -61,6 +63,22 @@ export function readMcpServersBySource(): { user: Record<string, unknown>; works
     user: inspected?.globalValue ?? {},
     workspace: { ...(inspected?.workspaceValue ?? {}), ...(inspected?.workspaceFolderValue ?? {}) },
   };
+}
+
+/**
+ * Everything the window's MCP servers are resolved from, as one string: the server settings by source,
+ * the bundled servers, protected paths and protocol, trust, and `.vscode/mcp.json` as written. Equal
+ * strings mean a configuration event changed nothing the servers depend on (a watcher's second event
+ * for one save, a save without changes), so running servers need not stop for it.
+ */
+export function serverSources(workspaceFolder: string, settings: ExtensionSettings, trusted: boolean): string {
+  let mcpJson: string | null = null;
+  try {
+    mcpJson = readFileSync(join(workspaceFolder, '.vscode', 'mcp.json'), 'utf8');
+  } catch {
+    // absent or unreadable: resolving the servers says which
+  }
+  return JSON.stringify([readMcpServersBySource(), settings.builtinServers, settings.protectedPaths, settings.mcpProtocol, trusted, mcpJson]);
 }
 
 /** Writes a setting; returns where it went, in words for the message that says so. */

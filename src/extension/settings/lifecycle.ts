@@ -149,7 +149,7 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
   const serversChanged = (): void => {
     // The notice names the workspace's servers, so it follows .vscode/mcp.json too.
     renotice();
-    void deps.host.invalidateServers();
+    void deps.host.configurationChanged();
   };
   return [
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -1,7 +1,8 @@
 // MCP client features inside the real extension host: a server's question (the reference server's
 // elicitation tool) becomes a form card in the chat that the user accepts or declines; `${input:id}`
-// in .vscode/mcp.json is asked once and kept in SecretStorage; an OAuth-protected HTTP server is
-// signed in to through the "browser" and signed out of with the command; roots are the workspace folders.
+// in .vscode/mcp.json is asked once and kept in SecretStorage; an mcp.json edit while the servers are
+// resolved supersedes that start; an OAuth-protected HTTP server is signed in to through the "browser"
+// and signed out of with the command; roots are the workspace folders.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,25 +22,16 @@ const api = sproutApi;
 const everything = join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 /**
- * Changes .vscode/mcp.json and waits until the extension's file watcher has dropped the old servers,
- * so the test's own start is not cut short by that late invalidation.
+ * Changes .vscode/mcp.json and waits for the servers event that says the extension dropped the old
+ * file's servers: the first one after the write (the watcher's later events for the same content
+ * restart nothing), so the test's own start is never cut short by a late invalidation.
  */
 async function changeMcpJson(sprout: SproutApi, change: () => void): Promise<void> {
-  await settled(sprout, change, true);
-}
-
-/**
- * Runs `change` and waits until the servers stopped changing for a while (rebuilt, or a server's state):
- * settings and file watcher events arrive late and each one drops the current servers (a start in
- * progress with them).
- */
-async function settled(sprout: SproutApi, change: () => void | Promise<void>, expectChange = false): Promise<void> {
-  let last = Date.now();
-  let seen = false;
-  const stop = sprout.host.onServers(() => ((last = Date.now()), (seen = true)));
+  let dropped = false;
+  const stop = sprout.host.onServers((state) => (dropped ||= !state.started));
   try {
-    await change();
-    await until(() => (seen || !expectChange) && Date.now() - last > 1500, 'the servers to settle');
+    change();
+    await until(() => dropped, 'the servers of the old .vscode/mcp.json to be dropped');
   } finally {
     stop();
   }
@@ -62,6 +54,8 @@ describe('MCP client features in the editor', function () {
 
   async function useServers(servers: Record<string, unknown>, responses: ReturnType<typeof fakeReply.text>[] = []): Promise<SproutApi> {
     const sprout = await api();
+    // These servers are the workspace's (its settings): the test is the user who lets them start.
+    sprout.consent.prompt = async () => true;
     await fake?.close();
     fake = await startFakeOpenAi({ responses });
     await config().update('model.baseUrl', fake.url, target);
@@ -69,8 +63,10 @@ describe('MCP client features in the editor', function () {
     await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
     await config().update('mcp.servers', servers, target);
     const url = fake.url;
-    await until(() => sprout.settings().baseUrl === url, 'settings');
-    await settled(sprout, () => sprout.host.invalidateServers());
+    // The extension reads a setting in the same event that makes it visible here.
+    const written = (key: string, value: unknown) => JSON.stringify(config().inspect(key)?.workspaceValue) === JSON.stringify(value);
+    await until(() => sprout.settings().baseUrl === url && written('mcp.servers', servers), 'settings');
+    await sprout.host.invalidateServers();
     return sprout;
   }
 
@@ -134,7 +130,7 @@ describe('MCP client features in the editor', function () {
       ),
     );
     for (let round = 0; round < 2; round++) {
-      await settled(sprout, () => sprout.host.invalidateServers());
+      await sprout.host.invalidateServers();
       // A late mcp.json event on a busy machine can drop the hub while it starts: list on the hub that
       // is still current (as the product's commands do), then call it.
       await sprout.host.listedStatus();
@@ -145,6 +141,31 @@ describe('MCP client features in the editor', function () {
     assert.deepEqual(asked, ['editor-token'], 'asked once; the second start read SecretStorage');
     assert.ok(!JSON.stringify(config()).includes('typed-secret-value'), 'never in settings');
     await changeMcpJson(sprout, () => rmSync(join(workspace, '.vscode', 'mcp.json'), { force: true }));
+  });
+
+  it('an mcp.json edit while the servers are still being resolved supersedes that start: the servers of the new file win', async () => {
+    const sprout = await api();
+    sprout.consent.prompt = async () => true;
+    // The first file's input is answered only after the edit: its resolution is still running then.
+    let answer: (value: string) => void = () => undefined;
+    const asked: string[] = [];
+    sprout.mcpPrompts.askInput = (spec) => (asked.push(spec.id), new Promise((resolve) => (answer = resolve)));
+    const t = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as { command: string; args: string[]; env: Record<string, string> };
+    await useServers({});
+    mkdirSync(join(workspace, '.vscode'), { recursive: true });
+    const file = join(workspace, '.vscode', 'mcp.json');
+    const slow = { inputs: [{ type: 'promptString', id: 'superseded-token', password: true }], servers: { older: { ...t, env: { ...t.env, TOKEN: '${input:superseded-token}' } } } };
+    await changeMcpJson(sprout, () => writeFileSync(file, JSON.stringify(slow)));
+    // The hub this start answers with (no retry on a later hub, unlike listedStatus).
+    const started = sprout.host.ensureServers();
+    await until(() => asked.length === 1, 'the input of the first file to be asked');
+    await changeMcpJson(sprout, () => writeFileSync(file, JSON.stringify({ servers: { newer: t } })));
+    answer('late-answer');
+    const hub = await started;
+    assert.deepEqual(hub.status().map((s) => s.name), ['newer'], 'the start that began first does not win');
+    await hub.listTools();
+    assert.deepEqual(sprout.host.status().map((s) => [s.name, s.state]), [['newer', 'ready']], 'the current hub');
+    await changeMcpJson(sprout, () => rmSync(file, { force: true }));
   });
 
   it('an OAuth-protected HTTP server: sign-in through the browser, then Sign Out forgets it', async () => {
