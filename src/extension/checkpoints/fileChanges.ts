@@ -4,7 +4,8 @@
  * it still holds what the call wrote, so it can be edited there) and "Undo this turn's file changes"
  * on a turn's footer. Undo goes through a WorkspaceEdit, not the file system: the restore lands on the
  * editors' undo stacks (Ctrl+Z takes it back) and open editors stay in step; files that were saved
- * before are saved again, a file the user had unsaved edits in is left dirty for them to decide.
+ * before are saved again, a file the user had unsaved edits in is left dirty for them to decide. An
+ * undo whose save fails is not done: the user is told which files still hold the change on disk.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -67,7 +68,8 @@ export async function undoChanges(store: CheckpointStore, callIds: readonly stri
     void vscode.window.showInformationMessage('Sprout: nothing to undo in this turn.');
     return false;
   }
-  const edited = changes.filter((c) => currentText(c.absolute) !== c.after).map((c) => c.path);
+  // A file that holds its old text already (an earlier undo whose save failed) loses nothing to the restore.
+  const edited = changes.filter((c) => ![c.after, c.before].includes(currentText(c.absolute))).map((c) => c.path);
   if (edited.length > 0 && !(await ask(edited))) return false;
   const edit = new vscode.WorkspaceEdit();
   const docs: vscode.TextDocument[] = [];
@@ -80,11 +82,27 @@ export async function undoChanges(store: CheckpointStore, callIds: readonly stri
     void vscode.window.showErrorMessage('Sprout: VS Code refused to restore the files; nothing was changed.');
     return false;
   }
-  for (const doc of docs) if (!wasDirty.has(doc.uri.toString())) await doc.save();
+  const unsaved: string[] = [];
+  for (const doc of docs) {
+    if (!wasDirty.has(doc.uri.toString()) && !(await doc.save().then(undefined, () => false))) unsaved.push(vscode.workspace.asRelativePath(doc.uri));
+  }
+  if (unsaved.length > 0) {
+    reportUnsaved(unsaved);
+    return false;
+  }
   store.markUndone(records.map((r) => r.callId));
   const names = changes.map((c) => c.path).join(', ');
   void vscode.window.showInformationMessage(`Sprout: restored ${names}. Ctrl+Z in an editor takes the restore back.`);
   return true;
+}
+
+/** The restore reached the editors but not the disk (read-only file, a save participant refused, a newer file on disk). */
+function reportUnsaved(paths: readonly string[]): void {
+  const one = paths.length === 1;
+  void vscode.window.showErrorMessage(
+    `Sprout: the undo is not complete: ${paths.join(', ')} could not be saved, so on disk ${one ? 'it still holds' : 'they still hold'} the agent's change. ` +
+      `The editor shows the restored text, unsaved: save ${one ? 'it' : 'them'} (the editor says why saving failed), or choose Undo again once ${one ? 'it' : 'they'} can be saved.`,
+  );
 }
 
 async function confirmOverwrite(paths: readonly string[]): Promise<boolean> {

@@ -8,7 +8,7 @@ export async function openDiff(chat: Chat, entryId: string): Promise<void> {
   if (record) await openChangeDiff(chat.id, record);
 }
 
-/** Undoes what turn `turn` changed (not while a prompt runs: its calls may still write); true when done. */
+/** Undoes what turn `turn` changed (not while a prompt runs: its calls may still write); true when done, saved to disk too. */
 export async function undoTurn(chat: Chat, turn: number): Promise<boolean> {
   if (chat.running) {
     void vscode.window.showInformationMessage('Sprout: wait for the agent to finish (or stop it) before undoing its changes.');

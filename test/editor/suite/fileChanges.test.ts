@@ -2,7 +2,8 @@
 // a file that is open in an editor, the chat's cards carry the change, Open diff shows the diff editor
 // (before vs after), and Undo this turn's file changes restores the file through a WorkspaceEdit: the
 // document is back to its old text and saved (not dirty), and the editor's own Undo takes the restore
-// back. A prompt sent before a model is set waits and goes out once it is.
+// back; an undo whose save fails is not reported done. A prompt sent before a model is set waits and
+// goes out once it is.
 import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ const file = join(workspaceFolder, 'prices.ts');
 const BEFORE = 'export const rate = 0.1;\n';
 const WRITTEN = 'export const rate = 0.2;\n';
 const EDITED = 'export const rate = 0.25;\n';
+const RAISED = 'export const rate = 0.3;\n';
+const ELSEWHERE = 'export const rate = 0.35; // written by another program\n';
 
 describe("the agent's file changes: diff and undo", function () {
   this.timeout(90_000);
@@ -30,6 +33,8 @@ describe("the agent's file changes: diff and undo", function () {
         fakeReply.toolCalls([{ name: 'workspace__edit_file', arguments: { path: 'prices.ts', oldString: '0.2;', newString: '0.25;' } }]),
         fakeReply.text('Raised the rate.'),
         fakeReply.text('It exports the rate.'),
+        fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'prices.ts', content: RAISED } }]),
+        fakeReply.text('Raised it again.'),
       ],
     });
     await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, vscode.ConfigurationTarget.Workspace);
@@ -101,5 +106,35 @@ describe("the agent's file changes: diff and undo", function () {
     assert.ok(shown?.kind === 'user');
     assert.equal(shown.text, 'what does #file:prices.ts export?', 'the bubble shows what was typed');
     assert.deepEqual(shown.attachments, ['prices.ts:1-1', 'prices.ts']);
+  });
+
+  it('an undo whose save fails is not reported done, and the disk is not claimed restored', async () => {
+    const sprout = await api();
+    const chat = await sprout.controller.current();
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    assert.ok(await doc.save(), 'the text before this turn is on disk');
+    const before = doc.getText();
+    const turnsBefore = chat.view.entries.filter((e) => e.kind === 'outcome').length;
+    const running = sprout.controller.send('raise it again');
+    const card = await until(() => waitingCard(chat.view.entries, new Set()), 'the approval');
+    await sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
+    await running;
+    const outcome = await until(() => chat.view.entries.filter((e) => e.kind === 'outcome')[turnsBefore], 'the turn to end');
+    assert.ok(outcome.kind === 'outcome');
+    await until(() => doc.getText() === RAISED, 'the open editor to show the write');
+    // Another program writes the file while the undo saves it: VS Code refuses to overwrite the newer file.
+    const writer = vscode.workspace.onWillSaveTextDocument((e) => e.document.uri.fsPath === file && writeFileSync(file, ELSEWHERE));
+    try {
+      assert.equal(await sprout.controller.undoTurn(outcome.turn ?? -1), false, 'not done');
+    } finally {
+      writer.dispose();
+    }
+    assert.equal(readFileSync(file, 'utf8'), ELSEWHERE, 'the disk does not hold the text before the turn');
+    assert.equal(doc.getText(), before, 'the editor holds the restored text');
+    assert.equal(doc.isDirty, true, 'unsaved');
+    const shown = chat.view.entries.find((e) => e.kind === 'outcome' && e.turn === outcome.turn);
+    assert.ok(shown?.kind === 'outcome' && shown.files?.undone === false, 'the turn is not shown undone');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 });
