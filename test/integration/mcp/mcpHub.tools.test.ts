@@ -197,10 +197,9 @@ describe('McpHub environment, list changes and failures', () => {
       { onStderr: (server, line) => stderr.push(`${server}: ${line}`) },
     );
     assert.deepEqual(await hub.listTools(), []);
-    // With no era remembered, a stdio server that exits at once is started twice: the 2026-07-28 probe,
-    // then the initialize handshake (a server that exits on the probe's question is that fallback's
-    // reason). Each start's stderr is forwarded.
-    assert.deepEqual(stderr, ['dies: bad config here', 'dies: bad config here']);
+    // With no era remembered it exits on the 2026-07-28 probe, but says nothing about the era: started
+    // once (not again for initialize), its stderr forwarded once.
+    assert.deepEqual(stderr, ['dies: bad config here']);
     const error = events.find((e) => e.type === 'server_error') as { message: string } | undefined;
     assert.match(error?.message ?? '', /"dies".*exited with code 7.*bad config here/);
   });
