@@ -17,7 +17,7 @@ import { eraKey } from './protocolEra';
 import { failureWords, httpLoss, keepsStoppingMessage, serverTarget, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
 import { CallsInFlight, callToolOverClient, hookAskedForInput, isServerAnswer, serverRunsToolTasks } from './toolCall';
-import { toToolInfos, type RawTool } from './toolInfos';
+import { ToolListCache } from './toolListCache';
 import { flattenToolResult } from './toolResults';
 
 export class ServerConnection {
@@ -33,11 +33,7 @@ export class ServerConnection {
   private lastEra: Pick<Live, 'era' | 'protocolVersion'> | undefined;
   private pending: ServerTransport | undefined;
   private connecting: Promise<Client> | undefined;
-  private tools: ToolInfo[] | undefined;
-  /** The last successful listing, kept across kills so UIs can still show what the server offers. */
-  private lastListed: ToolInfo[] = [];
-  private toolsVersion = 0;
-  private toolsFetch: Promise<ToolInfo[]> | undefined;
+  private readonly toolList: ToolListCache;
   private closed = false;
   private readonly inFlight = new CallsInFlight();
   private readonly closing = new AbortController();
@@ -47,7 +43,16 @@ export class ServerConnection {
   constructor(
     readonly config: McpServerConfig,
     private readonly opts: ConnectionOptions,
-  ) {}
+  ) {
+    this.toolList = new ToolListCache({
+      server: config.name,
+      timeoutMs: opts.connectTimeoutMs,
+      live: () => this.live,
+      abandon: () => this.abandon.signal,
+      report: (message) => this.opts.emit({ type: 'server_error', server: this.name, message }),
+      listed: () => this.statusChanged(),
+    });
+  }
 
   get name(): string {
     return this.config.name;
@@ -92,12 +97,12 @@ export class ServerConnection {
 
   /** The listing `listTools` would return at once: the server is up and its list is current. */
   cachedTools(): ToolInfo[] | undefined {
-    return this.live !== undefined && !this.closed ? this.tools : undefined;
+    return this.live !== undefined && !this.closed ? this.toolList.tools : undefined;
   }
 
   /** What the server last listed (kept while it is down or slow); no I/O. */
   lastTools(): ToolInfo[] {
-    return this.tools ?? this.lastListed;
+    return this.toolList.tools ?? this.toolList.last;
   }
 
   /** Tells a running server that the roots changed; it asks again with roots/list. */
@@ -108,18 +113,16 @@ export class ServerConnection {
       // Lists run every round: waiting for a backoff or a slow (hostile) restart would break the bound of docs/hooks.md#sovereignty-timeouts-kills-budgets,
       // bound. Restart in the background; calls wait for it within their own timeouts.
       void this.getClient().catch(() => undefined);
-      return this.state === 'failed' && this.attempts >= this.opts.restart.maxAttempts ? [] : this.lastListed;
+      return this.state === 'failed' && this.attempts >= this.opts.restart.maxAttempts ? [] : this.toolList.last;
     }
     const client = await this.getClient(signal);
-    if (this.tools) return this.tools;
+    const listed = this.toolList.tools;
+    if (listed) return listed;
     const live = this.live;
-    this.toolsFetch ??= this.fetchTools(client)
-      .catch((error: unknown) => {
-        if (this.httpSessionLost(live, error) === undefined && this.live === live && !this.rememberedEraFailed(live, error)) this.listFailed(error);
-        throw error;
-      })
-      .finally(() => (this.toolsFetch = undefined));
-    return raceAbort(this.toolsFetch, signal, `tools/list of MCP server "${this.name}"`);
+    const fetching = this.toolList.shared(client, (error) => {
+      if (this.httpSessionLost(live, error) === undefined && this.live === live && !this.rememberedEraFailed(live, error)) this.listFailed(error);
+    });
+    return raceAbort(fetching, signal, `tools/list of MCP server "${this.name}"`);
   }
 
   callTool(bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
@@ -190,7 +193,7 @@ export class ServerConnection {
   private takeLive(): Live | undefined {
     const live = this.live;
     this.live = undefined;
-    this.tools = undefined;
+    this.toolList.drop();
     void live?.oauth?.done();
     return live;
   }
@@ -234,7 +237,8 @@ export class ServerConnection {
       throw new Error(`MCP server "${this.name}" was stopped while starting`);
     }
     this.live = { ...opened, ...(oauth !== undefined ? { oauth } : {}) };
-    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), tools: undefined, lastEra: { era, protocolVersion } });
+    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), lastEra: { era, protocolVersion } });
+    this.toolList.drop();
     this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid, era, protocolVersion });
     this.opts.emit({ type: 'server_connected', server: this.name, era, protocolVersion });
     if (restarting) {
@@ -321,9 +325,8 @@ export class ServerConnection {
 
   private onToolsChanged(client: Client): void {
     if (this.live?.client !== client) return;
-    this.tools = undefined;
-    this.toolsVersion++;
-    this.fetchTools(client).then(
+    this.toolList.changed();
+    this.toolList.fetch(client).then(
       () => this.opts.emit({ type: 'tools_changed', server: this.name }),
       (error: unknown) => this.listFailed(error),
     );
@@ -331,20 +334,5 @@ export class ServerConnection {
 
   private listFailed(error: unknown): void {
     this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}" (${serverTarget(this.config)}): tools/list failed: ${failureWords(error)}` });
-  }
-
-  private async fetchTools(client: Client): Promise<ToolInfo[]> {
-    const version = this.toolsVersion;
-    const live = this.live?.client === client ? this.live : undefined;
-    // Every page at once (the SDK follows nextCursor, bounded), and from the wire: this runs because the list is new or changed.
-    const listed = await afterSignIn(live, () => client.listTools(undefined, { timeout: this.opts.connectTimeoutMs, cacheMode: 'refresh' }), this.abandon.signal, this.name);
-    const report = (message: string): void => this.opts.emit({ type: 'server_error', server: this.name, message });
-    const tools = toToolInfos(this.name, listed.tools as RawTool[], report, serverRunsToolTasks(client));
-    if (this.live?.client === client && this.toolsVersion === version) {
-      this.tools = tools;
-      this.lastListed = tools;
-      this.statusChanged();
-    }
-    return tools;
   }
 }
