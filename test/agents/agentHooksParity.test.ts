@@ -40,30 +40,28 @@ interface Fixture {
   agentOnly: string[];
 }
 
+/** Claude Code's settings shape, which Codex's hooks.json shares (its docs show the same groups). */
+const claudeShaped = (agent: 'claude' | 'codex'): unknown => ({
+  hooks: {
+    PreToolUse: [{ matcher: `Bash|${SPROUT_SHELL}`, hooks: [{ type: 'command', command: cmd(agent, 'deny-rm'), timeout: 60 }] }],
+    Stop: [{ hooks: [{ type: 'command', command: cmd(agent, 'stop-once') }] }],
+  },
+});
+
 // Each file in its agent's documented shape. A matcher is a pattern over tool names, and each agent
 // matches its own: Claude Code's and Codex's shell tool is `Bash` (Codex reports its exec_command so),
 // Gemini CLI's `run_shell_command`, Sprout's `workspace__run_command`; a team using both names both.
 const FIXTURES: Record<RealAgent, Fixture> = {
   claude: {
     file: '.claude/settings.json',
-    content: {
-      hooks: {
-        PreToolUse: [{ matcher: `Bash|${SPROUT_SHELL}`, hooks: [{ type: 'command', command: cmd('claude', 'deny-rm'), timeout: 60 }] }],
-        Stop: [{ hooks: [{ type: 'command', command: cmd('claude', 'stop-once') }] }],
-      },
-    },
+    content: claudeShaped('claude'),
     call: { tool: { name: 'Bash', input: { command: RM, description: 'Remove the build folder' } } },
     args: ['--allowedTools', 'Bash'],
     agentOnly: ['permission_mode', 'prompt_id', 'background_tasks', 'session_crons'],
   },
   codex: {
     file: '.codex/hooks.json',
-    content: {
-      hooks: {
-        PreToolUse: [{ matcher: `Bash|${SPROUT_SHELL}`, hooks: [{ type: 'command', command: cmd('codex', 'deny-rm'), timeout: 60 }] }],
-        Stop: [{ hooks: [{ type: 'command', command: cmd('codex', 'stop-once') }] }],
-      },
-    },
+    content: claudeShaped('codex'),
     call: { tool: { name: 'exec_command', input: { cmd: RM } } },
     args: [],
     agentOnly: ['turn_id', 'model', 'permission_mode'],
