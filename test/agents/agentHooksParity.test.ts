@@ -133,8 +133,16 @@ async function agentRun(agent: RealAgent, bin: string, dir: string, workspace: s
 async function sproutRun(agent: RealAgent, dir: string, workspace: string): Promise<Witness> {
   const fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: SPROUT_SHELL, arguments: { command: RM } }]), ...TEXTS.map((t) => fakeReply.text(t))] });
   try {
-    const env = { ...baseEnv(fake.url), HOME: join(dir, 'sprout-home'), XDG_STATE_HOME: join(dir, 'sprout-state'), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace' };
-    // A bound only a hung run reaches, as for the agents (agentRunner.ts).
+    // Waits and bounds only a hung server, hook or run reaches, as for the agents (agentRunner.ts): the
+    // default 2.5 s hook timeout would fail a slow `node hook.mjs` open on a loaded machine.
+    const env = {
+      ...baseEnv(fake.url),
+      HOME: join(dir, 'sprout-home'),
+      XDG_STATE_HOME: join(dir, 'sprout-state'),
+      SPROUT_AGENT_BUILTIN_SERVERS: 'workspace',
+      SPROUT_AGENT_SERVER_STARTUP_WAIT_MS: '120000',
+      SPROUT_AGENT_HOOK_TIMEOUT_MS: '120000',
+    };
     const result = await runCli(['--cwd', workspace, '--trust-workspace', '--agent-hooks', agent, PROMPT], { env, timeoutMs: 10 * 60_000 });
     assertAllRequestsValid(fake.requests);
     return { who: 'sprout', code: result.code, stderr: result.stderr, requests: fake.chatRequests().map((r) => JSON.stringify(r.body)), calls: hookCalls(workspace) };
@@ -186,7 +194,7 @@ for (const agent of ['claude', 'codex', 'gemini'] as const) {
     it('denies rm -rf with its reason, objects once with its reason, then lets both stop', async (t) => {
       if (!install.ok) return t.skip(`${agent} could not be installed: ${install.reason}`);
       const { dir, agentWs, sproutWs } = workspacesFor(agent);
-      // Side by side: the agents step is among the slowest of CI, and the two runs share nothing.
+      // The agent and Sprout side by side: their runs share nothing.
       const [real, sprout] = await Promise.all([agentRun(agent, install.bin, dir, agentWs), sproutRun(agent, dir, sproutWs)]);
       assertGated(agent, real);
       assertGated(agent, sprout);
