@@ -10,22 +10,9 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { McpHub } from '../../../src/mcp/mcpHub';
-import type { OAuthHost, OAuthRecord, OAuthStore } from '../../../src/mcp/oauthClient';
-import { signal } from './mcpHarness';
+import type { OAuthHost } from '../../../src/mcp/oauthClient';
+import { InMemoryOAuthStore, signal } from './mcpHarness';
 import { Browser, startOidcMcpServer, type OidcMcpServer } from './oidcHarness';
-
-class InMemoryOAuthStore implements OAuthStore {
-  readonly records = new Map<string, OAuthRecord>();
-  async load(key: string) {
-    return this.records.get(key);
-  }
-  async save(key: string, record: OAuthRecord) {
-    this.records.set(key, structuredClone(record));
-  }
-  async clear(key: string) {
-    this.records.delete(key);
-  }
-}
 
 describe('OAuth against oidc-provider (a real authorization server)', () => {
   let server: OidcMcpServer;
