@@ -7,7 +7,7 @@
  * being made; its port is kept with the client registration so the registered redirect stays valid.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { registerClient, type OAuthClientInformationFull, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import { LoopbackRedirect } from './loopbackRedirect';
 
@@ -158,6 +158,7 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    await this.registerForScope(authorizationUrl);
     await this.redirect?.close();
     const redirect = await this.openListener();
     this.redirect = redirect;
@@ -167,6 +168,23 @@ export class ServerOAuth implements OAuthClientProvider {
     // Never unhandled: the connection awaits it, or gives up on it when closed.
     this.pendingCode.catch(() => undefined);
     await this.host.openSignIn(this.server, authorizationUrl);
+  }
+
+  /**
+   * A registration names the scopes the client may ask for (RFC 7591 `scope`; the SDK registers with
+   * the scope of the first sign-in), and a strict authorization server (oidc-provider) refuses anything
+   * more with invalid_scope. A step-up that asks for more registers again with the scopes it asks for,
+   * and this sign-in goes out under the new client id.
+   */
+  private async registerForScope(authorizationUrl: URL): Promise<void> {
+    const registered = (this.record.client as Partial<OAuthClientInformationFull> | undefined)?.scope;
+    const wanted = authorizationUrl.searchParams.get('scope')?.split(' ').filter(Boolean) ?? [];
+    const discovery = this.record.discovery;
+    if (registered === undefined || discovery === undefined || wanted.every((s) => registered.split(' ').includes(s))) return;
+    const metadata = discovery.authorizationServerMetadata;
+    const client = await registerClient(discovery.authorizationServerUrl, { ...(metadata !== undefined ? { metadata } : {}), clientMetadata: this.clientMetadata, scope: wanted.join(' ') });
+    await this.update({ client: { ...client, ...(this.record.client?.issuer !== undefined ? { issuer: this.record.client.issuer } : {}) } });
+    authorizationUrl.searchParams.set('client_id', client.client_id);
   }
 
   /** The listener on the registered port; when another program took it, the next try registers anew. */
