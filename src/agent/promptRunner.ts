@@ -174,7 +174,7 @@ export class PromptRunner {
     // An empty reply is not appended (OpenAI rejects it) and counts as the end of the turn.
     if (content.trim() !== '') appendMessage(ctx, replyMessage(reply, content));
     if (cutOff) return finish(reply.finishReason as OutcomeReason);
-    const decided = runStopGate(ctx, this.gate, tools, this.signal, { toolCalls: this.toolCalls, lastAssistantText: content });
+    const decided = runStopGate(ctx, this.gate, tools, this.signal, { toolCalls: this.toolCalls, lastAssistantText: content, prompt: this.prompt });
     const gate = decided instanceof Promise ? await decided : decided;
     if (gate.kind === 'cancelled') return finish('cancelled');
     if (gate.kind === 'continue') return { kind: 'next' };

@@ -23,6 +23,8 @@ export interface StopEvidence {
   toolCalls: readonly { tool: string; isError: boolean }[];
   /** The model's end-of-turn text. */
   lastAssistantText: string;
+  /** The user's prompt the turn answers, where known (a bridged agent's Stop payload may have none). */
+  prompt?: string;
 }
 
 type ObjectionResolution = Extract<AgentEvent, { type: 'objection_resolved' }>['resolution'];
@@ -112,6 +114,7 @@ function stopFields(ctx: CoreContext, gate: PromptGate, evidence: StopEvidence):
     afterObjection: gate.afterObjection,
     toolCalls: evidence.toolCalls.slice(-STOP_EVIDENCE_MAX_CALLS).map(({ tool, isError }) => ({ tool, isError })),
     lastAssistantText: capHookField(evidence.lastAssistantText, STOP_EVIDENCE_TEXT_BYTES),
+    ...(evidence.prompt !== undefined ? { prompt: capHookField(evidence.prompt) } : {}),
   };
 }
 

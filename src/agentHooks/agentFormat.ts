@@ -27,7 +27,7 @@ export interface BridgeCall {
   afterObjection?: boolean;
   /**
    * The hook's fields as docs/hooks.md names them (`prompt`; `tool`, `server`, `toolName`,
-   * `arguments`, `callId`; `isError`, `result`; `lastAssistantText`; `source`; `reason`).
+   * `arguments`, `callId`; `isError`, `result`; `lastAssistantText`, `prompt`; `source`; `reason`).
    */
   fields: Record<string, unknown>;
   /** Set when this event is one Sprout would not call the hook for (a loop that was aborted, say): why. */

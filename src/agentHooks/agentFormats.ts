@@ -78,6 +78,7 @@ const geminiFormat = claudeFamilyFormat({
   closingTextField: 'prompt_response',
   blockWord: 'deny',
   denyStyle: 'decision',
+  geminiFields: true,
   config: {
     workspaceFiles: ['.gemini/settings.json'],
     userFiles: ['.gemini/settings.json'],

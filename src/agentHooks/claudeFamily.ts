@@ -10,7 +10,7 @@
  * `source` startup|resume|clear|compact|fork; Stop `stop_hook_active`, `last_assistant_message`) and
  * its documented answers (code.claude.com/docs/en/hooks); Codex 0.171.0's embedded JSON schemas
  * (`stop.command.input`, `pre-tool-use.command.output`, ...: the same fields); Gemini CLI's
- * docs/hooks/reference.md (AfterAgent `prompt_response`, `decision: "deny"`).
+ * docs/hooks/reference.md (base input `timestamp`; AfterAgent `prompt`, `prompt_response`, `decision: "deny"`).
  */
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type AgentId, type BridgeCall, type HookConfigShape, type HookReply, type SproutAnswer } from './agentFormat';
@@ -28,6 +28,8 @@ export interface FamilyOptions {
   blockWord: 'block' | 'deny';
   /** How a tool call is denied: Claude's `hookSpecificOutput.permissionDecision`, or a top-level `decision`. */
   denyStyle: 'permissionDecision' | 'decision';
+  /** Gemini CLI's base input: an ISO 8601 `timestamp` in every payload, and the user's `prompt` in the Stop one. */
+  geminiFields?: true;
   config: HookConfigShape;
   setupNotes: readonly string[];
 }
@@ -65,7 +67,7 @@ function fieldsOf(o: FamilyOptions, hook: HookName, p: Record<string, unknown>):
       return hook === '_PreToolUse' ? call : { ...call, isError: responseIsError(p.tool_response), result: resultText(p.tool_response) };
     }
     case '_Stop':
-      return { lastAssistantText: typeof p[o.closingTextField] === 'string' ? p[o.closingTextField] : '' };
+      return { lastAssistantText: typeof p[o.closingTextField] === 'string' ? p[o.closingTextField] : '', ...(typeof p.prompt === 'string' ? { prompt: p.prompt } : {}) };
     case '_SessionEnd':
       return { reason: p.reason === 'clear' ? 'new_chat' : 'exit' };
     case '_PostCompact':
@@ -99,7 +101,7 @@ function answer(o: FamilyOptions, event: string, decided: SproutAnswer): AgentAn
 
 function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<string, unknown> {
   const f = call.fields;
-  const common = { session_id: call.sessionId, transcript_path: null, cwd: call.cwd ?? '', hook_event_name: event };
+  const common = { session_id: call.sessionId, transcript_path: null, cwd: call.cwd ?? '', hook_event_name: event, ...(o.geminiFields ? { timestamp: new Date().toISOString() } : {}) };
   switch (call.hook) {
     case '_SessionStart':
       return { ...common, source: f.source === 'resume' ? 'resume' : 'startup' };
@@ -112,7 +114,7 @@ function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<stri
     case '_PostToolUse':
       return { ...common, tool_name: f.tool, tool_input: f.arguments, tool_use_id: f.callId, tool_response: f.result };
     case '_Stop':
-      return { ...common, stop_hook_active: call.afterObjection === true, [o.closingTextField]: f.lastAssistantText };
+      return { ...common, stop_hook_active: call.afterObjection === true, [o.closingTextField]: f.lastAssistantText, ...(o.geminiFields ? { prompt: typeof f.prompt === 'string' ? f.prompt : '' } : {}) };
     case '_SessionEnd':
       return { ...common, reason: f.reason === 'new_chat' ? 'clear' : 'other' };
   }

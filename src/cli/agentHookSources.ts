@@ -5,23 +5,21 @@
  * read strictly: one Sprout cannot read stops the run with its name and error (exit 2), never a
  * guard rail silently gone. The commands get Sprout's minimal environment, never the model key.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { agentFormat } from '../agentHooks/agentFormats';
 import type { AgentFormat } from '../agentHooks/agentFormat';
 import { CommandHookHost, type CommandHookSource } from '../agentHooks/commandHookHost';
 import { HookConfigError } from '../agentHooks/hookConfig';
-import { parseHookSource, SOURCE_FORMAT_IDS, sourceName } from '../agentHooks/hookSources';
-import { ConfigError, type HookAllowlist } from '../agent/settings';
+import { HookFileUnreadable, hookFilesOf, projectDirVars, readHookFile, type HookFileScope, type SourceFormatId } from '../agentHooks/hookFiles';
+import { SOURCE_FORMAT_IDS } from '../agentHooks/hookSources';
+import { ConfigError } from '../agent/settings';
 import { minimalEnv } from '../mcp/minimalEnv';
 import { runHookCommand } from '../platform/commandRunner';
+import { nodeTextFiles } from '../platform/textFiles';
 import type { Env } from './cliSettings';
 import type { CliIo } from './cliIo';
 import { trustsWorkspace, type ServerSelection } from './cliServers';
 import { UsageError } from './exitCodes';
-
-type SourceFormatId = (typeof SOURCE_FORMAT_IDS)[number];
 
 export interface AgentHookSelection {
   sources: CommandHookSource[];
@@ -37,12 +35,6 @@ export interface AgentHookInput {
   trustWorkspace: boolean;
 }
 
-/** The environment variable each agent gives its hooks for the project folder, which their scripts use. */
-const PROJECT_DIR_VARS: Partial<Record<SourceFormatId, readonly string[]>> = {
-  claude: ['CLAUDE_PROJECT_DIR'],
-  gemini: ['GEMINI_PROJECT_DIR', 'CLAUDE_PROJECT_DIR'],
-};
-
 export function parseAgentHookFormats(value: string | undefined, source: string): SourceFormatId[] {
   const names = (value ?? '').split(',').map((n) => n.trim()).filter((n) => n !== '');
   const unknown = names.filter((n) => !(SOURCE_FORMAT_IDS as readonly string[]).includes(n));
@@ -50,36 +42,16 @@ export function parseAgentHookFormats(value: string | undefined, source: string)
   return [...new Set(names)] as SourceFormatId[];
 }
 
-/** A format's files under `root`: the listed ones, or for Copilot every `*.json` of its hooks folder. */
-function filesOf(format: AgentFormat, root: string, listed: readonly string[]): string[] {
-  if (format.id !== 'copilot') return listed.filter((file) => existsSync(join(root, file)));
-  const folder = dirname(listed[0] ?? '');
-  const full = join(root, folder);
-  if (!existsSync(full)) return [];
-  return readdirSync(full)
-    .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => `${folder}/${name}`);
-}
-
-function readSource(format: AgentFormat, root: string, relative: string, scope: 'workspace' | 'user', notices: string[]): CommandHookSource | undefined {
-  const file = scope === 'user' ? `~/${relative}` : relative;
-  let text: string;
+function readSource(format: AgentFormat, root: string, relative: string, scope: HookFileScope, notices: string[]): CommandHookSource | undefined {
   try {
-    text = readFileSync(join(root, relative), 'utf8');
+    const read = readHookFile(format, root, relative, scope, nodeTextFiles);
+    for (const skipped of read.skipped) notices.push(`${read.file}: not run: ${skipped}`);
+    return read.source;
   } catch (error) {
-    throw new ConfigError('--agent-hooks', `${file}: cannot be read (${(error as Error).message}). Fix its permissions, or leave ${format.id} out of --agent-hooks.`);
+    if (!(error instanceof HookConfigError)) throw error;
+    const fix = error instanceof HookFileUnreadable ? ` Fix its permissions, or leave ${format.id} out of --agent-hooks.` : '';
+    throw new ConfigError('--agent-hooks', `${error.message}${fix}`);
   }
-  let parsed;
-  try {
-    parsed = parseHookSource(format, text, file);
-  } catch (error) {
-    if (error instanceof HookConfigError) throw new ConfigError('--agent-hooks', error.message);
-    throw error;
-  }
-  for (const skipped of parsed.skipped) notices.push(`${file}: not run: ${skipped}`);
-  if (parsed.hooks.length === 0) return undefined;
-  return { name: sourceName(relative, scope), file, format, hooks: parsed.hooks };
 }
 
 /** The hook files this run executes; throws ConfigError naming a file it cannot read. */
@@ -88,11 +60,11 @@ export function selectAgentHookSources(input: AgentHookInput): AgentHookSelectio
   const sources: CommandHookSource[] = [];
   for (const id of parseAgentHookFormats(input.formats, '--agent-hooks')) {
     const format = agentFormat(id);
-    for (const relative of filesOf(format, input.home, format.config.userFiles)) {
+    for (const relative of hookFilesOf(format, input.home, 'user', nodeTextFiles)) {
       const source = readSource(format, input.home, relative, 'user', notices);
       if (source) sources.push(source);
     }
-    const workspaceFiles = filesOf(format, input.workspaceFolder, format.config.workspaceFiles);
+    const workspaceFiles = hookFilesOf(format, input.workspaceFolder, 'workspace', nodeTextFiles);
     if (!input.trustWorkspace) {
       if (workspaceFiles.length > 0) notices.push(`${workspaceFiles.join(', ')}: ${format.displayName} hooks a repository defines do not run unless you pass --trust-workspace (or set SPROUT_AGENT_TRUST_WORKSPACE=1).`);
       continue;
@@ -120,7 +92,7 @@ export function commandHookHost(sources: readonly CommandHookSource[], workspace
   return new CommandHookHost(sources, {
     runner: runHookCommand,
     cwd: workspaceFolder,
-    env: (source) => minimalEnv(env, Object.fromEntries((PROJECT_DIR_VARS[source.format.id as SourceFormatId] ?? []).map((name) => [name, workspaceFolder]))),
+    env: (source) => minimalEnv(env, projectDirVars(source.format, workspaceFolder)),
   });
 }
 
@@ -136,10 +108,4 @@ export function cliAgentHooks(formats: string | undefined, trustFlag: boolean, i
   for (const notice of notices) io.stderr.write(`sprout-agent: ${notice}\n`);
   checkSourceNames(sources, [...selection.configured.map((s) => s.name), ...selection.bundled]);
   return sources;
-}
-
-/** The allowlist with the hook files' servers on it. */
-export function allowSources(allowlist: HookAllowlist, sources: readonly CommandHookSource[]): HookAllowlist {
-  if (allowlist.kind === 'all' || sources.length === 0) return allowlist;
-  return { kind: 'names', names: [...allowlist.names, ...sources.map((s) => s.name)] };
 }

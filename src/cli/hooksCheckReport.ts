@@ -22,17 +22,18 @@ export const DEFAULT_SAMPLE_CALL: SampleCall = { tool: 'workspace__run_command',
 export function sampleFields(hook: HookName, call: SampleCall, hooks: HookSettings): Record<string, unknown> {
   const callFields = { tool: call.tool, server: call.server, toolName: call.toolName, arguments: call.arguments, callId: 'call_hooks_check_1' };
   const budget = { rejectionsUsed: 0, rejectionBudget: hooks.stopMaxRejections, afterObjection: false };
+  const prompt = 'Fix the failing test. (A sample prompt from sprout-agent hooks check.)';
   switch (hook) {
     case '_SessionStart':
       return { source: 'new' };
     case '_UserPromptSubmit':
-      return { prompt: 'Fix the failing test. (A sample prompt from sprout-agent hooks check.)' };
+      return { prompt };
     case '_PreToolUse':
       return { ...callFields, denialsUsed: 0, denialBudget: hooks.preToolUseMaxDenials };
     case '_PostToolUse':
       return { ...callFields, isError: false, durationMs: 42, result: 'sample tool result' };
     case '_Stop':
-      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.' };
+      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.', prompt };
     case '_PostCompact':
       return budget;
     case '_SessionEnd':

@@ -7,10 +7,16 @@
  * servers lazily, on first use.
  */
 import { join } from 'node:path';
-import type { Logger, ModelClient } from '../agent/ports';
+import type { Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { AgentSettings } from '../agent/settings';
+import type { CommandHookHost } from '../agentHooks/commandHookHost';
+import { allowSources } from '../agentHooks/hookFiles';
+import { hooksServed } from '../agentHooks/hookSources';
+import { WithCommandHooks } from '../agentHooks/withCommandHooks';
+import type { HookFilesLoad } from './hooks/agentHookFiles';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, ServerStatus } from '../mcp/mcpHub';
-import type { ServersState } from './viewEvents';
+import type { ServersState, ServerStatusView } from './viewEvents';
 import { ensurePrivateDir } from '../platform/privateState';
 import { createHub } from '../runtime/compose';
 import { fileEraStore } from '../runtime/eraFileStore';
@@ -49,6 +55,8 @@ export interface AgentHostDeps {
   oauth?: OAuthHost;
   /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
   inputs?: ServerSources['inputs'];
+  /** Other agents' hook files that run beside the servers (asked about when the servers start). */
+  hookFiles?: { load(taken: readonly string[]): Promise<HookFilesLoad> };
 }
 
 export class AgentHost {
@@ -63,9 +71,12 @@ export class AgentHost {
   notices: string[] = [];
   private readonly serverListeners = new Set<(state: ServersState) => void>();
   private eras: EraStore | undefined;
+  private hub: McpHub | undefined;
+  /** The hook files that run with the current hub (joined to it as more hook servers). */
+  private commandHooks: CommandHookHost | undefined;
 
-  /** Every chat's tool calls and tool-host events go through here, whichever hub is current. */
-  readonly tools = new ToolHostRelay<McpHub>();
+  /** Every chat's tool calls and tool-host events go through here, whichever hub is current (with the hook files' commands). */
+  readonly tools = new ToolHostRelay<ToolHost>();
   /** The model sources (the endpoint, VS Code's language models) and which one is in use. */
   readonly modelSources: ModelRouter;
   /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
@@ -98,7 +109,19 @@ export class AgentHost {
   }
 
   serversState(): ServersState {
-    return { started: this.started, servers: this.status(), notices: this.notices };
+    return { started: this.started, servers: [...this.status(), ...this.hookFileStatus()], notices: this.notices };
+  }
+
+  /** Each hook file that runs, as a hook server of its own: always ready (a command starts per call). */
+  private hookFileStatus(): ServerStatusView[] {
+    return (this.commandHooks?.sources ?? []).map((source) => ({ name: source.name, state: 'ready', hooks: hooksServed(source.format, source.hooks), file: source.file }));
+  }
+
+  /** The agent's settings, with the hook files that run on the hook allowlist (consent is their opt-in). */
+  agentSettings(): AgentSettings {
+    const settings = this.modelSources.agentSettings();
+    const sources = this.commandHooks?.sources ?? [];
+    return sources.length === 0 ? settings : { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, sources) } };
   }
 
   private serversChanged(): void {
@@ -106,8 +129,11 @@ export class AgentHost {
     for (const listener of [...this.serverListeners]) listener(state);
   }
 
-  private get hub(): McpHub | undefined {
-    return this.tools.current;
+  /** Calls go to `hub` (with `commands` joined to it) from now on; undefined: none until the next start. */
+  private use(hub: McpHub | undefined, commands?: CommandHookHost): void {
+    this.hub = hub;
+    this.commandHooks = hub === undefined ? undefined : commands;
+    this.tools.use(hub === undefined || commands === undefined ? hub : new WithCommandHooks(hub, commands));
   }
 
   async ensureServers(): Promise<McpHub> {
@@ -158,7 +184,7 @@ export class AgentHost {
     this.generation++;
     this.building = undefined;
     const old = this.hub;
-    this.tools.use(undefined);
+    this.use(undefined);
     this.serversChanged();
     await old?.close();
   }
@@ -182,7 +208,7 @@ export class AgentHost {
   async dispose(): Promise<void> {
     this.modelSources.dispose();
     const hub = this.hub;
-    this.tools.use(undefined);
+    this.use(undefined);
     await hub?.close();
   }
 
@@ -212,8 +238,10 @@ export class AgentHost {
     // is stale and no server of it ever started; the newer build's hub is the answer.
     if (generation !== this.generation) return this.ensureServers();
     for (const notice of resolved.notices) this.deps.logger.warn(notice);
+    // Asked before the hub exists, as the servers' consents are, so a dropped build leaves nothing running.
+    const files = await this.deps.hookFiles?.load(resolved.servers.map((s) => s.name));
     this.servers = resolved.servers;
-    this.notices = resolved.notices;
+    this.notices = [...resolved.notices, ...(files?.notices ?? [])];
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
     // Children get a minimal environment; the key is never in process.env of the host to begin with.
     // Each server's protocol era is remembered in the extension's private storage, across windows.
@@ -223,7 +251,7 @@ export class AgentHost {
     hub.onStatus(() => {
       if (this.hub === hub) this.serversChanged();
     });
-    this.tools.use(hub);
+    this.use(hub, files?.host);
     this.serversChanged();
     return hub;
   }

@@ -36,6 +36,8 @@ import { registerTaskProvider } from './commands/taskProvider';
 import { runPromptInNewChat } from './commands/taskRunner';
 import { openSignInInBrowser, promptForInput, resolveInputs, vscodeOAuthHost, type InputPrompt, type SignInOpener } from './settings/mcpSecrets';
 import { TestResultsMirror } from './testing/testResultsMirror';
+import { AgentHookFiles, warnOnce } from './hooks/agentHookFiles';
+import { nodeTextFiles } from '../platform/textFiles';
 import { registerChangeDocuments } from './checkpoints/fileChanges';
 import { ViewEvents } from './viewEvents';
 
@@ -67,6 +69,8 @@ export interface SproutApi {
   keyConsent: KeyConsent;
   /** Consent for a workspace-defined server to have one of the user's secret variables. */
   secretConsent: SecretConsent;
+  /** Other agents' hook files, and the consent a workspace's file needs before it runs. */
+  hookFiles: AgentHookFiles;
   /** "Always allow in this workspace", in workspace state. */
   approvals: WorkspaceApprovals;
   keys: ApiKeyStore;
@@ -124,7 +128,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     keys.onDidChange(() => controller.applySettings()),
     // VS Code's models came, went or were listed: the source in use, its window and the setup card follow.
     host.modelSources.onDidChange(() => controller.applySettings()),
-    ...watchConfiguration({ reread: config.reread, host, views, workspaceFolder: parts.workspaceFolder }),
+    ...watchConfiguration({ reread: config.reread, host, views, workspaceFolder: parts.workspaceFolder, home: homedir() }),
   );
 }
 
@@ -155,13 +159,23 @@ interface HostInputs {
 }
 
 /** What the user is asked before the workspace gets something: its servers started, its secrets, the key sent where it points. */
-type Consents = Pick<SproutApi, 'consent' | 'keyConsent' | 'secretConsent'>;
+type Consents = Pick<SproutApi, 'consent' | 'keyConsent' | 'secretConsent' | 'hookFiles'>;
 
 /** The agent host with its consents. */
 function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): Consents & { host: AgentHost } {
   const consent = new ConsentStore(context.globalState, askConsent);
   const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
   const secretConsent = new SecretConsent(context.workspaceState, askSecretConsent);
+  const hookFiles = new AgentHookFiles({
+    workspaceFolder: inputs.workspaceFolder,
+    home: homedir(),
+    formats: () => inputs.settings().agentHookFormats,
+    trusted: () => vscode.workspace.isTrusted,
+    state: context.workspaceState,
+    fs: nodeTextFiles,
+    logger: inputs.logger,
+    warn: warnOnce,
+  });
   const host = new AgentHost({
     extensionPath: context.extensionPath,
     storageDir: inputs.storageDir,
@@ -176,9 +190,10 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: P
     modelMemory: globalStateAdaptations(context.globalState, inputs.logger),
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
+    hookFiles,
     ...mcp,
   });
-  return { host, consent, keyConsent, secretConsent };
+  return { host, consent, keyConsent, secretConsent, hookFiles };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SproutApi> {
@@ -210,7 +225,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
     showChat: () => void vscode.commands.executeCommand('sprout.chat.focus'),
   });
   const hostInputs = { storageDir, workspaceFolder, logger, keys, channel, settings: () => settings };
-  const { host, consent, keyConsent, secretConsent } = createHost(context, hostInputs, mcpHostOptions(context, questions, mcpPrompts));
+  const { host, consent, keyConsent, secretConsent, hookFiles } = createHost(context, hostInputs, mcpHostOptions(context, questions, mcpPrompts));
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
   context.subscriptions.push(testing);
@@ -233,7 +248,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
   const snapshot = async (): Promise<ChatState> => views.snapshot(await controller.current(), controller.facts());
-  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event };
+  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, hookFiles, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event };
 }
 
 export async function deactivate(): Promise<void> {

@@ -21,6 +21,8 @@ export interface ServerStatusView {
   /** The protocol era it speaks and the revision in use, once it was up. */
   era?: ProtocolEra;
   protocolVersion?: string;
+  /** Another agent's hook file that runs as this hook server (`.claude/settings.json`): by consent, not by the allowlist. */
+  file?: string;
 }
 
 /** The window's MCP servers: `started` is false before the first prompt starts them, and again after a configuration change. */

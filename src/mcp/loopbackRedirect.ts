@@ -51,8 +51,17 @@ export class LoopbackRedirect {
     return (this.http.address() as AddressInfo).port;
   }
 
-  get url(): string {
-    return `http://127.0.0.1:${this.port}/callback`;
+  /** The redirect URI a listener on `port` answers. */
+  static callbackUrl(port: number): string {
+    return `http://127.0.0.1:${port}/callback`;
+  }
+
+  /** A port that was free a moment ago, for a redirect URI registered before its listener opens. */
+  static async freePort(): Promise<number> {
+    const probe = await LoopbackRedirect.open();
+    const port = probe.port;
+    await probe.close();
+    return port;
   }
 
   /**

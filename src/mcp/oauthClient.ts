@@ -5,9 +5,11 @@
  * the CLI's private state folder) and how the user is sent to the sign-in page (a browser, a printed
  * URL). The redirect comes back to a loopback listener on 127.0.0.1, open only while a connection is
  * being made; its port is kept with the client registration so the registered redirect stays valid.
+ * Where the user's browser does not share that loopback (an editor's remote window), the host names
+ * the address the browser reaches the listener at, and that address is what gets registered.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { registerClient, type OAuthClientInformationFull, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import { LoopbackRedirect } from './loopbackRedirect';
 
@@ -19,6 +21,8 @@ export interface OAuthRecord {
   codeVerifier?: string;
   /** The loopback port the client was registered with. */
   redirectPort?: number;
+  /** The redirect URI registered instead of the loopback one, when the browser reaches the listener elsewhere. */
+  redirectUrl?: string;
 }
 
 export interface OAuthStore {
@@ -34,6 +38,11 @@ export interface OAuthHost {
   /** How long to wait for the user to finish signing in; default 5 minutes. */
   signInTimeoutMs?: number;
   clientName?: string;
+  /**
+   * Where the user's browser reaches the loopback listener at `loopback`, when that is not the
+   * loopback itself (the extension host of a remote window); absent or the same URI: the loopback.
+   */
+  reachableRedirect?(loopback: string): Promise<string>;
 }
 
 /** The store key of a server: its name and URL, so a changed URL never gets another server's tokens. */
@@ -69,17 +78,20 @@ export class ServerOAuth implements OAuthClientProvider {
   ) {}
 
   /**
-   * Loads what is stored and settles the loopback port the redirect URI names: the registered one, or
-   * a free one picked now (the listener itself opens only while a sign-in waits for its redirect).
+   * Loads what is stored and settles the redirect URI: the loopback port the client was registered
+   * with (or a free one picked now; the listener itself opens only while a sign-in waits for its
+   * redirect), as the host says the browser reaches it.
    */
   async prepare(): Promise<void> {
     this.record = (await this.host.store.load(this.key)) ?? {};
-    if (this.record.redirectPort !== undefined) return;
-    const probe = await LoopbackRedirect.open();
-    const { client: _dropped, ...rest } = this.record;
-    // A registration names its redirect URI: with a new port it must be made again.
-    this.record = { ...rest, redirectPort: probe.port };
-    await probe.close();
+    const port = this.record.redirectPort ?? (await LoopbackRedirect.freePort());
+    const loopback = LoopbackRedirect.callbackUrl(port);
+    const reachable = (await this.host.reachableRedirect?.(loopback)) ?? loopback;
+    const redirectUrl = reachable === loopback ? undefined : reachable;
+    if (port === this.record.redirectPort && redirectUrl === this.record.redirectUrl) return;
+    // A registration names its redirect URI: with a new one it must be made again.
+    const { client: _dropped, redirectUrl: _old, ...rest } = this.record;
+    this.record = { ...rest, redirectPort: port, ...(redirectUrl === undefined ? {} : { redirectUrl }) };
     await this.persist();
   }
 
@@ -92,7 +104,7 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   get redirectUrl(): string {
-    return `http://127.0.0.1:${this.record.redirectPort ?? 0}/callback`;
+    return this.record.redirectUrl ?? LoopbackRedirect.callbackUrl(this.record.redirectPort ?? 0);
   }
 
   get clientMetadata(): OAuthClientMetadata {
@@ -158,6 +170,7 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    await this.registerForScope(authorizationUrl);
     await this.redirect?.close();
     const redirect = await this.openListener();
     this.redirect = redirect;
@@ -169,13 +182,30 @@ export class ServerOAuth implements OAuthClientProvider {
     await this.host.openSignIn(this.server, authorizationUrl);
   }
 
+  /**
+   * A registration names the scopes the client may ask for (RFC 7591 `scope`; the SDK registers with
+   * the scope of the first sign-in), and a strict authorization server (oidc-provider) refuses anything
+   * more with invalid_scope. A step-up that asks for more registers again with the scopes it asks for,
+   * and this sign-in goes out under the new client id.
+   */
+  private async registerForScope(authorizationUrl: URL): Promise<void> {
+    const registered = (this.record.client as Partial<OAuthClientInformationFull> | undefined)?.scope;
+    const wanted = authorizationUrl.searchParams.get('scope')?.split(' ').filter(Boolean) ?? [];
+    const discovery = this.record.discovery;
+    if (registered === undefined || discovery === undefined || wanted.every((s) => registered.split(' ').includes(s))) return;
+    const metadata = discovery.authorizationServerMetadata;
+    const client = await registerClient(discovery.authorizationServerUrl, { ...(metadata !== undefined ? { metadata } : {}), clientMetadata: this.clientMetadata, scope: wanted.join(' ') });
+    await this.update({ client: { ...client, ...(this.record.client?.issuer !== undefined ? { issuer: this.record.client.issuer } : {}) } });
+    authorizationUrl.searchParams.set('client_id', client.client_id);
+  }
+
   /** The listener on the registered port; when another program took it, the next try registers anew. */
   private async openListener(): Promise<LoopbackRedirect> {
     const port = this.record.redirectPort ?? 0;
     try {
       return await LoopbackRedirect.open(port, true);
     } catch (error) {
-      const { client: _dropped, redirectPort: _port, ...rest } = this.record;
+      const { client: _dropped, redirectPort: _port, redirectUrl: _url, ...rest } = this.record;
       this.record = rest;
       await this.persist();
       throw new Error(`MCP server "${this.server}": the sign-in redirect port ${port} on 127.0.0.1 is taken (${(error as Error).message}); try again`, { cause: error });

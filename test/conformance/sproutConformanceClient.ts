@@ -68,7 +68,8 @@ async function main(): Promise<void> {
     const tools = await hub.listTools();
     for (const tool of tools) {
       const args = sample(tool.inputSchema as JSONSchema7) as Record<string, unknown>;
-      const result = await hub.callTool(tool.server, tool.bareName, args, { signal: new AbortController().signal });
+      // A call the client refuses (a malformed result) fails that call, as it does for the model, not the run.
+      const result = await hub.callTool(tool.server, tool.bareName, args, { signal: new AbortController().signal }).catch((error: unknown) => ({ isError: true, text: String(error) }));
       process.stdout.write(`${tool.bareName}: ${result.isError ? 'error: ' : ''}${result.text.slice(0, 200)}\n`);
     }
   } finally {

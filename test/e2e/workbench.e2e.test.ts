@@ -1,15 +1,20 @@
 // E2E smoke: the packaged .vsix installs into a fresh code-server with everything the extension
 // needs (and nothing it doesn't), the workbench loads in a real browser, the Sprout container shows
-// its Chat webview and Hooks tree, and the extension's commands reach the command palette.
+// its Chat webview and Hooks tree, and the extension's commands reach the command palette. The
+// browser is on "another machine" (remoteBrowserNetwork.ts): it reaches the workbench under a host
+// name of its own and cannot reach the extension host's loopback, so signing in to an OAuth-protected
+// HTTP server works only through the window's external address for the sign-in redirect.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scaledMs } from '../loadScale';
+import { startOAuthMcpServer, type OAuthMcpServer } from '../fakes/oauthMcpServer';
 import { startCodeServerWithVsix, vsixPath, type CodeServerSession } from './harness/codeServerWithVsix';
 import { expectedPackageFiles } from './harness/packageContents';
-import { openSproutContainer } from './harness/workbench';
+import { startRemoteBrowserNetwork, type RemoteBrowserNetwork } from './harness/remoteBrowserNetwork';
+import { expandHooksView, hooksTree, openSproutContainer, runCommand } from './harness/workbench';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -20,16 +25,25 @@ function filesUnder(dir: string): string[] {
 
 describe('packaged extension in code-server', { timeout: scaledMs(180_000) }, () => {
   let session: CodeServerSession | undefined;
+  let network: RemoteBrowserNetwork | undefined;
+  let oauth: OAuthMcpServer | undefined;
   let workspace = '';
 
   before(async () => {
     workspace = mkdtempSync(join(tmpdir(), 'sprout-e2e-ws-'));
     writeFileSync(join(workspace, 'hello.ts'), 'export const greeting = "hello";\n');
-    session = await startCodeServerWithVsix({ workspace });
+    oauth = await startOAuthMcpServer();
+    network = await startRemoteBrowserNetwork();
+    // The authorization server is on the internet: the browser reaches it, unlike the extension host's loopback.
+    network.allow(new URL(oauth.url).host);
+    const userSettings = { 'sprout.mcp.servers': { secure: { type: 'http', url: oauth.url } }, 'sprout.mcp.builtinServers': { workspace: false, todo: false, tests: false } };
+    session = await startCodeServerWithVsix({ workspace, userSettings, browserNetwork: network });
   });
 
   after(async () => {
     await session?.stop();
+    await network?.close();
+    await oauth?.close();
     rmSync(workspace, { recursive: true, force: true });
   });
 
@@ -85,5 +99,27 @@ describe('packaged extension in code-server', { timeout: scaledMs(180_000) }, ()
       await rows.filter({ hasText: title }).first().waitFor({ timeout: scaledMs(15_000) }).catch(() => assert.fail(`${title} is not in the palette: ${labels}`));
     }
     await page.keyboard.press('Escape');
+  });
+
+  it('signs in to an OAuth-protected HTTP server through the address the window gives the browser, not the loopback of the extension host', async () => {
+    assert.ok(session && network && oauth);
+    const { page } = session;
+    const signInTab = page.context().waitForEvent('page', { timeout: scaledMs(120_000) });
+    await runCommand(page, 'Sprout: Restart MCP Servers');
+    const signIn = page.locator('.notification-toast', { hasText: 'asks you to sign in' }).getByRole('button', { name: 'Sign In in Browser' });
+    await signIn.waitFor({ timeout: scaledMs(60_000) });
+    await session.screenshot('workbench-oauth-1-asked');
+    await signIn.click();
+    const tab = await signInTab;
+    // The redirect lands on a page the browser reaches, or on one it cannot: whichever comes first.
+    const unreachable = network.refusal(/\/callback/).then((url) => assert.fail(`the sign-in redirect went where the browser cannot reach: ${url}`));
+    await Promise.race([tab.getByText('Signed in to the MCP server').waitFor({ timeout: scaledMs(60_000) }), unreachable]);
+    const [registered] = oauth.auth.registered;
+    assert.match(registered?.redirect_uris[0] ?? '', new RegExp(`^http://${network.host.replace(/\./g, '\\.')}:\\d+/proxy/\\d+/callback$`));
+    await page.bringToFront();
+    await expandHooksView(page);
+    await hooksTree(page).filter({ hasText: /secure/ }).filter({ hasText: /tools only/ }).waitFor({ timeout: scaledMs(60_000) });
+    assert.deepEqual(oauth.auth.log.slice(0, 3), ['register', 'authorize', 'token:code']);
+    await session.screenshot('workbench-oauth-2-signed-in');
   });
 });

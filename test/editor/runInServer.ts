@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EditorInstall } from '../../scripts/ensureCodeServer';
 import { launchChromium } from '../e2e/harness/chromium';
+import { startPathProxy } from '../fakes/pathProxy';
 import { freePort, scrubbedEnv, spawnGroup, waitForHttp } from '../e2e/harness/processGroup';
 
 export interface ExtensionTestRun {
@@ -65,6 +66,7 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
   const temp = mkdtempSync(join(tmpdir(), 'sprout-editor-'));
   for (const d of ['data', 'user', 'ext', 'xdg-config', 'xdg-data']) mkdirSync(join(temp, d));
   const port = await freePort();
+  const ports = await startPathProxy();
   const noise: string[] = [];
   let code = 1;
   const env = scrubbedEnv({
@@ -73,6 +75,9 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     XDG_CONFIG_HOME: join(temp, 'xdg-config'),
     XDG_DATA_HOME: join(temp, 'xdg-data'),
     VSCODE_AGENT_FOLDER: join(temp, 'data'),
+    // The window is remote, so asExternalUri maps the extension host's loopback ports to the address
+    // this template names; the bare server has no /proxy/<port>/ route of its own as code-server has.
+    VSCODE_PROXY_URI: `${ports.base}/proxy/{{port}}/`,
   });
   installFixtures(run, temp, env);
   const server = spawnGroup(
@@ -128,6 +133,7 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     if (code !== 0) for (const line of noise.slice(-80)) log(line);
     await browser?.close().catch(() => undefined);
     await server.stop();
+    await ports.close();
     rmSync(temp, { recursive: true, force: true });
   }
 }

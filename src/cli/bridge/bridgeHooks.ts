@@ -83,7 +83,8 @@ async function stopEvent(run: BridgeRun, ctx: CoreContext, tools: ToolInfo[]): P
   if (call.afterObjection === false && state.afterObjection) newPrompt(state, settings);
   const gate: PromptGate = { afterObjection: state.afterObjection, pending: state.pending };
   const lastAssistantText = typeof call.fields.lastAssistantText === 'string' ? call.fields.lastAssistantText : '';
-  const decided = await runStopGate(ctx, gate, tools, run.signal, { toolCalls: state.toolCalls, lastAssistantText });
+  const prompt = typeof call.fields.prompt === 'string' ? { prompt: call.fields.prompt } : {};
+  const decided = await runStopGate(ctx, gate, tools, run.signal, { toolCalls: state.toolCalls, lastAssistantText, ...prompt });
   state.rejectionsUsed = ctx.state().rejectionsUsed;
   state.afterObjection = gate.afterObjection;
   state.pending = gate.pending;

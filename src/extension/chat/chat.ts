@@ -86,7 +86,7 @@ export class Chat {
     const recorder = new CheckpointToolHost(deps.host.tools, checkpoints, { workspaceServer: () => deps.host.bundledWorkspaceServer, workspaceFolder: deps.host.workspaceFolder });
     const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
-    const { session } = await openSession({ sessionId: id, settings: deps.host.modelSources.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
+    const { session } = await openSession({ sessionId: id, settings: deps.host.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
     audience.live = true;
     const unsubscribe = session.subscribe((event) => {
       view.apply(event);

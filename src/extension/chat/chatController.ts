@@ -81,12 +81,14 @@ export class ChatController {
       this.deps.views.showFacts(this.facts());
       return;
     }
-    chat.session.updateSettings(this.deps.host.modelSources.agentSettings());
+    chat.session.updateSettings(this.deps.host.agentSettings());
     await this.deps.state.update(DRAFT_KEY, '');
     this.deps.index.touch(chat.id, chatTitle(text), Date.now());
     await chat.run(text, async () => {
       const attached = await readAttachments(attachments, text);
       await this.deps.host.ensureServers();
+      // The hook files that run were settled while the servers started (consent): the session calls them too.
+      chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;
     });
     this.deps.index.touch(chat.id, undefined, Date.now());
@@ -100,7 +102,7 @@ export class ChatController {
 
   /** Settings, the key or VS Code's models changed: the open chat, the setup card and the model button follow; a kept prompt goes out once setup is done. */
   applySettings(): void {
-    this.chat?.session.updateSettings(this.deps.host.modelSources.agentSettings());
+    this.chat?.session.updateSettings(this.deps.host.agentSettings());
     this.deps.views.showFacts(this.facts());
     const pending = this.pending;
     if (!pending || this.setupNeeded()) return;

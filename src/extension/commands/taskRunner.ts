@@ -37,6 +37,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
   signal.addEventListener('abort', stop, { once: true });
   try {
     await deps.host.ensureServers();
+    chat.session.updateSettings(deps.host.agentSettings());
     await chat.run(prompt);
   } finally {
     signal.removeEventListener('abort', stop);

@@ -15,13 +15,15 @@ const OFF_TOOLTIP =
 
 /** The servers that run completion checks: the running ones offering `_Stop`, or (before they start) the allowlist. */
 function checkingServers(view: HooksViewState, allowlist: HookAllowlist): string[] | 'all' {
-  const running = [...view.servers.values()].filter((s) => s.allowlisted && s.hooks.includes('_Stop')).map((s) => s.name);
+  // Another agent's hook file is named by its path, as the Hooks view shows it.
+  const running = [...view.servers.values()].filter((s) => s.allowlisted && s.hooks.includes('_Stop')).map((s) => s.file ?? s.name);
   if (running.length > 0 || view.serversStarted) return running;
   return allowlist.kind === 'all' ? 'all' : allowlist.names;
 }
 
 export function hooksSummary(view: HooksViewState, allowlist: HookAllowlist = view.hookAllowlist): HooksSummary {
-  if (allowlist.kind === 'names' && allowlist.names.length === 0) return { state: 'off', text: 'No completion checks', tooltip: OFF_TOOLTIP };
+  const files = [...view.servers.values()].some((s) => s.file !== undefined);
+  if (allowlist.kind === 'names' && allowlist.names.length === 0 && !files) return { state: 'off', text: 'No completion checks', tooltip: OFF_TOOLTIP };
   const servers = checkingServers(view, allowlist);
   if (servers !== 'all' && servers.length === 0) {
     return { state: 'off', text: 'No completion checks', tooltip: 'The hook servers in sprout.hooks.servers offer no completion check (_Stop).' };

@@ -16,6 +16,7 @@ import { healthText, hookRows, percentile, type CallStats, type HooksViewState, 
 export type HookNode =
   | { kind: 'budget' }
   | { kind: 'servers' }
+  | { kind: 'files' }
   | { kind: 'server'; server: ServerView }
   | { kind: 'hook'; server: ServerView; hook: string; stats: CallStats }
   | { kind: 'timeline' }
@@ -34,9 +35,11 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
 
   getChildren(node?: HookNode): HookNode[] {
     if (!node) {
-      return [{ kind: 'budget' }, { kind: 'servers' }, { kind: 'timeline' }, ...this.hooks.notices.map((text): HookNode => ({ kind: 'notice', text }))];
+      const files: HookNode[] = this.fileServers().length > 0 ? [{ kind: 'files' }] : [];
+      return [{ kind: 'budget' }, { kind: 'servers' }, ...files, { kind: 'timeline' }, ...this.hooks.notices.map((text): HookNode => ({ kind: 'notice', text }))];
     }
-    if (node.kind === 'servers') return [...this.hooks.servers.values()].map((server): HookNode => ({ kind: 'server', server }));
+    if (node.kind === 'servers') return [...this.hooks.servers.values()].filter((s) => s.file === undefined).map((server): HookNode => ({ kind: 'server', server }));
+    if (node.kind === 'files') return this.fileServers().map((server): HookNode => ({ kind: 'server', server }));
     if (node.kind === 'server') return hookRows(node.server).map(({ hook, stats }): HookNode => ({ kind: 'hook', server: node.server, hook, stats }));
     if (node.kind === 'timeline') return this.hooks.objections.map((objection, index): HookNode => ({ kind: 'objection', objection, index })).reverse();
     if (node.kind === 'objection' && node.objection.failures?.length) {
@@ -62,8 +65,15 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
         }
         return item;
       }
+      case 'files': {
+        const item = new vscode.TreeItem('Other agents\' hook files', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = 'files';
+        item.description = `${this.fileServers().length}`;
+        item.tooltip = 'Command hooks configured for other agents (sprout.agentHooks.formats), run as Sprout hooks: your own files as they are, a workspace\'s files after your consent.';
+        return item;
+      }
       case 'server':
-        return serverItem(node.server);
+        return node.server.file === undefined ? serverItem(node.server) : fileItem(node.server, node.server.file);
       case 'hook':
         return hookItem(node.server, node.hook, node.stats);
       case 'timeline': {
@@ -88,6 +98,10 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
         return item;
       }
     }
+  }
+
+  private fileServers(): ServerView[] {
+    return [...this.hooks.servers.values()].filter((s) => s.file !== undefined);
   }
 
   private budgetItem(): vscode.TreeItem {
@@ -154,6 +168,18 @@ function serverItem(server: ServerView): vscode.TreeItem {
     item.description = `${health} · hooks off, click to turn on`;
     item.command = { command: 'sprout.configureHookServers', title: 'Enable hooks', arguments: [server.name] };
   }
+  return item;
+}
+
+/** Another agent's hook file: named by its path, its hooks below as a server's are. */
+function fileItem(server: ServerView, file: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(file, serverState(server));
+  item.id = `file:${server.name}`;
+  const health = healthText(server);
+  item.description = `${health} · ${server.hooks.length > 2 ? `${server.hooks.length} hooks` : server.hooks.map(hookLabel).join(', ')}`;
+  item.tooltip = [server.detail, `Runs as hook server "${server.name}" (you allowed it, or it is your own file)`, `Health: ${health}`, `Hooks: ${server.hooks.map((h) => `${hookLabel(h)} (${h})`).join(', ')}`, callsText(server)].filter(Boolean).join('\n');
+  item.iconPath = new vscode.ThemeIcon(server.health === 'killed' || server.health === 'error' ? 'error' : 'file-code');
+  item.contextValue = 'hookFile';
   return item;
 }
 

@@ -33,6 +33,8 @@ export interface ServerView {
   latencies: number[];
   /** Calls of each hook of this server (by bare name), for its row under the server. */
   hookCalls: Map<string, CallStats>;
+  /** Another agent's hook file that runs as this server: it runs by consent, so it is always on. */
+  file?: string;
 }
 
 export interface CallStats {
@@ -114,7 +116,7 @@ export class HooksViewState implements ViewEventListener {
         return true;
       case 'allowlist':
         this.allowlist = event.allowlist;
-        for (const server of this.servers.values()) server.allowlisted = isHookServerAllowed(event.allowlist, server.name);
+        for (const server of this.servers.values()) server.allowlisted = server.file !== undefined || isHookServerAllowed(event.allowlist, server.name);
         return true;
       case 'servers':
         return this.updateServers(event.state);
@@ -144,6 +146,7 @@ export class HooksViewState implements ViewEventListener {
     const shown = (): string => `${server.hooks.join(',')}|${server.health}|${server.detail ?? ''}|${server.protocol ?? ''}`;
     const before = shown();
     server.hooks = [...status.hooks];
+    if (status.file !== undefined) Object.assign(server, { file: status.file, allowlisted: true });
     server.health = healthOf(status.state, server.health);
     server.detail = status.error;
     if (status.era !== undefined) server.protocol = eraText(status.era, status.protocolVersion);

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { mapSettings, type ExtensionSettings, type SettingKey } from './settingsMapping';
 
-export const RESTRICTED_KEYS: readonly SettingKey[] = ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl', 'sprout.model.provider'];
+export const RESTRICTED_KEYS: readonly SettingKey[] = ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl', 'sprout.model.provider', 'sprout.agentHooks.formats'];
 
 /** Settings a workspace must never provide: the repository would approve its own tool calls. */
 export const USER_ONLY_KEYS: readonly SettingKey[] = ['sprout.tools.autoApprove'];

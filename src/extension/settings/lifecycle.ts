@@ -17,6 +17,7 @@ import type { ExtensionSettings } from './settingsMapping';
 import { USER_ONLY_KEYS, readMcpServersBySource } from './configReader';
 import { stripJsonComments } from '../../mcp/jsonc';
 import { findIgnoredSettings, ignoredSettingsNotice, type SettingsFile } from './ignoredSettings';
+import { watchHookFiles } from '../hooks/agentHookFiles';
 
 const shownErrors = new Set<string>();
 
@@ -137,12 +138,14 @@ export interface WatchDeps {
   host: AgentHost;
   views: ChatViews;
   workspaceFolder: string;
+  /** The user's home folder, where their own agents' hook files are. */
+  home: string;
 }
 
 export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
   const renotice = (): void => deps.views.setNotice(workspaceNotice());
   renotice();
-  const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths', 'sprout.mcp.protocol'];
+  const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths', 'sprout.mcp.protocol', 'sprout.agentHooks.formats'];
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/mcp.json'));
   // VS Code raises no configuration event for a user-only key edited in workspace settings: watch the file.
   const settingsWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/settings.json'));
@@ -172,5 +175,7 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
     settingsWatcher.onDidChange(renotice),
     settingsWatcher.onDidCreate(renotice),
     settingsWatcher.onDidDelete(renotice),
+    // Another agent's hook file changed: read again at the next prompt, and a workspace's file asks again.
+    ...watchHookFiles(deps.workspaceFolder, deps.home, () => void deps.host.invalidateServers()),
   ];
 }

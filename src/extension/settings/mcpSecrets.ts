@@ -42,8 +42,24 @@ export const openSignInInBrowser: SignInOpener = async (server, url) => {
   if (choice !== undefined) await vscode.env.openExternal(vscode.Uri.parse(url.href));
 };
 
+/**
+ * In a remote window (Remote-SSH, dev containers, Codespaces, code-server) the extension host's
+ * 127.0.0.1 is not the browser's: asExternalUri forwards the listener's port to the user's machine or
+ * names the address the server proxies it at. VS Code's own MCP sign-in keeps its loopback listener
+ * to local windows for the same reason. A local window keeps the loopback, which is what the CLI uses.
+ */
+async function reachableRedirect(loopback: string): Promise<string> {
+  if (vscode.env.remoteName === undefined) return loopback;
+  try {
+    return (await vscode.env.asExternalUri(vscode.Uri.parse(loopback))).toString(true);
+  } catch {
+    // An editor that cannot map it leaves the loopback: signing in then works where the browser shares it.
+    return loopback;
+  }
+}
+
 export function vscodeOAuthHost(secrets: vscode.SecretStorage, open: () => SignInOpener): OAuthHost {
-  return { store: new SecretOAuthStore(secrets), clientName: 'Sprout Agent for VS Code', openSignIn: (server, url) => open()(server, url) };
+  return { store: new SecretOAuthStore(secrets), clientName: 'Sprout Agent for VS Code', openSignIn: (server, url) => open()(server, url), reachableRedirect };
 }
 
 /** How an input is asked for; replaceable for tests. Undefined means the user dismissed it. */

@@ -11,6 +11,8 @@ import { MODEL_PROVIDERS, type ModelProvider } from '../modelSources/modelSource
 import { parseCompatibility, type Compatibility } from '../../model/dialect';
 import { ProtectedPatternError, validateProtectedPattern } from '../../servers/common/protectedPaths';
 import { parseProtocolSetting, type ProtocolSetting } from '../../mcp/protocolEra';
+import { SOURCE_FORMAT_IDS } from '../../agentHooks/hookSources';
+import type { SourceFormatId } from '../../agentHooks/hookFiles';
 
 export const DEFAULT_BUILTIN_SERVERS = { workspace: true, todo: true, tests: false } as const;
 export type BuiltinServers = { workspace: boolean; todo: boolean; tests: boolean };
@@ -38,6 +40,7 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
   'sprout.mcp.protocol': 'auto' as ProtocolSetting,
   'sprout.tools.protectedPaths': [] as string[],
+  'sprout.agentHooks.formats': [...SOURCE_FORMAT_IDS] as SourceFormatId[],
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -60,6 +63,8 @@ export interface ExtensionSettings {
   autoApprove: string[];
   /** Patterns protected on top of the defaults (user and workspace values together: additions only). */
   protectedPaths: string[];
+  /** Whose hook files are looked for (`sprout.agentHooks.formats`); a workspace's run only after consent. */
+  agentHookFormats: SourceFormatId[];
   errors: ConfigError[];
 }
 
@@ -176,6 +181,15 @@ function readProtectedPaths(value: unknown, errors: ConfigError[]): string[] {
   });
 }
 
+/** The known formats named; an unknown one is reported and left out, the others still apply. */
+function readAgentHookFormats(value: unknown, errors: ConfigError[]): SourceFormatId[] {
+  const key = 'sprout.agentHooks.formats';
+  const names = attempt(errors, [...SOURCE_FORMAT_IDS] as string[], () => asStringArray(value, key));
+  const unknown = names.filter((n) => !(SOURCE_FORMAT_IDS as readonly string[]).includes(n));
+  if (unknown.length > 0) errors.push(new ConfigError(key, `${key}: unknown agent format ${unknown.map((n) => `"${n}"`).join(', ')}; use ${SOURCE_FORMAT_IDS.map((n) => `"${n}"`).join(', ')}.`));
+  return [...new Set(names.filter((n): n is SourceFormatId => (SOURCE_FORMAT_IDS as readonly string[]).includes(n)))];
+}
+
 /** Reads every setting; a missing value (undefined) means the default. */
 export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = () => false): ExtensionSettings {
   const get: SettingGetter = (key) => rawGet(key) ?? SETTING_DEFAULTS[key];
@@ -202,6 +216,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     mcpProtocol: attempt(errors, 'auto', () => parseProtocolSetting(asString(get('sprout.mcp.protocol'), 'sprout.mcp.protocol'), 'sprout.mcp.protocol')),
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
     protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
+    agentHookFormats: readAgentHookFormats(get('sprout.agentHooks.formats'), errors),
     errors,
   };
 }

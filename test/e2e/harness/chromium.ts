@@ -3,7 +3,8 @@
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumPath } from '../../../scripts/ensureCodeServer';
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches (a proxy standing for a remote browser's network). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath(),
     headless: true,
@@ -15,6 +16,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

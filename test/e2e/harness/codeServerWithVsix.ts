@@ -41,6 +41,8 @@ export interface CodeServerOptions {
   trust?: 'untrusted';
   /** More .vsix files installed beside Sprout's (test fixtures, such as a language model provider). */
   extraVsix?: string[];
+  /** The browser is on another machine: it reaches the workbench under `host`, through this network only. */
+  browserNetwork?: { host: string; chromiumArgs: string[] };
 }
 
 export interface CodeServerSession {
@@ -135,8 +137,8 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
     );
     const alive = (): boolean => server?.child.exitCode === null;
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, alive);
-    browser = await launchChromium();
-    const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(options.workspace)}`;
+    browser = await launchChromium(options.browserNetwork?.chromiumArgs);
+    const url = `http://${options.browserNetwork?.host ?? '127.0.0.1'}:${port}/?folder=${encodeURIComponent(options.workspace)}`;
     let page = await openWorkbench(browser, url);
     const liveBrowser = browser;
     const session: CodeServerSession = {

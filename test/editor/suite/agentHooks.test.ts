@@ -30,6 +30,8 @@ describe('Sprout: Use Hooks in Another Agent', function () {
     mkdirSync(join(workspaceFolder, '.claude'), { recursive: true });
     writeFileSync(settingsFile, JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: './lint.sh' }] }] } }, null, 2));
     sprout.consent.prompt = async () => true;
+    // The .claude/settings.json written below has a command hook of the user's: this test does not run it.
+    sprout.hookFiles.prompt = async () => false;
     await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
     await config().update('hooks.servers', ['gate'], target);
     await until(() => {

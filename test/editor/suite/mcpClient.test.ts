@@ -172,12 +172,19 @@ describe('MCP client features in the editor', function () {
     oauth = await startOAuthMcpServer();
     const sprout = await useServers({ secure: { type: 'http', url: oauth.url } });
     const opened: string[] = [];
+    const redirects: string[] = [];
     sprout.mcpPrompts.openSignIn = async (server, url) => {
       opened.push(server);
+      redirects.push(url.searchParams.get('redirect_uri') ?? '');
       setTimeout(() => void browse(url).catch(() => undefined), 10);
     };
     const tools = await (await sprout.host.ensureServers()).listTools();
     assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami', 'secure__admin', 'secure__audit']);
+    // A remote window (as this one is): the redirect is the address the editor gives the loopback listener.
+    const port = /\/proxy\/(\d+)\/callback$/.exec(redirects[0] ?? '')?.[1];
+    assert.ok(port !== undefined, `redirect through the window's port mapping: ${redirects[0]}`);
+    const external = await vscode.env.asExternalUri(vscode.Uri.parse(`http://127.0.0.1:${port}/callback`));
+    assert.equal(redirects[0], external.toString(true));
     await sprout.host.invalidateServers();
     await (await sprout.host.ensureServers()).listTools();
     assert.deepEqual(opened, ['secure'], 'the tokens in SecretStorage are reused by a new hub');

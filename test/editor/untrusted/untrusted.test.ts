@@ -1,7 +1,8 @@
 // Workspace Trust in a real editor: the runner launches with trust on, so the folder opens in
 // Restricted Mode. A workspace-defined MCP server (`.vscode/mcp.json` and workspace settings) and the
 // workspace's hook allowlist must not take effect, the bundled test runner must not start, no such
-// server process may ever run, and the chat and the Hooks view must say why.
+// server process may ever run, nor another agent's hook file in the workspace, and the chat and the
+// Hooks view must say why.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +28,7 @@ describe('untrusted workspace (Restricted Mode)', function () {
     for (const key of userKeys) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
     for (const key of workspaceKeys) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     rmSync(join(workspaceFolder, '.vscode'), { recursive: true, force: true });
+    rmSync(join(workspaceFolder, '.claude'), { recursive: true, force: true });
     rmSync(marker, { force: true });
   });
 
@@ -44,6 +46,10 @@ describe('untrusted workspace (Restricted Mode)', function () {
     };
     mkdirSync(join(workspaceFolder, '.vscode'), { recursive: true });
     writeFileSync(join(workspaceFolder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { fromFile: markerServer() } }));
+    // Another agent's hook file with a command that would leave the marker: never asked about, never run.
+    sprout.hookFiles.prompt = async () => (asked++, true);
+    mkdirSync(join(workspaceFolder, '.claude'), { recursive: true });
+    writeFileSync(join(workspaceFolder, '.claude', 'settings.json'), JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command: `touch ${JSON.stringify(marker)}` }] }] } }));
     await config().update('mcp.servers', { fromSettings: markerServer() }, vscode.ConfigurationTarget.Workspace);
     await config().update('hooks.servers', ['fromFile', 'fromSettings'], vscode.ConfigurationTarget.Workspace);
     // Nor may it switch the model source (to VS Code's models, say, which may be paid per request).
@@ -74,6 +80,7 @@ describe('untrusted workspace (Restricted Mode)', function () {
     // `.vscode/mcp.json` server can be named; neither starts (asserted above).
     assert.match(notices, /This workspace is not trusted, so its MCP servers \(fromFile\) and hooks do not start/);
     assert.match(notices, /bundled test runner does not start in an untrusted workspace/);
+    assert.match(notices, /Restricted Mode: \.claude\/settings\.json \(Claude Code hooks\) does not run/);
     const snapshot = await sprout.snapshot();
     // The notice names what it blocks (the .vscode/mcp.json server; VS Code hides the settings one).
     assert.match(snapshot.notice ?? '', /Restricted Mode: Sprout does not start this workspace's MCP server fromFile, and ignores the workspace's hook servers/);

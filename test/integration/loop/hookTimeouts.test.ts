@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
-import { scaledMs } from '../../loadScale';
+import { scaleAtLoadNow, scaledMs } from '../../loadScale';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { openRig, rigSettings, waitUntil, type Rig } from './loopHarness';
 
@@ -74,9 +74,10 @@ test('the second consecutive timeout kills the whole process group; a later call
 });
 
 test('a completed reply (here _PostCompact) resets the consecutive-timeout counter', async () => {
+  // _PostCompact must answer within the timeout: a margin scaled with this moment's load.
   rig = await openRig({
     servers: [{ name: 'flaky', config: { hooks: { _Stop: { kind: 'hang' }, _PostCompact: { kind: 'text', text: 'remember the plan' } } } }],
-    hooks: { timeoutMs: 400 },
+    hooks: { timeoutMs: scaleAtLoadNow()(1500) },
     settings: { contextWindowTokens: 1000, compactThreshold: 0.5 },
     responses: [
       fakeReply.text('one', { usage: { prompt_tokens: 900, completion_tokens: 5 } }),

@@ -98,5 +98,6 @@ test('an objection becomes the exact synthetic pair; hostile text stays inside t
     afterObjection: false,
     toolCalls: [],
     lastAssistantText: 'first try',
+    prompt: 'do it',
   });
 });

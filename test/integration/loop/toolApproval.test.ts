@@ -11,6 +11,7 @@ import type { AgentSettings } from '../../../src/agent/settings';
 import { nodeClock } from '../../../src/platform/nodeClock';
 import { ApprovalToolHost, DENIED_RESULT, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { scaleAtLoadNow } from '../../loadScale';
 import type { HookBehaviour } from '../../fakes/hookServer';
 import { openRig, rigSettings, waitUntil, type Rig } from './loopHarness';
 
@@ -55,11 +56,13 @@ test('an approval that takes longer than the tool timeout does not time the call
     servers: [{ name: 'work', config: { extraTools: [{ name: 'slow', behaviour: { kind: 'delay', ms: 100, text: 'slow result' } }] } }],
     responses: [fakeReply.toolCalls([{ name: 'work__slow', arguments: {} }]), fakeReply.text('done')],
   });
-  const { session, approver } = await approvingSession(rig, { toolTimeoutMs: 300 });
+  // The tool answers after 100 ms; its timeout is a generous margin over that at this moment's load,
+  // and the user's reading time is longer than the timeout.
+  const toolTimeoutMs = scaleAtLoadNow()(1500);
+  const { session, approver } = await approvingSession(rig, { toolTimeoutMs });
   const run = session.run('go');
   await waitUntil(() => approver.asked.length === 1, 'the approval question');
-  // Three tool timeouts pass while the user reads the question.
-  await new Promise((resolve) => setTimeout(resolve, 900));
+  await new Promise((resolve) => setTimeout(resolve, toolTimeoutMs * 1.5));
   assert.equal(rig.calls('work', 'slow').length, 0, 'nothing reaches the server before approval');
   approver.answer('once');
   const outcome = await run;

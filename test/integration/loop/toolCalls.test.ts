@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { FakeToolSpec } from '../../fakes/hookServer';
+import { scaleAtLoadNow } from '../../loadScale';
 import { openRig, waitUntil, type Rig } from './loopHarness';
 
 let rig: Rig | undefined;
@@ -37,15 +38,17 @@ test('parallel tool calls stay within maxParallelTools and come back in call ord
 });
 
 test('a tool past its timeout is an error result and gets notifications/cancelled; long results are capped', async () => {
+  const toolTimeoutMs = scaleAtLoadNow()(1500);
   rig = await openRig({
     servers: [{ name: 'work', config: { extraTools: [{ name: 'stuck', behaviour: { kind: 'hang' } }, { name: 'big', behaviour: { kind: 'bigText', bytes: 50_000 } }] } }],
-    settings: { toolTimeoutMs: 500, toolResultMaxChars: 1000 },
+    // work__big must answer within the timeout: a margin scaled with this moment's load.
+    settings: { toolTimeoutMs, toolResultMaxChars: 1000 },
     responses: [fakeReply.toolCalls([{ name: 'work__stuck', arguments: {} }, { name: 'work__big', arguments: {} }]), fakeReply.text('done')],
   });
   const outcome = await rig.runtime.session.run('go');
   assert.equal(outcome.reason, 'end_turn');
   const [stuck, big] = rig.messages(1).filter((m) => m.role === 'tool').map((m) => String(m.content));
-  assert.equal(stuck, 'tool work__stuck timed out after 500 ms and was cancelled');
+  assert.equal(stuck, `tool work__stuck timed out after ${toolTimeoutMs} ms and was cancelled`);
   assert.equal(big, `${'x'.repeat(1000)}\n[result truncated: 49000 more characters]`);
   await waitUntil(() => (rig?.log('work') ?? []).some((e) => e.type === 'cancelled'), 'notifications/cancelled at the server');
 });

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { OAuthRecord, OAuthStore } from '../../../src/mcp/oauthClient';
 import { scaledMs } from '../../loadScale';
 
 export function makeTempDir(prefix = 'sprout-mcp-'): { dir: string; file: (name: string) => string; remove: () => void } {
@@ -113,4 +114,18 @@ export function stopped(child: ChildProcess): Promise<void> {
     child.once('exit', () => resolve());
     child.kill('SIGKILL');
   });
+}
+
+/** Where the sign-in tests keep OAuth records: in memory, copied so a test sees what was saved. */
+export class InMemoryOAuthStore implements OAuthStore {
+  readonly records = new Map<string, OAuthRecord>();
+  async load(key: string) {
+    return this.records.get(key);
+  }
+  async save(key: string, record: OAuthRecord) {
+    this.records.set(key, structuredClone(record));
+  }
+  async clear(key: string) {
+    this.records.delete(key);
+  }
 }

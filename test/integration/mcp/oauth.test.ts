@@ -9,22 +9,9 @@ import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { ToolHostEvent } from '../../../src/agent/ports';
 import { McpHub } from '../../../src/mcp/mcpHub';
-import type { OAuthHost, OAuthRecord, OAuthStore } from '../../../src/mcp/oauthClient';
+import type { OAuthHost } from '../../../src/mcp/oauthClient';
 import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../fakes/oauthMcpServer';
-import { signal } from './mcpHarness';
-
-class InMemoryOAuthStore implements OAuthStore {
-  readonly records = new Map<string, OAuthRecord>();
-  async load(key: string) {
-    return this.records.get(key);
-  }
-  async save(key: string, record: OAuthRecord) {
-    this.records.set(key, structuredClone(record));
-  }
-  async clear(key: string) {
-    this.records.delete(key);
-  }
-}
+import { InMemoryOAuthStore, signal } from './mcpHarness';
 
 describe('OAuth sign-in for Streamable HTTP servers', () => {
   let server: OAuthMcpServer;

@@ -43,7 +43,7 @@ describe('agent payload -> Sprout hook', () => {
 
   it('Gemini CLI: AfterAgent is _Stop with prompt_response; BeforeTool is _PreToolUse', () => {
     const stop = agentFormat('gemini').parse('AfterAgent', { session_id: 'g', cwd: '/w', hook_event_name: 'AfterAgent', timestamp: '2026-01-01T00:00:00Z', prompt: 'p', prompt_response: 'r', stop_hook_active: false });
-    assert.deepEqual(stop.fields, { lastAssistantText: 'r' });
+    assert.deepEqual(stop.fields, { lastAssistantText: 'r', prompt: 'p' }, 'the prompt reaches the _Stop hooks too');
     assert.equal(agentFormat('gemini').parse('BeforeTool', { session_id: 'g', cwd: '/w', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command: 'ls' } }).hook, '_PreToolUse');
   });
 
@@ -118,6 +118,18 @@ describe('the other direction: Sprout context -> agent payload, agent answer -> 
       });
     }
   }
+
+  it('Gemini CLI\'s payloads carry its base `timestamp`, and AfterAgent the user\'s `prompt`, as the real Gemini CLI sends them', () => {
+    const gemini = agentFormat('gemini');
+    const stop = gemini.payload('AfterAgent', { hook: '_Stop', sessionId: 's', cwd: '/w', afterObjection: false, fields: { lastAssistantText: 'Done.', prompt: 'fix the tests' } });
+    assert.equal(stop.prompt, 'fix the tests');
+    assert.equal(stop.prompt_response, 'Done.');
+    const tool = gemini.payload('BeforeTool', { hook: '_PreToolUse', sessionId: 's', cwd: '/w', fields: sampleFields._PreToolUse });
+    for (const sent of [stop, tool]) assert.ok(typeof sent.timestamp === 'string' && new Date(sent.timestamp).toISOString() === sent.timestamp, 'an ISO 8601 time');
+    assert.equal(agentFormat('gemini').payload('AfterAgent', { hook: '_Stop', sessionId: 's', cwd: '/w', fields: { lastAssistantText: '' } }).prompt, '', 'a prompt Sprout does not know is empty, never absent');
+    assert.equal(agentFormat('claude').payload('Stop', { hook: '_Stop', sessionId: 's', cwd: '/w', fields: { lastAssistantText: '', prompt: 'p' } }).prompt, undefined, 'Claude Code\'s Stop has no prompt');
+    assert.equal(agentFormat('claude').payload('Stop', { hook: '_Stop', sessionId: 's', cwd: '/w', fields: { lastAssistantText: '' } }).timestamp, undefined);
+  });
 
   it('a PreToolUse answer that rewrites the input is a denial with its reason (hooks may deny, never rewrite)', () => {
     const reply = agentFormat('claude').read('PreToolUse', {

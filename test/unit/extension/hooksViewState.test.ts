@@ -126,3 +126,16 @@ test('a chat opening starts its budget and timeline afresh; the servers, their n
   assert.deepEqual(m.notices, [], 'a notice that no longer applies goes');
   assert.equal(changes, 6);
 });
+
+test('another agent\'s hook file runs by consent: on whatever the allowlist says, and named by its path in the summary', async () => {
+  const { hooksSummary } = await import('../../../src/extension/hooks/hooksSummary');
+  const m = new HooksViewState({ kind: 'names', names: [] });
+  servers(m, [{ name: 'claude-settings', state: 'ready', hooks: ['_PreToolUse', '_Stop'], file: '.claude/settings.json' }, { name: 'lint', state: 'ready', hooks: ['_Stop'] }]);
+  assert.deepEqual([...m.servers.values()].map((s) => [s.name, s.allowlisted, s.file]), [['claude-settings', true, '.claude/settings.json'], ['lint', false, undefined]]);
+  m.apply({ type: 'allowlist', allowlist: { kind: 'names', names: ['other'] } });
+  assert.equal(m.servers.get('claude-settings')?.allowlisted, true, 'a new allowlist leaves the file on');
+  assert.equal(m.servers.get('lint')?.allowlisted, false);
+  const summary = hooksSummary(m, { kind: 'names', names: [] });
+  assert.equal(summary.state, 'on');
+  assert.match(summary.text, /\.claude\/settings\.json$/);
+});

@@ -89,3 +89,11 @@ test('whether the base URL was configured comes from the probe, not from its val
   assert.equal(from({ 'sprout.model.baseUrl': 'https://api.openai.com/v1' }).baseUrlConfigured, false);
   assert.equal(mapSettings(() => undefined, (key) => key === 'sprout.model.baseUrl').baseUrlConfigured, true);
 });
+
+test('sprout.agentHooks.formats: every format by default, an unknown one reported and left out', () => {
+  assert.deepEqual(from({}).agentHookFormats, ['claude', 'codex', 'gemini', 'copilot', 'cursor']);
+  assert.deepEqual(from({ 'sprout.agentHooks.formats': [] }).agentHookFormats, []);
+  const s = from({ 'sprout.agentHooks.formats': ['claude', 'vim', 'claude'] });
+  assert.deepEqual(s.agentHookFormats, ['claude']);
+  assert.deepEqual(s.errors.map((e) => [e.setting, e.message]), [['sprout.agentHooks.formats', 'sprout.agentHooks.formats: unknown agent format "vim"; use "claude", "codex", "gemini", "copilot", "cursor".']]);
+});
