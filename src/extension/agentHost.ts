@@ -176,7 +176,7 @@ export class AgentHost {
   }
 
   private currentSources(): string {
-    return serverSources(this.deps.workspaceFolder, this.deps.settings(), this.deps.trusted());
+    return serverSources(this.deps.workspaceFolder, this.deps.trusted());
   }
 
   /** The next use starts the servers afresh; a build in progress is superseded (see build). */

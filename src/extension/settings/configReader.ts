@@ -65,20 +65,28 @@ export function readMcpServersBySource(): { user: Record<string, unknown>; works
   };
 }
 
+/** The settings the window's servers (and the hook files beside them) are resolved from: a change to one starts them afresh. */
+export const SERVER_KEYS: readonly SettingKey[] = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths', 'sprout.mcp.protocol', 'sprout.agentHooks.formats'];
+
 /**
- * Everything the window's MCP servers are resolved from, as one string: the server settings by source,
- * the bundled servers, protected paths and protocol, trust, and `.vscode/mcp.json` as written. Equal
- * strings mean a configuration event changed nothing the servers depend on (a watcher's second event
- * for one save, a save without changes), so running servers need not stop for it.
+ * Everything the window's MCP servers are resolved from, as one string: every level of each of
+ * SERVER_KEYS, trust, and `.vscode/mcp.json` as written. Equal strings mean a configuration event
+ * changed nothing the servers depend on (a watcher's second event for one save, a save without
+ * changes), so running servers need not stop for it.
  */
-export function serverSources(workspaceFolder: string, settings: ExtensionSettings, trusted: boolean): string {
+export function serverSources(workspaceFolder: string, trusted: boolean): string {
   let mcpJson: string | null = null;
   try {
     mcpJson = readFileSync(join(workspaceFolder, '.vscode', 'mcp.json'), 'utf8');
   } catch {
     // absent or unreadable: resolving the servers says which
   }
-  return JSON.stringify([readMcpServersBySource(), settings.builtinServers, settings.protectedPaths, settings.mcpProtocol, trusted, mcpJson]);
+  const config = vscode.workspace.getConfiguration('sprout');
+  const levels = SERVER_KEYS.map((key) => {
+    const inspected = config.inspect(section(key));
+    return [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue];
+  });
+  return JSON.stringify([levels, trusted, mcpJson]);
 }
 
 /** Writes a setting; returns where it went, in words for the message that says so. */

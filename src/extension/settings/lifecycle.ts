@@ -14,7 +14,7 @@ import type { SecretUse } from '../../mcp/secretVariables';
 import type { AgentHost } from '../agentHost';
 import type { ChatViews } from '../chat/chatViews';
 import type { ExtensionSettings } from './settingsMapping';
-import { USER_ONLY_KEYS, readMcpServersBySource } from './configReader';
+import { SERVER_KEYS, USER_ONLY_KEYS, readMcpServersBySource } from './configReader';
 import { stripJsonComments } from '../../mcp/jsonc';
 import { findIgnoredSettings, ignoredSettingsNotice, type SettingsFile } from './ignoredSettings';
 import { watchHookFiles } from '../hooks/agentHookFiles';
@@ -145,7 +145,6 @@ export interface WatchDeps {
 export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
   const renotice = (): void => deps.views.setNotice(workspaceNotice());
   renotice();
-  const serverKeys = ['sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.protectedPaths', 'sprout.mcp.protocol', 'sprout.agentHooks.formats'];
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/mcp.json'));
   // VS Code raises no configuration event for a user-only key edited in workspace settings: watch the file.
   const settingsWatcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(deps.workspaceFolder, '.vscode/settings.json'));
@@ -159,7 +158,7 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
       if (!event.affectsConfiguration('sprout')) return;
       reportSettingErrors(deps.reread().errors);
       renotice();
-      if (serverKeys.some((key) => event.affectsConfiguration(key))) serversChanged();
+      if (SERVER_KEYS.some((key) => event.affectsConfiguration(key))) serversChanged();
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => {
       deps.reread();
