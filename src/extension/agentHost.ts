@@ -234,12 +234,12 @@ export class AgentHost {
       },
       this.deps.consent,
     );
-    // Invalidated while resolving (a consent or `${input:}` prompt can wait on the user): this result
-    // is stale and no server of it ever started; the newer build's hub is the answer.
-    if (generation !== this.generation) return this.ensureServers();
     for (const notice of resolved.notices) this.deps.logger.warn(notice);
     // Asked before the hub exists, as the servers' consents are, so a dropped build leaves nothing running.
     const files = await this.deps.hookFiles?.load(resolved.servers.map((s) => s.name));
+    // Invalidated while resolving (a consent or `${input:}` prompt can wait on the user): this result
+    // is stale and no server of it ever started; the newer build's hub is the answer.
+    if (generation !== this.generation) return this.ensureServers();
     this.servers = resolved.servers;
     this.notices = [...resolved.notices, ...(files?.notices ?? [])];
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
