@@ -69,6 +69,9 @@ const GUARDED_RUN: FakeResponse[] = [
 ];
 
 async function run(ws: string, responses: FakeResponse[], args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; events: AgentEvent[] }> {
+  // A test that runs twice closes the first run's model server here (afterEach closes the last one).
+  if (fake) assertAllRequestsValid(fake.requests);
+  await fake?.close();
   fake = await startFakeOpenAi({ responses });
   const result = await runCli(['--json', '--mcp-config', work, '--cwd', ws, ...args, 'fix the bug'], { env: { ...baseEnv(fake.url), ...env }, timeoutMs: scaledMs(60_000) });
   return { code: result.code, stderr: result.stderr, events: parseEvents(result.stdout) };
