@@ -4,8 +4,9 @@
 // checkout, like the editor: nothing of theirs is ever committed. An agent that cannot be installed
 // (no registry, a platform without its binary) is reported with the reason, and its tests skip.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { cacheLock } from './cacheLock';
 import { sproutCacheDir } from './ensureCodeServer';
 
 export type RealAgent = 'claude' | 'codex' | 'gemini';
@@ -24,22 +25,6 @@ export function agentsCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   return override && override.trim() !== '' ? override : join(sproutCacheDir(env), 'agents');
 }
 
-function lockFor(dir: string): () => void {
-  const lock = `${dir}.lock`;
-  const deadline = Date.now() + 15 * 60_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      return () => rmSync(lock, { recursive: true, force: true });
-    } catch {
-      // Another test process installs this agent; a lock older than 15 minutes is a crashed install's.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
-      spawnSync('sleep', ['0.5']);
-    }
-  }
-}
-
 /** Installs (or finds) one agent; never throws for an install that fails, it says why. */
 export function ensureAgent(agent: RealAgent, env: NodeJS.ProcessEnv = process.env): AgentInstall {
   const pkg = AGENT_PACKAGES[agent];
@@ -48,7 +33,7 @@ export function ensureAgent(agent: RealAgent, env: NodeJS.ProcessEnv = process.e
   const bin = join(dir, 'node_modules', '.bin', pkg.bin);
   if (existsSync(marker) && existsSync(bin)) return { ok: true, bin, version: pkg.version };
   mkdirSync(agentsCacheDir(env), { recursive: true });
-  const release = lockFor(dir);
+  const release = cacheLock(dir);
   try {
     if (existsSync(marker) && existsSync(bin)) return { ok: true, bin, version: pkg.version };
     mkdirSync(dir, { recursive: true });

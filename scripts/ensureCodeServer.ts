@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { cacheLock } from './cacheLock';
 
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = '24';
@@ -187,9 +188,24 @@ export function ensureCodeServer(options: EnsureOptions = {}): EditorInstall {
   const markerFile = join(cache, 'installed.json');
   const paths = layout(cache);
   const marker = readMarker(markerFile);
-  const ready = marker?.codeServer === CODE_SERVER_VERSION && marker.node.startsWith(`v${NODE_MAJOR}.`) && existsSync(paths.serverMain) && nodeVersion(paths.nodeBin) === marker.node;
-  if (ready) return { ...paths, chromium: chromiumPath() };
+  if (isReady(paths, marker)) return { ...paths, chromium: chromiumPath() };
 
+  mkdirSync(dirname(cache), { recursive: true });
+  const release = cacheLock(cache, log);
+  try {
+    // Another run may have installed it while this one waited for the lock.
+    if (isReady(paths, readMarker(markerFile))) return { ...paths, chromium: chromiumPath() };
+    return install(cache, markerFile, paths, log);
+  } finally {
+    release();
+  }
+}
+
+function isReady(paths: ReturnType<typeof layout>, marker: Marker | undefined): boolean {
+  return marker?.codeServer === CODE_SERVER_VERSION && marker.node.startsWith(`v${NODE_MAJOR}.`) && existsSync(paths.serverMain) && nodeVersion(paths.nodeBin) === marker.node;
+}
+
+function install(cache: string, markerFile: string, paths: ReturnType<typeof layout>, log: (m: string) => void): EditorInstall {
   mkdirSync(cache, { recursive: true });
   rmSync(markerFile, { force: true });
   // Under `npm test` the outer npm exports npm_config_* (its user agent says Node 20, and code-server's

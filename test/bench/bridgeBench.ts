@@ -23,8 +23,12 @@ function hookRun(args: string[], env: Record<string, string>, payload: string): 
 }
 
 function nodeRun(argv: string[], env: Record<string, string>, payload: string): Promise<string> {
+  return run(process.execPath, argv, env, payload);
+}
+
+function run(file: string, argv: string[], env: Record<string, string>, payload: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, argv, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -61,6 +65,8 @@ export async function runBridgeBench(entry: string, iterations = 12): Promise<st
         warmBridge: () => hookRun(args, env, payload),
         // The floor of any command hook an agent runs: a Node process that reads the payload and exits.
         nodeStart: () => nodeRun(['-e', 'process.stdin.resume()'], env, payload),
+        // The floor of any process at all: a shell that reads the payload and exits (no Node, no socket).
+        shellStart: () => (process.platform === 'win32' ? run('cmd.exe', ['/d', '/c', 'more >nul'], env, payload) : run('/bin/sh', ['-c', 'cat >/dev/null'], env, payload)),
         perCall: () => hookRun(args, { ...env, SPROUT_AGENT_HOOK_HOST: 'off' }, payload),
       },
       iterations,
@@ -72,6 +78,7 @@ export async function runBridgeBench(entry: string, iterations = 12): Promise<st
       `  inside Sprout ${fmt(m('inProcess'))}  host round trip ${fmt(m('hostRoundTrip'))} (${(m('hostRoundTrip') / m('inProcess')).toFixed(1)}x)`,
       `  warm bridge as the agent runs it ${fmt(m('warmBridge'))} (${(m('warmBridge') / m('inProcess')).toFixed(1)}x in-process, Node's start included)`,
       `  of which Node's start (an empty hook process) ${fmt(m('nodeStart'))}; the bridge's own share ${fmt(m('warmBridge') - m('nodeStart'))} (${((m('warmBridge') - m('nodeStart')) / m('inProcess')).toFixed(1)}x in-process)`,
+      `  the floor of any command hook, a shell that reads the payload and exits: ${fmt(m('shellStart'))} (${(m('shellStart') / m('inProcess')).toFixed(1)}x in-process before any work)`,
       `  bridge starting the servers per call ${fmt(m('perCall'))} -> the warm bridge is ${(m('perCall') / m('warmBridge')).toFixed(1)}x faster`,
     ];
   } finally {
