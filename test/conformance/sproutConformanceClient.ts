@@ -3,7 +3,8 @@
  * own McpHub, as the product composes it (elicitation, roots, OAuth sign-in), pointed at the suite's
  * server URL. It lists the tools and calls each one with arguments made from its schema, the way a
  * model would, then closes. Sign-in follows the authorization redirect as a browser would; a form
- * question is accepted as presented (defaults filled in).
+ * question is accepted as presented (defaults filled in). In the schema-preservation scenario the echo
+ * tool gets the other tool's schema as Sprout sends it to the model (docs/conformance.md).
  */
 import type { JSONSchema7 } from './jsonSchemaLite';
 import type { ToolInfo } from '../../src/agent/messages';
