@@ -3,10 +3,14 @@
  * own McpHub, as the product composes it (elicitation, roots, OAuth sign-in), pointed at the suite's
  * server URL. It lists the tools and calls each one with arguments made from its schema, the way a
  * model would, then closes. Sign-in follows the authorization redirect as a browser would; a form
- * question is accepted as presented (defaults filled in).
+ * question is accepted as presented (defaults filled in). In the schema-preservation scenario the echo
+ * tool gets the other tool's schema as Sprout sends it to the model (docs/conformance.md).
  */
 import type { JSONSchema7 } from './jsonSchemaLite';
+import type { ToolInfo } from '../../src/agent/messages';
+import { toolSpecs } from '../../src/agent/promptRunner';
 import { McpHub } from '../../src/mcp/mcpHub';
+import { toWireTools } from '../../src/model/wire';
 import type { OAuthRecord, OAuthStore } from '../../src/mcp/oauthClient';
 
 class InMemoryOAuthStore implements OAuthStore {
@@ -53,6 +57,28 @@ function sample(schema: JSONSchema7 | undefined): unknown {
   }
 }
 
+/** The `json-schema-2020-12-preservation` scenario's tools: its focal tool, and the tool that echoes a schema back to the suite. */
+const SCHEMA_SCENARIO = { name: 'json-schema-2020-12-preservation', focal: 'json_schema_2020_12_tool', echo: 'json_schema_echo' };
+
+/**
+ * The focal tool's parameter schema exactly as Sprout sends it to the model: the hub's listing, through
+ * the core's tool specs and the request mapping with the default rules (docs/model-servers.md names the
+ * servers whose dialect reduces schemas). The scenario compares it with the schema it served.
+ */
+function schemaTheModelSees(tools: readonly ToolInfo[]): unknown {
+  const focal = tools.find((tool) => tool.bareName === SCHEMA_SCENARIO.focal);
+  return toWireTools(toolSpecs(tools))?.find((tool) => tool.function.name === focal?.qualifiedName)?.function.parameters;
+}
+
+/**
+ * Arguments made from the tool's schema, as a model would. The suite names its scenario in
+ * MCP_CONFORMANCE_SCENARIO; the schema scenario's echo tool asks for the focal tool's schema back.
+ */
+function argumentsFor(tool: ToolInfo, tools: readonly ToolInfo[]): Record<string, unknown> {
+  if (process.env.MCP_CONFORMANCE_SCENARIO === SCHEMA_SCENARIO.name && tool.bareName === SCHEMA_SCENARIO.echo) return { schema: schemaTheModelSees(tools) };
+  return sample(tool.inputSchema as JSONSchema7) as Record<string, unknown>;
+}
+
 async function main(): Promise<void> {
   const url = process.argv[2];
   if (url === undefined) throw new Error('usage: sproutConformanceClient <server-url>');
@@ -67,7 +93,7 @@ async function main(): Promise<void> {
   try {
     const tools = await hub.listTools();
     for (const tool of tools) {
-      const args = sample(tool.inputSchema as JSONSchema7) as Record<string, unknown>;
+      const args = argumentsFor(tool, tools);
       // A call the client refuses (a malformed result) fails that call, as it does for the model, not the run.
       const result = await hub.callTool(tool.server, tool.bareName, args, { signal: new AbortController().signal }).catch((error: unknown) => ({ isError: true, text: String(error) }));
       process.stdout.write(`${tool.bareName}: ${result.isError ? 'error: ' : ''}${result.text.slice(0, 200)}\n`);

@@ -50,13 +50,20 @@ export const NOT_APPLICABLE: Record<string, string> = {
   'auth/client-credentials-jwt': 'machine-to-machine grants (an extension): Sprout signs a person in through the browser.',
   'auth/client-credentials-basic': 'machine-to-machine grants (an extension): Sprout signs a person in through the browser.',
   'auth/cross-app-access-complete-flow': 'enterprise cross-app access (an extension) is not implemented.',
-  'json-schema-2020-12-preservation': 'added to the 0.2 suite after 2026-07-28 and not scored for it; it fails 6 of 9 checks (not yet looked at).',
   'auth/2025-03-26-oauth-metadata-backcompat': 'its authorization server metadata, served at the origin, names another issuer (<origin>/oauth); the v2 SDK refuses that (RFC 8414 3.3 issuer check, a mix-up defence) and Sprout keeps the check.',
 };
 
 /**
+ * 2025-11-25 scenarios that only the 0.2 suite has (the stable line predates them), run with it on the
+ * 2025-11-25 wire. The schema scenario checks that a tool's JSON Schema 2020-12 keywords reach the
+ * model as served; the conformance client echoes the schema Sprout would send the model.
+ */
+export const PASSING_2025_ON_0_2 = ['json-schema-2020-12-preservation'];
+
+/**
  * Scenarios run on the 2026-07-28 wire: what is new in 2026-07-28 (request metadata, RFC 9207 `iss`,
- * issuer checks, authorization-server migration, request state, HTTP headers, schema handling) and
+ * issuer checks, authorization-server migration, request state, HTTP headers, schema handling; the
+ * 2020-12 schema scenario is not scored for 2026-07-28, added after its release, but runs on it) and
  * one of each older flow (a tool call, discovery and sign-in, step-up).
  */
 export const PASSING_2026 = [
@@ -77,6 +84,7 @@ export const PASSING_2026 = [
   'http-custom-headers',
   'http-invalid-tool-headers',
   'json-schema-ref-no-deref',
+  'json-schema-2020-12-preservation',
 ];
 
 /**
@@ -148,6 +156,10 @@ describe('MCP conformance suite, client scenarios (2025-11-25 and earlier)', () 
 
   for (const scenario of PASSING) {
     it(scenario, () => assertPassed(suite(['client', '--command', command, '--scenario', scenario])));
+  }
+
+  for (const scenario of PASSING_2025_ON_0_2) {
+    it(`${scenario} (0.2 suite)`, () => assertPassed(suite(['client', '--command', command, '--scenario', scenario, '--spec-version', '2025-11-25'], SUITE_2026)));
   }
 });
 
