@@ -6,7 +6,8 @@
  * those), so the reduced form keeps what tells the model how to call the tool (types, properties,
  * required, items, enums, descriptions, numeric and length bounds) and expresses the rest in those
  * terms: local `$ref`s inlined, `const` as a one-value enum, `oneOf` as `anyOf`, a type list as one
- * type plus `nullable`. Pure; results are cached per schema object (tools repeat every round).
+ * type plus `nullable`. Every other server gets the full schema, with one addition that changes no
+ * meaning (`completeToolSchema`). Pure; results are cached per schema object (tools repeat every round).
  */
 
 type Json = Record<string, unknown>;
@@ -59,6 +60,7 @@ function reduceNode(value: unknown, root: Json, depth: number): Json {
   }
   if (out.anyOf === undefined && Array.isArray(schema.oneOf)) out.anyOf = schema.oneOf.map((sub) => reduceNode(sub, root, depth + 1));
   if (Array.isArray(schema.allOf)) mergeAllOf(out, schema.allOf.map((sub) => reduceNode(sub, root, depth + 1)));
+  if (out.type === 'array' && out.items === undefined) out.items = {};
   if (Array.isArray(out.required) && isObject(out.properties)) {
     const names = out.properties;
     out.required = out.required.filter((name) => typeof name === 'string' && name in names);
@@ -86,6 +88,49 @@ export function reduceToolSchema(parameters: Record<string, unknown>): Json {
     if (result.type === undefined) result.type = 'object';
     if (result.type === 'object' && result.properties === undefined) result.properties = {};
     reduced.set(parameters, result);
+  }
+  return result;
+}
+
+/** Keywords whose values are data, not schemas: never walked. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example']);
+
+function isArraySchema(node: Json): boolean {
+  return node.type === 'array' || (Array.isArray(node.type) && node.type.includes('array'));
+}
+
+/** Whether some array schema in `value` lacks `items`. */
+function lacksItems(value: unknown, depth: number): boolean {
+  if (depth > 4 * MAX_DEPTH) return false;
+  if (Array.isArray(value)) return value.some((v) => lacksItems(v, depth + 1));
+  if (!isObject(value)) return false;
+  if (isArraySchema(value) && !('items' in value)) return true;
+  return Object.entries(value).some(([key, v]) => !DATA_KEYWORDS.has(key) && lacksItems(v, depth + 1));
+}
+
+function withItems(value: unknown, depth: number): unknown {
+  if (depth > 4 * MAX_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((v) => withItems(v, depth + 1));
+  if (!isObject(value)) return value;
+  const out: Json = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, DATA_KEYWORDS.has(key) ? v : withItems(v, depth + 1)]));
+  if (isArraySchema(out) && !('items' in out)) out.items = {};
+  return out;
+}
+
+const completed = new WeakMap<object, Json>();
+
+/**
+ * The full schema with `items: {}` on every array schema that has none. The two mean the same in
+ * JSON Schema (any item), but OpenAI, Azure and the services that validate like them reject the whole
+ * request for one such array ("array schema missing items", invalid_function_parameters), and MCP
+ * servers often write one. Everything else is sent as the server wrote it; a schema with nothing to
+ * add is returned as is.
+ */
+export function completeToolSchema(parameters: Record<string, unknown>): Json {
+  let result = completed.get(parameters);
+  if (result === undefined) {
+    result = lacksItems(parameters, 0) ? (withItems(parameters, 0) as Json) : parameters;
+    completed.set(parameters, result);
   }
   return result;
 }

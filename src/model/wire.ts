@@ -17,7 +17,7 @@ import type {
 import type { ModelRequest, ToolSpec } from '../agent/ports';
 import type { ChatMessage, ToolCall } from '../agent/messages';
 import type { WireRules } from './dialect';
-import { reduceToolSchema } from './toolSchemas';
+import { completeToolSchema, reduceToolSchema } from './toolSchemas';
 import { wireCallId } from './toolCallIds';
 
 export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderData: false, instructions: 'system', toolTurnContent: 'null', toolSchemas: 'full' };
@@ -74,7 +74,7 @@ export function toWireTools(tools: readonly ToolSpec[], rules: Pick<WireRules, '
   if (tools.length === 0) return undefined;
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: rules.toolSchemas === 'reduced' ? reduceToolSchema(tool.parameters) : tool.parameters },
+    function: { name: tool.name, description: tool.description, parameters: rules.toolSchemas === 'reduced' ? reduceToolSchema(tool.parameters) : completeToolSchema(tool.parameters) },
   }));
 }
 

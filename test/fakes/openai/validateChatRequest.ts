@@ -54,6 +54,28 @@ function checkTools(tools: unknown): Rejection | undefined {
     }
     const bad = checkToolName(tool.function.name, `tools[${i}].function.name`);
     if (bad) return bad;
+    const missing = arrayWithoutItems(tool.function.parameters, []);
+    if (missing !== undefined) {
+      const context = missing.map((k) => `'${k}'`).join(', ');
+      return reject(`Invalid schema for function '${String(tool.function.name)}': In context=(${context}), array schema missing items.`, `tools[${i}].function.parameters`, 'invalid_function_parameters');
+    }
+  }
+  return undefined;
+}
+
+/** OpenAI's schema check: the path to the first array schema with no `items` (it rejects the request). */
+function arrayWithoutItems(schema: unknown, path: string[]): string[] | undefined {
+  if (!isObject(schema)) return undefined;
+  const isArray = schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'));
+  if (isArray && !('items' in schema)) return path;
+  const subs: [string[], unknown][] = [];
+  if (isObject(schema.properties)) for (const [name, sub] of Object.entries(schema.properties)) subs.push([[...path, 'properties', name], sub]);
+  for (const key of ['$defs', 'definitions']) if (isObject(schema[key])) for (const [name, sub] of Object.entries(schema[key] as Json)) subs.push([[...path, key, name], sub]);
+  if (schema.items !== undefined) subs.push([[...path, 'items'], schema.items]);
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((sub, i) => subs.push([[...path, key, String(i)], sub]));
+  for (const [at, sub] of subs) {
+    const found = arrayWithoutItems(sub, at);
+    if (found !== undefined) return found;
   }
   return undefined;
 }

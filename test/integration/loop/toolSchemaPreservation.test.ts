@@ -100,4 +100,29 @@ describe('a JSON Schema 2020-12 tool schema on its way to the model', () => {
     assert.equal(reduced.properties.from?.type, 'array', 'the $ref to the point was inlined');
     assert.deepEqual(reduced.properties.address?.properties, { street: { type: 'string' }, city: { type: 'string' } });
   });
+
+  it('gets `items: {}` on an array schema that has none, which OpenAI refuses (invalid_function_parameters), and nothing else changes', async () => {
+    const loose = {
+      type: 'object',
+      $defs: { batch: { type: 'array', description: 'any values' } },
+      properties: {
+        paths: { type: 'array', description: 'files to read' },
+        rows: { type: 'array', items: { type: ['array', 'null'] } },
+        batch: { $ref: '#/$defs/batch' },
+        mode: { type: 'string', default: { type: 'array' } },
+      },
+      required: ['paths'],
+    };
+    rig = await openRig({
+      servers: [{ name: 'loose', config: { era: 'modern', echo: false, extraTools: [{ name: 'read_many', description: 'Reads files.', inputSchema: loose }] } }],
+      responses: [fakeReply.toolCalls([{ name: 'loose__read_many', arguments: { paths: ['a.txt'] } }]), fakeReply.text('read')],
+    });
+    assert.equal((await rig.runtime.session.run('read them')).reason, 'end_turn', 'the strict fake accepted every request');
+    const expected = structuredClone(loose) as typeof loose & Record<string, Record<string, Record<string, unknown>>>;
+    Object.assign(expected.$defs.batch as object, { items: {} });
+    Object.assign(expected.properties.paths as object, { items: {} });
+    Object.assign((expected.properties.rows as { items: object }).items, { items: {} });
+    assert.deepEqual(parametersOf(rig, 'loose__read_many'), expected, 'items added where missing; a default that looks like a schema is data and stays as written');
+    assert.deepEqual(rig.calls('loose', 'read_many').map((c) => c.arguments), [{ paths: ['a.txt'] }]);
+  });
 });

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { reduceToolSchema } from '../../../src/model/toolSchemas';
+import { completeToolSchema, reduceToolSchema } from '../../../src/model/toolSchemas';
 
 const REFUSED = /"\$schema"|"\$ref"|"\$defs"|"additionalProperties"|"const"|"format"|"default"|"propertyNames"|"exclusiveMinimum"|"oneOf"|"allOf"|"title"/;
 
@@ -64,4 +64,16 @@ test('a recursive ref stops, an empty schema becomes an object with no propertie
   const empty = {};
   assert.deepEqual(reduceToolSchema(empty), { type: 'object', properties: {} });
   assert.equal(reduceToolSchema(empty), reduceToolSchema(empty));
+});
+
+test('an array with no items gets `items: {}` in both forms; a schema with nothing to add is the same object', () => {
+  const loose = { type: 'object', properties: { paths: { type: 'array' }, grid: { type: 'array', items: { type: ['array', 'null'] } }, pick: { anyOf: [{ type: 'array' }, { type: 'string' }] } } };
+  assert.deepEqual(completeToolSchema(loose), {
+    type: 'object',
+    properties: { paths: { type: 'array', items: {} }, grid: { type: 'array', items: { type: ['array', 'null'], items: {} } }, pick: { anyOf: [{ type: 'array', items: {} }, { type: 'string' }] } },
+  });
+  assert.deepEqual(loose.properties.paths, { type: 'array' }, 'the served schema is not changed');
+  assert.deepEqual((reduceToolSchema(loose).properties as Record<string, unknown>).paths, { type: 'array', items: {} });
+  const complete = { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } }, mode: { type: 'string', enum: [{ type: 'array' }] } } };
+  assert.equal(completeToolSchema(complete), complete, 'data under enum is not a schema');
 });
