@@ -48,7 +48,10 @@ export function eraKey(config: McpServerConfig): string {
 export interface EraPlan {
   negotiation: VersionNegotiationOptions | undefined;
   prior: PriorDiscovery | undefined;
-  /** The connection asks the server (a probe runs), so what it learns is worth keeping. */
+  /**
+   * The connection finds the era out (a probe runs, or `initialize` after a stdio server exited on the
+   * probe), so what it learns is worth keeping.
+   */
   asks: boolean;
   /** Open the old HTTP+SSE transport instead of Streamable HTTP (always the legacy era). */
   sse: boolean;
