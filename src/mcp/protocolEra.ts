@@ -110,6 +110,8 @@ export function eraMismatch(error: unknown): string | undefined {
     return `the server speaks only MCP ${supported || 'revisions Sprout was not set to'}${requested}: ${SETTING_HINT}`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /pin/i.test(error.message)) {
+    // A server that stopped on the question may be broken rather than of the older era: say only what is known.
+    if (/connection closed/i.test(error.message)) return `the server stopped when asked for MCP ${MODERN_REVISION} (server/discover), which the setting requires; if it speaks only the older initialize handshake, ${SETTING_HINT}`;
     return `the server does not speak MCP ${MODERN_REVISION}, which the setting requires (it speaks the older initialize handshake): ${SETTING_HINT}`;
   }
   return undefined;

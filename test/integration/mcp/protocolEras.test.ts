@@ -142,6 +142,19 @@ describe('MCP protocol eras over stdio', () => {
     });
   }
 
+  it('pinned to 2026-07-28, a server that exits on server/discover fails once, saying what the setting asked and how it stopped', async () => {
+    const { config, log } = fake({ era: 'legacy', exitOnDiscover: { code: 1, stderr: 'bye' } });
+    const { hub: h, events } = hub([config], { protocol: '2026-07-28' });
+    assert.deepEqual(await h.listTools(), []);
+    assert.deepEqual(methods(log), ['server/discover'], 'not started again: the setting allows no initialize');
+    const errors = events.filter((e) => e.type === 'server_error');
+    assert.equal(errors.length, 1, JSON.stringify(events));
+    assert.match(
+      errors[0]?.type === 'server_error' ? errors[0].message : '',
+      /^MCP server "srv" \(command "[^"]+"\) failed to start: the server stopped when asked for MCP 2026-07-28 \(server\/discover\), which the setting requires; if it speaks only the older initialize handshake, set sprout\.mcp\.protocol \(in the CLI: SPROUT_AGENT_MCP_PROTOCOL\) to auto \(exited with code 1; last stderr: bye\)$/,
+    );
+  });
+
   /** A stdio server whose command exits at once, before reading anything, counting its runs in a file. */
   function exitsAtOnce(name: string, stderrOf: string): { config: McpServerConfig; runs: () => number } {
     const starts = tmp.file(`starts-${++n}.log`);
