@@ -14,7 +14,7 @@ import type { McpServerConfig } from './config';
 import type { ServerOAuth } from './oauthClient';
 import type { ConnectionOptions } from './connectionTypes';
 import { eraKey, eraPlan, learnedEra, type EraPlan, type ProtocolEra } from './protocolEra';
-import { retryPlan, sseFallbackFailure, type Attempt } from './openRetry';
+import { exitRetryFailure, retryPlan, runStderr, sseFallbackFailure, type Attempt } from './openRetry';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 
 /** A connection that is up: its client, transport, and sign-in helper (kept for refreshes and step-up). */
@@ -96,9 +96,11 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
   const tried = new Set<'era' | 'sse'>();
   let signedIn = false;
   let postError: unknown;
+  let earlierStderr: readonly string[] | undefined;
   for (;;) {
     const { plan } = attempt;
-    const st = createServerTransport(config, { parentEnv: opts.parentEnv, closeGraceMs: opts.closeGraceMs, onStderrLine: (line) => request.onStderrLine(line), authProvider: oauth, legacySse: plan.sse });
+    const stderr = runStderr((line) => request.onStderrLine(line), earlierStderr);
+    const st = createServerTransport(config, { parentEnv: opts.parentEnv, closeGraceMs: opts.closeGraceMs, onStderrLine: stderr.onLine, authProvider: oauth, legacySse: plan.sse });
     const client = newClient(request, plan);
     request.track(st);
     try {
@@ -109,6 +111,8 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
       await listenForToolChanges(request, { ...opened, oauth });
       return opened;
     } catch (error) {
+      // Before the kill, which ends every process: did it stop by itself?
+      const exitedAlone = st.describeExit() !== '';
       await st.kill().catch(() => undefined);
       const signIn = error instanceof UnauthorizedError && !signedIn ? oauth?.pendingCode : undefined;
       if (signIn !== undefined && st.finishAuth !== undefined) {
@@ -116,14 +120,24 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
         await finishSignIn(request, st, signIn);
         continue;
       }
-      const next = retryPlan(attempt, error, st, tried);
-      if (next === undefined) throw request.failed(postError !== undefined && st.kind === 'sse' ? sseFallbackFailure(postError, error) : error, st);
+      const exitedBefore = attempt.probeExit;
+      const next = retryPlan(attempt, error, st, tried, exitedAlone);
+      if (next === undefined) throw request.failed(finalFailure(error, st, postError, exitedBefore, exitedAlone), st);
       if (next.sse && !plan.sse) postError = error;
+      if (attempt.probeExit !== exitedBefore) earlierStderr = stderr.lines;
       attempt.plan = next;
     } finally {
+      stderr.forget();
       request.track(undefined);
     }
   }
+}
+
+/** The error a start ends with, saying what each fallback it tried ran into. */
+function finalFailure(error: unknown, st: ServerTransport, postError: unknown, probeExit: string | undefined, exitedAlone: boolean): unknown {
+  if (postError !== undefined && st.kind === 'sse') return sseFallbackFailure(postError, error);
+  if (probeExit !== undefined) return exitRetryFailure(probeExit, error, exitedAlone ? st.describeExit() : undefined);
+  return error;
 }
 
 async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Promise<URLSearchParams>): Promise<void> {
@@ -159,5 +173,5 @@ function connected(request: OpenRequest, key: string, plan: EraPlan, client: Cli
   const era = client.getProtocolEra() ?? 'legacy';
   const learned = learnedEra(plan, era, client.getDiscoverResult(), opts.clock.now());
   if (learned !== undefined) opts.eras.set(key, learned);
-  return { client, st, era, protocolVersion: client.getNegotiatedProtocolVersion() ?? '', remembered: plan.prior !== undefined };
+  return { client, st, era, protocolVersion: client.getNegotiatedProtocolVersion() ?? '', remembered: plan.prior !== undefined && !plan.asks };
 }

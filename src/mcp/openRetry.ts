@@ -1,12 +1,16 @@
 /**
- * What a start that failed tries next, when the failure says how: a stdio server that exited on the
- * era question saying it wanted `initialize` first is started again with `initialize` (one that exits
- * for any other reason, a broken command or configuration, would only fail twice and show its stderr
- * twice, so its failure stands); a
- * remembered era the server refused is forgotten and asked again; an HTTP server that answers the
- * Streamable HTTP POST with 400, 404 or 405 may have only the old HTTP+SSE transport (2024-11-05), so
- * its URL is opened as an event stream, as the spec's backwards-compatibility rules describe. Each is
- * tried once per start; anything else is the start's failure.
+ * What a start that failed tries next, when the failure says how. Each is tried once per start;
+ * anything else is the start's failure.
+ * - A stdio server that exited on the era question (`server/discover`) is started again with
+ *   `initialize`, whatever it said or did not say: many servers of the older era stop on any first
+ *   request that is not `initialize` (Python SDK and rmcp ones with a message, others silently), and
+ *   the SDK's own stdio transport does the same (it asks on a throwaway process, and a close there
+ *   means the legacy era). A broken command so runs twice: its stderr is shown once (the second run's
+ *   lines that repeat the first's are not shown again) and the failure names both runs.
+ * - A remembered era the server refused is forgotten and asked again.
+ * - An HTTP server that answers the Streamable HTTP POST with 400, 404 or 405 may have only the old
+ *   HTTP+SSE transport (2024-11-05), so its URL is opened as an event stream, as the spec's
+ *   backwards-compatibility rules describe.
  */
 import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import type { ConnectionOptions } from './connectionTypes';
@@ -17,6 +21,8 @@ import type { ServerTransport } from './serverTransport';
 
 export interface Attempt {
   config: McpServerConfig;
+  /** How the process that was asked the era question exited ("exited with code 1; last stderr: ..."), once it did. */
+  probeExit?: string;
   opts: ConnectionOptions;
   /** The era store's key of this server. */
   key: string;
@@ -27,17 +33,10 @@ export interface Attempt {
 /** The statuses with which a server without a Streamable HTTP endpoint answers the POST (spec: backwards compatibility). */
 const NO_STREAMABLE_ENDPOINT = new Set([400, 404, 405]);
 
-/**
- * What a server says (its stderr, as describeExit ends with) when its first message was not the
- * `initialize` it expected: Python SDK servers crash with "Received request before initialization was
- * complete", rmcp ones expect an initialize request; or it names the question itself.
- */
-const WANTED_INITIALIZE = /server\/discover|before initiali[sz]ation|not (yet )?initiali[sz]ed|expected? (an? )?initiali[sz]e/i;
-
-/** The era question made a stdio server exit, and it said so: a legacy server. */
-function exitedOnProbe(error: unknown, st: ServerTransport, plan: EraPlan): boolean {
+/** The era question made a stdio server exit (it was asked in `auto`, and the process ended by itself): a legacy server, or a broken one. */
+function exitedOnProbe(error: unknown, st: ServerTransport, plan: EraPlan, exitedAlone: boolean): boolean {
   if (!plan.asks || plan.negotiation?.mode !== 'auto' || !(error instanceof SdkError) || error.code !== SdkErrorCode.EraNegotiationFailed) return false;
-  return WANTED_INITIALIZE.test(st.describeExit());
+  return st.kind === 'stdio' && exitedAlone;
 }
 
 /** The server answered, with a refusal (a JSON-RPC error, or a failed negotiation), rather than being unreachable or gone. */
@@ -45,15 +44,19 @@ function refusedByServer(error: unknown): boolean {
   return (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || error instanceof ProtocolError;
 }
 
-/** The next plan after a failed start, or undefined when the failure is the start's own. `tried` lists what this start has tried already. */
-export function retryPlan(attempt: Attempt, error: unknown, st: ServerTransport, tried: Set<'era' | 'sse'>): EraPlan | undefined {
+/**
+ * The next plan after a failed start, or undefined when the failure is the start's own. `tried` lists
+ * what this start has tried already; `exitedAlone` says the process had ended before Sprout stopped it.
+ */
+export function retryPlan(attempt: Attempt, error: unknown, st: ServerTransport, tried: Set<'era' | 'sse'>, exitedAlone: boolean): EraPlan | undefined {
   const { opts, key, plan, config } = attempt;
   const server = config.name;
-  if (!tried.has('era') && exitedOnProbe(error, st, plan)) {
+  if (!tried.has('era') && exitedOnProbe(error, st, plan, exitedAlone)) {
     tried.add('era');
-    opts.logger?.info('mcp server exited on server/discover; starting it again as a legacy server', { server });
-    opts.eras.set(key, { era: 'legacy', at: opts.clock.now() });
-    return { negotiation: plan.negotiation, prior: { kind: 'legacy' }, asks: false, sse: false };
+    attempt.probeExit = st.describeExit();
+    opts.logger?.info('mcp server exited on server/discover; starting it again with initialize', { server, exit: attempt.probeExit });
+    // Remembered only once initialize works (learnedEra): a command that exits on anything teaches nothing.
+    return { negotiation: plan.negotiation, prior: { kind: 'legacy' }, asks: true, sse: false };
   }
   if (!tried.has('era') && !plan.asks && opts.eras.get(key) !== undefined && (refusedByServer(error) || plan.sse)) {
     tried.add('era');
@@ -79,4 +82,57 @@ export function sseFallbackFailure(postError: unknown, sseError: unknown): Error
   const noStream = sseError instanceof SseError && sseError.code !== undefined && sseError.code >= 400 && sseError.code < 500;
   if (noStream) return postError;
   return new Error(`the server speaks only the old HTTP+SSE transport (MCP 2024-11-05), and connecting to it failed: ${failureWords(sseError)}`, { cause: sseError });
+}
+
+/**
+ * The error a start ends with after its process exited on the era question and was started again
+ * with `initialize`: both runs in one sentence (once when they ended the same way), and what to do.
+ * `retryExit` is how the second run ended by itself, undefined when it was still running (a timeout,
+ * a refusal: the SDK's words say what happened, and the caller adds how Sprout stopped it).
+ */
+export function exitRetryFailure(probeExit: string, error: unknown, retryExit: string | undefined): Error {
+  const asked = 'it exited when asked for its protocol era (server/discover)';
+  if (retryExit === undefined) return new Error(`${asked} (${probeExit}), and when started again with initialize: ${failureWords(error)}`, { cause: error });
+  const hint = 'Run the command in a terminal to see why it stops.';
+  if (retryExit === probeExit) return new Error(`${asked} and again when started with initialize, the same way both times (${retryExit}). ${hint}`, { cause: error });
+  return new Error(`${asked} (${probeExit}), and again when started with initialize (${retryExit}). ${hint}`, { cause: error });
+}
+
+/** How many of a run's first stderr lines are kept to compare the next run's with. */
+const REMEMBERED_LINES = 100;
+
+export interface RunStderr {
+  /** The run's first lines (up to REMEMBERED_LINES), until forget(). */
+  readonly lines: readonly string[];
+  onLine(line: string): void;
+  /** The start is over: keep no more lines. */
+  forget(): void;
+}
+
+/**
+ * The stderr of one run of a start: every line goes on to `show`, except that a run after an exit on
+ * the era question does not show again the lines that repeat, from its first line on, what the exited
+ * run printed (a broken command prints the same thing twice). Once a line differs, all are shown.
+ */
+export function runStderr(show: (line: string) => void, earlier: readonly string[] | undefined): RunStderr {
+  let lines: string[] = [];
+  let count = 0;
+  let keeping = true;
+  let repeating = earlier !== undefined;
+  return {
+    get lines() {
+      return lines;
+    },
+    onLine(line) {
+      if (keeping && lines.length < REMEMBERED_LINES) lines.push(line);
+      const index = count++;
+      if (repeating && earlier !== undefined && index < earlier.length && earlier[index] === line) return;
+      repeating = false;
+      show(line);
+    },
+    forget() {
+      keeping = false;
+      lines = [];
+    },
+  };
 }

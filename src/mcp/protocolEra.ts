@@ -48,7 +48,10 @@ export function eraKey(config: McpServerConfig): string {
 export interface EraPlan {
   negotiation: VersionNegotiationOptions | undefined;
   prior: PriorDiscovery | undefined;
-  /** The connection asks the server (a probe runs), so what it learns is worth keeping. */
+  /**
+   * The connection finds the era out (a probe runs, or `initialize` after a stdio server exited on the
+   * probe), so what it learns is worth keeping.
+   */
   asks: boolean;
   /** Open the old HTTP+SSE transport instead of Streamable HTTP (always the legacy era). */
   sse: boolean;
@@ -107,6 +110,8 @@ export function eraMismatch(error: unknown): string | undefined {
     return `the server speaks only MCP ${supported || 'revisions Sprout was not set to'}${requested}: ${SETTING_HINT}`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /pin/i.test(error.message)) {
+    // A server that stopped on the question may be broken rather than of the older era: say only what is known.
+    if (/connection closed/i.test(error.message)) return `the server stopped when asked for MCP ${MODERN_REVISION} (server/discover), which the setting requires; if it speaks only the older initialize handshake, ${SETTING_HINT}`;
     return `the server does not speak MCP ${MODERN_REVISION}, which the setting requires (it speaks the older initialize handshake): ${SETTING_HINT}`;
   }
   return undefined;

@@ -53,10 +53,10 @@ function toWire(tool: FakeToolSpec): Tool {
   };
 }
 
-/** What a Python SDK server does on a first request other than `initialize`: its session raises, the process ends. */
-function exitAsPythonSdkServers(): never {
-  process.stderr.write('RuntimeError: Received request before initialization was complete\n');
-  process.exit(1);
+/** What a legacy server that refuses anything before `initialize` does on `server/discover`: says so (or not) and ends. */
+function exitOnDiscover(how: { code: number; stderr?: string }): never {
+  if (how.stderr !== undefined) process.stderr.write(`${how.stderr}\n`);
+  process.exit(how.code);
 }
 
 /**
@@ -76,7 +76,7 @@ class TappedStdio implements Transport {
     this.inner.onmessage = (message: JSONRPCMessage) => {
       if ('method' in message && 'id' in message) {
         appendLog(logFile, { type: 'request', method: message.method });
-        if (message.method === 'server/discover' && this.config.exitOnDiscover) exitAsPythonSdkServers();
+        if (message.method === 'server/discover' && this.config.exitOnDiscover) exitOnDiscover(this.config.exitOnDiscover);
       }
       if ('method' in message && message.method === 'notifications/cancelled') {
         const params = (message.params ?? {}) as { requestId?: string | number; reason?: string };

@@ -60,8 +60,11 @@ export interface HookServerConfig {
   serverName?: string;
   /** Which protocol eras it serves: both (default), only 2026-07-28 (`initialize` refused), only the 2025 `initialize` one. */
   era?: 'dual' | 'modern' | 'legacy';
-  /** Exit at once on a `server/discover`, saying why as Python SDK servers do (they refuse anything before `initialize`). */
-  exitOnDiscover?: boolean;
+  /**
+   * Exit at once on a `server/discover`, as legacy servers that refuse anything before `initialize`
+   * do: with this code, after writing `stderr` (a line; none when omitted: it exits silently).
+   */
+  exitOnDiscover?: { code: number; stderr?: string };
   /** JSON lines: every request's method, every call (tool, arguments, _meta), every cancellation received, each start. */
   logFile?: string;
   /** Counters that survive a kill and restart (objections given per tool). */

@@ -197,8 +197,8 @@ describe('McpHub environment, list changes and failures', () => {
       { onStderr: (server, line) => stderr.push(`${server}: ${line}`) },
     );
     assert.deepEqual(await hub.listTools(), []);
-    // With no era remembered it exits on the 2026-07-28 probe, but says nothing about the era: started
-    // once (not again for initialize), its stderr forwarded once.
+    // With no era remembered it exits on the 2026-07-28 probe and again when started with initialize,
+    // saying the same both times: its stderr is forwarded once.
     assert.deepEqual(stderr, ['dies: bad config here']);
     const error = events.find((e) => e.type === 'server_error') as { message: string } | undefined;
     assert.match(error?.message ?? '', /"dies".*exited with code 7.*bad config here/);

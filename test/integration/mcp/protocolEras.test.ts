@@ -1,10 +1,11 @@
 /**
  * Both protocol eras over stdio, against real child processes on the v2 SDK (a dual-era server, a
- * 2026-07-28-only one, a 2025-only one, one that exits on `server/discover` as Python SDK servers do)
- * and the v1 SDK: each is reached with no configuration, the era is asked once and remembered (the
- * next start sends no `server/discover`), a setting pins it, hooks answer on both eras, a hook's
- * question is never shown to the user, a server that exits for its own reasons is started once, and
- * list changes arrive on the modern era through `subscriptions/listen`.
+ * 2026-07-28-only one, a 2025-only one, 2025-only ones that exit on `server/discover` as Python SDK
+ * and rmcp servers do, with a message Sprout does not know or silently) and the v1 SDK: each is
+ * reached with no configuration, the era is asked once and remembered (the next start sends no
+ * `server/discover`), a setting pins it, hooks answer on both eras, a hook's question is never shown
+ * to the user, a command that exits at once fails once with its stderr shown once, and list changes
+ * arrive on the modern era through `subscriptions/listen`.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -114,32 +115,89 @@ describe('MCP protocol eras over stdio', () => {
     assert.match(error.message, /does not speak MCP 2026-07-28, which the setting requires .*to auto/);
   });
 
-  it('a server that exits on server/discover is started again as a legacy server, once', async () => {
-    const { config, log } = fake({ era: 'legacy', exitOnDiscover: true });
-    const eras: EraStore = memoryEraStore();
-    const first = hub([config], { eraStore: eras });
-    const tools = await first.hub.listTools();
-    assert.deepEqual(tools.map((t) => t.qualifiedName), ['srv__echo']);
-    assert.equal(first.hub.status()[0]?.era, 'legacy');
-    assert.equal(new Set(readHookServerLog(log).filter((e) => e.type === 'started').map((e) => e.pid)).size, 2, 'one process for the question, one to work with');
-    await first.hub.close();
-    const second = hub([config], { eraStore: eras });
-    await second.hub.listTools();
-    assert.equal(methods(log).filter((m) => m === 'server/discover').length, 1, 'remembered: not asked again');
-  });
+  // Legacy servers that refuse anything before `initialize`: what each says when it stops on the question.
+  const exitsOnDiscover = [
+    { kind: 'a Python SDK server', code: 1, stderr: 'RuntimeError: Received request before initialization was complete' },
+    { kind: 'an rmcp server', code: 2, stderr: 'Error: expect initialized request, but received: Some(Request(JsonRpcRequest { id: Number(0), request: CustomRequest { method: "server/discover" } }))' },
+    { kind: 'a server with a message Sprout does not know', code: 1, stderr: 'fatal: bad frame, shutting down' },
+    { kind: 'a silent server', code: 0, stderr: undefined },
+  ];
+  for (const how of exitsOnDiscover) {
+    it(`${how.kind} that exits on server/discover is started again with initialize, once, and remembered as legacy`, async () => {
+      const { config, log } = fake({ era: 'legacy', exitOnDiscover: { code: how.code, stderr: how.stderr } });
+      const eras: EraStore = memoryEraStore();
+      const stderr: string[] = [];
+      const first = hub([config], { eraStore: eras, onStderr: (_server, line) => stderr.push(line) });
+      const tools = await first.hub.listTools();
+      assert.deepEqual(tools.map((t) => t.qualifiedName), ['srv__echo']);
+      assert.equal(first.hub.status()[0]?.era, 'legacy');
+      assert.deepEqual(methods(log).slice(0, 2), ['server/discover', 'initialize']);
+      assert.equal(new Set(readHookServerLog(log).filter((e) => e.type === 'started').map((e) => e.pid)).size, 2, 'one process for the question, one to work with');
+      assert.deepEqual(stderr, how.stderr === undefined ? [] : [how.stderr], 'what the first process said, once');
+      assert.deepEqual(first.events.filter((e) => e.type === 'server_error'), []);
+      await first.hub.close();
+      const second = hub([config], { eraStore: eras });
+      await second.hub.listTools();
+      assert.equal(methods(log).filter((m) => m === 'server/discover').length, 1, 'remembered: not asked again');
+    });
+  }
 
-  it('a server that exits at once for its own reasons is started once: one failure, its stderr shown once', async () => {
-    const starts = tmp.file(`starts-${++n}.log`);
-    const script = `require('node:fs').appendFileSync(${JSON.stringify(starts)}, 'start\\n'); console.error('config broken: no API key'); process.exit(3)`;
-    const stderr: string[] = [];
-    const { hub: h, events } = hub([{ name: 'broken', transport: { type: 'stdio', command: process.execPath, args: ['-e', script], env: {} } }], { onStderr: (_server, line) => stderr.push(line) });
+  it('pinned to 2026-07-28, a server that exits on server/discover fails once, saying what the setting asked and how it stopped', async () => {
+    const { config, log } = fake({ era: 'legacy', exitOnDiscover: { code: 1, stderr: 'bye' } });
+    const { hub: h, events } = hub([config], { protocol: '2026-07-28' });
     assert.deepEqual(await h.listTools(), []);
-    assert.equal(readFileSync(starts, 'utf8'), 'start\n', 'no second start');
-    assert.deepEqual(stderr, ['config broken: no API key']);
+    assert.deepEqual(methods(log), ['server/discover'], 'not started again: the setting allows no initialize');
     const errors = events.filter((e) => e.type === 'server_error');
     assert.equal(errors.length, 1, JSON.stringify(events));
-    assert.match(errors[0]?.type === 'server_error' ? errors[0].message : '', /MCP server "broken" .*exited with code 3; last stderr: config broken: no API key/);
+    assert.match(
+      errors[0]?.type === 'server_error' ? errors[0].message : '',
+      /^MCP server "srv" \(command "[^"]+"\) failed to start: the server stopped when asked for MCP 2026-07-28 \(server\/discover\), which the setting requires; if it speaks only the older initialize handshake, set sprout\.mcp\.protocol \(in the CLI: SPROUT_AGENT_MCP_PROTOCOL\) to auto \(exited with code 1; last stderr: bye\)$/,
+    );
+  });
+
+  /** A stdio server whose command exits at once, before reading anything, counting its runs in a file. */
+  function exitsAtOnce(name: string, stderrOf: string): { config: McpServerConfig; runs: () => number } {
+    const starts = tmp.file(`starts-${++n}.log`);
+    const script = `const fs = require('node:fs'); fs.appendFileSync(${JSON.stringify(starts)}, 'start\\n'); const run = fs.readFileSync(${JSON.stringify(starts)}, 'utf8').split('\\n').length - 1; console.error(${stderrOf}); process.exit(3)`;
+    const config: McpServerConfig = { name, transport: { type: 'stdio', command: process.execPath, args: ['-e', script], env: {} } };
+    return { config, runs: () => readFileSync(starts, 'utf8').split('\n').length - 1 };
+  }
+
+  it('a command that exits at once fails once: started again with initialize, its stderr shown once, both runs named, nothing remembered', async () => {
+    const { config, runs } = exitsAtOnce('broken', `'config broken: no API key'`);
+    const stderr: string[] = [];
+    const remembered: unknown[] = [];
+    const eras = memoryEraStore();
+    const store: EraStore = { get: (key) => eras.get(key), set: (key, value) => (remembered.push(value), eras.set(key, value)) };
+    const { hub: h, events } = hub([config], { eraStore: store, onStderr: (_server, line) => stderr.push(line) });
+    assert.deepEqual(await h.listTools(), []);
+    assert.equal(runs(), 2, 'asked, then started with initialize');
+    assert.deepEqual(stderr, ['config broken: no API key'], 'the second run said the same: not shown again');
+    const errors = events.filter((e) => e.type === 'server_error');
+    assert.equal(errors.length, 1, JSON.stringify(events));
+    const message = errors[0]?.type === 'server_error' ? errors[0].message : '';
+    assert.match(
+      message,
+      /^MCP server "broken" \(command "[^"]+"\) failed to start: it exited when asked for its protocol era \(server\/discover\) and again when started with initialize, the same way both times \(exited with code 3; last stderr: config broken: no API key\)\. Run the command in a terminal to see why it stops\.$/,
+    );
+    assert.equal(message.split('config broken').length - 1, 1, `its stderr once in the error: ${message}`);
     assert.equal(h.status()[0]?.state, 'failed');
+    assert.deepEqual(remembered, [], 'a command that exits on anything teaches no era');
+  });
+
+  it('a command that exits at once saying something different each run: every line shown, the error names both runs', async () => {
+    const { config, runs } = exitsAtOnce('flaky', '`run ${run}: cannot open the database`');
+    const stderr: string[] = [];
+    const { hub: h, events } = hub([config], { onStderr: (_server, line) => stderr.push(line) });
+    assert.deepEqual(await h.listTools(), []);
+    assert.equal(runs(), 2);
+    assert.deepEqual(stderr, ['run 1: cannot open the database', 'run 2: cannot open the database']);
+    const error = events.find((e) => e.type === 'server_error');
+    assert.ok(error?.type === 'server_error', JSON.stringify(events));
+    assert.match(
+      error.message,
+      /^MCP server "flaky" \(command "[^"]+"\) failed to start: it exited when asked for its protocol era \(server\/discover\) \(exited with code 3; last stderr: run 1: cannot open the database\), and again when started with initialize \(exited with code 3; last stderr: run 2: cannot open the database\)\. Run the command in a terminal to see why it stops\.$/,
+    );
   });
 
   it('a v1 SDK server (which never speaks 2026-07-28) is reached on the legacy era, its hook objecting', async () => {

@@ -65,6 +65,14 @@ describe('protocol eras', () => {
     assert.match(eraMismatch(refused) ?? '', /^the server speaks only MCP 2026-07-28 and refused 2025-11-25: set sprout\.mcp\.protocol .* to auto$/);
     const pinned = new SdkError(SdkErrorCode.EraNegotiationFailed, 'Version negotiation failed: the server did not offer pinned protocol version 2026-07-28 via server/discover (no fallback in pin mode)');
     assert.match(eraMismatch(pinned) ?? '', /does not speak MCP 2026-07-28/);
+    const closed = new SdkError(
+      SdkErrorCode.EraNegotiationFailed,
+      'Version negotiation failed: the connection closed during the server/discover probe before the server offered pinned protocol version 2026-07-28 (no fallback in pin mode)',
+    );
+    assert.equal(
+      eraMismatch(closed),
+      'the server stopped when asked for MCP 2026-07-28 (server/discover), which the setting requires; if it speaks only the older initialize handshake, set sprout.mcp.protocol (in the CLI: SPROUT_AGENT_MCP_PROTOCOL) to auto',
+    );
     assert.equal(eraMismatch(new Error('ECONNREFUSED')), undefined);
     assert.equal(eraText('modern', '2026-07-28'), 'MCP 2026-07-28 (modern era)');
   });
