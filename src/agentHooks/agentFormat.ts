@@ -7,6 +7,7 @@
  * `payload`/`read` let that agent's command hooks run as Sprout hooks. Pure: no I/O, no Node.
  */
 import { hookEnvelopeContent } from '../agent/hookEnvelope';
+import type { ToolNaming } from './agentToolNames';
 import type { HookName, HookObjection } from '../agent/events';
 
 export const AGENT_IDS = ['claude', 'codex', 'gemini', 'copilot', 'cursor', 'kiro'] as const;
@@ -56,6 +57,8 @@ export interface AgentAnswer {
 export interface HookReply {
   text: string;
   problem?: string;
+  /** A `_PreToolUse` answer that rewrote the tool input (a denial in Sprout): the input it wrote, in the agent's shape. */
+  rewrite?: Record<string, unknown>;
 }
 
 /** A payload the agent sent that does not match its documented schema. */
@@ -98,6 +101,8 @@ export interface AgentFormat {
   /** The other direction: a command hook's answer for `event`, as Sprout hook text. */
   read(event: string, answer: AgentAnswer): HookReply;
   config: HookConfigShape;
+  /** How the agent names the tools Sprout calls, for its hook files run as Sprout hooks (agentToolNames.ts). */
+  tools: ToolNaming;
   /** What the user must know or do before the agent runs installed hooks (one line each). */
   setupNotes: readonly string[];
 }

@@ -8,6 +8,7 @@ import { claudeFamilyFormat } from './claudeFamily';
 import { copilotFormat } from './copilotFormat';
 import { cursorFormat } from './cursorFormat';
 import { kiroFormat } from './kiroFormat';
+import { CLAUDE_FILE_TOOLS, SPROUT_SHELL_TOOL, claudeMcpName, geminiMcpName } from './agentToolNames';
 
 const CLAUDE_NAMES = {
   _SessionStart: 'SessionStart',
@@ -25,6 +26,7 @@ const claudeFormat = claudeFamilyFormat({
   closingTextField: 'last_assistant_message',
   blockWord: 'block',
   denyStyle: 'permissionDecision',
+  tools: { equivalents: [{ sprout: SPROUT_SHELL_TOOL, agent: 'Bash', rename: { timeoutMs: 'timeout' } }, ...CLAUDE_FILE_TOOLS], mcp: claudeMcpName },
   config: {
     workspaceFiles: ['.claude/settings.json', '.claude/settings.local.json'],
     userFiles: ['.claude/settings.json'],
@@ -48,6 +50,8 @@ const codexFormat = claudeFamilyFormat({
   closingTextField: 'last_assistant_message',
   blockWord: 'block',
   denyStyle: 'permissionDecision',
+  // Codex reports its exec_command to hooks as `Bash` {command}; it edits files with apply_patch (a patch, no equivalent).
+  tools: { equivalents: [{ sprout: SPROUT_SHELL_TOOL, agent: 'Bash' }], mcp: claudeMcpName },
   config: {
     workspaceFiles: ['.codex/hooks.json'],
     userFiles: ['.codex/hooks.json'],
@@ -79,6 +83,14 @@ const geminiFormat = claudeFamilyFormat({
   blockWord: 'deny',
   denyStyle: 'decision',
   geminiFields: true,
+  tools: {
+    equivalents: [
+      { sprout: SPROUT_SHELL_TOOL, agent: 'run_shell_command', rename: { cwd: 'dir_path' } },
+      { sprout: 'workspace__write_file', agent: 'write_file', rename: { path: 'file_path' }, absolutePaths: ['path'] },
+      { sprout: 'workspace__edit_file', agent: 'replace', rename: { path: 'file_path', oldString: 'old_string', newString: 'new_string', replaceAll: 'allow_multiple' }, absolutePaths: ['path'] },
+    ],
+    mcp: geminiMcpName,
+  },
   config: {
     workspaceFiles: ['.gemini/settings.json'],
     userFiles: ['.gemini/settings.json'],

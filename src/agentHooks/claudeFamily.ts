@@ -15,6 +15,7 @@
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type AgentId, type BridgeCall, type HookConfigShape, type HookReply, type SproutAnswer } from './agentFormat';
 import { argumentsObject, failedHook, objectField, parseWith, responseIsError, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
+import type { ToolNaming } from './agentToolNames';
 import type { HookName } from '../agent/events';
 
 export interface FamilyOptions {
@@ -30,6 +31,8 @@ export interface FamilyOptions {
   denyStyle: 'permissionDecision' | 'decision';
   /** Gemini CLI's base input: an ISO 8601 `timestamp` in every payload, and the user's `prompt` in the Stop one. */
   geminiFields?: true;
+  /** How the agent names the tools Sprout calls (its shell tool, its MCP naming). */
+  tools: ToolNaming;
   config: HookConfigShape;
   setupNotes: readonly string[];
 }
@@ -99,6 +102,13 @@ function answer(o: FamilyOptions, event: string, decided: SproutAnswer): AgentAn
   }
 }
 
+/** `tool_name`, `tool_input`, and for an MCP tool Gemini CLI's `mcp_context` (the parts Sprout knows truthfully). */
+function toolPart(o: FamilyOptions, f: Record<string, unknown>): Record<string, unknown> {
+  const mcp = objectField(f, 'mcp');
+  const context = o.geminiFields && mcp !== undefined ? { mcp_context: { server_name: mcp.server, tool_name: mcp.tool } } : {};
+  return { tool_name: f.tool, tool_input: f.arguments, ...context };
+}
+
 function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<string, unknown> {
   const f = call.fields;
   const common = { session_id: call.sessionId, transcript_path: null, cwd: call.cwd ?? '', hook_event_name: event, ...(o.geminiFields ? { timestamp: new Date().toISOString() } : {}) };
@@ -110,9 +120,9 @@ function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<stri
     case '_UserPromptSubmit':
       return { ...common, prompt: f.prompt };
     case '_PreToolUse':
-      return { ...common, tool_name: f.tool, tool_input: f.arguments, tool_use_id: f.callId };
+      return { ...common, ...toolPart(o, f), tool_use_id: f.callId };
     case '_PostToolUse':
-      return { ...common, tool_name: f.tool, tool_input: f.arguments, tool_use_id: f.callId, tool_response: f.result };
+      return { ...common, ...toolPart(o, f), tool_use_id: f.callId, tool_response: f.result };
     case '_Stop':
       return { ...common, stop_hook_active: call.afterObjection === true, [o.closingTextField]: f.lastAssistantText, ...(o.geminiFields ? { prompt: typeof f.prompt === 'string' ? f.prompt : '' } : {}) };
     case '_SessionEnd':
@@ -129,7 +139,7 @@ function jsonText(o: FamilyOptions, hook: HookName, out: Record<string, unknown>
     const denied = specific?.permissionDecision === 'deny' || blocks;
     const why = stringField(specific, 'permissionDecisionReason') ?? reason;
     const rewrite = specific?.updatedInput !== undefined && specific.updatedInput !== null ? specific.updatedInput : specific?.tool_input;
-    if (rewrite !== undefined && rewrite !== null) return { text: why || 'The hook asked to rewrite the tool input.', problem: 'hooks may deny, never rewrite: the rewrite is a denial' };
+    if (rewrite !== undefined && rewrite !== null) return { text: why || 'The hook asked to rewrite the tool input.', problem: 'hooks may deny, never rewrite: the rewrite is a denial', rewrite: argumentsObject(rewrite) };
     return { text: denied ? why || 'Denied by a hook.' : '' };
   }
   if (hook === '_Stop') return { text: blocks ? reason || 'A stop hook objected.' : '' };
@@ -165,6 +175,7 @@ export function claudeFamilyFormat(o: FamilyOptions): AgentFormat {
     payload: (event, call) => payload(o, event, call),
     read: (event, res) => read(o, format, event, res),
     config: o.config,
+    tools: o.tools,
     setupNotes: o.setupNotes,
   };
   return format;

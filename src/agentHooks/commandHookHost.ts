@@ -8,6 +8,7 @@
  * (docs/hooks.md#hooks-from-other-agents-files). Pure: commands run through the CommandRunner port.
  */
 import type { AgentFormat, BridgeCall } from './agentFormat';
+import { SPROUT_SHELL_TOOL, agentToolView, matchNames, sproutArguments, type AgentToolView } from './agentToolNames';
 import { eventsForHook, hooksServed, matcherAllows, type CommandHook } from './hookSources';
 import { HOOK_META_KEY } from '../agent/hookCaller';
 import { isHookName } from '../agent/toolNames';
@@ -33,6 +34,13 @@ export interface CommandHookHostOptions {
   env(source: CommandHookSource): Record<string, string>;
 }
 
+/** One command to run for a hook call: its payload, and the tool call as its agent names it. */
+interface Job {
+  hook: CommandHook;
+  payload: Record<string, unknown>;
+  view: AgentToolView | undefined;
+}
+
 /** What one command did, for the hook's reply. */
 interface CommandReply {
   hook: CommandHook;
@@ -45,19 +53,42 @@ function contextOf(options: ToolCallOptions): Record<string, unknown> {
   return meta !== null && typeof meta === 'object' ? (meta as Record<string, unknown>) : {};
 }
 
-/** The payload subject a matcher tests: the tool's name, or a session start's source. */
-function matchSubject(hook: HookName, payload: Record<string, unknown>): string | undefined {
-  if (hook === '_PreToolUse' || hook === '_PostToolUse') return typeof payload.tool_name === 'string' ? payload.tool_name : typeof payload.toolName === 'string' ? payload.toolName : undefined;
-  if (hook === '_SessionStart' || hook === '_PostCompact') return typeof payload.source === 'string' ? payload.source : undefined;
+/**
+ * The names a matcher tests: for a tool event whose payload names the tool, the agent's name and
+ * Sprout's (`Bash` and `workspace__run_command`); a session start's source; none for other events
+ * (and for Cursor's shell event, which names no tool), which run always.
+ */
+function matchSubjects(hook: HookName, payload: Record<string, unknown>, view: AgentToolView | undefined): string[] | undefined {
+  if (hook === '_PreToolUse' || hook === '_PostToolUse') return view !== undefined && (typeof payload.tool_name === 'string' || typeof payload.toolName === 'string') ? matchNames(view) : undefined;
+  if (hook === '_SessionStart' || hook === '_PostCompact') return typeof payload.source === 'string' ? [payload.source] : undefined;
   return undefined;
 }
 
-/** Cursor splits tool calls into shell commands and the rest; every other agent has one tool event. */
-function eventFits(event: string, args: unknown): boolean {
-  const isShell = args !== null && typeof args === 'object' && typeof (args as Record<string, unknown>).command === 'string';
+function matches(matcher: string | undefined, subjects: string[] | undefined): boolean {
+  return subjects === undefined ? matcherAllows(matcher, undefined) : subjects.some((s) => matcherAllows(matcher, s));
+}
+
+/** Cursor splits tool calls into Sprout's shell tool and the rest; every other agent has one tool event. */
+function eventFits(event: string, view: AgentToolView | undefined): boolean {
+  const isShell = view?.sproutName === SPROUT_SHELL_TOOL;
   if (event === 'beforeShellExecution') return isShell;
   if (event === 'beforeMCPExecution') return !isShell;
   return true;
+}
+
+/** A tool hook's call as the source's agent names it (agentToolNames.ts); undefined for other hooks. */
+function toolView(format: AgentFormat, hook: HookName, context: Record<string, unknown>, cwd: string): AgentToolView | undefined {
+  if (hook !== '_PreToolUse' && hook !== '_PostToolUse') return undefined;
+  const text = (key: string): string => (typeof context[key] === 'string' ? (context[key] as string) : '');
+  const args = context.arguments !== null && typeof context.arguments === 'object' ? (context.arguments as Record<string, unknown>) : {};
+  return agentToolView(format.tools, { tool: text('tool'), server: text('server'), toolName: text('toolName') }, args, cwd);
+}
+
+/** A rewrite (a denial in Sprout) with the input the hook wrote, as Sprout's arguments for the same tool. */
+function rewriteText(text: string, view: AgentToolView | undefined, rewrite: Record<string, unknown>, cwd: string): string {
+  if (view === undefined) return text;
+  const args = JSON.stringify(sproutArguments(view, rewrite, cwd));
+  return `${text} (the hook's input, as ${view.sproutName} arguments: ${args.length > 2000 ? `${args.slice(0, 2000)}…` : args})`;
 }
 
 export class CommandHookHost implements ToolHost {
@@ -106,23 +137,25 @@ export class CommandHookHost implements ToolHost {
     if (source === undefined || !isHookName(bareName)) return { isError: true, text: `unknown tool: ${server}__${bareName}` };
     const hook = bareName as HookName;
     const context = contextOf(options);
+    const view = toolView(source.format, hook, context, this.options.cwd);
+    const fields = view === undefined ? context : { ...context, tool: view.name, arguments: view.input, ...(view.mcp !== undefined ? { mcp: view.mcp } : {}) };
     const call: BridgeCall = {
       hook,
       sessionId: typeof context.sessionId === 'string' ? context.sessionId : '',
       cwd: this.options.cwd,
       afterObjection: context.afterObjection === true,
-      fields: context,
+      fields,
     };
     const jobs = eventsForHook(source.format, hook).flatMap((event) => {
       const payload = source.format.payload(event, call);
-      const subject = matchSubject(hook, payload);
-      return source.hooks.filter((h) => h.event === event && eventFits(event, context.arguments) && matcherAllows(h.matcher, subject)).map((h) => ({ hook: h, payload }));
+      const subjects = matchSubjects(hook, payload, view);
+      return source.hooks.filter((h) => h.event === event && eventFits(event, view) && matches(h.matcher, subjects)).map((h) => ({ hook: h, payload, view }));
     });
     const replies = await this.runAll(source, jobs, options.signal);
     return replyOf(source, replies);
   }
 
-  private async runAll(source: CommandHookSource, jobs: { hook: CommandHook; payload: Record<string, unknown> }[], signal: AbortSignal): Promise<CommandReply[]> {
+  private async runAll(source: CommandHookSource, jobs: Job[], signal: AbortSignal): Promise<CommandReply[]> {
     const controller = new AbortController();
     const abort = (): void => controller.abort();
     signal.addEventListener('abort', abort, { once: true });
@@ -130,19 +163,20 @@ export class CommandHookHost implements ToolHost {
     const live = this.running.get(source.name) ?? new Set<AbortController>();
     this.running.set(source.name, live.add(controller));
     try {
-      return await Promise.all(jobs.map((job) => this.runOne(source, job.hook, job.payload, controller.signal)));
+      return await Promise.all(jobs.map((job) => this.runOne(source, job, controller.signal)));
     } finally {
       live.delete(controller);
       signal.removeEventListener('abort', abort);
     }
   }
 
-  private async runOne(source: CommandHookSource, hook: CommandHook, payload: Record<string, unknown>, signal: AbortSignal): Promise<CommandReply> {
+  private async runOne(source: CommandHookSource, { hook, payload, view }: Job, signal: AbortSignal): Promise<CommandReply> {
     const cwd = hook.cwd === undefined ? this.options.cwd : `${this.options.cwd}/${hook.cwd}`;
     const answer = await this.options.runner({ command: hook.command, cwd, env: this.options.env(source), stdin: `${JSON.stringify(payload)}\n`, ...(hook.timeoutMs !== undefined ? { timeoutMs: hook.timeoutMs } : {}), signal });
     if (answer.timedOut === true) return { hook, text: '', problem: `timed out after its own ${hook.timeoutMs} ms timeout (killed)` };
     const read = source.format.read(hook.event, answer);
-    return { hook, text: read.text.trim(), ...(read.problem !== undefined ? { problem: read.problem } : {}) };
+    const text = read.rewrite !== undefined && read.text.trim() !== '' ? rewriteText(read.text.trim(), view, read.rewrite, this.options.cwd) : read.text.trim();
+    return { hook, text, ...(read.problem !== undefined ? { problem: read.problem } : {}) };
   }
 
   killServer(server: string): Promise<void> {

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type BridgeCall, type HookReply, type SproutAnswer } from './agentFormat';
 import { argumentsObject, failedHook, nonJsonReply, objectField, parseWith, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
+import { SPROUT_SHELL_TOOL } from './agentToolNames';
 import type { HookName } from '../agent/events';
 
 const EVENTS: Record<string, HookName> = {
@@ -99,7 +100,7 @@ function read(event: string, res: AgentAnswer): HookReply {
   if (hook === '_Stop') return { text: out.decision === 'block' ? stringField(out, 'reason') || 'A stop hook objected.' : '' };
   if (hook === '_PreToolUse') {
     const why = stringField(out, 'permissionDecisionReason') ?? '';
-    if (out.modifiedArgs !== undefined) return { text: why || 'The hook asked to rewrite the tool arguments.', problem: 'hooks may deny, never rewrite: the rewrite is a denial' };
+    if (out.modifiedArgs !== undefined) return { text: why || 'The hook asked to rewrite the tool arguments.', problem: 'hooks may deny, never rewrite: the rewrite is a denial', rewrite: argumentsObject(out.modifiedArgs) };
     return { text: out.permissionDecision === 'deny' ? why || 'Denied by a preToolUse hook.' : '' };
   }
   return { text: stringField(out, 'additionalContext') ?? '' };
@@ -118,6 +119,8 @@ export const copilotFormat: AgentFormat = {
   answer,
   payload,
   read,
+  // Copilot's shell tool is `bash` ({command, description}); its naming of MCP tools is not documented, so they keep Sprout's names.
+  tools: { equivalents: [{ sprout: SPROUT_SHELL_TOOL, agent: 'bash' }] },
   config: {
     workspaceFiles: ['.github/hooks/sprout-agent.json'],
     userFiles: ['.copilot/hooks/sprout-agent.json'],

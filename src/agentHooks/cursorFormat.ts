@@ -98,6 +98,8 @@ export const cursorFormat: AgentFormat = {
   answer,
   payload,
   read,
+  // Cursor gives its shell its own event (beforeShellExecution, no tool name); MCP tools keep Sprout's names.
+  tools: { equivalents: [] },
   config: {
     workspaceFiles: ['.cursor/hooks.json'],
     userFiles: ['.cursor/hooks.json'],

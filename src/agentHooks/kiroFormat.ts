@@ -81,6 +81,8 @@ export const kiroFormat: AgentFormat = {
   answer,
   payload,
   read,
+  // Sprout does not run Kiro's agent files as hook sources (hookSources.ts), so no call is ever named for Kiro.
+  tools: { equivalents: [] },
   config: {
     workspaceFiles: ['.kiro/agents/sprout.json'],
     userFiles: ['.kiro/agents/sprout.json'],

@@ -1,9 +1,10 @@
 // One hook file gates the agent it was written for and Sprout the same way. For Claude Code
 // (.claude/settings.json), Codex (.codex/hooks.json) and Gemini CLI (.gemini/settings.json): a
 // workspace whose own hook file, in that agent's format, holds a Stop hook that blocks once with a
-// reason and a PreToolUse hook that denies `rm -rf` with a reason (test/fixtures/agentHooks/hook.mjs
-// answering in the agent's words). The real agent (from the npm registry, against its loopback model
-// fake) and `sprout-agent --agent-hooks <agent> --trust-workspace` (against the fake OpenAI server)
+// reason and a PreToolUse hook on the agent's own shell tool name only (`"matcher": "Bash"`,
+// `run_shell_command`) that denies `rm -rf` with a reason (test/fixtures/agentHooks/hook.mjs
+// answering in the agent's words): Sprout's shell call reaches it under that name. The real agent
+// (from the npm registry, against its loopback model fake) and `sprout-agent --agent-hooks <agent> --trust-workspace` (against the fake OpenAI server)
 // play the same model turns: a shell call `rm -rf build`, "Done.", "Done, the build folder stays.".
 // The neutral witness is what each model is sent next: the denial's reason after the call, the
 // objection's reason after the first "Done.", no request after the second; and `build/` survives.
@@ -43,14 +44,14 @@ interface Fixture {
 /** Claude Code's settings shape, which Codex's hooks.json shares (its docs show the same groups). */
 const claudeShaped = (agent: 'claude' | 'codex'): unknown => ({
   hooks: {
-    PreToolUse: [{ matcher: `Bash|${SPROUT_SHELL}`, hooks: [{ type: 'command', command: cmd(agent, 'deny-rm'), timeout: 60 }] }],
+    PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: cmd(agent, 'deny-rm'), timeout: 60 }] }],
     Stop: [{ hooks: [{ type: 'command', command: cmd(agent, 'stop-once') }] }],
   },
 });
 
 // Each file in its agent's documented shape. A matcher is a pattern over tool names, and each agent
 // matches its own: Claude Code's and Codex's shell tool is `Bash` (Codex reports its exec_command so),
-// Gemini CLI's `run_shell_command`, Sprout's `workspace__run_command`; a team using both names both.
+// Gemini CLI's `run_shell_command`. Sprout names its `workspace__run_command` so to each agent's file.
 const FIXTURES: Record<RealAgent, Fixture> = {
   claude: {
     file: '.claude/settings.json',
@@ -71,7 +72,7 @@ const FIXTURES: Record<RealAgent, Fixture> = {
     content: {
       hooksConfig: { enabled: true },
       hooks: {
-        BeforeTool: [{ matcher: `run_shell_command|${SPROUT_SHELL}`, hooks: [{ name: 'guard', type: 'command', command: cmd('gemini', 'deny-rm'), timeout: 60_000 }] }],
+        BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ name: 'guard', type: 'command', command: cmd('gemini', 'deny-rm'), timeout: 60_000 }] }],
         AfterAgent: [{ hooks: [{ name: 'tests', type: 'command', command: cmd('gemini', 'stop-once') }] }],
       },
     },
@@ -174,7 +175,9 @@ function assertSamePayloads(agent: RealAgent, real: Witness, sprout: Witness): v
   assert.deepEqual(FIXTURES[agent].agentOnly.filter((k) => !sent.has(k)), [], `the fields listed as ${agent}'s own are ones it sends`);
   const [realTool, realStop, realAgain] = real.calls.map((c) => c.payload);
   const [tool, stop, again] = sprout.calls.map((c) => c.payload);
-  assert.equal(JSON.stringify(realTool?.tool_input).includes(RM) && JSON.stringify(tool?.tool_input).includes(RM), true, 'both guards saw the command');
+  assert.equal(tool?.tool_name, realTool?.tool_name, 'Sprout\'s shell call has the agent\'s own shell tool name');
+  const command = (p: Record<string, unknown> | undefined): unknown => (p?.tool_input as Record<string, unknown> | undefined)?.command;
+  assert.deepEqual([command(realTool), command(tool)], [RM, RM], 'both guards read the command where the agent puts it');
   assert.deepEqual([realStop?.stop_hook_active, realAgain?.stop_hook_active], [false, true]);
   assert.deepEqual([stop?.stop_hook_active, again?.stop_hook_active], [false, true], 'Sprout asks again after the objection, as the agent does');
   assert.deepEqual([realStop?.[closing], stop?.[closing], again?.[closing]], [TEXTS[0], TEXTS[0], TEXTS[1]]);

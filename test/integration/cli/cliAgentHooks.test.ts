@@ -120,7 +120,8 @@ test('a trusted workspace\'s .claude/settings.json gates the run: context, a den
   assert.match(String(stops[0]?.session_id), /^cli-/);
   const pre = calls.find((c) => c.mode === 'deny-rm')?.payload;
   assert.deepEqual(pre?.tool_input, { text: 'rm -rf /' });
-  assert.equal(pre?.tool_name, 'work__echo');
+  // Claude Code's name for the MCP tool; the matcher `work__.*` (Sprout's name) still matched it.
+  assert.equal(pre?.tool_name, 'mcp__work__echo');
   for (const call of calls) {
     assert.ok(!call.env.includes('OPENAI_API_KEY'), 'the model key never reaches a workspace command');
     assert.ok(call.env.includes('CLAUDE_PROJECT_DIR'));
@@ -204,7 +205,7 @@ test('a PreToolUse answer that rewrites the tool input is a denial with its reas
   assert.equal(code, 0, stderr);
   const denied = events.find((e) => e.type === 'tool_denied');
   assert.ok(denied?.type === 'tool_denied');
-  assert.match(denied.text, /PreToolUse `.*rewrite`: use the safe input$/);
+  assert.match(denied.text, /PreToolUse `.*rewrite`: use the safe input \(the hook's input, as work__echo arguments: \{"text":"safe"\}\)$/);
   assert.ok(!events.some((e) => e.type === 'tool_finished' && e.name === 'work__echo' && !e.isError), 'the call did not run');
   const junk = events.find((e) => e.type === 'hook_finished' && e.server === 'claude-settings-local');
   assert.ok(junk?.type === 'hook_finished');
@@ -213,7 +214,7 @@ test('a PreToolUse answer that rewrites the tool input is a denial with its reas
 });
 
 const OTHER_FORMATS: Array<{ agent: string; file: string; server: string; content: unknown }> = [
-  { agent: 'codex', file: '.codex/hooks.json', server: 'codex-hooks', content: { hooks: { PreToolUse: [{ matcher: 'work__echo', hooks: [{ type: 'command', command: cmd('codex', 'deny-rm'), timeout: 60 }] }], Stop: [{ hooks: [{ type: 'command', command: cmd('codex', 'stop-once') }] }] } } },
+  { agent: 'codex', file: '.codex/hooks.json', server: 'codex-hooks', content: { hooks: { PreToolUse: [{ matcher: 'mcp__work__echo', hooks: [{ type: 'command', command: cmd('codex', 'deny-rm'), timeout: 60 }] }], Stop: [{ hooks: [{ type: 'command', command: cmd('codex', 'stop-once') }] }] } } },
   {
     agent: 'gemini',
     file: '.gemini/settings.json',

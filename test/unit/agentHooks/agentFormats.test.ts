@@ -139,6 +139,16 @@ describe('the other direction: Sprout context -> agent payload, agent answer -> 
     });
     assert.equal(reply.text, 'safer');
     assert.match(reply.problem ?? '', /never rewrite/);
+    assert.deepEqual(reply.rewrite, { command: 'ls' }, 'the input the hook wrote, for the denial to name');
+    const copilot = agentFormat('copilot').read('preToolUse', { stdout: JSON.stringify({ permissionDecision: 'allow', modifiedArgs: '{"command":"ls"}' }), stderr: '', exitCode: 0 });
+    assert.deepEqual([copilot.text !== '', copilot.rewrite], [true, { command: 'ls' }]);
+  });
+
+  it('Gemini CLI\'s tool payload for an MCP tool carries mcp_context with the server and tool, as Gemini CLI sends it', () => {
+    const fields = { ...sampleFields._PreToolUse, tool: 'mcp_github_create_issue', mcp: { server: 'github', tool: 'create_issue' } };
+    const sent = agentFormat('gemini').payload('BeforeTool', { hook: '_PreToolUse', sessionId: 's', cwd: '/w', fields });
+    assert.deepEqual([sent.tool_name, sent.mcp_context], ['mcp_github_create_issue', { server_name: 'github', tool_name: 'create_issue' }]);
+    assert.equal(agentFormat('claude').payload('PreToolUse', { hook: '_PreToolUse', sessionId: 's', cwd: '/w', fields }).mcp_context, undefined, 'Claude Code has no mcp_context');
   });
 
   it('exit 2 blocks with stderr; other failures are no text and a problem; junk stdout is named', () => {
