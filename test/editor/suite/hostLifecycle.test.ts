@@ -49,8 +49,12 @@ const quiet: Logger = { debug: () => undefined, info: () => undefined, warn: () 
 describe('Server builds end when superseded or disposed', function () {
   this.timeout(90_000);
   let sprout: SproutApi;
+  let restore: () => void = () => undefined;
   before(async () => {
     sprout = await sproutApi();
+    const { consent, mcpPrompts } = sprout;
+    const [prompt, askInput] = [consent.prompt, mcpPrompts.askInput];
+    restore = () => ((consent.prompt = prompt), (mcpPrompts.askInput = askInput));
     // These servers are the workspace's (.vscode/mcp.json): the test is the user who lets them start.
     sprout.consent.prompt = async () => true;
     await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
@@ -62,23 +66,24 @@ describe('Server builds end when superseded or disposed', function () {
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await changeMcpJson(sprout, () => rmSync(mcpJson, { force: true }));
     for (const key of ['mcp.builtinServers', 'mcp.servers']) await config().update(key, undefined, target);
+    restore();
   });
 
   it("a superseded build's ${input:} box is closed, and the newer build's question is the one showing", async () => {
     const asked: string[] = [];
-    let older: Promise<{ value: string | undefined; aborted: boolean | undefined }> | undefined;
+    let older: { value: string | undefined; aborted: boolean | undefined } | undefined;
     // The real input box (showInputBox) for both files, as the extension asks by default.
     sprout.mcpPrompts.askInput = (spec: McpInputSpec, source: string, signal?: AbortSignal) => {
       asked.push(spec.id);
       const box = promptForInput(spec, source, signal);
-      if (spec.id === 'older-lifecycle-token') older = box.then((value) => ({ value, aborted: signal?.aborted }));
+      if (spec.id === 'older-lifecycle-token') void box.then((value) => (older = { value, aborted: signal?.aborted }));
       return box;
     };
     await changeMcpJson(sprout, () => writeFileSync(mcpJson, JSON.stringify(fileAsking('older-lifecycle-token', 'older', undefined, { password: true }))));
     const started = sprout.host.ensureServers();
     await until(() => asked.length === 1, 'the older file\'s input box');
     await changeMcpJson(sprout, () => writeFileSync(mcpJson, JSON.stringify(fileAsking('newer-lifecycle-token', 'newer', undefined, { default: 'typed-in-the-newer-box' }))));
-    const closed = await older;
+    const closed = await until(() => older, 'the older input box to close once its build was superseded', 60_000);
     assert.deepEqual(closed, { value: undefined, aborted: true }, 'the older box was closed by the build being superseded, not answered');
     await until(() => asked.length === 2, 'the newer file\'s input box');
     // Enter in the box that is showing: the newer one, with its default value.
@@ -129,9 +134,9 @@ describe('Server builds end when superseded or disposed', function () {
       answer?.();
       const outcome = await listing;
       started = readHookServerLog(log).filter((e) => e.type === 'started').map((e) => e.pid);
-      assert.equal(asked?.aborted, true, 'the question was asked under the build\'s signal, aborted by dispose');
       assert.deepEqual(started.filter(alive), [], `no server process may outlive the disposed host (the build ended with: ${outcome})`);
       assert.match(outcome, /shutting down/, 'whoever waited on the build is told the host is gone');
+      assert.equal(asked?.aborted, true, 'the question was asked under the build\'s signal, aborted by dispose');
     } finally {
       for (const pid of started.filter(alive)) process.kill(pid, 'SIGKILL');
       rmSync(dir, { recursive: true, force: true });
