@@ -215,7 +215,7 @@ export class AgentHost {
     return serverSources(this.deps.workspaceFolder, this.deps.trusted());
   }
 
-  /** The next use starts the servers afresh; a build in progress is superseded (see build). */
+  /** The next use starts the servers afresh; a build in progress is superseded (see startBuild). */
   async invalidateServers(): Promise<void> {
     this.stopBuilding();
     const old = this.hub;
