@@ -23,13 +23,14 @@ import { fileEraStore } from '../runtime/eraFileStore';
 import type { EraStore } from '../mcp/protocolEra';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { ModelRouter } from './modelSources/modelRouter';
+import { raceAbort } from '../mcp/abort';
 import type { ConsentStore } from './settings/consentStore';
 import type { SecretConsent } from './settings/secretConsent';
 import type { ClientFeatures } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';
 import type { AdaptationMemory } from '../model/adaptationMemory';
 import type { BaseUrlLevels, KeyConsent } from './settings/keyConsent';
-import { resolveServers, type ServerSources } from './settings/serverConfigs';
+import { resolveServers, type ResolvedServers, type ServerSources } from './settings/serverConfigs';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { readMcpServersBySource, serverSources } from './settings/configReader';
 
@@ -56,13 +57,24 @@ export interface AgentHostDeps {
   /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
   inputs?: ServerSources['inputs'];
   /** Other agents' hook files that run beside the servers (asked about when the servers start). */
-  hookFiles?: { load(taken: readonly string[]): Promise<HookFilesLoad> };
+  hookFiles?: { load(taken: readonly string[], signal?: AbortSignal): Promise<HookFilesLoad> };
+}
+
+/**
+ * One start of the servers: resolving them (which can wait on the user: a consent modal, an
+ * `${input:}` box, the hook files' consent), then the hub. `stop` is its one cancellation: aborted
+ * when a newer build supersedes it (a configuration event) and when the host is disposed.
+ */
+interface Build {
+  readonly stop: AbortController;
+  readonly hub: Promise<McpHub>;
 }
 
 export class AgentHost {
-  private building: Promise<McpHub> | undefined;
-  /** Counts invalidations: a build that started before the latest one is superseded (its result dropped). */
-  private generation = 0;
+  /** The build in progress, the only one whose result can become the hub. */
+  private building: Build | undefined;
+  /** Set by dispose: nothing starts any more (a window reload or the extension's deactivation). */
+  private disposed = false;
   /** What the servers were last resolved from (serverSources): an event that changes none of it restarts nothing. */
   private sourcesSeen: string | undefined;
   servers: McpServerConfig[] = [];
@@ -137,11 +149,35 @@ export class AgentHost {
   }
 
   async ensureServers(): Promise<McpHub> {
+    if (this.disposed) throw new Error('Sprout is shutting down: its MCP servers do not start any more.');
     if (this.hub) return this.hub;
-    const building = (this.building ??= this.build().finally(() => {
-      if (this.building === building) this.building = undefined;
-    }));
-    return building;
+    this.building ??= this.startBuild();
+    return this.building.hub;
+  }
+
+  /**
+   * A build whose `stop` aborted ends at once, whichever question it waits on: an input box is closed
+   * (the signal reaches showInputBox as its token), a modal, which VS Code cannot close, is left to
+   * answer nobody (its answer is kept by its store, and nothing else is asked). A superseded build's
+   * callers get the newer build's hub; after dispose they get an error and no server ever starts.
+   */
+  private startBuild(): Build {
+    const stop = new AbortController();
+    const hub = this.build(stop.signal)
+      .catch((error: unknown) => {
+        if (!stop.signal.aborted) throw error;
+        return this.ensureServers();
+      })
+      .finally(() => {
+        if (this.building?.stop === stop) this.building = undefined;
+      });
+    return { stop, hub };
+  }
+
+  /** The build in progress (if any) is superseded or, on dispose, ended: it starts nothing. */
+  private stopBuilding(): void {
+    this.building?.stop.abort();
+    this.building = undefined;
   }
 
   status(): ServerStatus[] {
@@ -179,10 +215,9 @@ export class AgentHost {
     return serverSources(this.deps.workspaceFolder, this.deps.trusted());
   }
 
-  /** The next use starts the servers afresh; a build in progress is superseded (see build). */
+  /** The next use starts the servers afresh; a build in progress is superseded (see startBuild). */
   async invalidateServers(): Promise<void> {
-    this.generation++;
-    this.building = undefined;
+    this.stopBuilding();
     const old = this.hub;
     this.use(undefined);
     this.serversChanged();
@@ -206,40 +241,21 @@ export class AgentHost {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
+    this.stopBuilding();
     this.modelSources.dispose();
     const hub = this.hub;
     this.use(undefined);
     await hub?.close();
   }
 
-  private async build(): Promise<McpHub> {
-    const generation = this.generation;
+  private async build(signal: AbortSignal): Promise<McpHub> {
     this.sourcesSeen = this.currentSources();
     const settings = this.deps.settings();
-    const bySource = readMcpServersBySource();
-    const resolved = await resolveServers(
-      {
-        workspaceFolder: this.deps.workspaceFolder,
-        trusted: this.deps.trusted(),
-        userServers: bySource.user,
-        workspaceServers: this.deps.trusted() ? bySource.workspace : {},
-        builtins: settings.builtinServers,
-        distDir: join(this.deps.extensionPath, 'dist'),
-        // One private folder (0700) for every server's state: command output, todo lists, test results.
-        stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
-        protectedPaths: settings.protectedPaths,
-        inputs: this.deps.inputs,
-        knownSecrets: [this.deps.apiKey()].filter((key): key is string => key !== undefined),
-        secretConsent: (use) => this.deps.secretConsent.ensure(use),
-      },
-      this.deps.consent,
-    );
-    for (const notice of resolved.notices) this.deps.logger.warn(notice);
-    // Asked before the hub exists, as the servers' consents are, so a dropped build leaves nothing running.
-    const files = await this.deps.hookFiles?.load(resolved.servers.map((s) => s.name));
-    // Invalidated while resolving (a consent or `${input:}` prompt can wait on the user): this result
-    // is stale and no server of it ever started; the newer build's hub is the answer.
-    if (generation !== this.generation) return this.ensureServers();
+    // Rejects as soon as the build is stopped, even while a modal that cannot be dismissed is open;
+    // the resolution left behind asks nothing more (each question checks the signal) and starts
+    // nothing: the hub is made below, only by a build that was not stopped (no await after this one).
+    const { resolved, files } = await raceAbort(this.resolve(settings, signal), signal, 'start of the MCP servers');
     this.servers = resolved.servers;
     this.notices = [...resolved.notices, ...(files?.notices ?? [])];
     this.bundledWorkspaceServer = resolved.bundled.includes('workspace') ? 'workspace' : undefined;
@@ -254,5 +270,34 @@ export class AgentHost {
     this.use(hub, files?.host);
     this.serversChanged();
     return hub;
+  }
+
+  /** The servers and hook files to run, with every question to the user asked under the build's signal. */
+  private async resolve(settings: ExtensionSettings, signal: AbortSignal): Promise<{ resolved: ResolvedServers; files: HookFilesLoad | undefined }> {
+    const bySource = readMcpServersBySource();
+    const resolved = await resolveServers(
+      {
+        workspaceFolder: this.deps.workspaceFolder,
+        trusted: this.deps.trusted(),
+        userServers: bySource.user,
+        workspaceServers: this.deps.trusted() ? bySource.workspace : {},
+        builtins: settings.builtinServers,
+        distDir: join(this.deps.extensionPath, 'dist'),
+        // One private folder (0700) for every server's state: command output, todo lists, test results.
+        stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
+        protectedPaths: settings.protectedPaths,
+        inputs: this.deps.inputs,
+        knownSecrets: [this.deps.apiKey()].filter((key): key is string => key !== undefined),
+        secretConsent: (use) => this.deps.secretConsent.ensure(use, signal),
+        signal,
+      },
+      this.deps.consent,
+    );
+    // A stopped build's late result is not logged as the window's notices.
+    signal.throwIfAborted();
+    for (const notice of resolved.notices) this.deps.logger.warn(notice);
+    // Asked before the hub exists, as the servers' consents are, so a stopped build leaves nothing running.
+    const files = await this.deps.hookFiles?.load(resolved.servers.map((s) => s.name), signal);
+    return { resolved, files };
   }
 }

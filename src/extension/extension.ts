@@ -143,7 +143,7 @@ function mcpHostOptions(context: vscode.ExtensionContext, questions: QuestionBro
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     },
     oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
-    inputs: (source, specs) => resolveInputs(context.secrets, source, specs, prompts.askInput),
+    inputs: (source, specs, signal) => resolveInputs(context.secrets, source, specs, prompts.askInput, signal),
   };
 }
 

@@ -25,6 +25,22 @@ export async function until<T>(probe: () => T | undefined | false, what: string,
   }
 }
 
+/**
+ * Changes .vscode/mcp.json and waits for the servers event that says the extension dropped the old
+ * file's servers: the first one after the write (the watcher's later events for the same content
+ * restart nothing), so the test's own start is never cut short by a late invalidation.
+ */
+export async function changeMcpJson(sprout: SproutApi, change: () => void): Promise<void> {
+  let dropped = false;
+  const stop = sprout.host.onServers((state) => (dropped ||= !state.started));
+  try {
+    change();
+    await until(() => dropped, 'the servers of the old .vscode/mcp.json to be dropped');
+  } finally {
+    stop();
+  }
+}
+
 export const toolCards = (entries: readonly ChatEntry[]): ToolEntry[] => entries.filter((e): e is ToolEntry => e.kind === 'tool');
 
 /** The first card waiting for the user's answer, other than those already answered. */

@@ -81,21 +81,26 @@ const hashOf = (text: string): string => createHash('sha256').update(text).diges
 export class AgentHookFiles {
   /** Files declined in this window, by `file\ncontent hash`: not asked again until the file changes or the window reloads. */
   private readonly declined = new Set<string>();
+  /** Consent dialogs on screen, by `file\ncontent hash`: a newer build that needs the same answer waits for it (a modal cannot be dismissed). */
+  private readonly asking = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly deps: AgentHookFilesDeps,
     public prompt: HookFileConsentPrompt = askHookFileConsent,
   ) {}
 
-  /** The hook files that run now; `taken` are the MCP servers' names, which a file's server name must not repeat. */
-  async load(taken: readonly string[]): Promise<HookFilesLoad> {
+  /**
+   * The hook files that run now; `taken` are the MCP servers' names, which a file's server name must
+   * not repeat. Once `signal` (the asking build's) aborts, no further file is asked about.
+   */
+  async load(taken: readonly string[], signal?: AbortSignal): Promise<HookFilesLoad> {
     const notices: string[] = [];
     const sources: CommandHookSource[] = [];
     const names = new Set(taken);
     for (const id of this.deps.formats()) {
       const found = [
         ...this.read(id, this.deps.home, 'user', notices).map((r) => r.source),
-        ...(await this.workspaceSources(id, notices)),
+        ...(await this.workspaceSources(id, notices, signal)),
       ];
       for (const source of found) {
         if (names.has(source.name)) {
@@ -110,7 +115,7 @@ export class AgentHookFiles {
     return { host, notices };
   }
 
-  private async workspaceSources(id: SourceFormatId, notices: string[]): Promise<CommandHookSource[]> {
+  private async workspaceSources(id: SourceFormatId, notices: string[], signal: AbortSignal | undefined): Promise<CommandHookSource[]> {
     const format = agentFormat(id);
     if (!this.deps.trusted()) {
       const files = hookFilesOf(format, this.deps.workspaceFolder, 'workspace', this.deps.fs);
@@ -119,7 +124,7 @@ export class AgentHookFiles {
     }
     const consented: CommandHookSource[] = [];
     for (const { source, text } of this.read(id, this.deps.workspaceFolder, 'workspace', notices)) {
-      if (await this.consents(source, hashOf(text))) consented.push(source);
+      if (await this.consents(source, hashOf(text), signal)) consented.push(source);
       else notices.push(`${source.file} does not run: you did not allow its ${format.displayName} hooks. You are asked again when the file changes or the window reloads.`);
     }
     return consented;
@@ -144,10 +149,22 @@ export class AgentHookFiles {
     });
   }
 
-  private async consents(source: CommandHookSource, hash: string): Promise<boolean> {
+  private async consents(source: CommandHookSource, hash: string, signal: AbortSignal | undefined): Promise<boolean> {
     const key = `sprout.agentHookConsent.${hashOf(source.file).slice(0, 32)}`;
     if (this.deps.state.get<unknown>(key) === hash) return true;
-    if (this.declined.has(`${source.file}\n${hash}`)) return false;
+    const version = `${source.file}\n${hash}`;
+    if (this.declined.has(version)) return false;
+    let pending = this.asking.get(version);
+    if (pending === undefined) {
+      signal?.throwIfAborted();
+      pending = this.ask(source, key, hash).finally(() => this.asking.delete(version));
+      this.asking.set(version, pending);
+    }
+    return pending;
+  }
+
+  /** The modal's answer is the user's about this exact content, kept even when the build that asked is gone. */
+  private async ask(source: CommandHookSource, key: string, hash: string): Promise<boolean> {
     const allowed = await this.prompt({ file: source.file, agent: source.format.displayName, commands: commandLines(source) });
     if (allowed) await this.deps.state.update(key, hash);
     else this.declined.add(`${source.file}\n${hash}`);

@@ -5,6 +5,7 @@
  * sign-in host sends the user to the sign-in page through the browser (vscode.env.openExternal).
  */
 import * as vscode from 'vscode';
+import { onAbort } from '../../agent/cancellation';
 import type { McpInputSpec } from '../../mcp/configInputs';
 import type { OAuthHost, OAuthRecord, OAuthStore } from '../../mcp/oauthClient';
 
@@ -62,31 +63,47 @@ export function vscodeOAuthHost(secrets: vscode.SecretStorage, open: () => SignI
   return { store: new SecretOAuthStore(secrets), clientName: 'Sprout Agent for VS Code', openSignIn: (server, url) => open()(server, url), reachableRedirect };
 }
 
-/** How an input is asked for; replaceable for tests. Undefined means the user dismissed it. */
-export type InputPrompt = (spec: McpInputSpec, source: string) => Promise<string | undefined>;
+/**
+ * How an input is asked for; replaceable for tests. Undefined means the user dismissed it, or
+ * `signal` (the asking build's: superseded, or the window closing) aborted and the box was closed.
+ */
+export type InputPrompt = (spec: McpInputSpec, source: string, signal?: AbortSignal) => Promise<string | undefined>;
 
-export const promptForInput: InputPrompt = (spec, source) =>
-  Promise.resolve(
-    vscode.window.showInputBox({
-      title: `MCP input "${spec.id}" (${vscode.workspace.asRelativePath(source)})`,
-      prompt: spec.description,
-      password: spec.password,
-      value: spec.default,
-      ignoreFocusOut: true,
-    }),
-  );
+export const promptForInput: InputPrompt = async (spec, source, signal) => {
+  // showInputBox closes its box when the token is cancelled: nobody is asked a question whose answer is no longer used.
+  const cancel = new vscode.CancellationTokenSource();
+  const stop = signal === undefined ? () => undefined : onAbort(signal, () => cancel.cancel());
+  try {
+    return await vscode.window.showInputBox(
+      {
+        title: `MCP input "${spec.id}" (${vscode.workspace.asRelativePath(source)})`,
+        prompt: spec.description,
+        password: spec.password,
+        value: spec.default,
+        ignoreFocusOut: true,
+      },
+      cancel.token,
+    );
+  } finally {
+    stop();
+    cancel.dispose();
+  }
+};
 
 /**
  * The values of a file's inputs: from SecretStorage, else asked once and kept. A dismissed prompt
  * leaves the input without a value, so its server reports the missing value instead of starting.
+ * Once `signal` aborts nothing more is asked or kept: the build that wanted the values is gone.
  */
-export async function resolveInputs(secrets: vscode.SecretStorage, source: string, specs: readonly McpInputSpec[], prompt: InputPrompt): Promise<Map<string, string>> {
+export async function resolveInputs(secrets: vscode.SecretStorage, source: string, specs: readonly McpInputSpec[], prompt: InputPrompt, signal?: AbortSignal): Promise<Map<string, string>> {
   const values = new Map<string, string>();
   for (const spec of specs) {
     const key = `${INPUT_PREFIX}${source}#${spec.id}`;
     let value = await secrets.get(key);
     if (value === undefined) {
-      value = await prompt(spec, source);
+      signal?.throwIfAborted();
+      value = await prompt(spec, source, signal);
+      signal?.throwIfAborted();
       if (value !== undefined) await secrets.store(key, value);
     }
     if (value !== undefined) values.set(spec.id, value);

@@ -24,13 +24,18 @@ export class SecretConsent {
     return `sprout.secretConsent.${id}`;
   }
 
-  /** True when `use` may go ahead; asks once (concurrent calls share the question) and remembers. */
-  ensure(use: SecretUse): Promise<boolean> {
+  /**
+   * True when `use` may go ahead; asks once (concurrent calls share the question) and remembers.
+   * Nothing new is asked once `signal` (the asking build's) has aborted; the modal itself cannot be
+   * dismissed by VS Code, so its answer is kept like any other (consentStore.ts says why).
+   */
+  async ensure(use: SecretUse, signal?: AbortSignal): Promise<boolean> {
     const key = this.key(use);
     const stored = this.state.get<unknown>(key);
-    if (typeof stored === 'boolean') return Promise.resolve(stored);
+    if (typeof stored === 'boolean') return stored;
     let pending = this.asking.get(key);
     if (!pending) {
+      signal?.throwIfAborted();
       pending = this.prompt(use)
         .then(async (allowed) => {
           await this.state.update(key, allowed);

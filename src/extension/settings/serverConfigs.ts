@@ -25,13 +25,15 @@ export interface ServerSources {
   distDir: string;
   stateDir: string;
   /** Values for the `${input:id}` placeholders of `.vscode/mcp.json` (SecretStorage, asked once). */
-  inputs?: (source: string, specs: readonly McpInputSpec[]) => Promise<Map<string, string>>;
+  inputs?: (source: string, specs: readonly McpInputSpec[], signal?: AbortSignal) => Promise<Map<string, string>>;
   /** Protected-path patterns added by the settings, for the bundled workspace server. */
   protectedPaths?: readonly string[];
   /** Secret values the host knows (the API key): a variable holding one is a secret whatever its name. */
   knownSecrets?: readonly string[];
   /** Whether a workspace-defined server may have a secret variable (asked once per server, variable and destination); absent: never. */
   secretConsent?: (use: SecretUse) => Promise<boolean>;
+  /** The resolving build's: once it aborts (superseded, or the window closing) nothing more is asked of the user. */
+  signal?: AbortSignal;
 }
 
 export interface ResolvedServers {
@@ -66,7 +68,7 @@ async function serversFromFile(file: string, sources: ServerSources, notices: st
     return [];
   }
   const { specs } = referencedInputs(json);
-  const values = specs.length > 0 && sources.inputs !== undefined ? await sources.inputs(file, specs) : new Map<string, string>();
+  const values = specs.length > 0 && sources.inputs !== undefined ? await sources.inputs(file, specs, sources.signal) : new Map<string, string>();
   const vars: McpConfigVars = { workspaceFolder: sources.workspaceFolder, inputs: (id) => values.get(id), notices, secrets: collecting(sources, uses) };
   return parseSafely(() => parseMcpConfig(json, file, vars), notices);
 }
@@ -142,7 +144,7 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
     notices.push(`This workspace is not trusted, so its MCP servers (${blocked.join(', ')}) and hooks do not start. Trust the workspace to use them.`);
   } else {
     for (const server of workspace) {
-      if (!(await consent.ensure(server))) {
+      if (!(await consent.ensure(server, sources.signal))) {
         notices.push(`MCP server "${server.name}" from this workspace did not start: you declined it. It asks again when its command changes.`);
         continue;
       }

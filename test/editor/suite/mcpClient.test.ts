@@ -11,7 +11,7 @@ import type { SproutApi } from '../../../src/extension/extension';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { HOOK_SERVER_ENV, hookServerConfig } from '../../fakes/hookServer';
 import { browse, startOAuthMcpServer, type OAuthMcpServer } from '../../fakes/oauthMcpServer';
-import { sproutApi, until } from '../sproutHarness';
+import { changeMcpJson, sproutApi, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
@@ -20,22 +20,6 @@ const api = sproutApi;
 
 /** The bundled suite runs from out/editor/suite: the reference server is in the repository's node_modules. */
 const everything = join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-
-/**
- * Changes .vscode/mcp.json and waits for the servers event that says the extension dropped the old
- * file's servers: the first one after the write (the watcher's later events for the same content
- * restart nothing), so the test's own start is never cut short by a late invalidation.
- */
-async function changeMcpJson(sprout: SproutApi, change: () => void): Promise<void> {
-  let dropped = false;
-  const stop = sprout.host.onServers((state) => (dropped ||= !state.started));
-  try {
-    change();
-    await until(() => dropped, 'the servers of the old .vscode/mcp.json to be dropped');
-  } finally {
-    stop();
-  }
-}
 
 const call = (name: string, args: Record<string, unknown> = {}) => fakeReply.toolCalls([{ name, arguments: args }]);
 

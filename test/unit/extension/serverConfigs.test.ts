@@ -110,6 +110,36 @@ describe('resolveServers', () => {
   });
 });
 
+describe('a resolution whose build was stopped (agentHost.ts: superseded, or the window closing)', () => {
+  it('asks nothing more; the consent modal it left open is shared by the newer build, whose answer it is', async () => {
+    const asked: string[] = [];
+    const answers: Array<(allowed: boolean) => void> = [];
+    let shown: () => void = () => undefined;
+    // A modal cannot be closed by VS Code: it is answered whenever the user answers it.
+    const store = new ConsentStore(new InMemoryMemento(), (server) => {
+      asked.push(server.name);
+      shown();
+      return new Promise((resolve) => answers.push(resolve));
+    });
+    const question = () => new Promise<void>((resolve) => (shown = resolve));
+    const input = (signal?: AbortSignal) =>
+      sources({ builtins: { workspace: false, todo: false, tests: false }, workspaceServers: { first: { command: 'a' }, second: { command: 'b' } }, ...(signal ? { signal } : {}) });
+    const stop = new AbortController();
+    let firstShown = question();
+    const stopped = resolveServers(input(stop.signal), store);
+    await firstShown;
+    stop.abort();
+    const newer = resolveServers(input(), store);
+    firstShown = question();
+    answers[0]?.(true);
+    await assert.rejects(stopped, { name: 'AbortError' }, 'the stopped resolution ends at its next question instead of asking it');
+    await firstShown;
+    answers[1]?.(true);
+    assert.deepEqual((await newer).servers.map((s) => s.name), ['first', 'second']);
+    assert.deepEqual(asked, ['first', 'second'], 'each server asked once: the open question was shared, the stopped build asked no further');
+  });
+});
+
 describe('secret variables in workspace-defined servers', () => {
   const KEY = 'sk-stored-key-0123456789';
   before(() => {
