@@ -1,9 +1,9 @@
 // E2E smoke: the packaged .vsix installs into a fresh code-server with everything the extension
 // needs (and nothing it doesn't), the workbench loads in a real browser, the Sprout container shows
-// its Chat webview and Hooks tree, and the extension's commands reach the command palette. The
-// browser is on "another machine" (remoteBrowserNetwork.ts): it reaches the workbench under a host
-// name of its own and cannot reach the extension host's loopback, so signing in to an OAuth-protected
-// HTTP server works only through the window's external address for the sign-in redirect.
+// its Chat webview (with its content) and Hooks tree, and the extension's commands reach the command
+// palette. The browser is on "another machine" (remoteBrowserNetwork.ts): it reaches the workbench
+// under a host name of its own and cannot reach the extension host's loopback, so signing in to an
+// OAuth-protected HTTP server works only through the window's external address for the sign-in redirect.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,7 @@ import { startOAuthMcpServer, type OAuthMcpServer } from '../fakes/oauthMcpServe
 import { startCodeServerWithVsix, vsixPath, type CodeServerSession } from './harness/codeServerWithVsix';
 import { expectedPackageFiles } from './harness/packageContents';
 import { startRemoteBrowserNetwork, type RemoteBrowserNetwork } from './harness/remoteBrowserNetwork';
-import { expandHooksView, hooksTree, openSproutContainer, runCommand } from './harness/workbench';
+import { chatView, expandHooksView, hooksTree, openSproutContainer, runCommand } from './harness/workbench';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -79,6 +79,14 @@ describe('packaged extension in code-server', { timeout: scaledMs(180_000) }, ()
     await openSproutContainer(page);
     await page.locator('.pane-header', { hasText: /^chat/i }).first().waitFor({ timeout: scaledMs(30_000) });
     await page.locator('.pane-header', { hasText: /^hooks/i }).first().waitFor({ timeout: scaledMs(30_000) });
+    // The view's header comes with the workbench; its content only once the extension has activated,
+    // resolved the view and answered the webview's `ready` (measured on a loaded machine: the host's
+    // HTML came 15-30 s after the header, then the page drew its first snapshot within about a second).
+    // The screenshot is of what the user then sees: the empty chat's intro and, with no model, setup.
+    const chat = chatView(page);
+    await chat.getByTestId('empty-state').waitFor({ timeout: scaledMs(60_000) });
+    await chat.getByTestId('setup-card').waitFor({ timeout: scaledMs(30_000) });
+    assert.match(await chat.getByTestId('setup-card').innerText(), /Set up Sprout/);
     await session.screenshot('workbench-sprout-container');
   });
 
