@@ -62,7 +62,10 @@ let frame = 0;
 function showEmpty(): void {
   empty?.remove();
   empty = nodes.size === 0 ? emptyState(hooks, (prompt) => (composer.setText(prompt), composer.input.focus()), () => post({ type: 'enableTestHook' })) : undefined;
-  if (empty) content.append(empty);
+  if (empty) {
+    content.append(empty);
+    scroller.toStart();
+  }
   // The empty state says the hooks line itself; the header takes it over once the chat has started.
   header.hidden = empty !== undefined;
 }
@@ -90,6 +93,7 @@ function upsert(entry: ChatEntry): void {
       empty.remove();
       empty = undefined;
       header.hidden = false;
+      scroller.toEnd(false);
     }
     list.append(node);
   }
@@ -151,7 +155,7 @@ function applySnapshot(state: ChatState): void {
   setNotice(state.notice);
   composer.setUsage(state.usage);
   composer.setModel(state.model);
-  scroller.toEnd(false);
+  if (!empty) scroller.toEnd(false);
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {

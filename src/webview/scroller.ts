@@ -14,6 +14,8 @@ const SLACK = 24;
 
 export class Scroller {
   private stuck = true;
+  /** Showing the empty chat from its top: neither following growth nor offering "Jump to latest". */
+  private resting = false;
   /** The scrollTop this class last set: a scroll above it is the user's. */
   private autoTop = 0;
   readonly jump: HTMLButtonElement;
@@ -34,6 +36,7 @@ export class Scroller {
   }
 
   private grew(): void {
+    if (this.resting) return;
     if (this.stuck) {
       this.log.scrollTop = this.log.scrollHeight;
       this.autoTop = this.log.scrollTop;
@@ -48,6 +51,7 @@ export class Scroller {
   }
 
   private onScroll(): void {
+    if (this.resting) return;
     const atEnd = this.distance() <= SLACK;
     if (atEnd) this.stuck = true;
     else if (this.log.scrollTop < this.autoTop - 2) this.stuck = false;
@@ -55,8 +59,18 @@ export class Scroller {
     if (this.stuck) this.jump.classList.remove('has-new');
   }
 
-  /** The user sent a message or asked for the end: follow the conversation again. */
+  /** The chat is empty: its intro is read from the top (a short panel would otherwise show only its end). */
+  toStart(): void {
+    this.resting = true;
+    this.stuck = false;
+    this.log.scrollTop = 0;
+    this.autoTop = 0;
+    this.jump.hidden = true;
+  }
+
+  /** The user sent a message or asked for the end, or the chat got its first entry: follow the conversation again. */
   toEnd(focus: boolean): void {
+    this.resting = false;
     this.stuck = true;
     this.log.scrollTop = this.log.scrollHeight;
     this.autoTop = this.log.scrollTop;

@@ -1,9 +1,10 @@
 // E2E smoke: the packaged .vsix installs into a fresh code-server with everything the extension
 // needs (and nothing it doesn't), the workbench loads in a real browser, the Sprout container shows
-// its Chat webview and Hooks tree, and the extension's commands reach the command palette. The
-// browser is on "another machine" (remoteBrowserNetwork.ts): it reaches the workbench under a host
-// name of its own and cannot reach the extension host's loopback, so signing in to an OAuth-protected
-// HTTP server works only through the window's external address for the sign-in redirect.
+// its Chat webview (with its content) and Hooks tree, and the extension's commands reach the command
+// palette. The browser is on "another machine" (remoteBrowserNetwork.ts): it reaches the workbench
+// under a host name of its own and cannot reach the extension host's loopback, so signing in to an
+// OAuth-protected HTTP server works only through the window's external address for the sign-in redirect.
+// Last, the chat moved to the short panel still shows its intro from the top.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { startOAuthMcpServer, type OAuthMcpServer } from '../fakes/oauthMcpServe
 import { startCodeServerWithVsix, vsixPath, type CodeServerSession } from './harness/codeServerWithVsix';
 import { expectedPackageFiles } from './harness/packageContents';
 import { startRemoteBrowserNetwork, type RemoteBrowserNetwork } from './harness/remoteBrowserNetwork';
-import { expandHooksView, hooksTree, openSproutContainer, runCommand } from './harness/workbench';
+import { chatView, expandHooksView, hooksTree, moveChatView, openSproutContainer, runCommand } from './harness/workbench';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -79,6 +80,14 @@ describe('packaged extension in code-server', { timeout: scaledMs(180_000) }, ()
     await openSproutContainer(page);
     await page.locator('.pane-header', { hasText: /^chat/i }).first().waitFor({ timeout: scaledMs(30_000) });
     await page.locator('.pane-header', { hasText: /^hooks/i }).first().waitFor({ timeout: scaledMs(30_000) });
+    // The view's header comes with the workbench; its content only once the extension has activated,
+    // resolved the view and answered the webview's `ready` (measured on a loaded machine: the host's
+    // HTML came 15-30 s after the header, then the page drew its first snapshot within about a second).
+    // The screenshot is of what the user then sees: the empty chat's intro and, with no model, setup.
+    const chat = chatView(page);
+    await chat.getByTestId('empty-state').waitFor({ timeout: scaledMs(60_000) });
+    await chat.getByTestId('setup-card').waitFor({ timeout: scaledMs(30_000) });
+    assert.match(await chat.getByTestId('setup-card').innerText(), /Set up Sprout/);
     await session.screenshot('workbench-sprout-container');
   });
 
@@ -121,5 +130,25 @@ describe('packaged extension in code-server', { timeout: scaledMs(180_000) }, ()
     await hooksTree(page).filter({ hasText: /secure/ }).filter({ hasText: /tools only/ }).waitFor({ timeout: scaledMs(60_000) });
     assert.deepEqual(oauth.auth.log.slice(0, 3), ['register', 'authorize', 'token:code']);
     await session.screenshot('workbench-oauth-2-signed-in');
+  });
+
+  it('the chat moved to the panel shows the empty chat from its top, not scrolled to its end', async () => {
+    assert.ok(session);
+    const { page } = session;
+    await moveChatView(page, 'New Panel Entry');
+    const chat = chatView(page);
+    const heading = chat.getByTestId('empty-state').getByRole('heading', { name: 'Ask Sprout' });
+    await heading.waitFor({ timeout: scaledMs(60_000) });
+    await chat.getByTestId('setup-card').waitFor({ timeout: scaledMs(30_000) });
+    await session.screenshot('workbench-chat-in-panel');
+    const seen = await heading.evaluate((el) => {
+      const log = document.querySelector('.log')!;
+      const box = log.getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return { overflows: log.scrollHeight > log.clientHeight, top: r.top, logTop: box.top, bottom: r.bottom, logBottom: box.bottom };
+    });
+    // The point of the check: the intro is taller than the panel, so which end shows is a choice.
+    assert.ok(seen.overflows, `the empty chat fits the panel, so this test shows nothing: ${JSON.stringify(seen)}`);
+    assert.ok(seen.top >= seen.logTop - 1 && seen.bottom <= seen.logBottom + 1, `"Ask Sprout" is out of view: ${JSON.stringify(seen)}`);
   });
 });

@@ -39,6 +39,25 @@ export function chatView(page: Page): FrameLocator {
     .frameLocator('iframe#active-frame');
 }
 
+/**
+ * Moves the Chat view as a user does with "View: Move View": `destination` is a row of its second
+ * pick ("New Panel Entry", "New Secondary Side Bar Entry", or an existing container's name).
+ */
+export async function moveChatView(page: Page, destination: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: scaledMs(15_000) });
+  await input.fill('>View: Move View');
+  // Not the first row: "Move Panel Views To Secondary Side Bar" and others match the words too.
+  await quickPickRows(page).filter({ hasText: /^View: Move View(\s|$)/ }).first().click({ timeout: scaledMs(15_000) });
+  await page.locator('.quick-input-widget input[placeholder="Select a View to Move"]').waitFor({ timeout: scaledMs(15_000) });
+  await input.fill('Chat');
+  await quickPickRows(page).filter({ hasText: /^Chat/ }).first().click({ timeout: scaledMs(15_000) });
+  await page.locator('.quick-input-widget input[placeholder="Select a Destination for the View"]').waitFor({ timeout: scaledMs(15_000) });
+  await quickPickRows(page).filter({ hasText: destination }).first().click({ timeout: scaledMs(15_000) });
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: scaledMs(15_000) });
+}
+
 /** The native "Hooks" tree in the Sprout container. */
 export function hooksTree(page: Page): Locator {
   return page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: /^hooks/i }) }).locator('.monaco-list');
