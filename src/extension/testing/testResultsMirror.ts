@@ -22,11 +22,24 @@ export interface MirroredRun {
 }
 
 export class TestResultsMirror implements vscode.Disposable, ViewEventListener {
-  readonly controller: vscode.TestController;
+  private created: vscode.TestController | undefined;
   lastRun: MirroredRun | undefined;
 
-  constructor(private readonly workspaceFolder: string) {
-    this.controller = vscode.tests.createTestController('sprout.testHook', 'Sprout test hook');
+  constructor(private readonly workspaceFolder: string) {}
+
+  /**
+   * Made with the first verdict: a registered controller puts VS Code's Testing view in the activity
+   * bar, which a window whose hooks report no tests should not get (it appeared during activation,
+   * moving the icons under the user's pointer).
+   */
+  get controller(): vscode.TestController {
+    this.created ??= vscode.tests.createTestController('sprout.testHook', 'Sprout test hook');
+    return this.created;
+  }
+
+  /** Whether a verdict has been mirrored (the controller exists). */
+  get active(): boolean {
+    return this.created !== undefined;
   }
 
   /** Folds the open chat's events (viewEvents.ts): a `_Stop` answer with a verdict is mirrored. */
@@ -68,7 +81,8 @@ export class TestResultsMirror implements vscode.Disposable, ViewEventListener {
   }
 
   dispose(): void {
-    this.controller.dispose();
+    this.created?.dispose();
+    this.created = undefined;
   }
 
   private mirror(server: string, evidence: HookEvidence): void {

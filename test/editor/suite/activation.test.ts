@@ -2,6 +2,7 @@
 // loads, the extension activates, and every command it declares is registered.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { sproutApi } from '../sproutHarness';
 
 const EXTENSION_ID = 'sprout.sprout-agent';
 
@@ -21,5 +22,10 @@ describe('activation', () => {
     assert.ok(declared.length > 0, 'package.json declares no commands');
     const registered = new Set(await vscode.commands.getCommands(true));
     assert.deepEqual(declared.filter((c) => !registered.has(c)), []);
+  });
+
+  it('registers no test controller until a hook reports a test verdict (no Testing view for a window without one)', async () => {
+    const sprout = await sproutApi();
+    assert.equal(sprout.testing.active, false);
   });
 });
