@@ -2,8 +2,9 @@
  * The processes a test file started and left running: its live descendants (the tree under this
  * process, from /proc) and, for the ones that left the tree (a parent that died, a `setsid` daemon),
  * every process of this user whose environment carries this file's tag. The tag is put into
- * `process.env` here, so whatever the file spawns with the inherited environment carries it; a child
- * spawned with a clean environment is still found while it is in the tree. The walk and the scan are
+ * `process.env` here, so whatever the file spawns with the inherited environment (and the servers the
+ * product starts) carries it; a child spawned with a clean environment is still found while it is in
+ * the tree. The walk and the scan are
  * the product's own (src/platform/processTree.ts). Linux only: elsewhere nothing is reported.
  */
 import { ChildProcess } from 'node:child_process';
@@ -11,9 +12,10 @@ import { readFileSync } from 'node:fs';
 
 import { type KnownProcess, newSpawnTag, signalKnown, strayProcesses } from '../../src/platform/processTree';
 
-const tag = newSpawnTag();
-const tagName = `SPROUT_TEST_FILE_${tag.name.slice(-16)}`;
-process.env[tagName] = '1';
+// The product's own kind of tag (SPROUT_AGENT_TAG_<hex>): the product passes it on to the servers it
+// starts with a minimal environment, so their orphans carry it too.
+const { name: tagName, env: tagEnv } = newSpawnTag();
+Object.assign(process.env, tagEnv);
 
 /** The children this process spawned that have not exited yet, to wait for their 'exit'. */
 const running = new Set<ChildProcess>();
