@@ -8,8 +8,9 @@
  *
  * Not flaky: what is still on its way out is waited for (a killed child's 'exit', a closing socket),
  * on the children's exit events and else re-checking every 250 ms (a scan of the proc file system
- * costs tens of ms), until everything is gone or a generous load-scaled margin has passed. A clean file passes at once. Then the leaks are named, the
- * processes killed and the handles unref'd (so the failing file's process still ends), and the file fails.
+ * costs tens of ms), until everything is gone or a generous load-scaled margin has passed. A clean
+ * file passes at once. Then the leaks are named, the processes killed and the handles unref'd (so the
+ * failing file's process still ends), and the file fails.
  * `SPROUT_LEAK_CHECK=0` turns it off for a run (to look at a hang, say).
  */
 import { relative } from 'node:path';
