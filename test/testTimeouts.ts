@@ -7,8 +7,14 @@
  *
  * The default is long on purpose: it is for hangs, not a speed target, and the suite must pass on a
  * machine under heavy load. `SPROUT_TEST_TIMEOUT_MS` overrides it.
+ *
+ * It also registers the end-of-file leak check (test/leaks/fileEndCheck.ts): a file fails when a child
+ * process, server, socket or timer it started is still alive after its last test and hooks.
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+
+import { checkForLeaks, leakCheckEnabled } from './leaks/fileEndCheck';
+import { markedArgs, withFileEndCheck } from './leaks/fileEnd';
 
 type Runner = ((...args: unknown[]) => unknown) & Record<string, unknown>;
 
@@ -26,17 +32,28 @@ function withTestTimeout(original: Runner): Runner {
     } else {
       args.splice(typeof args[0] === 'string' ? 1 : 0, 0, { timeout: DEFAULT_TEST_TIMEOUT_MS });
     }
-    return original.apply(this, args);
+    return original.apply(this, markedArgs(args));
   } as Runner;
   // test.skip, test.todo, test.only and the like keep working (skip and todo never run).
-  for (const key of Object.keys(original)) wrapped[key] = original[key];
+  for (const key of Object.keys(original)) wrapped[key] = VARIANTS.has(key) ? marking(original[key] as Runner) : original[key];
+  return wrapped;
+}
+
+const VARIANTS = new Set(['only', 'skip', 'todo']);
+
+/** `describe(name?, options?, fn?)`, `test.only(...)` and the like: their bodies marked (test/leaks/fileEnd.ts). */
+function marking(original: Runner): Runner {
+  const wrapped = function (this: unknown, ...args: unknown[]): unknown {
+    return original.apply(this, markedArgs(args));
+  } as Runner;
+  for (const key of Object.keys(original)) wrapped[key] = VARIANTS.has(key) ? marking(original[key] as Runner) : original[key];
   return wrapped;
 }
 
 /** `before(fn, options?)` and the other hooks. */
 function withHookTimeout(original: Runner): Runner {
   return function (this: unknown, fn: unknown, options?: Record<string, unknown>): unknown {
-    return original.call(this, fn, { ...options, timeout: options?.timeout ?? DEFAULT_TEST_TIMEOUT_MS });
+    return original.call(this, markedArgs([fn])[0], { ...options, timeout: options?.timeout ?? DEFAULT_TEST_TIMEOUT_MS });
   } as Runner;
 }
 
@@ -45,5 +62,8 @@ const test = withTestTimeout(nodeTest.test as Runner);
 nodeTest.test = test;
 nodeTest.it = test;
 for (const hook of ['before', 'after', 'beforeEach', 'afterEach']) nodeTest[hook] = withHookTimeout(nodeTest[hook] as Runner);
+for (const suite of ['describe', 'suite']) nodeTest[suite] = marking(nodeTest[suite] as Runner);
+// The leak check runs after the file's last test and top-level hook (test/leaks/fileEndCheck.ts).
+if (leakCheckEnabled()) nodeTest.after = withFileEndCheck(nodeTest.after as never, checkForLeaks, DEFAULT_TEST_TIMEOUT_MS) as unknown as Runner;
 // Files that `import { test } from 'node:test'` as ES modules see the same functions.
 syncBuiltinESMExports();
