@@ -52,6 +52,9 @@ function hookPayloads(ws: string): Record<string, unknown>[] {
 }
 
 async function run(ws: string, agent: string, responses: FakeResponse[]): Promise<{ code: number | null; stderr: string; events: AgentEvent[] }> {
+  // A test that runs the CLI twice closes the first run's model server before starting the next.
+  if (fake) assertAllRequestsValid(fake.requests);
+  await fake?.close();
   fake = await startFakeOpenAi({ responses });
   const env = { ...baseEnv(fake.url), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(20_000)) };
   const result = await runCli(['--json', '--mcp-config', work, '--cwd', ws, '--trust-workspace', '--agent-hooks', agent, 'clean up'], { env, timeoutMs: scaledMs(60_000) });
