@@ -4,61 +4,24 @@
 // agent's payload shape, a matcher that names another tool leaves the call alone, and an MCP tool
 // matcher in the agent's MCP naming (`mcp__work__echo`, `mcp_work_echo`) guards Sprout's MCP tool.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import type { AgentEvent } from '../../../src/agent/events';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
-import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
-import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, REPO_ROOT, runCli, writeMcpConfig } from './cliHarness';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fakeReply, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { agentHookCliRig, hookCommand, type CliRun } from './agentHookCliRig';
 import { scaledMs } from '../../loadScale';
 
-const HOOK = join(REPO_ROOT, 'test', 'fixtures', 'agentHooks', 'hook.mjs');
-const cmd = (agent: string, mode: string): string => `node ${HOOK} ${agent} ${mode}`;
+const cmd = hookCommand;
 const RM = 'rm -rf build';
+const rig = agentHookCliRig('sprout-agent-hook-names-');
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-let work: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-agent-hook-names-'));
-  work = writeMcpConfig(join(dir, 'work.json'), [hookServerMcpConfig('work', hookServerConfig({ logFile: join(dir, 'work.log') }))]);
-});
-afterEach(async () => {
-  if (fake) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-let count = 0;
 /** A fresh workspace with a `build/` folder to remove and the hook file. */
-function workspace(file: string, content: unknown): string {
-  const root = join(dir, `ws${++count}`);
-  mkdirSync(join(root, 'build'), { recursive: true });
-  writeFileSync(join(root, 'build', 'out.txt'), 'built\n');
-  mkdirSync(dirname(join(root, file)), { recursive: true });
-  writeFileSync(join(root, file), JSON.stringify(content, null, 2));
-  return root;
-}
+const workspace = (file: string, content: unknown): string => rig.folder({ 'build/out.txt': 'built\n', [file]: content });
+const hookPayloads = (ws: string): Record<string, unknown>[] => rig.hookCalls(ws).map((c) => c.payload);
 
-function hookPayloads(ws: string): Record<string, unknown>[] {
-  const file = join(ws, 'hook-calls.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { payload: Record<string, unknown> }).payload);
-}
-
-async function run(ws: string, agent: string, responses: FakeResponse[]): Promise<{ code: number | null; stderr: string; events: AgentEvent[] }> {
-  // A test that runs the CLI twice closes the first run's model server before starting the next.
-  if (fake) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = await startFakeOpenAi({ responses });
-  const env = { ...baseEnv(fake.url), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(20_000)) };
-  const result = await runCli(['--json', '--mcp-config', work, '--cwd', ws, '--trust-workspace', '--agent-hooks', agent, 'clean up'], { env, timeoutMs: scaledMs(60_000) });
-  return { code: result.code, stderr: result.stderr, events: parseEvents(result.stdout) };
+function run(ws: string, agent: string, responses: FakeResponse[]): Promise<CliRun> {
+  const env = { SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(20_000)) };
+  return rig.run(ws, responses, ['--trust-workspace', '--agent-hooks', agent], env, 'clean up');
 }
 
 const grouped = (event: string, matcher: string, command: string, extra: Record<string, unknown> = {}): unknown => ({ hooks: { [event]: [{ matcher, hooks: [{ type: 'command', command, timeout: 60, ...extra }] }] } });

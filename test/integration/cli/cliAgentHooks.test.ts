@@ -4,61 +4,17 @@
 // a workspace's files, none for the user's own), strict parsing with named errors, the minimal
 // environment, and the file and command named wherever hook text shows.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import type { AgentEvent } from '../../../src/agent/events';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
-import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
-import { assertAllRequestsValid } from '../loop/loopHarness';
+import { test } from 'node:test';
+import { fakeReply, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { alive, until } from '../bridge/bridgeHarness';
-import { baseEnv, ensureBuilt, parseEvents, REPO_ROOT, runCli, writeMcpConfig } from './cliHarness';
+import { agentHookCliRig, hookCommand, type CliRun } from './agentHookCliRig';
+import { baseEnv, runCli } from './cliHarness';
 import { scaledMs } from '../../loadScale';
 
-const HOOK = join(REPO_ROOT, 'test', 'fixtures', 'agentHooks', 'hook.mjs');
-const cmd = (agent: string, mode: string): string => `node ${HOOK} ${agent} ${mode}`;
-
-let fake: FakeOpenAi | undefined;
-let dir: string;
-let work: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-agent-hooks-'));
-  work = writeMcpConfig(join(dir, 'work.json'), [hookServerMcpConfig('work', hookServerConfig({ logFile: join(dir, 'work.log') }))]);
-});
-afterEach(async () => {
-  if (fake) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-let count = 0;
-/** A fresh folder holding `files` (objects written as JSON, strings as they are). */
-function folder(files: Record<string, unknown>): string {
-  const root = join(dir, `ws${++count}`);
-  for (const [name, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-  }
-  mkdirSync(root, { recursive: true });
-  return root;
-}
-
-interface HookCall {
-  agent: string;
-  mode: string;
-  payload: Record<string, unknown>;
-  env: string[];
-  pid: number;
-}
-
-function hookCalls(ws: string): HookCall[] {
-  const file = join(ws, 'hook-calls.jsonl');
-  if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as HookCall);
-}
+const rig = agentHookCliRig('sprout-agent-hooks-');
+const cmd = hookCommand;
+const { folder, hookCalls } = rig;
+const run = (ws: string, responses: FakeResponse[], args: string[], env: Record<string, string> = {}): Promise<CliRun> => rig.run(ws, responses, args, env);
 
 /** Deny `rm -rf`, object at the first stop: the model tries rm, ends, works on the objection, ends again. */
 const GUARDED_RUN: FakeResponse[] = [
@@ -67,15 +23,6 @@ const GUARDED_RUN: FakeResponse[] = [
   fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'ran the tests' } }]),
   fakeReply.text('done now'),
 ];
-
-async function run(ws: string, responses: FakeResponse[], args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; events: AgentEvent[] }> {
-  // A test that runs twice closes the first run's model server here (afterEach closes the last one).
-  if (fake) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = await startFakeOpenAi({ responses });
-  const result = await runCli(['--json', '--mcp-config', work, '--cwd', ws, ...args, 'fix the bug'], { env: { ...baseEnv(fake.url), ...env }, timeoutMs: scaledMs(60_000) });
-  return { code: result.code, stderr: result.stderr, events: parseEvents(result.stdout) };
-}
 
 function toolMessages(f: FakeOpenAi): string[] {
   const last = f.chatRequests().at(-1)?.body as { messages: Array<{ role: string; content: string | null }> };
@@ -108,8 +55,8 @@ test('a trusted workspace\'s .claude/settings.json gates the run: context, a den
   assert.equal(objection.server, 'claude-settings');
   assert.equal(objection.text, `.claude/settings.json Stop \`${cmd('claude', 'stop-once')}\`: claude hook: the tests fail, run them`);
   assert.ok(events.some((e) => e.type === 'hook_injected' && e.hook === '_SessionStart' && e.server === 'claude-settings' && e.text.endsWith('Project conventions: tabs, not spaces.')));
-  assert.ok(fake);
-  const messages = toolMessages(fake);
+  assert.ok(rig.fake);
+  const messages = toolMessages(rig.fake);
   assert.ok(messages.includes(JSON.stringify({ hook: '_PreToolUse', server: 'claude-settings', text: denied.text })), 'the denial reaches the model as an envelope');
   assert.ok(messages.includes(JSON.stringify({ hook: '_Stop', server: 'claude-settings', text: objection.text })), 'the objection reaches the model as an envelope');
 
@@ -159,16 +106,14 @@ test('a file Sprout cannot read exactly stops the run (exit 2) naming the file a
   ];
   for (const [content, expected] of cases) {
     const ws = folder({ '.claude/settings.json': content });
-    fake = await startFakeOpenAi({ responses: [] });
-    const result = await runCli(['--cwd', ws, '--trust-workspace', '--agent-hooks', 'claude', 'go'], { env: baseEnv(fake.url) });
+    const model = await rig.model([]);
+    const result = await runCli(['--cwd', ws, '--trust-workspace', '--agent-hooks', 'claude', 'go'], { env: baseEnv(model.url) });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, expected);
-    assert.equal(fake.chatRequests().length, 0);
-    await fake.close();
-    fake = undefined;
+    assert.equal(model.chatRequests().length, 0);
   }
-  fake = await startFakeOpenAi({ responses: [] });
-  const bad = await runCli(['--agent-hooks', 'claude,vim', 'go'], { env: baseEnv(fake.url) });
+  const model = await rig.model([]);
+  const bad = await runCli(['--agent-hooks', 'claude,vim', 'go'], { env: baseEnv(model.url) });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--agent-hooks: unknown agent format "vim"/);
 });
@@ -246,8 +191,8 @@ for (const format of OTHER_FORMATS) {
 
 test('hooks check --agent-hooks runs the file\'s commands through the same caller and reports them under the file\'s server', async () => {
   const ws = folder({ '.claude/settings.json': claudeSettings });
-  fake = await startFakeOpenAi({ responses: [] });
-  const env = { ...baseEnv(fake.url), SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(20_000)) };
+  const model = await rig.model([]);
+  const env = { ...baseEnv(model.url), SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(20_000)) };
   const result = await runCli(['hooks', 'check', '--json', '--cwd', ws, '--trust-workspace', '--agent-hooks', 'claude', '--tool', 'work__echo', '--args', '{"text":"rm -rf /"}'], { env, timeoutMs: scaledMs(60_000) });
   assert.equal(result.code, 0, result.stderr);
   const report = JSON.parse(result.stdout) as { servers: Array<{ name: string; allowlisted: boolean; hooks: string[]; calls: Array<{ hook: string; result: string; text: string }> }> };
