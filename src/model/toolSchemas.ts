@@ -99,22 +99,18 @@ function isArraySchema(node: Json): boolean {
   return node.type === 'array' || (Array.isArray(node.type) && node.type.includes('array'));
 }
 
-/** Whether some array schema in `value` lacks `items`. */
-function lacksItems(value: unknown, depth: number): boolean {
-  if (depth > 4 * MAX_DEPTH) return false;
-  if (Array.isArray(value)) return value.some((v) => lacksItems(v, depth + 1));
-  if (!isObject(value)) return false;
-  if (isArraySchema(value) && !('items' in value)) return true;
-  return Object.entries(value).some(([key, v]) => !DATA_KEYWORDS.has(key) && lacksItems(v, depth + 1));
-}
-
+/** `value` with `items: {}` on each array schema that has none; the same object where nothing is added. */
 function withItems(value: unknown, depth: number): unknown {
-  if (depth > 4 * MAX_DEPTH) return value;
-  if (Array.isArray(value)) return value.map((v) => withItems(v, depth + 1));
-  if (!isObject(value)) return value;
-  const out: Json = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, DATA_KEYWORDS.has(key) ? v : withItems(v, depth + 1)]));
-  if (isArraySchema(out) && !('items' in out)) out.items = {};
-  return out;
+  if (depth > 4 * MAX_DEPTH || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((v) => withItems(v, depth + 1));
+    return items.some((v, i) => v !== value[i]) ? items : value;
+  }
+  const node = value as Json;
+  const entries = Object.entries(node).map(([key, v]) => [key, DATA_KEYWORDS.has(key) ? v : withItems(v, depth + 1)] as const);
+  const missing = isArraySchema(node) && !('items' in node);
+  if (!missing && entries.every(([key, v]) => v === node[key])) return node;
+  return { ...Object.fromEntries(entries), ...(missing ? { items: {} } : {}) };
 }
 
 const completed = new WeakMap<object, Json>();
@@ -129,7 +125,7 @@ const completed = new WeakMap<object, Json>();
 export function completeToolSchema(parameters: Record<string, unknown>): Json {
   let result = completed.get(parameters);
   if (result === undefined) {
-    result = lacksItems(parameters, 0) ? (withItems(parameters, 0) as Json) : parameters;
+    result = withItems(parameters, 0) as Json;
     completed.set(parameters, result);
   }
   return result;
