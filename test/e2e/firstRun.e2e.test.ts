@@ -16,6 +16,7 @@ import { editorCacheDir } from '../../scripts/ensureCodeServer';
 import { launchChromium } from './harness/chromium';
 import { EXTENSION_ID, loadWorkbench, repoRoot, screenshotDir, vsixPath } from './harness/codeServerWithVsix';
 import { freePort, scrubbedEnv, spawnGroup, type GroupProcess } from './harness/processGroup';
+import { tearDown } from './harness/teardown';
 import { chatView, openSproutContainer, sproutActivityItem } from './harness/workbench';
 
 const TRUST_QUESTION = /Do you trust the authors of the files in this folder\?/;
@@ -69,11 +70,13 @@ describe('npm run start, first run (Workspace Trust on)', { timeout: scaledMs(36
     context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   });
 
-  after(async () => {
-    await browser?.close().catch(() => undefined);
-    await start?.stop();
-    rmSync(temp, { recursive: true, force: true });
-  });
+  after(() =>
+    tearDown(
+      ['the browser', () => browser?.close()],
+      ['sprout-agent start', () => start?.stop()],
+      ['the temp folder', () => rmSync(temp, { recursive: true, force: true })],
+    ),
+  );
 
   it('says what to do next, and keeps the sample workspace and the profile in the user\'s cache folder', () => {
     assert.ok(start);

@@ -15,6 +15,7 @@ import { startOAuthMcpServer, type OAuthMcpServer } from '../fakes/oauthMcpServe
 import { startCodeServerWithVsix, vsixPath, type CodeServerSession } from './harness/codeServerWithVsix';
 import { expectedPackageFiles } from './harness/packageContents';
 import { startRemoteBrowserNetwork, type RemoteBrowserNetwork } from './harness/remoteBrowserNetwork';
+import { tearDown } from './harness/teardown';
 import { chatView, expandHooksView, hooksTree, moveChatView, openSproutContainer, runCommand } from './harness/workbench';
 
 function filesUnder(dir: string): string[] {
@@ -41,12 +42,14 @@ describe('packaged extension in code-server', { timeout: scaledMs(180_000) }, ()
     session = await startCodeServerWithVsix({ workspace, userSettings, browserNetwork: network });
   });
 
-  after(async () => {
-    await session?.stop();
-    await network?.close();
-    await oauth?.close();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  after(() =>
+    tearDown(
+      ['code-server', () => session?.stop()],
+      ['the browser\'s network', () => network?.close()],
+      ['the OAuth server', () => oauth?.close()],
+      ['the workspace', () => rmSync(workspace, { recursive: true, force: true })],
+    ),
+  );
 
   it('the .vsix is small and unpacks to exactly what the extension runs', () => {
     assert.ok(session);

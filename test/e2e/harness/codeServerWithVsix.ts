@@ -11,6 +11,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { ensureCodeServer } from '../../../scripts/ensureCodeServer';
 import { scaledMs } from '../../loadScale';
 import { launchChromium } from './chromium';
+import { tearDown } from './teardown';
 import { freePort, scrubbedEnv, spawnGroup, waitForHttp, type GroupProcess } from './processGroup';
 
 export const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -114,11 +115,12 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
   const env = scrubbedEnv({ ...options.env, HOME: temp, XDG_CONFIG_HOME: join(temp, 'xdg-config'), XDG_DATA_HOME: join(temp, 'xdg-data') });
   let server: GroupProcess | undefined;
   let browser: Browser | undefined;
-  const cleanup = async (): Promise<void> => {
-    await browser?.close().catch(() => undefined);
-    await server?.stop();
-    rmSync(temp, { recursive: true, force: true });
-  };
+  const cleanup = (): Promise<void> =>
+    tearDown(
+      ['the browser', () => browser?.close()],
+      ['code-server', () => server?.stop()],
+      ['its temp folder', () => rmSync(temp, { recursive: true, force: true })],
+    );
   try {
     const extensionDir = installVsix(install.nodeBin, install.codeServerEntry, temp, env, vsix);
     for (const extra of options.extraVsix ?? []) installExtension(install.nodeBin, install.codeServerEntry, temp, env, extra);
@@ -165,8 +167,8 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
     return session;
   } catch (e) {
     const out = server?.output().slice(-3000) ?? '';
-    await cleanup();
-    if (e instanceof Error && out) e.message += `\n--- code-server output ---\n${out}`;
+    const cleanupError = await cleanup().then(() => '', (c: Error) => `\n(and ${c.message})`);
+    if (e instanceof Error) e.message += cleanupError + (out ? `\n--- code-server output ---\n${out}` : '');
     throw e;
   }
 }

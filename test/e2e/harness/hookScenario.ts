@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, objectTimes, type HookServerConfig } from '../../fakes/hookServer';
 import { startCodeServerWithVsix, type CodeServerSession } from './codeServerWithVsix';
+import { tearDown } from './teardown';
 import { openSproutContainer } from './workbench';
 
 export function objectingHookServer(objection: string, times = 1): Record<string, unknown> {
@@ -50,10 +51,11 @@ export async function startChatScenario(options: {
     session,
     fake,
     workspace,
-    stop: async () => {
-      await session.stop();
-      await fake.close();
-      rmSync(workspace, { recursive: true, force: true });
-    },
+    stop: () =>
+      tearDown(
+        ['code-server', () => session.stop()],
+        ['the fake model', () => fake.close()],
+        ['the workspace', () => rmSync(workspace, { recursive: true, force: true })],
+      ),
   };
 }

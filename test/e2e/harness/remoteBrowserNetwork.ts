@@ -3,8 +3,8 @@
 // workbench, under a host name of its own, and the origins a test allows (an authorization server on
 // the internet). Everything else is refused, above all the extension host's loopback ports, which a
 // remote browser cannot reach. Refusals are recorded, so a test waits on them instead of a timeout.
-import { createServer, request, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { Agent, createServer, request, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 
 /**
  * The workbench's host name as the browser knows it: the proxy maps it to 127.0.0.1 on any port. A
@@ -28,6 +28,15 @@ export async function startRemoteBrowserNetwork(): Promise<RemoteBrowserNetwork>
   const allowed = new Set<string>();
   const refused: string[] = [];
   const listeners = new Set<() => void>();
+  // Every socket on either side of the proxy, so closing it ends them all: a CONNECT tunnel is no
+  // longer an HTTP connection (closeAllConnections skips it), and a half-closed one would hold close()
+  // open for ever. Requests go upstream on sockets of their own, never kept alive in a shared pool.
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket): void => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  };
+  const agent = new Agent({ keepAlive: false });
   const target = (origin: string): { host: string; port: number } | undefined => {
     const { hostname, port } = new URL(`http://${origin}`);
     if (hostname === REMOTE_HOST) return { host: '127.0.0.1', port: Number(port || 80) };
@@ -42,13 +51,15 @@ export async function startRemoteBrowserNetwork(): Promise<RemoteBrowserNetwork>
     const to = target(url.host);
     if (to === undefined) return void (refuse(url.origin + url.pathname), res.writeHead(502).end('unreachable from the browser'));
     const { 'proxy-connection': _hop, ...headers } = req.headers;
-    const upstream = request({ ...to, method: req.method, path: url.pathname + url.search, headers }, (answer) => {
+    const upstream = request({ ...to, agent, method: req.method, path: url.pathname + url.search, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
+    upstream.on('socket', track);
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
+  proxy.on('connection', track);
   // WebSockets (the workbench's connection to its server) go through CONNECT tunnels.
   proxy.on('connect', (req, socket, head) => {
     const to = target(req.url ?? '');
@@ -58,6 +69,7 @@ export async function startRemoteBrowserNetwork(): Promise<RemoteBrowserNetwork>
       upstream.write(head);
       upstream.pipe(socket).pipe(upstream);
     });
+    track(upstream);
     upstream.on('error', () => socket.destroy());
     socket.on('error', () => upstream.destroy());
   });
@@ -79,8 +91,10 @@ export async function startRemoteBrowserNetwork(): Promise<RemoteBrowserNetwork>
         check();
       }),
     close: async () => {
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => proxy.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      agent.destroy();
+      await closed;
     },
   };
 }
