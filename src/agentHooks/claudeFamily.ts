@@ -58,6 +58,18 @@ function schemaFor(hook: HookName, closingTextField: FamilyOptions['closingTextF
   }
 }
 
+/**
+ * The server and tool of a call. Gemini CLI's MCP name `mcp_<server>_<tool>` cannot be split (either
+ * part may hold `_`), so its `mcp_context` says which; the others' `mcp__<server>__<tool>` can.
+ */
+function namedTool(o: FamilyOptions, p: Record<string, unknown>): { tool: string; server: string; toolName: string } {
+  const context = o.geminiFields ? objectField(p, 'mcp_context') : undefined;
+  const server = stringField(context, 'server_name');
+  const toolName = stringField(context, 'tool_name');
+  if (server && toolName) return { tool: p.tool_name as string, server, toolName };
+  return toolFields(o.id, p.tool_name as string);
+}
+
 function fieldsOf(o: FamilyOptions, hook: HookName, p: Record<string, unknown>): Record<string, unknown> {
   switch (hook) {
     case '_SessionStart':
@@ -66,7 +78,7 @@ function fieldsOf(o: FamilyOptions, hook: HookName, p: Record<string, unknown>):
       return { prompt: p.prompt };
     case '_PreToolUse':
     case '_PostToolUse': {
-      const call = { ...toolFields(o.id, p.tool_name as string), arguments: argumentsObject(p.tool_input), callId: p.tool_use_id ?? '' };
+      const call = { ...namedTool(o, p), arguments: argumentsObject(p.tool_input), callId: p.tool_use_id ?? '' };
       return hook === '_PreToolUse' ? call : { ...call, isError: responseIsError(p.tool_response), result: resultText(p.tool_response) };
     }
     case '_Stop':

@@ -151,6 +151,15 @@ describe('the other direction: Sprout context -> agent payload, agent answer -> 
     assert.equal(agentFormat('claude').payload('PreToolUse', { hook: '_PreToolUse', sessionId: 's', cwd: '/w', fields }).mcp_context, undefined, 'Claude Code has no mcp_context');
   });
 
+  it('Gemini CLI\'s MCP tool call names its server and tool from mcp_context, where mcp_<server>_<tool> cannot be split', () => {
+    const payload = { session_id: 'g', cwd: '/w', hook_event_name: 'BeforeTool', tool_name: 'mcp_my_server_create_issue', tool_input: {}, mcp_context: { server_name: 'my_server', tool_name: 'create_issue' } };
+    const call = agentFormat('gemini').parse('BeforeTool', payload);
+    assert.deepEqual([call.fields.tool, call.fields.server, call.fields.toolName], ['mcp_my_server_create_issue', 'my_server', 'create_issue']);
+    const { mcp_context: _context, ...builtin } = { ...payload, tool_name: 'run_shell_command' };
+    assert.deepEqual(agentFormat('gemini').parse('BeforeTool', builtin).fields.server, 'gemini', 'a tool of its own is the agent\'s');
+    assert.deepEqual(agentFormat('claude').parse('PreToolUse', { ...payload, hook_event_name: 'PreToolUse' }).fields.server, 'claude', 'only Gemini CLI sends mcp_context');
+  });
+
   it('exit 2 blocks with stderr; other failures are no text and a problem; junk stdout is named', () => {
     assert.deepEqual(agentFormat('claude').read('Stop', { stdout: '', stderr: 'tests fail\n', exitCode: 2 }), { text: 'tests fail' });
     assert.deepEqual(agentFormat('claude').read('Stop', { stdout: '', stderr: 'boom', exitCode: 1 }), { text: '', problem: 'exit 1: boom' });
