@@ -25,7 +25,7 @@ export class Composer {
   readonly input = el('textarea', {
     'data-testid': 'chat-input',
     'aria-label': 'Message Sprout. Enter sends, Shift+Enter adds a line.',
-    placeholder: 'Ask Sprout to change, run or explain code',
+    placeholder: 'Ask Sprout about your code',
     rows: '1',
   });
   private readonly chips = el('div', { class: 'chips context-bar', 'data-testid': 'context-bar' });

@@ -138,6 +138,25 @@ test('the message box keeps its width when Stop replaces Send, and grows with it
   await page.waitForFunction(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.some((m) => m['type'] === 'draft' && m['text'] === ''));
 });
 
+test('the message box\'s placeholder fits on its line in a side bar of the default width', async () => {
+  // VS Code's side bar opens 300 px wide; the webview inside it is narrower still.
+  await page.setViewportSize({ width: 280, height: 640 });
+  try {
+    await send({ type: 'snapshot', state: state([]) });
+    const fit = await page.locator('[data-testid=chat-input]').evaluate((box: HTMLTextAreaElement) => {
+      const style = getComputedStyle(box);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text: box.placeholder, needs: context.measureText(box.placeholder).width, room };
+    });
+    assert.ok(fit.text.length > 0, 'the box has a placeholder');
+    assert.ok(fit.needs <= fit.room, `"${fit.text}" needs ${fit.needs.toFixed(0)} px, the box has ${fit.room} px`);
+  } finally {
+    await page.setViewportSize({ width: 420, height: 640 });
+  }
+});
+
 test('the notice is dismissible, the diff and undo actions post their requests', async () => {
   await send({ type: 'notice', notice: 'Restricted Mode: Sprout does not start db.' });
   assert.equal(await page.locator('[data-testid=notice]').isVisible(), true);
