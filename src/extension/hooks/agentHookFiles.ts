@@ -18,6 +18,7 @@ import { SOURCE_FORMAT_IDS } from '../../agentHooks/hookSources';
 import { minimalEnv } from '../../mcp/minimalEnv';
 import { runHookCommand } from '../../platform/commandRunner';
 import type { MementoLike } from '../approvals/workspaceApprovals';
+import { OpenQuestions } from '../settings/openQuestions';
 
 /** What the consent dialog shows: the file, its agent, and every command it runs. */
 export interface HookFileConsentRequest {
@@ -81,8 +82,8 @@ const hashOf = (text: string): string => createHash('sha256').update(text).diges
 export class AgentHookFiles {
   /** Files declined in this window, by `file\ncontent hash`: not asked again until the file changes or the window reloads. */
   private readonly declined = new Set<string>();
-  /** Consent dialogs on screen, by `file\ncontent hash`: a newer build that needs the same answer waits for it (a modal cannot be dismissed). */
-  private readonly asking = new Map<string, Promise<boolean>>();
+  /** Consent dialogs on screen, by `file\ncontent hash`. */
+  private readonly asking = new OpenQuestions<boolean>();
 
   constructor(
     private readonly deps: AgentHookFilesDeps,
@@ -154,13 +155,7 @@ export class AgentHookFiles {
     if (this.deps.state.get<unknown>(key) === hash) return true;
     const version = `${source.file}\n${hash}`;
     if (this.declined.has(version)) return false;
-    let pending = this.asking.get(version);
-    if (pending === undefined) {
-      signal?.throwIfAborted();
-      pending = this.ask(source, key, hash).finally(() => this.asking.delete(version));
-      this.asking.set(version, pending);
-    }
-    return pending;
+    return this.asking.ask(version, () => this.ask(source, key, hash), signal);
   }
 
   /** The modal's answer is the user's about this exact content, kept even when the build that asked is gone. */

@@ -3,14 +3,13 @@
  * allowed exactly its command, args and env. The answer is kept in globalState keyed by server name
  * and a hash of those, so a changed command asks again. The prompt is replaceable for tests.
  *
- * The prompt is a modal, which VS Code cannot dismiss by a CancellationToken (showWarningMessage takes
- * none): a server build superseded or ended while it is open stops waiting for it (agentHost.ts), and
- * the answer, when it comes, is still the user's answer about exactly that definition, so it is kept.
- * A newer build that needs the same answer shares the open question instead of opening a second one.
+ * The prompt is a modal that may outlive the build that asked (openQuestions.ts): the answer, when
+ * it comes, is still the user's answer about exactly that definition, so it is kept.
  */
 import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { McpServerConfig } from '../../mcp/config';
+import { OpenQuestions } from './openQuestions';
 
 export type ConsentPrompt = (server: McpServerConfig) => Promise<boolean>;
 
@@ -21,8 +20,7 @@ export function serverFingerprint(server: McpServerConfig): string {
 }
 
 export class ConsentStore {
-  /** Questions on screen, by key: a second ask for the same definition waits for the same answer. */
-  private readonly asking = new Map<string, Promise<boolean>>();
+  private readonly asking = new OpenQuestions<boolean>();
 
   constructor(
     private readonly state: vscode.Memento,
@@ -45,13 +43,7 @@ export class ConsentStore {
     const key = this.key(server);
     const stored = this.state.get<boolean>(key);
     if (stored !== undefined) return stored;
-    let pending = this.asking.get(key);
-    if (pending === undefined) {
-      signal?.throwIfAborted();
-      pending = this.ask(server, key).finally(() => this.asking.delete(key));
-      this.asking.set(key, pending);
-    }
-    return pending;
+    return this.asking.ask(key, () => this.ask(server, key), signal);
   }
 
   private async ask(server: McpServerConfig, key: string): Promise<boolean> {

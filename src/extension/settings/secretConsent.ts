@@ -8,11 +8,12 @@
 import { createHash } from 'node:crypto';
 import type { SecretUse } from '../../mcp/secretVariables';
 import type { MementoLike } from '../approvals/workspaceApprovals';
+import { OpenQuestions } from './openQuestions';
 
 export type SecretConsentPrompt = (use: SecretUse) => Promise<boolean>;
 
 export class SecretConsent {
-  private readonly asking = new Map<string, Promise<boolean>>();
+  private readonly asking = new OpenQuestions<boolean>();
 
   constructor(
     private readonly state: MementoLike,
@@ -25,25 +26,21 @@ export class SecretConsent {
   }
 
   /**
-   * True when `use` may go ahead; asks once (concurrent calls share the question) and remembers.
-   * Nothing new is asked once `signal` (the asking build's) has aborted; the modal itself cannot be
-   * dismissed by VS Code, so its answer is kept like any other (consentStore.ts says why).
+   * True when `use` may go ahead; asks once (concurrent calls share the question, openQuestions.ts)
+   * and remembers the answer, even one that comes after the asking build is gone.
    */
   async ensure(use: SecretUse, signal?: AbortSignal): Promise<boolean> {
     const key = this.key(use);
     const stored = this.state.get<unknown>(key);
     if (typeof stored === 'boolean') return stored;
-    let pending = this.asking.get(key);
-    if (!pending) {
-      signal?.throwIfAborted();
-      pending = this.prompt(use)
-        .then(async (allowed) => {
-          await this.state.update(key, allowed);
-          return allowed;
-        })
-        .finally(() => this.asking.delete(key));
-      this.asking.set(key, pending);
-    }
-    return pending;
+    return this.asking.ask(
+      key,
+      async () => {
+        const allowed = await this.prompt(use);
+        await this.state.update(key, allowed);
+        return allowed;
+      },
+      signal,
+    );
   }
 }
