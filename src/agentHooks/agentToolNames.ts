@@ -63,15 +63,28 @@ export const CLAUDE_FILE_TOOLS: readonly ToolEquivalent[] = [
   { sprout: 'workspace__edit_file', agent: 'Edit', rename: { path: 'file_path', oldString: 'old_string', newString: 'new_string', replaceAll: 'replace_all' }, absolutePaths: ['path'] },
 ];
 
+// Paths in the workspace's own style: a Windows workspace (`C:\\work`) has drive-letter and UNC
+// absolute paths and either separator, a POSIX one `/`. Pure string work, so the same on any host.
+const isWindowsAbsolute = (path: string): boolean => /^[A-Za-z]:[\\/]|^\\\\/.test(path);
+const isAbsolute = (path: string): boolean => path.startsWith('/') || isWindowsAbsolute(path);
+const trimEnd = (cwd: string): string => cwd.replace(/[\\/]+$/, '');
+
 function absolute(path: string, cwd: string): string {
-  if (path.startsWith('/') || cwd === '') return path;
-  const rest = path === '.' ? '' : path.replace(/^\.\//, '');
-  return rest === '' ? cwd : `${cwd.replace(/\/+$/, '')}/${rest}`;
+  if (isAbsolute(path) || cwd === '') return path;
+  const rest = path === '.' ? '' : path.replace(/^\.[\\/]/, '');
+  if (rest === '') return cwd;
+  return isWindowsAbsolute(cwd) ? `${trimEnd(cwd)}\\${rest.replace(/\//g, '\\')}` : `${trimEnd(cwd)}/${rest}`;
 }
 
 function relative(path: string, cwd: string): string {
-  const root = `${cwd.replace(/\/+$/, '')}/`;
-  return cwd !== '' && path.startsWith(root) ? path.slice(root.length) : path;
+  if (cwd === '') return path;
+  const windows = isWindowsAbsolute(cwd);
+  // Windows paths compare without case and with either separator, as Windows resolves them.
+  const norm = (p: string): string => (windows ? p.replace(/\//g, '\\').toLowerCase() : p);
+  const root = norm(`${trimEnd(cwd)}${windows ? '\\' : '/'}`);
+  if (!norm(path).startsWith(root)) return path;
+  const rest = path.slice(root.length);
+  return windows ? rest.replace(/\\/g, '/') : rest;
 }
 
 /** Sprout's arguments in the agent's shape: renamed keys, workspace paths made absolute, the rest as they are. */

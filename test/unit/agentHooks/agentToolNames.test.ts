@@ -39,6 +39,17 @@ describe('file tools: only where the argument shapes translate one for one', () 
     assert.equal(abs.input.file_path, '/etc/passwd', 'an absolute path stays as the model wrote it');
   });
 
+  it('a Windows workspace gets Windows paths, and a rewrite inside it comes back relative', () => {
+    const win = 'C:\\Users\\me\\project';
+    const write = agentToolView(agentFormat('claude').tools, { tool: 'workspace__write_file', server: 'workspace', toolName: 'write_file' }, { path: 'src/a.ts', content: 'x' }, win);
+    assert.equal(write.input.file_path, 'C:\\Users\\me\\project\\src\\a.ts');
+    const abs = agentToolView(agentFormat('claude').tools, { tool: 'workspace__write_file', server: 'workspace', toolName: 'write_file' }, { path: 'D:\\other\\b.ts', content: '' }, win);
+    assert.equal(abs.input.file_path, 'D:\\other\\b.ts', 'a drive-letter path is absolute');
+    assert.deepEqual(sproutArguments(write, { file_path: 'c:/users/ME/project\\src\\b.ts', content: 'y' }, win), { path: 'src/b.ts', content: 'y' }, 'case and separators as Windows resolves them');
+    assert.deepEqual(sproutArguments(write, { file_path: 'C:\\Users\\me\\projectX\\a.ts', content: '' }, win).path, 'C:\\Users\\me\\projectX\\a.ts', 'a sibling folder is not inside');
+    assert.equal(agentToolView(agentFormat('claude').tools, { tool: 'workspace__write_file', server: 'workspace', toolName: 'write_file' }, { path: '\\\\server\\share\\c.ts', content: '' }, win).input.file_path, '\\\\server\\share\\c.ts', 'a UNC path is absolute');
+  });
+
   it('Gemini CLI: write_file and replace', () => {
     const edit = view('gemini', { tool: 'workspace__edit_file', server: 'workspace', toolName: 'edit_file' }, { path: 'a.ts', oldString: 'a', newString: 'b', replaceAll: false });
     assert.deepEqual([edit.name, edit.input], ['replace', { file_path: `${CWD}/a.ts`, old_string: 'a', new_string: 'b', allow_multiple: false }]);
