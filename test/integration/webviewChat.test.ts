@@ -80,7 +80,11 @@ test('an approval after a long answer is scrolled into view and announced, even 
   await clearPosted();
   await page.click('[data-testid=tool-approve]');
   assert.deepEqual(await posted(), [{ type: 'approve', approvalId: 'q', scope: 'once' }]);
-  await page.click('[data-testid=jump-latest]').catch(() => undefined);
+  // Back at the end for the next test (a click on "Jump to latest" would wait for a button already hidden).
+  await page.evaluate(() => {
+    const log = document.querySelector('.log')!;
+    log.scrollTop = log.scrollHeight;
+  });
 });
 
 test("the user's own new message brings the view back to the end, wherever it was scrolled", async () => {
