@@ -50,6 +50,10 @@ for (const [src, out] of requireEntries(nodeEntries)) {
       target: 'node20',
       format: 'cjs',
       external: out === 'cli.js' ? ['vscode', './cliMain.js', './hookBridge.js'] : ['vscode'],
+      // Libraries probe `navigator` to tell a browser from Node (zod, the openai SDK); VS Code's
+      // extension host answers a read with a deprecation warning naming the extension. On Node
+      // these bundles run where there is no browser to find.
+      define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
       banner: out === 'extension.js' ? {} : { js: '#!/usr/bin/env node' },
     }),
   );

@@ -4,7 +4,7 @@
 // suite's own. Everything started here (server, extension host, its MCP servers, browser, temp dirs)
 // is stopped on every path.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EditorInstall } from '../../scripts/ensureCodeServer';
@@ -58,6 +58,22 @@ function installFixtures(run: ExtensionTestRun, temp: string, env: NodeJS.Proces
     const r = spawnSync(run.install.nodeBin, [run.install.serverMain, '--accept-server-license-terms', ...dirs, '--install-extension', vsix], { env, encoding: 'utf8', timeout: 120_000 });
     if (r.status !== 0) throw new Error(`installing ${vsix} failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   }
+}
+
+/**
+ * The extension host's log entries warning about a deprecated API the extension under test used (its
+ * own code or a library bundled into it: a stack frame in its folder). VS Code logs them quietly, and
+ * a later release turns them into errors.
+ */
+function deprecationsFrom(temp: string, extensionPath: string): string[] {
+  const logs = join(temp, 'user', 'logs');
+  const files = existsSync(logs) ? readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((f) => /exthost\d*\/.*exthost\.log$/.test(f)) : [];
+  return files.flatMap((file) =>
+    readFileSync(join(logs, file), 'utf8')
+      .split(/\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/)
+      .filter((entry) => entry.includes('[Deprecation Warning]') && entry.includes(extensionPath))
+      .map((entry) => entry.split('\n').slice(0, 8).join('\n')),
+  );
 }
 
 /** Resolves with the suite's exit code (0 = every test passed). */
@@ -128,6 +144,11 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
     code = await Promise.race([exit, silence, serverDied]);
     heard = () => undefined;
     clearTimeout(timer);
+    const deprecated = deprecationsFrom(temp, run.extensionDevelopmentPath);
+    if (deprecated.length > 0) {
+      log(`editor tests: the extension host warned about ${deprecated.length} deprecated use(s) in the extension:\n${deprecated.join('\n')}`);
+      code = code === 0 ? 1 : code;
+    }
     return code;
   } finally {
     if (code !== 0) for (const line of noise.slice(-80)) log(line);
