@@ -15,7 +15,7 @@ import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
 import { ChatIndex } from './chat/chatIndex';
 import { handleChatMessage } from './chat/chatMessages';
-import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, type ChatWebviewDeps } from './chat/chatViewProvider';
+import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, restoreChatEditors, type ChatWebviewDeps } from './chat/chatViewProvider';
 import { ChatViews } from './chat/chatViews';
 import { QuestionBrokers } from './chat/questionBrokers';
 import { registerCommands } from './commands/commands';
@@ -119,6 +119,7 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
     new vscode.Disposable(stopServers),
     registerChangeDocuments((chatId) => controller.checkpointsOf(chatId)),
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, new ChatViewProvider({ ...webviews, questions, index, events }), { webviewOptions: { retainContextWhenHidden: true } }),
+    restoreChatEditors(webviews),
     vscode.window.createTreeView('sprout.hooks', { treeDataProvider: parts.tree, showCollapseAll: false }),
     ...registerCommands({ controller, host, keys, approvals: parts.approvals, settings: config.get, channel, testing, openInEditor: () => openChatInEditor(webviews) }),
     registerTaskProvider(

@@ -94,13 +94,30 @@ export class ChatViewProvider implements vscode.WebviewViewProvider {
   }
 }
 
-export function openChatInEditor(deps: ChatWebviewDeps): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel('sprout.chatEditor', 'Sprout Chat', vscode.ViewColumn.Beside, {
-    ...webviewOptions(deps.extensionUri),
-    retainContextWhenHidden: true,
-  });
+export const CHAT_EDITOR_VIEW_TYPE = 'sprout.chatEditor';
+
+/** A chat editor tab showing the open chat, as every chat view does. */
+function adoptChatEditor(panel: vscode.WebviewPanel, deps: ChatWebviewDeps): void {
   panel.iconPath = vscode.Uri.joinPath(deps.extensionUri, 'media', 'sprout.svg');
   const connection = connectWebview(panel.webview, deps, () => panel.visible);
   panel.onDidDispose(() => connection.dispose());
+}
+
+export function openChatInEditor(deps: ChatWebviewDeps): vscode.WebviewPanel {
+  const panel = vscode.window.createWebviewPanel(CHAT_EDITOR_VIEW_TYPE, 'Sprout Chat', vscode.ViewColumn.Beside, {
+    ...webviewOptions(deps.extensionUri),
+    retainContextWhenHidden: true,
+  });
+  adoptChatEditor(panel, deps);
   return panel;
+}
+
+/**
+ * Chat editor tabs come back after a window reload or restart, where the user left them. The chat
+ * itself is the window's open chat (its history is on disk), so the tab keeps no state of its own.
+ */
+export function restoreChatEditors(deps: ChatWebviewDeps): vscode.Disposable {
+  return vscode.window.registerWebviewPanelSerializer(CHAT_EDITOR_VIEW_TYPE, {
+    deserializeWebviewPanel: async (panel) => adoptChatEditor(panel, deps),
+  });
 }

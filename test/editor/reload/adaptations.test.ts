@@ -1,5 +1,5 @@
 // What a model endpoint taught survives a real window reload, and reaches no other endpoint. The first
-// run (before alwaysAllow.test.ts reloads the window; files run in name order) sends a prompt to a
+// run (before windowReload.test.ts reloads the window; files run in name order) sends a prompt to a
 // fake that refuses the system role, as Gemma's chat template on vLLM does: the request is rejected
 // once, sent again in the right shape, and the chat says so in a note. After the reload (a new
 // extension host), a fake on the same address starts with the right shape at once (nothing
@@ -55,7 +55,7 @@ describe('what a model endpoint taught survives a window reload', function () {
       } finally {
         await fake.close();
       }
-      return; // alwaysAllow.test.ts reloads the window; this file runs again after it.
+      return; // windowReload.test.ts reloads the window; this file runs again after it.
     }
     const { port } = JSON.parse(readFileSync(phaseFile, 'utf8')) as { port: number };
     const fake = await gemmaLike(port);
