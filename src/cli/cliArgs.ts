@@ -3,6 +3,7 @@
  * error with the usage text rather than a silently ignored flag.
  */
 import { parseArgs } from 'node:util';
+import { explainArgsError } from '../platform/argsErrors';
 import { UsageError } from './exitCodes';
 
 export interface CliArgs {
@@ -93,37 +94,37 @@ Exit status: 0 ended normally, 1 any other error, 2 bad usage or configuration, 
              130 interrupted (SIGINT/SIGTERM).
 `;
 
+/** The environment variables the CLI reads its settings from (the usage's list, so the two never differ). */
+export const CLI_ENVIRONMENT: readonly string[] = [...USAGE.matchAll(/^ {2}([A-Z][A-Z0-9_]+) /gm)].map((m) => m[1]!);
+
 /** `--allow-secret-env A --allow-secret-env B,C` as [A, B, C]. */
 export function secretEnvNames(values: readonly string[] | undefined): string[] {
   return (values ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter((n) => n !== '');
 }
 
+const CLI_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'V' },
+  cwd: { type: 'string' },
+  'mcp-config': { type: 'string' },
+  session: { type: 'string' },
+  json: { type: 'boolean' },
+  model: { type: 'string' },
+  'max-rounds': { type: 'string' },
+  'builtin-servers': { type: 'string' },
+  'agent-hooks': { type: 'string' },
+  'trust-workspace': { type: 'boolean' },
+  elicitation: { type: 'string' },
+  'allow-protected-writes': { type: 'boolean' },
+  'allow-secret-env': { type: 'string', multiple: true },
+} as const;
+
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'V' },
-        cwd: { type: 'string' },
-        'mcp-config': { type: 'string' },
-        session: { type: 'string' },
-        json: { type: 'boolean' },
-        model: { type: 'string' },
-        'max-rounds': { type: 'string' },
-        'builtin-servers': { type: 'string' },
-        'agent-hooks': { type: 'string' },
-        'trust-workspace': { type: 'boolean' },
-        elicitation: { type: 'string' },
-        'allow-protected-writes': { type: 'boolean' },
-        'allow-secret-env': { type: 'string', multiple: true },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: CLI_OPTIONS });
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}\n\n${USAGE}`);
+    throw new UsageError(`${explainArgsError(error, CLI_OPTIONS, CLI_ENVIRONMENT)}\n\n${USAGE}`);
   }
   const v = parsed.values;
   const positionals = parsed.positionals;

@@ -26,6 +26,7 @@ import { allowSources } from '../agentHooks/hookFiles';
 import { createHub } from '../runtime/compose';
 import { bundledServerConfigs } from '../runtime/bundledServers';
 import { nodeClock } from '../platform/nodeClock';
+import { explainArgsError } from '../platform/argsErrors';
 import type { StreamLogger } from '../runtime/streamLogger';
 import { terminalSafeJson } from '../platform/terminalText';
 import { selectAndAnnounce } from './cliServers';
@@ -33,7 +34,7 @@ import { resolveWorkspace, stateDirFor } from './cliSession';
 import { hookSettings, mcpProtocolOptions } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
-import { secretEnvNames } from './cliArgs';
+import { CLI_ENVIRONMENT, secretEnvNames } from './cliArgs';
 import type { CliIo } from './cliIo';
 
 const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
@@ -106,33 +107,30 @@ function parseSampleCall(tool: string | undefined, args: string | undefined): Sa
   return { tool: `${parts.server}__${parts.bareName}`, server: parts.server, toolName: parts.bareName, arguments: value as Record<string, unknown> };
 }
 
+const HOOKS_CHECK_OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  cwd: { type: 'string' },
+  'mcp-config': { type: 'string' },
+  'trust-workspace': { type: 'boolean' },
+  'allow-secret-env': { type: 'string', multiple: true },
+  'builtin-servers': { type: 'string' },
+  'agent-hooks': { type: 'string' },
+  event: { type: 'string' },
+  tool: { type: 'string' },
+  args: { type: 'string' },
+  json: { type: 'boolean' },
+  agent: { type: 'string' },
+} as const;
+
 function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
   if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, allowSecretEnv: [], call: DEFAULT_SAMPLE_CALL, json: false };
   if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the commands are check, run, install and uninstall.\n\n${HOOKS_USAGE}`);
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...rest],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        cwd: { type: 'string' },
-        'mcp-config': { type: 'string' },
-        'trust-workspace': { type: 'boolean' },
-        'allow-secret-env': { type: 'string', multiple: true },
-        'builtin-servers': { type: 'string' },
-        'agent-hooks': { type: 'string' },
-        event: { type: 'string' },
-        tool: { type: 'string' },
-        args: { type: 'string' },
-        json: { type: 'boolean' },
-        agent: { type: 'string' },
-      },
-    });
+    parsed = parseArgs({ args: [...rest], strict: true, allowPositionals: false, options: HOOKS_CHECK_OPTIONS });
   } catch (error) {
-    throw new UsageError(`${errorMessage(error)}\n\n${HOOKS_USAGE}`);
+    throw new UsageError(`${explainArgsError(error, HOOKS_CHECK_OPTIONS, CLI_ENVIRONMENT)}\n\n${HOOKS_USAGE}`);
   }
   const v = parsed.values;
   return {

@@ -5,9 +5,9 @@
  * the server options into the command it writes, so the agent runs exactly what was installed.
  */
 import { parseArgs } from 'node:util';
-import { errorMessage } from '../../agent/errorMessage';
 import { AGENT_IDS, isAgentId, type AgentId } from '../../agentHooks/agentFormat';
-import { secretEnvNames } from '../cliArgs';
+import { explainArgsError } from '../../platform/argsErrors';
+import { CLI_ENVIRONMENT, secretEnvNames } from '../cliArgs';
 import { UsageError } from '../exitCodes';
 
 /** Where the bridge's servers come from: a run's server options, and the hook allowlist. */
@@ -54,7 +54,7 @@ function parse(argv: readonly string[], options: Options, usage: string): { valu
     const parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
     return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (error) {
-    throw new UsageError(`${errorMessage(error)}\n\n${usage}`);
+    throw new UsageError(`${explainArgsError(error, options ?? {}, CLI_ENVIRONMENT)}\n\n${usage}`);
   }
 }
 

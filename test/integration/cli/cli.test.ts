@@ -44,11 +44,14 @@ describe('usage and configuration (exit 2)', () => {
     assert.equal(version.stdout.trim(), packageJson.version);
   });
 
-  it('an unknown option exits 2 with the usage', async () => {
+  it('an unknown option exits 2 with the usage, naming the environment variable it spells', async () => {
     const result = await runCli(['--frobnicate', 'hi']);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--frobnicate/);
     assert.match(result.stderr, /Usage: sprout-agent/);
+    const endpoint = await runCli(['--base-url', 'http://127.0.0.1:9/v1', 'hi']);
+    assert.equal(endpoint.code, 2);
+    assert.match(endpoint.stderr, /Unknown option --base-url: this command reads that setting from the environment variable OPENAI_BASE_URL/);
   });
 
   it('a missing model exits 2 and says how to set it', async () => {
