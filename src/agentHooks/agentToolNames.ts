@@ -8,8 +8,10 @@
  *
  * Verified against the agents the agents suite pins (test/agents/agentHooksParity.test.ts): Claude
  * Code 2.1.332 sends `Bash` {command, description}, Codex 0.171.0 `Bash` {command} for its
- * exec_command, Gemini CLI 0.61.0 `run_shell_command` {command}; Gemini CLI names an MCP tool
- * `mcp_<server>_<tool>` (packages/core/src/tools/mcp-tool.ts) and adds `mcp_context`.
+ * exec_command, Gemini CLI 0.61.0 `run_shell_command` {command}. Their MCP naming too
+ * (test/agents/agentMcpNames.test.ts): Claude Code and Codex send `mcp__my_work__echo`, Gemini CLI
+ * `mcp_my_work_echo` with `mcp_context` {server_name, tool_name, ...}; its cut to 63 characters is
+ * read from its code (packages/core/src/tools/mcp-tool.ts), not seen in a run.
  */
 
 /** Sprout's shell tool: the bundled workspace server's `run_command` ({command, cwd?, timeoutMs?}). */

@@ -5,7 +5,11 @@
  * three APIs' streaming references.
  */
 
-export type ScriptedReply = { text: string } | { tool: { name: string; input: Record<string, unknown> } };
+/**
+ * `namespace` is the Responses API's: a call to a function of a `namespace` tool (Codex offers each MCP
+ * server's tools as one) names the namespace and the function apart. The other wires have none.
+ */
+export type ScriptedReply = { text: string } | { tool: { name: string; input: Record<string, unknown>; namespace?: string } };
 
 let counter = 0;
 const nextId = (prefix: string): string => `${prefix}_${(counter += 1)}`;
@@ -35,7 +39,15 @@ export function responsesStream(reply: ScriptedReply, model: string): string[] {
   const item =
     'text' in reply
       ? { type: 'message', id: nextId('msg'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }
-      : { type: 'function_call', id: nextId('fc'), call_id: nextId('call'), name: reply.tool.name, arguments: JSON.stringify(reply.tool.input), status: 'completed' };
+      : {
+          type: 'function_call',
+          id: nextId('fc'),
+          call_id: nextId('call'),
+          ...(reply.tool.namespace === undefined ? {} : { namespace: reply.tool.namespace }),
+          name: reply.tool.name,
+          arguments: JSON.stringify(reply.tool.input),
+          status: 'completed',
+        };
   const usage = { input_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens: 8, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 };
   const base = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model };
   const out = [sse('response.created', { type: 'response.created', response: { ...base, status: 'in_progress', output: [] } })];
