@@ -119,11 +119,13 @@ describe('claude with Sprout\'s todo server as both its tool and its gate', () =
     const installed = await runCli(['hooks', 'install', '--agent', 'claude', '--yes', '--cwd', workspace, '--trust-workspace', '--hook-servers', 'plan'], { env, timeoutMs: 180_000 });
     assert.equal(installed.code, 0, installed.stderr);
     const item = (done: boolean) => ({ tool: { name: 'mcp__plan__todo', input: { items: [{ text: 'Write the release note', done }] } } });
-    const script = [item(false), { text: 'Done.' }, item(true), { text: 'Ticked it off. Done.' }];
+    // Claude Code defers MCP tools behind ToolSearch: a model loads the tool before it calls it.
+    const search = { tool: { name: 'ToolSearch', input: { query: 'select:mcp__plan__todo' } } };
+    const script = [search, item(false), { text: 'Done.' }, item(true), { text: 'Ticked it off. Done.' }];
     const run = await runAgent('claude', { bin: install.bin, workspace, dir, args: ['--mcp-config', claudeMcp, '--allowedTools', 'mcp__plan__todo'], responder: (i) => script[i] });
     assert.equal(run.code, 0, run.stderr.slice(-2000));
-    assert.equal(run.fake.main().length, 4);
-    assert.match(requestText(run.fake, 2), /Write the release note/, 'the objection named the open item');
+    assert.equal(run.fake.main().length, 5);
+    assert.match(requestText(run.fake, 3), /Write the release note/, 'the objection named the open item');
     assert.match(JSON.parse(run.stdout).result as string, /Ticked it off/);
     assert.deepEqual(run.fake.requests.filter((r) => r.error !== undefined), []);
   });
