@@ -101,6 +101,11 @@ export async function startFakeAgentModels(responder: AgentResponder): Promise<F
     url: `http://127.0.0.1:${port}`,
     requests,
     main: () => requests.filter((r) => r.main && r.error === undefined),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        // An agent that left a request open (a stream it stopped reading) must not hold the close.
+        server.closeAllConnections();
+      }),
   };
 }
