@@ -35,6 +35,8 @@ interface TextState {
   midLine: boolean;
 }
 
+const LIST = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
+
 const UNRESOLVED_CAUSE: Record<UnresolvedCause, string> = {
   budget_exhausted: 'budget spent, and the final verdict still objects',
   declined: 'the model declined',
@@ -100,11 +102,11 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'server_error':
       return `server ${event.server}: ${oneLine(event.message, 500)}`;
     case 'servers_waiting':
-      return `waiting up to ${seconds(event.waitMs)} s for MCP server${event.servers.length === 1 ? '' : 's'} ${event.servers.join(', ')} to be ready`;
+      return `waiting up to ${seconds(event.waitMs)} s for MCP server${event.servers.length === 1 ? '' : 's'} ${LIST.format(event.servers)} to be ready`;
     case 'servers_waited':
       return event.late.length === 0
-        ? `MCP server${event.servers.length === 1 ? ` ${event.servers.join(', ')} was` : `s ${event.servers.join(', ')} were`} ready after ${seconds(event.waitedMs)} s`
-        : `going on without MCP server${event.late.length === 1 ? '' : 's'} ${event.late.join(', ')} (not ready after ${seconds(event.waitedMs)} s); ${event.late.length === 1 ? 'it joins' : 'they join'} when ready`;
+        ? `MCP server${event.servers.length === 1 ? ` ${event.servers[0]} was` : `s ${LIST.format(event.servers)} were`} ready after ${seconds(event.waitedMs)} s`
+        : `going on without MCP server${event.late.length === 1 ? '' : 's'} ${LIST.format(event.late)} (not ready after ${seconds(event.waitedMs)} s); ${event.late.length === 1 ? 'it joins' : 'they join'} when ready`;
     case 'elicitation_requested':
       return `server ${event.request.server} asks: ${oneLine(event.request.message, 300)}`;
     case 'elicitation_answered':

@@ -28,8 +28,11 @@ function adaptedText(event: Extract<AgentEvent, { type: 'model_adapted' }>): str
 }
 
 /** "the MCP server a" / "the MCP servers a, b". */
+const LIST = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
+
+/** "the MCP server a", "the MCP servers a and b": names read as a sentence, not a code list. */
 function serversText(servers: readonly string[]): string {
-  return `the MCP ${servers.length === 1 ? 'server' : 'servers'} ${servers.join(', ')}`;
+  return `the MCP ${servers.length === 1 ? 'server' : 'servers'} ${LIST.format(servers)}`;
 }
 
 function capitalised(text: string): string {
@@ -69,7 +72,7 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'servers_waited': {
       const ready = event.servers.filter((s) => !event.late.includes(s));
       const took = Math.round(event.waitedMs / 100) / 10;
-      const lateText = event.late.length === 0 ? '' : `The agent went on without ${serversText(event.late)} (not ready after ${took} s); its tools join when it is ready.`;
+      const lateText = event.late.length === 0 ? '' : `The agent went on without ${serversText(event.late)} (not ready after ${took} s); ${event.late.length === 1 ? 'its tools join when it is' : 'their tools join when they are'} ready.`;
       const readyText = ready.length === 0 ? '' : `${capitalised(serversText(ready))} ${ready.length === 1 ? 'was' : 'were'} ready after ${took} s.`;
       return { level: event.late.length === 0 ? 'info' : 'warning', text: [readyText, lateText].filter(Boolean).join(' ') };
     }

@@ -61,7 +61,7 @@ describe('event printers', () => {
     print({ type: 'servers_waited', servers: ['hooks'], late: [], waitedMs: 1_240 });
     assert.equal(
       err.text,
-      'sprout-agent: waiting up to 10 s for MCP servers hooks, slow to be ready\n' +
+      'sprout-agent: waiting up to 10 s for MCP servers hooks and slow to be ready\n' +
         'sprout-agent: going on without MCP server slow (not ready after 10 s); it joins when ready\n' +
         'sprout-agent: MCP server hooks was ready after 1.2 s\n',
     );

@@ -212,6 +212,9 @@ test('a server wait is one note that ends saying how it went: ready in time, or 
   view.apply({ type: 'servers_waiting', servers: ['a', 'slow'], waitMs: 1_500 });
   view.apply({ type: 'servers_waited', servers: ['a', 'slow'], late: ['slow'], waitedMs: 1_500 });
   assert.deepEqual(notes().at(-1), ['warning', 'The MCP server a was ready after 1.5 s. The agent went on without the MCP server slow (not ready after 1.5 s); its tools join when it is ready.']);
+  view.apply({ type: 'prompt_started', text: 'and again' });
+  view.apply({ type: 'servers_waited', servers: ['hooks', 'workspace', 'x', 'y'], late: ['x', 'y'], waitedMs: 1_100 });
+  assert.deepEqual(notes().at(-1), ['warning', 'The MCP servers hooks and workspace were ready after 1.1 s. The agent went on without the MCP servers x and y (not ready after 1.1 s); their tools join when they are ready.'], 'names read as a sentence');
   for (const m of posted) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
 
