@@ -16,6 +16,9 @@ export interface ComposerEvents {
   selectModel(): void;
 }
 
+/** The short view of media/chat.css (the bottom panel), where the conversation keeps at least half the height. */
+const SHORT_VIEW = '(max-height: 420px)';
+
 function tokens(n: number): string {
   return n >= 10_000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }
@@ -71,6 +74,8 @@ export class Composer {
         this.submit();
       }
     });
+    // A draft grown in the side bar is capped again when the view is moved to the panel or resized.
+    window.addEventListener('resize', () => this.grow());
     this.input.addEventListener('input', () => {
       this.grow();
       clearTimeout(this.draftTimer);
@@ -78,10 +83,10 @@ export class Composer {
     });
   }
 
-  /** Grows to fit the text, up to about a third of the view; then it scrolls. */
+  /** Grows to fit the text, up to about a third of the view (a quarter of a short one, whose conversation needs the room); then it scrolls. */
   grow(): void {
     this.input.style.height = 'auto';
-    const cap = Math.max(120, Math.round(window.innerHeight * 0.35));
+    const cap = window.matchMedia(SHORT_VIEW).matches ? Math.round(window.innerHeight * 0.25) : Math.max(120, Math.round(window.innerHeight * 0.35));
     this.input.style.height = `${Math.min(this.input.scrollHeight + 2, cap)}px`;
   }
 

@@ -14,7 +14,7 @@ export function fillSetupCard(card: HTMLElement, info: SetupInfo | null, act: (a
   if (!info) return;
   const head = el('div', { class: 'head' });
   head.append(icon('gear'), el('span', {}, 'Set up Sprout'));
-  card.append(head, el('div', { class: 'setup-reason' }, info.reason));
+  card.append(head, el('div', { class: 'setup-reason', title: info.reason }, info.reason));
   const actions: [string, SetupAction, string][] = [];
   if (info.vscodeModels) actions.push(['Use a model already in VS Code', 'useVscodeModel', 'vscode']);
   if (info.needsKey) actions.push(['Set API Key', 'setApiKey', 'key'], ['Use a local endpoint', 'setBaseUrl', 'server-environment']);
@@ -26,7 +26,7 @@ export function fillSetupCard(card: HTMLElement, info: SetupInfo | null, act: (a
   if (info.pendingPrompt !== undefined) {
     const pending = info.pendingPrompt;
     const note = el('div', { class: 'pending-prompt', 'data-testid': 'pending-prompt' });
-    note.append(icon('clock'), el('span', { class: 'pending-text' }, `Your message waits and is sent once setup is done: “${pending}”`));
+    note.append(icon('clock'), el('span', { class: 'pending-text', title: pending }, `Your message waits and is sent once setup is done: “${pending}”`));
     note.append(button({ label: 'Edit', cls: 'link-button', testid: 'pending-edit', onClick: () => editPending(pending) }));
     card.append(note);
   }

@@ -3,7 +3,8 @@
 // even when the user had scrolled up; the view follows new content until the user scrolls up, then
 // offers "Jump to latest"; code blocks have a toolbar above the code, highlighted, long lines scrolling;
 // the message box keeps its width when Stop replaces Send and grows with its text; the empty state,
-// the notice, tool cards and the turn footer post what the user asked for.
+// the notice, tool cards and the turn footer post what the user asked for; a short, wide view (the
+// bottom panel) keeps half its height for the conversation, its setup buttons on screen.
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
@@ -172,4 +173,51 @@ test('the notice is dismissible, the diff and undo actions post their requests',
   await page.locator('[data-testid=undo-turn]').last().click();
   assert.deepEqual(await posted(), [{ type: 'dismissNotice' }, { type: 'openDiff', entryId: 't-9' }, { type: 'undoTurn', turn: 2 }]);
   assert.match((await page.locator('[data-testid=checks-passed]').last().textContent()) ?? '', /Completion check passed \(tests\)/);
+});
+
+test('a short, wide view (the bottom panel) keeps half its height for the conversation, with the setup card and with a running chat', async () => {
+  // About what the bottom panel gives the webview in a 900 px high window.
+  await page.setViewportSize({ width: 900, height: 260 });
+  const logShare = (): Promise<number> => page.evaluate(() => document.querySelector('.log')!.getBoundingClientRect().height / window.innerHeight);
+  const setup = { reason: 'Sprout needs an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: false, pendingPrompt: 'Add a discount function to src/cart.ts' };
+  try {
+    await send({ type: 'snapshot', state: state([], { setup }) });
+    await frames();
+    const withSetup = await logShare();
+    assert.ok(withSetup >= 0.5, `with the setup card the conversation keeps ${(withSetup * 100).toFixed(0)}% of the view`);
+    // Every step stays on screen and answers a click, in the panel and in a short view half as wide.
+    for (const width of [900, 480]) {
+      await page.setViewportSize({ width, height: 260 });
+      await clearPosted();
+      const buttons = page.locator('[data-testid=setup-card] [data-testid^=setup-]');
+      assert.equal(await buttons.count(), 3);
+      for (const b of await buttons.all()) {
+        const box = await b.boundingBox();
+        assert.ok(box && box.y >= 0 && box.y + box.height <= 260 && box.x >= 0 && box.x + box.width <= width, `${await b.textContent()} is on screen at ${width} px: ${JSON.stringify(box)}`);
+        await b.click();
+      }
+      assert.deepEqual((await posted()).map((m) => m['action']), ['setApiKey', 'setBaseUrl', 'selectModel']);
+    }
+    await page.setViewportSize({ width: 900, height: 260 });
+    const model = { label: 'fake-model', source: 'openai', detail: 'fake-model at localhost' };
+    const entries = [{ kind: 'user', id: 'u', text: 'Explain the plan' }, { kind: 'assistant', id: 'a', text: longAnswer(), done: false }];
+    await send({ type: 'snapshot', state: state(entries, { running: true, model, usage: { used: 4000, window: 128000, estimated: false } }) });
+    await frames();
+    const running = await logShare();
+    assert.ok(running >= 0.5, `in a running chat the conversation keeps ${(running * 100).toFixed(0)}% of the view`);
+    // A long draft grown in the side bar shrinks when the view moves to the panel, and stays out of the conversation's half.
+    await page.setViewportSize({ width: 420, height: 640 });
+    const box = page.locator('[data-testid=chat-input]');
+    await box.fill('one\ntwo\nthree\nfour\nfive\nsix\nseven\neight');
+    await box.dispatchEvent('input');
+    assert.ok(((await box.boundingBox())?.height ?? 0) > 130, 'the draft grew in the tall view');
+    await page.setViewportSize({ width: 900, height: 260 });
+    await frames();
+    const drafting = await logShare();
+    assert.ok(drafting >= 0.5, `with a long draft the conversation keeps ${(drafting * 100).toFixed(0)}% of the view`);
+    await box.fill('');
+    await page.waitForFunction(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.some((m) => m['type'] === 'draft' && m['text'] === ''));
+  } finally {
+    await page.setViewportSize({ width: 420, height: 640 });
+  }
 });
