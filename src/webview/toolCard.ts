@@ -62,8 +62,9 @@ function head(e: ToolEntry): HTMLElement {
   summary.append(icon(status.icon, 'tool-status-icon'), el('span', { class: 'tool-title' }, toolTitle(e.name)));
   const what = toolSummary(e.args);
   if (what) summary.append(el('span', { class: 'tool-arg', title: what }, what));
-  // A waiting card asks its question below; a finished one says nothing more than its icon.
-  if (e.status !== 'ok' && e.status !== 'awaiting_approval') summary.append(el('span', { class: 'tool-state' }, status.text));
+  // A waiting card asks its question below, a blocked one says who blocked it below (so the head keeps
+  // its room for what the call was); a finished one says nothing more than its icon.
+  if (e.status !== 'ok' && e.status !== 'awaiting_approval' && !e.blocked) summary.append(el('span', { class: 'tool-state' }, status.text));
   return summary;
 }
 
@@ -89,7 +90,7 @@ export function toolCard(e: ToolEntry, send: ToolSend): HTMLElement {
   const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
   if (progress !== '') card.append(statusLine('progress', progress, 'tool-progress'));
   // Outside the collapsed details: who stopped the call, and why (hook output, as text), shows at once.
-  if (e.blocked) card.append(statusLine('blocked', `blocked by ${e.blocked.server}: ${e.blocked.text}`, 'tool-blocked'));
+  if (e.blocked) card.append(statusLine('blocked', `Blocked by ${e.blocked.server}: ${e.blocked.text}`, 'tool-blocked'));
   if (e.status === 'awaiting_approval' && e.approvalId) {
     card.dataset['attention'] = `Approval needed: Sprout wants to ${toolTitle(e.name).toLowerCase()} ${toolSummary(e.args)}`.trim();
     card.append(approvalBlock(e, e.approvalId, send));

@@ -62,8 +62,9 @@ describe('lifecycle hooks in the packaged extension (1400x900)', { timeout: scal
     assert.equal(await injection.getAttribute('aria-label'), 'Prompt check by hooks added context for the agent');
     const card = chat.locator('[data-testid=tool-card][data-status=denied]').first();
     await card.waitFor({ timeout: scaledMs(60_000) });
-    assert.equal((await card.getByTestId('tool-blocked').innerText()).trim(), `blocked by hooks: ${DENIAL}`);
-    assert.match(await card.innerText(), /Blocked by a hook/);
+    assert.equal((await card.getByTestId('tool-blocked').innerText()).trim(), `Blocked by hooks: ${DENIAL}`);
+    assert.match((await card.locator('summary').getAttribute('aria-label')) ?? '', /Run command rm -rf build, Blocked by a hook/);
+    assert.equal(await card.locator('.tool-arg').innerText(), 'rm -rf build', 'the head has room for the whole command');
     await chat.getByTestId('assistant-message').filter({ hasText: 'Please run' }).first().waitFor({ timeout: scaledMs(60_000) });
     assert.equal(await chat.getByTestId('tool-approve').count(), 0, 'nobody was asked to approve the blocked call');
     await session.screenshot('hooks-1-blocked-and-injected');

@@ -264,7 +264,7 @@ test("a server's question renders its fields, refuses an invalid answer and send
   assert.equal(await page.$('[data-testid=elicitation-accept]'), null);
 });
 
-test('a call a _PreToolUse hook denied says "blocked by <server>: <text>" on its card, in view; an injection is a card naming its hook and server; the footer counts quiet calls', async () => {
+test('a call a _PreToolUse hook denied says "Blocked by <server>: <text>" on its card, in view; an injection is a card naming its hook and server; the footer counts quiet calls', async () => {
   const hostile = 'no <script>alert(1)</script> rm -rf';
   await send({
     type: 'entry',
@@ -297,8 +297,8 @@ test('a call a _PreToolUse hook denied says "blocked by <server>: <text>" on its
   assert.deepEqual(
     { ...view, details: undefined },
     {
-      blocked: `blocked by guard: ${hostile}`,
-      state: 'Blocked by a hook',
+      blocked: `Blocked by guard: ${hostile}`,
+      state: undefined,
       scripts: 0,
       result: null,
       injectionOpen: false,
