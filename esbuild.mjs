@@ -3,6 +3,7 @@
 // the tests all run the same bytes.
 import * as esbuild from 'esbuild';
 import { existsSync, mkdirSync, copyFileSync, chmodSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -39,6 +40,18 @@ function requireEntries(entries) {
   return entries;
 }
 
+/**
+ * zod's error messages in every language (about 260 KB minified) come into a bundle through the `z`
+ * namespace the MCP SDK uses as a value; Sprout reads only zod's English messages (the default), so
+ * the locales index is English alone. Nothing calls `z.locales.<other>()`: it would be undefined.
+ */
+const englishZodOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({ contents: 'export { default as en } from "./en.js";\n', loader: 'js', resolveDir: dirname(args.path) }));
+  },
+};
+
 const contexts = [];
 for (const [src, out] of requireEntries(nodeEntries)) {
   contexts.push(
@@ -54,6 +67,7 @@ for (const [src, out] of requireEntries(nodeEntries)) {
       // extension host answers a read with a deprecation warning naming the extension. On Node
       // these bundles run where there is no browser to find.
       define: { navigator: 'undefined', 'globalThis.navigator': 'undefined' },
+      plugins: [englishZodOnly],
       banner: out === 'extension.js' ? {} : { js: '#!/usr/bin/env node' },
     }),
   );

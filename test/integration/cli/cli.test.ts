@@ -84,11 +84,15 @@ describe('usage and configuration (exit 2)', () => {
     const env = baseEnv('http://127.0.0.1:9/v1');
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, '{"servers": {"x": {"type": "carrier-pigeon"}}}');
+    // A wrong type is named in zod's own English words (the bundle keeps zod's English messages only).
+    const wrongType = join(dir, 'wrong-type.json');
+    writeFileSync(wrongType, '{"servers": {"y": {"type": "stdio", "command": 42}}}');
     const cases: Array<[string[], RegExp]> = [
       [['--max-rounds', 'many', 'hi'], /--max-rounds/],
       [['--cwd', join(dir, 'missing'), 'hi'], /--cwd/],
       [['--mcp-config', join(dir, 'missing.json'), 'hi'], /--mcp-config/],
       [['--mcp-config', broken, 'hi'], /carrier-pigeon/],
+      [['--mcp-config', wrongType, 'hi'], /server "y": command: Invalid input: expected string, received number/],
       [['--builtin-servers', 'todo,nope', 'hi'], /nope/],
     ];
     for (const [args, pattern] of cases) {
