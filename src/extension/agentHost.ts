@@ -57,7 +57,7 @@ export interface AgentHostDeps {
   /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
   inputs?: ServerSources['inputs'];
   /** Other agents' hook files that run beside the servers (asked about when the servers start). */
-  hookFiles?: { load(taken: readonly string[], signal?: AbortSignal): Promise<HookFilesLoad> };
+  hookFiles?: { load(taken: readonly string[], signal?: AbortSignal): Promise<HookFilesLoad>; fingerprint(): string };
 }
 
 /**
@@ -203,7 +203,7 @@ export class AgentHost {
     return this.hub !== undefined;
   }
 
-  /** A settings, trust or `.vscode/mcp.json` event: the servers start afresh if what they are resolved from changed. */
+  /** A settings, trust, `.vscode/mcp.json` or hook file event: the servers start afresh if what they are resolved from changed. */
   async configurationChanged(): Promise<void> {
     const sources = this.currentSources();
     if (sources === this.sourcesSeen) return;
@@ -211,8 +211,9 @@ export class AgentHost {
     await this.invalidateServers();
   }
 
+  /** Everything the servers and hooks are resolved from: the settings, trust, .vscode/mcp.json and the other agents' hook files. */
   private currentSources(): string {
-    return serverSources(this.deps.workspaceFolder, this.deps.trusted());
+    return JSON.stringify([serverSources(this.deps.workspaceFolder, this.deps.trusted()), this.deps.hookFiles?.fingerprint() ?? null]);
   }
 
   /** The next use starts the servers afresh; a build in progress is superseded (see startBuild). */

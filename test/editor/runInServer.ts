@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { type EditorInstall } from '../../scripts/ensureCodeServer';
 import { launchChromium } from '../e2e/harness/chromium';
 import { startPathProxy } from '../fakes/pathProxy';
@@ -62,16 +62,17 @@ function installFixtures(run: ExtensionTestRun, temp: string, env: NodeJS.Proces
 
 /**
  * The extension host's log entries warning about a deprecated API the extension under test used (its
- * own code or a library bundled into it: a stack frame in its folder). VS Code logs them quietly, and
- * a later release turns them into errors.
+ * own code or a library bundled into it: a stack frame in its dist/ bundles, not in the suite's own
+ * bundle beside them). VS Code logs them quietly, and a later release turns them into errors.
  */
 function deprecationsFrom(temp: string, extensionPath: string): string[] {
+  const shipped = join(extensionPath, 'dist') + sep;
   const logs = join(temp, 'user', 'logs');
   const files = existsSync(logs) ? readdirSync(logs, { recursive: true, encoding: 'utf8' }).filter((f) => /exthost\d*\/.*exthost\.log$/.test(f)) : [];
   return files.flatMap((file) =>
     readFileSync(join(logs, file), 'utf8')
       .split(/\n(?=\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)/)
-      .filter((entry) => entry.includes('[Deprecation Warning]') && entry.includes(extensionPath))
+      .filter((entry) => entry.includes('[Deprecation Warning]') && entry.includes(shipped))
       .map((entry) => entry.split('\n').slice(0, 8).join('\n')),
   );
 }

@@ -91,6 +91,28 @@ export class AgentHookFiles {
   ) {}
 
   /**
+   * What the hook files say now (the formats in use, each file's path and text), for telling a real
+   * change from a watcher's repeated event: only a change starts the servers and hooks afresh, so a
+   * second event for the same save does not drop a hub while a tool call runs on it.
+   */
+  fingerprint(): string {
+    const files = this.deps.formats().flatMap((id) => {
+      const format = agentFormat(id);
+      return (['user', 'workspace'] as const).flatMap((scope) => {
+        const root = scope === 'user' ? this.deps.home : this.deps.workspaceFolder;
+        return hookFilesOf(format, root, scope, this.deps.fs).map((relative) => {
+          try {
+            return [scope, relative, this.deps.fs.read(join(root, relative))];
+          } catch (error) {
+            return [scope, relative, `unreadable: ${(error as Error).message}`];
+          }
+        });
+      });
+    });
+    return JSON.stringify([this.deps.formats(), files]);
+  }
+
+  /**
    * The hook files that run now; `taken` are the MCP servers' names, which a file's server name must
    * not repeat. Once `signal` (the asking build's) aborts, no further file is asked about.
    */

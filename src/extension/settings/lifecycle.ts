@@ -175,6 +175,6 @@ export function watchConfiguration(deps: WatchDeps): vscode.Disposable[] {
     settingsWatcher.onDidCreate(renotice),
     settingsWatcher.onDidDelete(renotice),
     // Another agent's hook file changed: read again at the next prompt, and a workspace's file asks again.
-    ...watchHookFiles(deps.workspaceFolder, deps.home, () => void deps.host.invalidateServers()),
+    ...watchHookFiles(deps.workspaceFolder, deps.home, () => void deps.host.configurationChanged()),
   ];
 }
