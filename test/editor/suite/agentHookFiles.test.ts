@@ -120,4 +120,19 @@ describe('another agent\'s hook file in the chat', function () {
     assert.ok(!sprout.tree.getChildren().some((n) => n.kind === 'files'), 'no file runs');
     assert.ok(sprout.hooks.notices.some((n) => n.startsWith('.claude/settings.json does not run: you did not allow')), sprout.hooks.notices.join('\n'));
   });
+
+  it('a save that changes nothing keeps the servers running; a change to the file starts them afresh', async () => {
+    const sprout = await sproutApi();
+    await sprout.host.ensureServers();
+    const before = sprout.hookFiles.fingerprint();
+    // The text it already has: a watcher reports a change (perhaps twice), nothing changed.
+    writeSettings(' --strict');
+    assert.equal(sprout.hookFiles.fingerprint(), before);
+    await sprout.host.configurationChanged();
+    assert.equal(sprout.host.started, true, 'an unchanged hook file does not drop the running servers');
+    writeSettings(' --strict --twice');
+    assert.notEqual(sprout.hookFiles.fingerprint(), before);
+    await sprout.host.configurationChanged();
+    assert.equal(sprout.host.started, false, 'a changed hook file starts the servers and hooks afresh');
+  });
 });
