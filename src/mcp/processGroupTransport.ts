@@ -41,6 +41,8 @@ const MAX_STDERR_LINE = 8192;
 const STDERR_TAIL_LINES = 5;
 /** After `exit`, wait this long for stdout to drain before reporting the close (a grandchild may hold the pipe). */
 const CLOSE_AFTER_EXIT_MS = 200;
+/** How long a write that found the pipe broken waits for the process's exit, to report that instead. */
+const BROKEN_PIPE_EXIT_WAIT_MS = 2000;
 /** How long close/kill wait for SIGKILLed group members and strays to be gone. */
 const DESCENDANTS_GONE_MS = 2000;
 
@@ -74,6 +76,9 @@ export class ProcessGroupTransport implements Transport {
   private readonly stderrTail: string[] = [];
   private resolveExited!: () => void;
   private readonly exited = new Promise<void>((resolve) => (this.resolveExited = resolve));
+  /** Resolves with notifyClose: the process is gone and its output read (or it never started). */
+  private resolveSettled!: () => void;
+  private readonly settled = new Promise<void>((resolve) => (this.resolveSettled = resolve));
   /** Inherited by everything the server starts, so an orphaned descendant can still be found. */
   private readonly tag = newSpawnTag();
   /** Processes outside the group seen at a kill, remembered for the next signal (SIGKILL after SIGTERM). */
@@ -207,6 +212,7 @@ export class ProcessGroupTransport implements Transport {
   private notifyClose(): void {
     if (this.closeNotified) return;
     this.closeNotified = true;
+    this.resolveSettled();
     this.readBuffer.clear();
     this.onclose?.();
   }
@@ -214,7 +220,8 @@ export class ProcessGroupTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || this.exitedFlag || stdin.destroyed) {
-      return Promise.reject(new Error(`MCP server "${this.options.server}" is not running`));
+      const how = this.describeExit();
+      return Promise.reject(new Error(`MCP server "${this.options.server}" is not running${how ? ` (${how})` : ''}`));
     }
     // Settles by the write's own callback: flushed, or failed because the pipe broke or the stream was
     // destroyed. Waiting for 'drain' instead hangs for good when the server dies with the write pending
@@ -222,8 +229,15 @@ export class ProcessGroupTransport implements Transport {
     // initialize left its start, and every later call and close() of that server, waiting forever).
     return new Promise<void>((resolve, reject) => {
       stdin.write(serializeMessage(message), (error) => {
-        if (error) reject(new Error(`MCP server "${this.options.server}" is not running (${error.message})`));
-        else resolve();
+        if (!error) return resolve();
+        // A broken pipe is a server on its way out: say how it ended (its exit and last stderr) once
+        // that is known, not only EPIPE. One that closed its stdin and lives on is said as it is.
+        let timer: NodeJS.Timeout | undefined;
+        const waited = new Promise<void>((r) => (timer = setTimeout(r, BROKEN_PIPE_EXIT_WAIT_MS)));
+        void Promise.race([this.settled, waited]).then(() => {
+          clearTimeout(timer);
+          reject(new Error(`MCP server "${this.options.server}" is not running (${this.describeExit() || error.message})`));
+        });
       });
     });
   }

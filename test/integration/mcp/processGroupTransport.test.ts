@@ -27,6 +27,28 @@ test('a send still queued when the server is killed fails instead of waiting for
   await assert.rejects(transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' }), /MCP server "deaf" is not running/);
 });
 
+test('a server that exits at once: its sends fail saying how it ended (exit code and stderr), not only EPIPE', async () => {
+  // Whichever comes first, the broken pipe or the exit event, the error names the exit: on a busy
+  // machine a restart's initialize once failed with "write EPIPE" alone, hiding the server's own words.
+  for (let run = 0; run < 5; run++) {
+    const transport = new ProcessGroupTransport({ server: 'dies', command: process.execPath, args: ['-e', 'console.error("bad config here"); process.exit(7)'], env: { PATH: process.env.PATH ?? '' } });
+    await transport.start();
+    try {
+      let failure: string | undefined;
+      // A first write may still fit the pipe before the process is gone; the next ones cannot.
+      for (let i = 0; i < 1000 && failure === undefined; i++) {
+        failure = await transport.send({ jsonrpc: '2.0', id: i, method: 'initialize', params: { data: 'x'.repeat(64 * 1024) } } as JSONRPCMessage).then(
+          () => undefined,
+          (error: Error) => error.message,
+        );
+      }
+      assert.match(failure ?? 'every send was taken', /MCP server "dies" is not running \(exited with code 7; last stderr: bad config here\)/);
+    } finally {
+      await transport.kill();
+    }
+  }
+});
+
 test('control: a send the server can take resolves', async () => {
   const transport = new ProcessGroupTransport({ server: 'reader', command: process.execPath, args: ['-e', "process.stdin.on('data', () => {})"], env: { PATH: process.env.PATH ?? '' } });
   await transport.start();
