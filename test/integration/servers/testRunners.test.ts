@@ -29,9 +29,16 @@ async function timed<T>(body: () => Promise<T>): Promise<{ value: T; ms: number 
   return { value, ms: Date.now() - started };
 }
 
-function lastRun(stateDir: string): { status: string; finishedAt: number } | undefined {
+interface LastRun {
+  status: string;
+  finishedAt: number;
+  fingerprint: string;
+  outputTail?: string;
+}
+
+function lastRun(stateDir: string): LastRun | undefined {
   const file = join(stateDir, 'last-test-run.json');
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { status: string; finishedAt: number }) : undefined;
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as LastRun) : undefined;
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 600_000): Promise<T> {
@@ -115,22 +122,28 @@ for (const fixture of RUNNER_FIXTURES) {
     });
 
     it('after an edit: the old result is stale (with its age), a background run lands, and _Stop adopts it', async () => {
-      const redAt = lastRun(stateDir)?.finishedAt;
+      const red = lastRun(stateDir);
       applyFix(fixture, root);
       // A second server that may not wait at all shows what _Stop says while no fresh result exists.
+      // It works on a copy of the fixed project: the run its _Stop starts must not share the project
+      // with the background run (two tap runs in one folder share .tap/ and fail each other's coverage).
+      const probeRoot = join(base, 'probe-project');
+      cpSync(root, probeRoot, { recursive: true });
       const probeState = join(base, 'probe-state');
       mkdirSync(probeState);
       cpSync(join(stateDir, 'last-test-run.json'), join(probeState, 'last-test-run.json'));
-      const probe = await startServer('tests', ['--root', root, '--state-dir', probeState, '--watch', 'off', '--hook-budget-ms', '1']);
+      const probe = await startServer('tests', ['--root', probeRoot, '--state-dir', probeState, '--watch', 'off', '--hook-budget-ms', '1']);
       extra.push(probe);
       const stale = await probe.call('_Stop');
       assert.match(stale.text, /have not passed on the current state.*The last result is stale: it is from (just now|.* ago), and the workspace has changed since/s);
       assert.equal((stale.structured as { stale: boolean }).stale, true);
 
+      // The first result for the fixed state is the verdict: a failed one fails here with its output.
       const green = await waitFor('the background run for the fixed state', () => {
         const run = lastRun(stateDir);
-        return run && run.finishedAt !== redAt && run.status === 'passed' ? run : undefined;
+        return run && run.finishedAt !== red?.finishedAt && run.fingerprint !== red?.fingerprint ? run : undefined;
       });
+      assert.equal(green.status, 'passed', `the background run for the fixed state: ${green.outputTail ?? ''}`);
       const { value, ms } = await timed(() => server.call('_Stop'));
       assert.ok(ms < HOOK_TIMEOUT_MS, `answered within the hook timeout (took ${ms} ms)`);
       assert.equal(value.text, '', 'green: no objection');
