@@ -52,7 +52,7 @@ export interface CodeServerSession {
   /** Where code-server unpacked the extension (to check what the .vsix shipped). */
   extensionDir: string;
   screenshot(name: string): Promise<string>;
-  /** Reloads the window as F5 does (the workbench and the extension host restart, the server and the browser profile stay). */
+  /** Reloads the window (the workbench and the extension host restart, the server stays). */
   reload(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -98,10 +98,6 @@ async function openWorkbench(browser: Browser, url: string): Promise<Page> {
  */
 export async function loadWorkbench(page: Page, url: string): Promise<void> {
   await page.goto(url, { waitUntil: 'commit', timeout: scaledMs(30_000) });
-  await workbenchRestored(page);
-}
-
-async function workbenchRestored(page: Page): Promise<void> {
   await page.locator('.monaco-workbench').waitFor({ timeout: scaledMs(60_000) });
   // The activity bar appears once the workbench has restored its parts.
   await page.locator('.part.activitybar').waitFor({ timeout: scaledMs(60_000) });
@@ -145,9 +141,12 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000, alive);
     browser = await launchChromium(options.browserNetwork?.chromiumArgs);
     const url = `http://${options.browserNetwork?.host ?? '127.0.0.1'}:${port}/?folder=${encodeURIComponent(options.workspace)}`;
-    const page = await openWorkbench(browser, url);
+    let page = await openWorkbench(browser, url);
+    const liveBrowser = browser;
     const session: CodeServerSession = {
-      page,
+      get page() {
+        return page;
+      },
       url,
       extensionDir,
       async screenshot(name) {
@@ -160,9 +159,8 @@ export async function startCodeServerWithVsix(options: CodeServerOptions): Promi
         return file;
       },
       async reload() {
-        // What F5 does: the same browser profile, so the workbench restores its layout as a user's does.
-        await page.reload({ waitUntil: 'commit', timeout: scaledMs(30_000) });
-        await workbenchRestored(page);
+        await page.context().close();
+        page = await openWorkbench(liveBrowser, url);
       },
       stop: cleanup,
     };

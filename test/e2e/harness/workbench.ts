@@ -28,14 +28,9 @@ export function sproutActivityItem(page: Page): Locator {
   return page.locator('.part.activitybar .action-item a[aria-label^="Sprout"], .part.activitybar .action-item [aria-label^="Sprout"]').first();
 }
 
-/** Shows the Sprout container; one the window restored open stays open (a click on its icon would close it). */
 export async function openSproutContainer(page: Page): Promise<void> {
-  const title = page.locator('.part.sidebar .composite.title').filter({ hasText: /sprout/i });
-  const item = sproutActivityItem(page);
-  await item.waitFor({ timeout: scaledMs(30_000) });
-  const open = await page.locator('.part.activitybar .action-item.checked').filter({ has: item }).count();
-  if (open === 0 || !(await title.isVisible())) await item.click({ timeout: scaledMs(30_000) });
-  await title.waitFor({ timeout: scaledMs(30_000) });
+  await sproutActivityItem(page).click({ timeout: scaledMs(30_000) });
+  await page.locator('.part.sidebar .composite.title').filter({ hasText: /sprout/i }).waitFor({ timeout: scaledMs(30_000) });
 }
 
 export function chatView(page: Page): FrameLocator {
