@@ -34,5 +34,6 @@ export {
 } from './compactionRules';
 export { truncateToolResult } from './toolRunner';
 export { parseToolArguments, wireSafeArguments } from './toolArguments';
-export { withAttachments, type PromptAttachment } from './promptAttachments';
-export { planRound, toolSpecs } from './promptRunner';
+export { withAttachments, type PromptAttachment, type PromptOptions } from './promptAttachments';
+export { planRound } from './promptRunner';
+export { roundRequest, toolSpecs, type RoundRequest } from './roundRequest';

@@ -16,6 +16,16 @@ function fenceFor(content: string): string {
   return '`'.repeat(longest + 1);
 }
 
+/**
+ * What a host adds to one prompt besides its text. Per-prompt and per-chat choices the core decides
+ * with (attached files today; images, a mode, an agent, a tool selection as they land) are fields here,
+ * so `AgentSession.run` keeps one signature for both hosts.
+ */
+export interface PromptOptions {
+  /** Files the user attached: they go to the model with the prompt, their labels into `prompt_started`. */
+  attachments?: readonly PromptAttachment[];
+}
+
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {
   if (attachments.length === 0) return prompt;
   const blocks = attachments.map((a) => {

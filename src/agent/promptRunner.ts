@@ -12,7 +12,8 @@ import { CancelledError, raceAbort } from './cancellation';
 import { type CoreContext, appendMessage, toolListOptions } from './context';
 import { validateHistory, wireSafeCalls } from './historyValidity';
 import { callModel, replyMessage } from './modelTurn';
-import type { ModelReply, ToolSpec } from './ports';
+import type { ModelReply } from './ports';
+import { type RoundRequest, roundRequest } from './roundRequest';
 import { type PromptGate, STOP_EVIDENCE_MAX_CALLS, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
 import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
 import { runPromptStartHooks } from './lifecycleHooks';
@@ -21,17 +22,12 @@ import { type ToolCallRecord, answerUnrun, runToolCalls } from './toolRunner';
 import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
-import { type PromptAttachment, withAttachments } from './promptAttachments';
+import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
 
 const finish = (reason: OutcomeReason, extra: Partial<Outcome> = {}): Step => ({ kind: 'finish', outcome: { reason, ...extra } });
-
-/** Tools the model sees: every non-hook tool, hooks never (enabled or not). */
-export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
-  return tools.filter((t) => !t.isHook).map((t) => ({ name: t.qualifiedName, description: t.description, parameters: t.inputSchema }));
-}
 
 /** The per-round decision, before anything is sent. */
 export function planRound(input: { rounds: number; maxRounds: number; estimate: number; compactedThisRound: boolean; limit: number; window: number }): RoundPlan {
@@ -55,8 +51,12 @@ export class PromptRunner {
     private readonly ctx: CoreContext,
     private readonly prompt: string,
     private readonly signal: AbortSignal,
-    private readonly attachments: readonly PromptAttachment[] = [],
+    private readonly options: PromptOptions = {},
   ) {}
+
+  private get attachments(): readonly PromptAttachment[] {
+    return this.options.attachments ?? [];
+  }
 
   async run(): Promise<Outcome> {
     const { ctx } = this;
@@ -101,9 +101,10 @@ export class PromptRunner {
       if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal))) return finish('cancelled');
       this.startHooksDone = true;
     }
-    const specs = toolSpecs(tools);
+    const request = roundRequest(ctx, tools);
+    const { specs } = request;
     const settings = ctx.settings();
-    const fixed = fixedChars(settings.systemPrompt, specs);
+    const fixed = fixedChars(request.system, specs);
     const ledger = ctx.historyLedger;
     let compacted = false;
     for (;;) {
@@ -122,7 +123,7 @@ export class PromptRunner {
       if (result === 'too_large') return finish('error', { message: 'The current prompt alone does not fit the model\'s context window.' });
       compacted = true;
     }
-    return await this.callModel(tools, specs);
+    return await this.callModel(tools, request);
   }
 
   /** The round cap can come right after an objection: the turn then ends with it standing (docs/hooks.md#the-_stop-gate). */
@@ -131,7 +132,7 @@ export class PromptRunner {
     return finish(plan.reason, { ...(plan.message === undefined ? {} : { message: plan.message }), ...(unresolved === undefined ? {} : { unresolved }) });
   }
 
-  private async callModel(tools: ToolInfo[], specs: ToolSpec[]): Promise<Step> {
+  private async callModel(tools: ToolInfo[], request: RoundRequest): Promise<Step> {
     const { ctx } = this;
     const settings = ctx.settings();
     const history = ctx.state().history;
@@ -142,8 +143,8 @@ export class PromptRunner {
     }
     this.rounds += 1;
     ctx.emit({ type: 'round_started', round: this.rounds });
-    const messages = [{ role: 'system' as const, content: settings.systemPrompt }, ...history];
-    const turn = await callModel(ctx, { model: settings.model, messages, tools: specs }, this.signal);
+    const messages = [{ role: 'system' as const, content: request.system }, ...history];
+    const turn = await callModel(ctx, { model: settings.model, messages, tools: request.specs }, this.signal);
     if (turn.kind === 'cancelled') {
       if (turn.partialText.trim() !== '') appendMessage(ctx, { role: 'assistant', content: turn.partialText });
       return finish('cancelled');

@@ -14,7 +14,8 @@ import { runSessionEndHook } from './lifecycleHooks';
 import { HistoryLedger } from './historyLedger';
 import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
-import { PromptRunner, toolSpecs } from './promptRunner';
+import { PromptRunner } from './promptRunner';
+import { roundRequest } from './roundRequest';
 import type { Clock, Logger, ModelClient, ToolHost } from './ports';
 import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './replayState';
 import { emitBudget } from './stopGate';
@@ -22,7 +23,7 @@ import type { AgentEvent, Outcome, SessionEndReason, TranscriptStore } from './e
 import type { AgentSettings } from './settings';
 import type { ChatMessage, Usage } from './messages';
 import { errorMessage } from './errorMessage';
-import type { PromptAttachment } from './promptAttachments';
+import type { PromptOptions } from './promptAttachments';
 
 export interface AgentSessionOptions {
   sessionId: string;
@@ -130,13 +131,13 @@ export class AgentSession {
     return session;
   }
 
-  /** Runs one prompt; `attachments` (files the user attached) go to the model with it, their labels into `prompt_started`. */
-  async run(prompt: string, signal?: AbortSignal, attachments: readonly PromptAttachment[] = []): Promise<Outcome> {
+  /** Runs one prompt; what the host adds to it (attached files, and the per-chat choices to come) is in `options`. */
+  async run(prompt: string, signal?: AbortSignal, options: PromptOptions = {}): Promise<Outcome> {
     if (this.running) throw new Error('A prompt is already running in this session; wait for it or cancel it first.');
     this.running = true;
     let outcome: Outcome;
     try {
-      outcome = await new PromptRunner(this.ctx, prompt, signal ?? NOT_CANCELLABLE, attachments).run();
+      outcome = await new PromptRunner(this.ctx, prompt, signal ?? NOT_CANCELLABLE, options).run();
     } catch (error) {
       this.options.logger?.error('prompt failed unexpectedly', { message: errorMessage(error) });
       outcome = { reason: 'error', message: `Internal error: ${errorMessage(error)}`, rounds: 0 };
@@ -155,8 +156,8 @@ export class AgentSession {
     try {
       const abort = signal ?? NOT_CANCELLABLE;
       const tools = await this.options.tools.listTools(abort, toolListOptions(this.ctx));
-      const specs = toolSpecs(tools);
-      await compact(this.ctx, { trigger: 'manual', currentPrompt: null, tools, specs, fixedChars: fixedChars(this.settings.systemPrompt, specs) }, abort);
+      const { system, specs } = roundRequest(this.ctx, tools);
+      await compact(this.ctx, { trigger: 'manual', currentPrompt: null, tools, specs, fixedChars: fixedChars(system, specs) }, abort);
     } finally {
       this.running = false;
     }

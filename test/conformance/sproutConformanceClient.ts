@@ -8,7 +8,7 @@
  */
 import type { JSONSchema7 } from './jsonSchemaLite';
 import type { ToolInfo } from '../../src/agent/messages';
-import { toolSpecs } from '../../src/agent/promptRunner';
+import { toolSpecs } from '../../src/agent/roundRequest';
 import { McpHub } from '../../src/mcp/mcpHub';
 import { toWireTools } from '../../src/model/wire';
 import type { OAuthRecord, OAuthStore } from '../../src/mcp/oauthClient';

@@ -111,7 +111,7 @@ export class Chat {
     this.tellRunning();
     try {
       const attachments = await prepare();
-      await this.session.run(prompt, abort.signal, attachments);
+      await this.session.run(prompt, abort.signal, { attachments });
     } finally {
       this.abort = undefined;
       this.tellRunning();
