@@ -18,12 +18,13 @@ export const layers = {
   webview: { imports: ['shared'], packages: ['dompurify', 'highlight.js', 'markdown-it'] },
   platform: { imports: ['agent'] },
   agentHooks: { imports: ['agent'], packages: ['zod'] },
+  customizations: { imports: ['agent'], packages: ['yaml', 'zod'] },
   model: { imports: ['agent', 'platform'] },
   mcp: { imports: ['agent', 'shared', 'platform'] },
   servers: { imports: ['agent', 'shared', 'platform'] },
   runtime: { imports: ['agent', 'shared', 'platform', 'model', 'mcp', 'servers'] },
-  cli: { imports: ['agent', 'shared', 'platform', 'agentHooks', 'model', 'mcp', 'servers', 'runtime', 'package.json'] },
-  extension: { imports: ['agent', 'shared', 'platform', 'agentHooks', 'model', 'mcp', 'servers', 'runtime', 'package.json'] },
+  cli: { imports: ['agent', 'shared', 'platform', 'agentHooks', 'customizations', 'model', 'mcp', 'servers', 'runtime', 'package.json'] },
+  extension: { imports: ['agent', 'shared', 'platform', 'agentHooks', 'customizations', 'model', 'mcp', 'servers', 'runtime', 'package.json'] },
 };
 
 /** Packages a layer never imports (the layers with an allowlist above need no such list). */
