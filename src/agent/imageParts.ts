@@ -46,6 +46,12 @@ export function cleanBase64(data: string): string {
   return (comma >= 0 ? data.slice(comma + 1) : data).replace(/\s+/g, '');
 }
 
+/** Why an image of `bytes` is refused for its size, if it is (a host may ask before it reads the file). */
+export function sizeRefusal(name: string, bytes: number): string | undefined {
+  if (bytes <= MAX_IMAGE_BYTES) return undefined;
+  return `${name} is ${byteSize(bytes)}; an image may be at most ${byteSize(MAX_IMAGE_BYTES)}. Crop or shrink it (or save it as JPEG) and attach it again.`;
+}
+
 /**
  * An image for a message, or why it cannot be one: empty, not base64, over the size cap, or not a type
  * models take (named when it is a known one: "a BMP image").
@@ -54,10 +60,8 @@ export function checkImage(name: string, base64: string): ImageCheck {
   const data = cleanBase64(base64);
   if (data === '') return { ok: false, reason: `${name} is empty.` };
   if (data.length % 4 !== 0 || !BASE64.test(data)) return { ok: false, reason: `${name} is not readable image data (not valid base64).` };
-  const bytes = base64Bytes(data);
-  if (bytes > MAX_IMAGE_BYTES) {
-    return { ok: false, reason: `${name} is ${byteSize(bytes)}; an image may be at most ${byteSize(MAX_IMAGE_BYTES)}. Crop or shrink it (or save it as JPEG) and attach it again.` };
-  }
+  const tooBig = sizeRefusal(name, base64Bytes(data));
+  if (tooBig !== undefined) return { ok: false, reason: tooBig };
   const header = imageHeader(data);
   if (header.kind === 'other') {
     const article = /^(SVG|ICO|AVIF)$/.test(header.name) ? 'an' : 'a';
