@@ -23,12 +23,12 @@ function imagePart(image: ImagePart): ChatCompletionContentPart {
   return { type: 'image_url', image_url: { url: dataUrl(image) } };
 }
 
-/** Each image as a line saying it was not sent. */
-function notes(images: readonly ImagePart[]): string {
+/** Each image as a line saying it was not sent (the VS Code models' mapping says it the same way). */
+export function notes(images: readonly ImagePart[]): string {
   return images.map((image) => `[image not sent: ${image.name} ${NOT_TAKEN}]`).join('\n');
 }
 
-function joined(text: string, more: string): string {
+export function joined(text: string, more: string): string {
   return text === '' ? more : `${text}\n\n${more}`;
 }
 
@@ -47,12 +47,17 @@ export function toolContent(message: Extract<ChatMessage, { role: 'tool' }>, rul
   if (images.length === 0) return message.content;
   if (rules.images === 'note') return `${message.content}\n${notes(images)}`;
   const what = images.length === 1 ? 'The image follows' : `The ${images.length} images follow`;
-  return `${message.content}\n[${what} in the next user message.]`;
+  return `${message.content}\n[${what} after the tool results.]`;
+}
+
+/** What heads a tool's image where it is carried. */
+export function carriedLabel(image: ImagePart): string {
+  return `${imageLabel(image)} returned by a tool above:`;
 }
 
 /** The parts of the user message that carries a run of tool results' images. */
 function carriedImages(run: readonly ChatMessage[]): ChatCompletionContentPart[] {
-  return run.flatMap(imagesOf).flatMap((image) => [{ type: 'text' as const, text: `${imageLabel(image)} returned by a tool above:` }, imagePart(image)]);
+  return run.flatMap(imagesOf).flatMap((image) => [{ type: 'text' as const, text: carriedLabel(image) }, imagePart(image)]);
 }
 
 function asParts(content: ChatCompletionMessageParam['content']): ChatCompletionContentPart[] {

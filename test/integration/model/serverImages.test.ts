@@ -58,7 +58,7 @@ describe('images reach an endpoint that takes them', () => {
     assert.equal(outcome.reason, 'end_turn', outcome.message);
     const messages = rig.messages(1);
     const tool = messages.findIndex((m) => m.role === 'tool');
-    assert.match(String(messages[tool]?.content), /Here's the image you requested:\n\[image: image\/png, \d+ bytes\]\nThe image above is the MCP logo\.\n\[The image follows in the next user message\.\]/);
+    assert.match(String(messages[tool]?.content), /Here's the image you requested:\n\[image: image\/png, \d+ bytes\]\nThe image above is the MCP logo\.\n\[The image follows after the tool results\.\]/);
     assert.equal(messages[tool + 1]?.role, 'user', 'the image rides in the user message right after the tool results');
     const parts = imagePartsOf(rig.chatBodies()[1]);
     assert.equal(parts.length, 1);
