@@ -59,9 +59,9 @@ export function sizeRefusal(name: string, bytes: number): string | undefined {
 export function checkImage(name: string, base64: string): ImageCheck {
   const data = cleanBase64(base64);
   if (data === '') return { ok: false, reason: `${name} is empty.` };
-  if (data.length % 4 !== 0 || !BASE64.test(data)) return { ok: false, reason: `${name} is not readable image data (not valid base64).` };
   const tooBig = sizeRefusal(name, base64Bytes(data));
   if (tooBig !== undefined) return { ok: false, reason: tooBig };
+  if (data.length % 4 !== 0 || !BASE64.test(data)) return { ok: false, reason: `${name} is not readable image data (not valid base64).` };
   const header = imageHeader(data);
   if (header.kind === 'other') {
     const article = /^(SVG|ICO|AVIF)$/.test(header.name) ? 'an' : 'a';

@@ -43,9 +43,12 @@ const REQUEST = [400, 422];
 const REFUSED = '(extra_forbidden|extra inputs are not permitted|unrecognized request argument|unknown (parameter|field)|not permitted|is unsupported|not supported)';
 const refused = (field: string): RegExp => new RegExp(`${field}[\\s\\S]*${REFUSED}|${REFUSED}[\\s\\S]*${field}`, 'i');
 
-/** How servers say the model takes no images (sources in docs/model-servers.md); the VS Code models' client reads it too. */
+/**
+ * How servers say the model takes no images (sources in docs/model-servers.md); the VS Code models'
+ * client reads it too (Copilot's provider: `model "gpt-4.1" not supported for vision`).
+ */
 export const IMAGE_REFUSAL =
-  /image input is not supported|model is not multimodal|at most 0 image\(s\) may be provided|missing data required for image input|does not support images?\b|no endpoints found that support image input|image_url is only supported by certain models|does not support image input|vision is not supported/i;
+  /image input is not supported|model is not multimodal|at most 0 image\(s\) may be provided|missing data required for image input|does not support images?\b|no endpoints found that support image input|image_url is only supported by certain models|does not support image input|vision is not supported|not supported for vision/i;
 
 const ADAPTING: ReadonlyArray<Signature & { adapt: AdaptationId }> = [
   // Mistral: 422 extra_forbidden; older Azure api-versions: 400 "Unrecognized request argument supplied: stream_options".
