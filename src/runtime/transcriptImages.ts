@@ -3,12 +3,14 @@
  * sent in every round of a chat is stored once. Each image is a private file named by the SHA-256 of
  * its bytes in `<transcript>.images/` (`chat.jsonl` keeps them in `chat.images/`), and the line holds
  * its reference (`file`) where the base64 was. Loading puts the bytes back; a file that is gone
- * (deleted by hand) leaves a note in the message's text rather than a broken image. A reference is
- * read only when it is exactly such a name, so a transcript cannot point the reader elsewhere.
+ * (deleted by hand, or no image any more) leaves a note in the message's text rather than a broken
+ * image. A reference is read only when it is exactly such a name, so a transcript cannot point the
+ * reader elsewhere.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import type { AgentEvent } from '../agent/events';
+import { imageHeader } from '../agent/imageHeader';
 import type { ChatMessage, ImagePart } from '../agent/messages';
 import { ensurePrivateDir, openPrivateFile } from '../platform/privateState';
 import { join } from 'node:path';
@@ -70,14 +72,21 @@ export function storeImages(event: AgentEvent, dir: string): AgentEvent {
   });
 }
 
+/** The image with its type read from its bytes, or undefined when they are no image models take. */
+function truthful(image: Omit<ImagePart, 'data'>, data: string): ImagePart | undefined {
+  const header = imageHeader(data);
+  return header.kind === 'image' ? { ...image, mimeType: header.mimeType, data } : undefined;
+}
+
 function readImage(dir: string, image: StoredImage): ImagePart | undefined {
-  if (typeof image.data === 'string' && image.data !== '') return image as ImagePart;
+  if (typeof image.data === 'string' && image.data !== '') return truthful(image, image.data);
   if (typeof image.file !== 'string' || !STORED_NAME.test(image.file)) return undefined;
   try {
     const fd = openPrivateFile(join(dir, image.file), constants.O_RDONLY);
     try {
       const { file: _file, ...rest } = image;
-      return { ...rest, data: readFileSync(fd).toString('base64') };
+      // The type is read from the bytes again: the line's word for it is not taken.
+      return truthful(rest, readFileSync(fd).toString('base64'));
     } finally {
       closeSync(fd);
     }

@@ -50,11 +50,14 @@ test('an image whose file is gone, or a reference outside the folder, becomes a 
   rmSync(join(dir, 'chat.images', gone ?? ''));
   writeFileSync(join(dir, 'secret.txt'), 'secret');
   const hostile = { at: 2, event: { type: 'message', message: { role: 'user', content: 'x', images: [{ mimeType: 'image/png', name: 'evil', file: '../secret.txt' }] } } };
-  writeFileSync(path, `${readFileSync(path, 'utf8')}${JSON.stringify(hostile)}\n`);
+  const mislabelled = { at: 3, event: { type: 'message', message: { role: 'user', content: 'y', images: [{ mimeType: 'text/html', name: 'odd', data: base64(pngImage(2, 2)) }] } } };
+  writeFileSync(path, `${readFileSync(path, 'utf8')}${JSON.stringify(hostile)}\n${JSON.stringify(mislabelled)}\n`);
   const records = await new JsonlTranscriptStore(path).load();
   const tool = records[0]?.event.type === 'message' ? records[0].event.message : undefined;
   assert.equal(tool?.content, 'shot taken\n[image no longer available: a.png]');
   assert.deepEqual(tool?.role === 'tool' ? tool.images?.map((i) => i.name) : undefined, ['b.png']);
   const user = records[1]?.event.type === 'message' ? records[1].event.message : undefined;
   assert.deepEqual(user, { role: 'user', content: 'x\n[image no longer available: evil]' });
+  const odd = records[2]?.event.type === 'message' ? records[2].event.message : undefined;
+  assert.equal(odd?.role === 'user' ? odd.images?.[0]?.mimeType : undefined, 'image/png', "the type is read from the bytes, not taken from the line");
 });
