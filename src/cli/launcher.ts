@@ -7,7 +7,7 @@
  */
 import type { EarlySignals, main } from './main';
 import type { main as bridgeMain } from './bridge/bridgeEntry';
-import { EXIT_USAGE } from '../runtime/exitCodes';
+import { EXIT_ERROR, EXIT_USAGE } from '../runtime/exitCodes';
 import { NODE_FLOOR, meetsNodeFloor, nodeFloorMessage } from './nodeFloor';
 
 const seen: NodeJS.Signals[] = [];
@@ -27,10 +27,12 @@ const early: EarlySignals = {
 // main() handles its own failures (it exits with a code on every path). An agent's hook event
 // (`hooks run`) loads only the light bridge client, which asks the warm hook host.
 const args = process.argv.slice(2);
+const hookEvent = args[0] === 'hooks' && args[1] === 'run';
 if (!meetsNodeFloor(process.version, NODE_FLOOR)) {
   process.stderr.write(nodeFloorMessage(process.version, NODE_FLOOR));
-  process.exitCode = EXIT_USAGE;
-} else if (args[0] === 'hooks' && args[1] === 'run') {
+  // Another agent reads a hook's exit 2 as "block" (Claude Code, Gemini CLI): a hook that cannot run fails open, as the bridge's own errors do.
+  process.exitCode = hookEvent ? EXIT_ERROR : EXIT_USAGE;
+} else if (hookEvent) {
   early.release();
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   void (require('./hookBridge.js') as { main: typeof bridgeMain }).main(args.slice(2));

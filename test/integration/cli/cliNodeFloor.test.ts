@@ -75,3 +75,10 @@ it('refuses a Node under the floor with one line and exit 2, before anything sta
   assert.match(result.stderr, /^sprout-agent needs Node\.js 22\.15 or later; this is Node\.js v20\.19\.0\./);
   assert.equal(result.stderr.trimEnd().split('\n').length, 1, `one line, no stack trace: ${result.stderr}`);
 });
+
+it('a hook event on a Node under the floor fails open (exit 1, not the "block" of exit 2)', { timeout: 600_000 }, async () => {
+  const old = ensureNodeVersion('20.19.0');
+  const result = await runCli(['hooks', 'run', '--agent', 'claude'], { node: old, env: baseEnv('http://127.0.0.1:9/v1'), timeoutMs: 120_000, input: '{}' });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /^sprout-agent needs Node\.js 22\.15 or later/);
+});
