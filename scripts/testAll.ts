@@ -3,14 +3,17 @@
  * at the first failure like `&&` would, with each step's output streamed as it comes. At the end it
  * prints each step's time and counts, then one `Total: N passed, N failed` line summing every suite's
  * own count, so a reader (or CI) sees the whole run's result in the last line rather than only the
- * last suite's. The rules (step selection, counting, verdict) are in testSteps.ts.
+ * last suite's. Every step runs on a Node the product supports (suiteNode.ts: this one, or Node 22
+ * fetched into the user cache). The rules (step selection, counting, verdict) are in testSteps.ts.
  */
 import { spawn } from 'node:child_process';
+import { delimiter } from 'node:path';
+import { suiteNode } from './suiteNode';
 import { countLine, emptyCounts, failureOf, selectSteps, stepLine, totals, type Counts, type Step, type StepResult } from './testSteps';
 
-function runStep(step: Step, counts: Counts): Promise<number> {
+function runStep(step: Step, counts: Counts, env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn('npm', ['run', step], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('npm', ['run', step], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
@@ -36,12 +39,22 @@ async function main(): Promise<void> {
     return;
   }
   const started = Date.now();
+  let env: NodeJS.ProcessEnv;
+  try {
+    const node = suiteNode((m) => process.stdout.write(`${m}\n`));
+    env = { ...process.env, SPROUT_SUITE_NODE: node.version, ...(node.pathEntry === undefined ? {} : { PATH: `${node.pathEntry}${delimiter}${process.env.PATH ?? ''}` }) };
+    process.stdout.write(`npm test: the suites run on Node ${node.version} (${node.bin})\n`);
+  } catch (error) {
+    process.stderr.write(`npm test: cannot get a Node the product supports: ${(error as Error).message}\n`);
+    process.exitCode = 1;
+    return;
+  }
   const results: StepResult[] = [];
   for (const step of steps) {
     process.stdout.write(`\n=== npm run ${step}\n`);
     const counts = emptyCounts();
     const stepStarted = Date.now();
-    const exitCode = await runStep(step, counts);
+    const exitCode = await runStep(step, counts, env);
     results.push({ step, exitCode, counts, durationMs: Date.now() - stepStarted });
     if (failureOf(results) !== undefined) break;
   }

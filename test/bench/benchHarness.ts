@@ -53,7 +53,7 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
 /** Bundles the FakeHookServer to one JS file in `dir`; returns its path. */
 export function bundleHookServer(dir: string): string {
   const outfile = join(dir, 'hookServer.js');
-  buildSync({ entryPoints: [HOOK_SERVER_ENTRY], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'error' });
+  buildSync({ entryPoints: [HOOK_SERVER_ENTRY], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node22', logLevel: 'error' });
   return outfile;
 }
 

@@ -25,7 +25,7 @@ async function bundle(entry: string, browser: boolean, production: boolean): Pro
     minify: production,
     legalComments: 'none',
     logLevel: 'error',
-    ...(browser ? { platform: 'browser', target: 'es2022', format: 'iife' } : { platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'] }),
+    ...(browser ? { platform: 'browser', target: 'es2022', format: 'iife' } : { platform: 'node', target: 'node22', format: 'cjs', external: ['vscode'] }),
   });
   const out = result.outputFiles[0];
   if (!out) throw new Error(`esbuild produced nothing for ${entry}`);
@@ -56,7 +56,7 @@ async function activation(): Promise<string[]> {
   try {
     // The probe must live under the extension's folder: the host hands `vscode` only to code inside an extension.
     const probeDir = join(root, 'out', 'bench');
-    await esbuild.build({ entryPoints: [join(__dirname, 'activationProbe.ts')], outdir: probeDir, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'], logLevel: 'error' });
+    await esbuild.build({ entryPoints: [join(__dirname, 'activationProbe.ts')], outdir: probeDir, bundle: true, platform: 'node', target: 'node22', format: 'cjs', external: ['vscode'], logLevel: 'error' });
     writeFileSync(join(workspace, 'README.md'), '# activation bench\n');
     let result: ProbeResult | undefined;
     const code = await runExtensionTests({

@@ -46,10 +46,10 @@ function checkServer(stats: BenchServerStats, expectedRequests: number): void {
   if (problems.length > 0) throw new Error(`loop bench is not comparing like with like: ${problems.join('; ')} (${stats.problems.join('; ')})`);
 }
 
-/** Bundles loopRounds.ts the way esbuild.mjs bundles the product (node20, CommonJS, dependencies inlined). */
+/** Bundles loopRounds.ts the way esbuild.mjs bundles the product (node22, CommonJS, dependencies inlined). */
 function bundleLoopRounds(dir: string): string {
   const outfile = join(dir, 'loopRounds.js');
-  buildSync({ entryPoints: [join(__dirname, 'loopRounds.ts')], outfile, bundle: true, platform: 'node', target: 'node20', format: 'cjs', external: ['vscode'], logLevel: 'error' });
+  buildSync({ entryPoints: [join(__dirname, 'loopRounds.ts')], outfile, bundle: true, platform: 'node', target: 'node22', format: 'cjs', external: ['vscode'], logLevel: 'error' });
   return outfile;
 }
 

@@ -36,7 +36,7 @@ async function compileSuite(): Promise<void> {
     outdir: suiteOut,
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'cjs',
     sourcemap: 'inline',
     // mocha resolves from the repo's node_modules at run time; vscode is the extension host's.
@@ -64,7 +64,7 @@ async function startFakeModel(): Promise<FakeOpenAi> {
 function hookServerCommand(): string {
   const tsx = pathToFileURL(require.resolve('tsx')).href;
   const config = hookServerConfig({ hooks: { _Stop: objectTimes('Editor-test objection: run the tests first.', 1) } });
-  // Node 20 (this process) runs the fake: tsx is installed for it, and the extension host's Node 24 may not suit tsx's loader hooks.
+  // The suites' Node (this process) runs the fake: tsx is installed for it, and the extension host's Node 24 may not suit tsx's loader hooks.
   return JSON.stringify({ command: process.execPath, args: ['--import', tsx, HOOK_SERVER_ENTRY], env: { [HOOK_SERVER_ENV]: JSON.stringify(config) } });
 }
 

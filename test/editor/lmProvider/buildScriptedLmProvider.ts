@@ -21,7 +21,7 @@ export async function buildScriptedLmProvider(outDir = SCRIPTED_LM_DIR): Promise
     outfile: join(outDir, 'extension.js'),
     bundle: true,
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     format: 'cjs',
     external: ['vscode'],
     logLevel: 'warning',

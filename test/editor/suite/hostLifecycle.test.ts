@@ -22,7 +22,7 @@ const target = vscode.ConfigurationTarget.Workspace;
 const workspace = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const mcpJson = join(workspace, '.vscode', 'mcp.json');
 
-/** The runner's command for the fake hook server (Node 20 with tsx), with this test's own configuration. */
+/** The runner's command for the fake hook server (the suites' Node with tsx), with this test's own configuration. */
 function fakeServer(logFile?: string, extra: Record<string, string> = {}): { command: string; args: string[]; env: Record<string, string> } {
   const t = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as { command: string; args: string[]; env: Record<string, string> };
   const server = hookServerConfig({ logFile, extraTools: [{ name: 'show_env', behaviour: { kind: 'env' } }] });

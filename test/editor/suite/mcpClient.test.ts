@@ -99,7 +99,7 @@ describe('MCP client features in the editor', function () {
     sprout.consent.prompt = async () => true;
     const asked: string[] = [];
     sprout.mcpPrompts.askInput = async (spec) => (asked.push(spec.id), 'typed-secret-value');
-    // The runner's command for the fake server (Node 20 with tsx), with this test's own configuration.
+    // The runner's command for the fake server (the suites' Node with tsx), with this test's own configuration.
     const t = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? '{}') as { command: string; args: string[]; env: Record<string, string> };
     t.env = { ...t.env, [HOOK_SERVER_ENV]: JSON.stringify(hookServerConfig({ extraTools: [{ name: 'show_env', behaviour: { kind: 'env' } }] })) };
     await useServers({});

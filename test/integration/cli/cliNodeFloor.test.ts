@@ -3,7 +3,7 @@
 // the floor is proven by running it there. That exact Node comes from the npm registry (the package
 // `node`, once, into the user's cache folder) and runs a whole turn: the real SDK against the fake
 // model, a tool of a real MCP server, the bundled workspace server (started by the CLI with the same
-// Node), and a `_Stop` hook that objects once.
+// Node), and a `_Stop` hook that objects once. Below the floor, the CLI says so in one line.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { hookServerConfig, hookServerMcpConfig, objectTimes } from '../../fakes/
 import { assertAllRequestsValid } from '../loop/loopHarness';
 import { baseEnv, ensureBuilt, outcomeOf, parseEvents, REPO_ROOT, runCli, writeMcpConfig } from './cliHarness';
 
-/** `>=20.19` in package.json is the promise; its first release is what runs here. */
+/** `>=22.15` in package.json is the promise; its first release is what runs here. */
 function floorVersion(): string {
   const engines = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
   const match = /^>=\s*(\d+)\.(\d+)(?:\.(\d+))?$/.exec(engines.trim());
@@ -65,4 +65,20 @@ it('runs a whole turn on the Node floor of package.json', { timeout: 600_000 }, 
   assert.equal(events.filter((e) => e.type === 'hook_objected').length, 1);
   assert.equal(fake.chatRequests().length, 4);
   assertAllRequestsValid(fake.requests);
+});
+
+it('refuses a Node under the floor with one line and exit 2, before anything starts', { timeout: 600_000 }, async () => {
+  const old = ensureNodeVersion('20.19.0');
+  const result = await runCli(['--json', '--cwd', dir, 'go'], { node: old, env: { ...baseEnv('http://127.0.0.1:9/v1'), XDG_STATE_HOME: join(dir, 'state-old') }, timeoutMs: 120_000 });
+  assert.equal(result.code, 2, result.stderr);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, /^sprout-agent needs Node\.js 22\.15 or later; this is Node\.js v20\.19\.0\./);
+  assert.equal(result.stderr.trimEnd().split('\n').length, 1, `one line, no stack trace: ${result.stderr}`);
+});
+
+it('a hook event on a Node under the floor fails open (exit 1, not the "block" of exit 2)', { timeout: 600_000 }, async () => {
+  const old = ensureNodeVersion('20.19.0');
+  const result = await runCli(['hooks', 'run', '--agent', 'claude'], { node: old, env: baseEnv('http://127.0.0.1:9/v1'), timeoutMs: 120_000, input: '{}' });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /^sprout-agent needs Node\.js 22\.15 or later/);
 });

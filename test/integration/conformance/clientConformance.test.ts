@@ -122,7 +122,7 @@ before(() => {
   node24 = ensureNode24();
   cwd = mkdtempSync(join(tmpdir(), 'sprout-conformance-'));
   const bundle = join(cwd, 'sproutConformanceClient.cjs');
-  buildSync({ entryPoints: [CLIENT], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  buildSync({ entryPoints: [CLIENT], outfile: bundle, bundle: true, platform: 'node', format: 'cjs', target: 'node22', logLevel: 'warning' });
   command = [process.execPath, bundle].map((part) => JSON.stringify(part)).join(' ');
   writeFileSync(join(cwd, 'expected-2026.yml'), `client:\n${Object.keys(KNOWN_FAILING_2026).map((check) => `  - ${check}\n`).join('')}`);
 });

@@ -22,7 +22,7 @@ describe('bundled servers (esbuild output, run as `node <bundle>`)', () => {
       outdir: join(base, 'servers'),
       bundle: true,
       platform: 'node',
-      target: 'node20',
+      target: 'node22',
       format: 'cjs',
       logLevel: 'silent',
       banner: { js: '#!/usr/bin/env node' },
