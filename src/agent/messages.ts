@@ -26,7 +26,7 @@ export interface ImagePart {
   mimeType: string;
   /** The bytes, base64 (no `data:` prefix). */
   data: string;
-  /** What the user and the model call it: the file's name, `pasted image 1`, `image 1 of the result`. */
+  /** What the user and the model call it: the file's name, `pasted image 1.png`, `image 1 from browser__screenshot`. */
   name: string;
   /** Pixels, read from the image's header when it says: the token estimate goes by them. */
   width?: number;
