@@ -19,7 +19,7 @@ import {
 } from './compactionRules';
 import type { ToolSpec } from './ports';
 import { askHook, hookServers } from './lifecycleHooks';
-import type { ChatMessage, ToolInfo } from './messages';
+import type { ChatMessage, ImagePart, ToolInfo } from './messages';
 import type { HookReply } from './events';
 
 export type CompactionResult = 'compacted' | 'cancelled' | 'too_large';
@@ -28,6 +28,8 @@ export interface CompactionRequest {
   trigger: 'auto' | 'manual';
   /** The prompt being worked on, re-seated after the notes; null between prompts. */
   currentPrompt: string | null;
+  /** The current prompt's images, re-seated with it. */
+  currentImages?: readonly ImagePart[];
   tools: readonly ToolInfo[];
   specs: readonly ToolSpec[];
   fixedChars: number;
@@ -91,7 +93,8 @@ export async function compact(ctx: CoreContext, request: CompactionRequest, sign
   const injected = await postCompact(ctx, request.tools, signal);
   const fresh: ChatMessage[] = [{ role: 'user', content: SUMMARY_PREFIX + summary }];
   for (const { server, text } of injected) fresh.push(...buildHookPair('_PostCompact', server, text));
-  if (request.currentPrompt !== null) fresh.push({ role: 'user', content: request.currentPrompt });
+  const images = request.currentImages ?? [];
+  if (request.currentPrompt !== null) fresh.push({ role: 'user', content: request.currentPrompt, ...(images.length > 0 ? { images: [...images] } : {}) });
   ctx.emit({ type: 'compaction', trigger: request.trigger, summary, injected, fallback: false, droppedMessages: old.length, history: fresh });
   return signal.aborted ? 'cancelled' : 'compacted';
 }

@@ -7,6 +7,7 @@ import type { ToolSpec } from './ports';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
 import type { ReplayState } from './replayState';
+import { imageChars, imageLabel, imagesOf } from './imageParts';
 
 export const CHARS_PER_TOKEN = 4;
 
@@ -25,7 +26,8 @@ export function messageChars(message: ChatMessage): number {
     const calls = (message.toolCalls ?? []).reduce((n, c) => n + c.id.length + c.name.length + c.arguments.length, 0);
     return (message.content ?? '').length + calls;
   }
-  return message.content.length + (message.role === 'tool' ? message.toolCallId.length : 0);
+  // An image counts by its pixels (imageParts.ts), not by its base64.
+  return message.content.length + (message.role === 'tool' ? message.toolCallId.length : 0) + imageChars(message, CHARS_PER_TOKEN);
 }
 
 export function historyChars(messages: readonly ChatMessage[]): number {
@@ -101,7 +103,8 @@ function renderMessage(message: ChatMessage): string {
     const calls = (message.toolCalls ?? []).map((c) => `[tool call ${c.name} ${c.arguments}]`).join('\n');
     return `ASSISTANT: ${[message.content ?? '', calls].filter((s) => s !== '').join('\n')}`;
   }
-  return `${message.role.toUpperCase()}: ${message.content}`;
+  const images = imagesOf(message).map(imageLabel);
+  return `${message.role.toUpperCase()}: ${[message.content, ...images].filter((s) => s !== '').join('\n')}`;
 }
 
 /**

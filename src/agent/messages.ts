@@ -16,13 +16,31 @@ export interface ToolCall {
   providerData?: Record<string, unknown>;
 }
 
+/**
+ * An image in a message (a screenshot the user attached, an image a tool returned): checked by
+ * imageParts.ts (a type models take, under the caps) before it joins a message. `content` stays the
+ * message's text, so everything that reads text reads it as before; the model layer maps the images.
+ */
+export interface ImagePart {
+  /** `image/png`, `image/jpeg`, `image/gif` or `image/webp`, as read from the bytes. */
+  mimeType: string;
+  /** The bytes, base64 (no `data:` prefix). */
+  data: string;
+  /** What the user and the model call it: the file's name, `pasted image 1.png`, `image 1 from browser__screenshot`. */
+  name: string;
+  /** Pixels, read from the image's header when it says: the token estimate goes by them. */
+  width?: number;
+  height?: number;
+}
+
 /** A Chat Completions message in our own shape; the model adapter maps it to the wire format. */
 export type ChatMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ImagePart[] }
   /** `reasoning` is the model's thinking text, never part of the answer; kept for providers that need it back. */
   | { role: 'assistant'; content: string | null; toolCalls?: ToolCall[]; reasoning?: string }
-  | { role: 'tool'; toolCallId: string; content: string };
+  /** `images`: what the tool returned besides text (Chat Completions takes them in a user message after the tool messages). */
+  | { role: 'tool'; toolCallId: string; content: string; images?: ImagePart[] };
 
 export interface Usage {
   promptTokens: number;
@@ -54,10 +72,12 @@ export interface ToolInfo {
   taskSupport?: 'optional' | 'required';
 }
 
-/** A tool result flattened to text (non-text blocks described as `[image: mime, N bytes]`). */
+/** A tool result flattened to text (non-text blocks described as `[image: mime, N bytes]`), its images beside it. */
 export interface ToolCallResult {
   isError: boolean;
   text: string;
+  /** The result's image blocks, unchecked (untrusted: the core checks them before they join the history). */
+  images?: ImagePart[];
   /** The result's `structuredContent`, as the server sent it (untrusted; hooks' is read by hookEvidence). */
   structured?: unknown;
 }

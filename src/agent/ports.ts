@@ -49,9 +49,12 @@ export interface AdaptationNote {
   model: string;
   /** What changed, in words. */
   change: string;
-  /** Learned from a rejection (the request was sent again at once in the new shape), from a reply, or remembered from an earlier session. */
-  learnedFrom: 'rejection' | 'reply' | 'memory';
-  /** The provider's own words, for a rejection. */
+  /**
+   * Learned from a rejection (the request was sent again at once in the new shape), from a reply,
+   * remembered from an earlier session, or what the host can do (`said` says what it lacks).
+   */
+  learnedFrom: 'rejection' | 'reply' | 'memory' | 'host';
+  /** The provider's own words, for a rejection; the host's lack, for `host`. */
   said?: string;
 }
 

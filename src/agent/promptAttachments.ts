@@ -3,6 +3,7 @@
  * fenced block headed by its label. The host reads the files (the core has no file system); the core
  * only words them, so the CLI and the extension send attachments the same way.
  */
+import type { ImagePart } from './messages';
 
 export interface PromptAttachment {
   /** What the user sees, e.g. `src/cart.ts` or `src/cart.ts:10-24`. */
@@ -24,6 +25,8 @@ function fenceFor(content: string): string {
 export interface PromptOptions {
   /** Files the user attached: they go to the model with the prompt, their labels into `prompt_started`. */
   attachments?: readonly PromptAttachment[];
+  /** Images the user attached (checked by the host with imageParts.ts): they go with the prompt's message. */
+  images?: readonly ImagePart[];
 }
 
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {

@@ -64,7 +64,8 @@ export class PromptRunner {
     ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}) });
     const hooks = ctx.settings().hooks;
     if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));
-    appendMessage(ctx, { role: 'user', content: withAttachments(this.prompt, this.attachments) });
+    const images = this.options.images ?? [];
+    appendMessage(ctx, { role: 'user', content: withAttachments(this.prompt, this.attachments), ...(images.length > 0 ? { images: [...images] } : {}) });
     ctx.lifecycle.promptRan = true;
     for (;;) {
       const step = this.signal.aborted ? finish('cancelled') : await this.round();
@@ -118,7 +119,7 @@ export class PromptRunner {
       });
       if (plan.kind === 'finish') return this.finishPlanned(plan);
       if (plan.kind === 'call_model') break;
-      const result = await compact(ctx, { trigger: 'auto', currentPrompt: this.prompt, tools, specs, fixedChars: fixed }, this.signal);
+      const result = await compact(ctx, { trigger: 'auto', currentPrompt: this.prompt, currentImages: this.options.images, tools, specs, fixedChars: fixed }, this.signal);
       if (result === 'cancelled') return finish('cancelled');
       if (result === 'too_large') return finish('error', { message: 'The current prompt alone does not fit the model\'s context window.' });
       compacted = true;

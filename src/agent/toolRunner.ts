@@ -12,7 +12,8 @@ import { CANCELLED_TOOL_RESULT } from './historyValidity';
 import { hookServers, injectHookTexts } from './lifecycleHooks';
 import { type DenialCount, postToolUse, preToolUse } from './toolHooks';
 import type { HookReply } from './events';
-import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
+import type { ImagePart, ToolCall, ToolCallResult, ToolInfo } from './messages';
+import { toolResultImages } from './imageParts';
 import type { ToolProgress } from './ports';
 import { errorMessage } from './errorMessage';
 import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
@@ -60,6 +61,8 @@ type Executed = { result: ToolCallResult; ran?: { tool: ToolInfo; args: Record<s
 interface CallResult {
   text: string;
   isError: boolean;
+  /** The result's images that passed the checks (imageParts.ts). */
+  images?: ImagePart[];
   /** The `_PostToolUse` texts of a call that ran. */
   post?: Promise<HookReply[]>;
 }
@@ -91,7 +94,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   const ran = { tool, args: args.value, durationMs: ctx.clock.now() - started };
   switch (result.kind) {
     case 'done':
-      return { result: result.value.isError ? { isError: true, text: markToolError(result.value.text) } : result.value, ran };
+      return { result: result.value.isError ? { ...result.value, isError: true, text: markToolError(result.value.text) } : result.value, ran };
     case 'failed':
       return { result: { isError: true, text: `tool ${call.name} failed: ${result.message}` }, ran };
     case 'timeout':
@@ -126,12 +129,14 @@ async function runOne(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefin
   ctx.emit({ type: 'tool_started', callId: call.id, name: call.name, arguments: call.arguments });
   const executed: Executed = signal.aborted ? { result: { isError: true, text: CANCELLED_TOOL_RESULT } } : await executeCall(ctx, call, tool, round, signal);
   const { isError } = executed.result;
-  const text = truncateToolResult(executed.result.text, ctx.settings().toolResultMaxChars);
+  const { images, notes } = toolResultImages(call.name, executed.result.images);
+  const text = [truncateToolResult(executed.result.text, ctx.settings().toolResultMaxChars), ...notes].join('\n');
   ctx.emit({ type: 'tool_finished', callId: call.id, name: call.name, isError, text, durationMs: ctx.clock.now() - started });
   const ran = executed.ran;
-  if (ran === undefined || round.postServers.length === 0 || signal.aborted) return { text, isError };
+  const result = { text, isError, ...(images.length > 0 ? { images } : {}) };
+  if (ran === undefined || round.postServers.length === 0 || signal.aborted) return result;
   // Not awaited here: the round's other calls go on while the hooks answer.
-  return { text, isError, post: postToolUse(ctx, round.postServers, { call, ...ran, isError, result: text }, signal) };
+  return { ...result, post: postToolUse(ctx, round.postServers, { call, ...ran, isError, result: text }, signal) };
 }
 
 /**
@@ -160,7 +165,10 @@ export async function runToolCalls(
   };
   const width = Math.max(1, Math.min(ctx.settings().maxParallelTools, calls.length));
   await Promise.all(Array.from({ length: width }, worker));
-  calls.forEach((call, index) => appendMessage(ctx, { role: 'tool', toolCallId: call.id, content: results[index]?.text ?? CANCELLED_TOOL_RESULT }));
+  calls.forEach((call, index) => {
+    const images = results[index]?.images;
+    appendMessage(ctx, { role: 'tool', toolCallId: call.id, content: results[index]?.text ?? CANCELLED_TOOL_RESULT, ...(images ? { images } : {}) });
+  });
   await injectPostToolUse(ctx, results, signal);
   return calls.map((call, index) => ({ tool: call.name, isError: results[index]?.isError ?? true }));
 }

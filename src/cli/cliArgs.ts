@@ -26,6 +26,8 @@ export interface CliArgs {
   agentHooks?: string;
   /** Secret variables a workspace-defined server may receive (`--allow-secret-env NAME`, repeatable or comma-separated). */
   allowSecretEnv: string[];
+  /** Image files sent with the prompt (`--image PATH`, repeatable). */
+  images: string[];
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -53,6 +55,8 @@ Options:
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
   --allow-protected-writes let the agent write protected paths (.git/**, .vscode/**, .github/workflows/**,
                            ...: files that make git, editors or CI run code); refused without it
+  --image PATH             send an image with the prompt (a screenshot: PNG, JPEG, GIF or WebP, at most 5 MB);
+                           repeat it for more, at most 10. A model that takes no images gets a note instead
   --json                   one JSON event per line on stdout; otherwise readable text
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
   --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
@@ -117,6 +121,7 @@ const CLI_OPTIONS = {
   elicitation: { type: 'string' },
   'allow-protected-writes': { type: 'boolean' },
   'allow-secret-env': { type: 'string', multiple: true },
+  image: { type: 'string', multiple: true },
 } as const;
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -144,6 +149,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     allowProtectedWrites: v['allow-protected-writes'] === true,
     agentHooks: v['agent-hooks'],
     allowSecretEnv: secretEnvNames(v['allow-secret-env']),
+    images: v.image ?? [],
     prompt,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * How the CLI shows the agent's event stream. `--json`: every event as one JSON line on stdout, for
- * machines. Otherwise readable text: the streamed reply, tool calls as short lines, hook objections
+ * machines (an image as its type, name, size and byte count, not its bytes). Otherwise readable text: the streamed reply, tool calls as short lines, hook objections
  * clearly marked and the outcome on stdout; diagnostics (retries, server trouble) on stderr.
  * Model and hook text is untrusted: the CLI's streams neutralise it (platform/terminalText.ts), and the
  * lines here flatten it first so one event stays one line.
@@ -8,6 +8,7 @@
 import type { AgentEvent, UnresolvedCause } from '../agent/events';
 import { neutralizeTerminalText as sanitizeForTerminal, terminalSafeJson } from '../platform/terminalText';
 import type { WritableLike } from '../runtime/streamLogger';
+import { withoutImageBytes } from '../runtime/transcriptImages';
 import { KILL_AFTER_TIMEOUTS } from '../agent/hookCaller';
 import { hookFailedText, hookTimedOutText } from '../shared/hookText';
 
@@ -15,7 +16,7 @@ export type EventPrinter = (event: AgentEvent) => void;
 
 export function jsonEventPrinter(out: WritableLike): EventPrinter {
   return (event) => {
-    out.write(`${terminalSafeJson(event)}\n`);
+    out.write(`${terminalSafeJson(withoutImageBytes(event))}\n`);
   };
 }
 

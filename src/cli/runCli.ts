@@ -9,6 +9,7 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type HookAllowlist } from '../agent/settings';
 import type { Outcome } from '../agent/events';
+import type { PromptOptions } from '../agent/promptAttachments';
 import { McpConfigError } from '../mcp/config';
 import { adaptationFilePath, fileAdaptationMemory } from '../runtime/adaptationFile';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/createAgentRuntime';
@@ -16,6 +17,7 @@ import { StreamLogger, type LogLevel } from '../runtime/streamLogger';
 import { terminalWriter } from '../platform/terminalText';
 import { UnsafeStateDirError } from '../platform/privateState';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
+import { readCliImages } from './cliImages';
 import type { CliIo } from './cliIo';
 import { checkHookAllowlist, selectAndAnnounce, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor } from './cliSession';
@@ -52,13 +54,13 @@ function logLevel(env: Env): LogLevel {
   return level === 'debug' || level === 'info' || level === 'warn' || level === 'error' ? level : 'warn';
 }
 
-async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo): Promise<Outcome | undefined> {
+async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo, options: PromptOptions): Promise<Outcome | undefined> {
   const controller = new AbortController();
   const cancel = (): void => controller.abort();
   io.interrupt.addEventListener('abort', cancel, { once: true });
   if (io.interrupt.aborted) cancel();
   try {
-    const run = runtime.session.run(prompt, controller.signal);
+    const run = runtime.session.run(prompt, controller.signal, options);
     // A cancelled run should finish quickly; if something wedges, stop waiting so the servers still die.
     const grace = new Promise<undefined>((resolve) => {
       const arm = (): void => void setTimeout(() => resolve(undefined), CANCEL_GRACE_MS).unref();
@@ -99,6 +101,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const mcp = mcpProtocolOptions(io.env);
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
+  const images = readCliImages(args.images, io.cwd);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
@@ -139,7 +142,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe((event) => print(verdict.see(event)));
   try {
-    const finished = await runPrompt(runtime, prompt, io);
+    const finished = await runPrompt(runtime, prompt, io, { images });
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
     if (finished === undefined || outcome === undefined) return io.interrupt.aborted ? EXIT_INTERRUPTED : EXIT_ERROR;

@@ -1,9 +1,11 @@
 /**
- * Flattens an MCP `tools/call` result to the core's `{ isError, text }`. Text blocks are joined with
- * newlines; other blocks are described in one short line (`[image: image/png, 1234 bytes]`) so the model
- * and the hook gate see that something was returned without receiving binary data.
+ * Flattens an MCP `tools/call` result to the core's `{ isError, text, images }`. Text blocks are joined
+ * with newlines; other blocks are described in one short line (`[image: image/png, 1234 bytes]`) so the
+ * hook gate and a model without vision see that something was returned. Image blocks also travel as
+ * they came, unchecked: the core checks them (imageParts.ts) and the model layer sends them to a model
+ * that takes images.
  */
-import type { ToolCallResult } from '../agent/messages';
+import type { ImagePart, ToolCallResult } from '../agent/messages';
 
 /** The parts of a CallToolResult we read; loose because servers are untrusted and may be sloppy. */
 export interface RawToolResult {
@@ -63,11 +65,20 @@ function stringify(value: unknown): string {
   return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
 }
 
+/** The image blocks, as they came (`name` is the core's to give). */
+function imageBlocks(content: readonly unknown[]): ImagePart[] {
+  return content.flatMap((block) => {
+    const b = block as Record<string, unknown> | null;
+    return b?.type === 'image' && typeof b.data === 'string' ? [{ mimeType: str(b.mimeType, ''), data: b.data, name: '' }] : [];
+  });
+}
+
 export function flattenToolResult(result: RawToolResult): ToolCallResult {
   const isError = result.isError === true;
   const content = Array.isArray(result.content) ? result.content : [];
   const structured = typeof result.structuredContent === 'object' && result.structuredContent !== null ? { structured: result.structuredContent } : {};
-  if (content.length > 0) return { isError, text: content.map(describeBlock).join('\n'), ...structured };
+  const images = imageBlocks(content);
+  if (content.length > 0) return { isError, text: content.map(describeBlock).join('\n'), ...(images.length > 0 ? { images } : {}), ...structured };
   if (result.structuredContent !== undefined) return { isError, text: stringify(result.structuredContent), ...structured };
   if (result.toolResult !== undefined) return { isError, text: stringify(result.toolResult) };
   return { isError, text: '' };

@@ -20,6 +20,7 @@ export const ADAPTATION_IDS = [
   'tool-turn-null',
   'reduced-tool-schemas',
   'key-in-api-key-header',
+  'no-images',
 ] as const;
 export type AdaptationId = (typeof ADAPTATION_IDS)[number];
 
@@ -90,6 +91,12 @@ export const ADAPTATIONS: Record<AdaptationId, Adaptation> = {
     applies: (r) => r.keyHeader !== 'api-key',
     apply: (r) => ({ ...r, keyHeader: 'api-key' }),
     change: 'sending the API key in the api-key header, as Azure and its API Management gateways take it',
+  },
+  // The model reads text only: each image becomes a line saying it was not sent (wireImages.ts).
+  'no-images': {
+    applies: (r) => r.images !== 'note',
+    apply: (r) => ({ ...r, images: 'note' }),
+    change: 'sending images as a note in the text (this model does not take images)',
   },
 };
 

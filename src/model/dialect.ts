@@ -32,6 +32,8 @@ export interface WireRules {
   readonly toolTurnContent: 'null' | 'empty';
   /** Tool parameter schemas as the servers wrote them, or reduced to the subset strict APIs accept (Gemini). */
   readonly toolSchemas: 'full' | 'reduced';
+  /** Images as `image_url` parts, or a note in the text for a model that refused them (wireImages.ts). */
+  readonly images: 'parts' | 'note';
 }
 
 export interface DialectRules extends WireRules {
@@ -53,6 +55,7 @@ const OPENAI: DialectRules = {
   instructions: 'system',
   toolTurnContent: 'null',
   toolSchemas: 'full',
+  images: 'parts',
   keyHeader: 'bearer',
 };
 const GENERIC: DialectRules = { ...OPENAI, name: 'generic', learnFromReplies: true };

@@ -26,6 +26,7 @@ import { cancelled, streamReply, type Delivered } from './streamAttempt';
 import type { StreamAccumulator } from './streamAccumulator';
 import { toStreamingParams } from './wire';
 import { WireHistory } from './wireHistory';
+import { sendsImages } from './wireImages';
 
 const DEFAULT_STREAM_IDLE_MS = 300_000;
 
@@ -131,7 +132,7 @@ export class OpenAiModelClient implements ModelClient {
   /** After a failed attempt: learns a shape and goes again at once, waits and goes again, or throws. */
   private async recover(raw: unknown, at: { endpoint: Endpoint; request: ModelRequest; options: ModelCallOptions; call: CallState; delivered: Delivered }): Promise<void> {
     const { endpoint, request, options, call } = at;
-    if (!at.delivered.text && call.adaptations < MAX_ADAPTATIONS && this.adapt(endpoint, request.model, raw, options)) {
+    if (!at.delivered.text && call.adaptations < MAX_ADAPTATIONS && this.adapt(endpoint, request, raw, options)) {
       call.adaptations += 1;
       return;
     }
@@ -158,9 +159,11 @@ export class OpenAiModelClient implements ModelClient {
   }
 
   /** A rejection that names a shape the endpoint needs: learned for the endpoint and model, said once. */
-  private adapt(endpoint: Endpoint, model: string, raw: unknown, options: ModelCallOptions): boolean {
+  private adapt(endpoint: Endpoint, request: ModelRequest, raw: unknown, options: ModelCallOptions): boolean {
+    const { model } = request;
     const rejection = rejectionOf(raw);
-    const id = rejection === undefined ? undefined : endpoint.dialect.adaptTo(model, rejection);
+    const sentImages = sendsImages(request.messages, endpoint.dialect.rules(model));
+    const id = rejection === undefined ? undefined : endpoint.dialect.adaptTo(model, { ...rejection, sentImages });
     if (id === undefined) return false;
     const said = redact(rejection?.text.split('\n')[0] ?? '', this.options.apiKey);
     options.onAdapted?.({ endpoint: endpoint.baseUrl, model, change: ADAPTATIONS[id].change, learnedFrom: 'rejection', said });

@@ -16,6 +16,8 @@ export interface Rejection {
   code?: string;
   type?: string;
   text: string;
+  /** The request carried images as parts: only then can a refusal of images be about them. */
+  sentImages?: boolean;
 }
 
 interface Signature {
@@ -25,11 +27,14 @@ interface Signature {
   code?: RegExp;
   /** Tested against the provider's words. */
   said?: RegExp;
+  /** Only for a request that carried images. */
+  sentImages?: true;
 }
 
 function matches(signature: Signature, r: Rejection): boolean {
   if (signature.status !== undefined && (r.status === undefined || !signature.status.includes(r.status))) return false;
   if (signature.code !== undefined && !signature.code.test(`${r.code ?? ''} ${r.type ?? ''}`)) return false;
+  if (signature.sentImages === true && r.sentImages !== true) return false;
   return signature.said === undefined || signature.said.test(r.text);
 }
 
@@ -37,6 +42,13 @@ const REQUEST = [400, 422];
 /** How servers word "this field is not allowed here" (pydantic, Azure, Cerebras, generic). */
 const REFUSED = '(extra_forbidden|extra inputs are not permitted|unrecognized request argument|unknown (parameter|field)|not permitted|is unsupported|not supported)';
 const refused = (field: string): RegExp => new RegExp(`${field}[\\s\\S]*${REFUSED}|${REFUSED}[\\s\\S]*${field}`, 'i');
+
+/**
+ * How servers say the model takes no images (sources in docs/model-servers.md); the VS Code models'
+ * client reads it too (Copilot's provider: `model "gpt-4.1" not supported for vision`).
+ */
+export const IMAGE_REFUSAL =
+  /image input is not supported|model is not multimodal|at most 0 image\(s\) may be provided|missing data required for image input|does not support images?\b|no endpoints found that support image input|image_url is only supported by certain models|does not support image input|vision is not supported|not supported for vision/i;
 
 const ADAPTING: ReadonlyArray<Signature & { adapt: AdaptationId }> = [
   // Mistral: 422 extra_forbidden; older Azure api-versions: 400 "Unrecognized request argument supplied: stream_options".
@@ -60,6 +72,12 @@ const ADAPTING: ReadonlyArray<Signature & { adapt: AdaptationId }> = [
   // Gemini: "Invalid JSON payload received. Unknown name "additionalProperties" at 'tools[0].function_declarations[0].parameters'",
   // "Proto field is not repeating, cannot start list" (a type array); Cerebras "Unsupported JSON schema fields".
   { adapt: 'reduced-tool-schemas', said: /unknown name "[^"]+" at '[^']*(tools|function_declarations)|proto field is not repeating|unsupported json schema (fields|keywords?)|(tools|parameters)[^\n]{0,80}(\$schema|\$ref|\$defs|additionalProperties)[^\n]{0,40}(not supported|unsupported|not allowed)/i },
+  // A model without vision, in each server's words: llama.cpp (500) "image input is not supported - hint: if this is
+  // unexpected, you may need to provide the mmproj"; vLLM "The model is not multimodal" / "At most 0 image(s) may be
+  // provided in one prompt"; Ollama (500) "this model is missing data required for image input"; LM Studio "Model does
+  // not support images"; OpenRouter (404) "No endpoints found that support image input"; OpenAI, and LiteLLM relaying
+  // it, "Invalid content type. image_url is only supported by certain models".
+  { adapt: 'no-images', said: IMAGE_REFUSAL, sentImages: true },
   // Azure API Management: 401 "Access denied due to missing subscription key" (it ignores a Bearer header).
   { adapt: 'key-in-api-key-header', status: [401], said: /missing (application credentials or )?subscription key/i },
 ];

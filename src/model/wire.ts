@@ -5,8 +5,8 @@
  * provider fields kept on assistant messages sent back only to the dialects that need them
  * (DeepSeek's `reasoning_content`, Gemini's `extra_content`), `""` or null as the content of a turn
  * that only calls tools, the instructions folded into the first user message for templates without
- * a system role, and reduced tool schemas for strict APIs. Under the default rules a history with
- * no such fields maps to exactly what a plain SDK user would send.
+ * a system role, reduced tool schemas for strict APIs, and images as parts or notes (wireImages.ts).
+ * Under the default rules a history with no such fields maps to exactly what a plain SDK user would send.
  */
 import type {
   ChatCompletionCreateParamsStreaming,
@@ -19,8 +19,9 @@ import type { ChatMessage, ToolCall } from '../agent/messages';
 import type { WireRules } from './dialect';
 import { completeToolSchema, reduceToolSchema } from './toolSchemas';
 import { wireCallId } from './toolCallIds';
+import { toolContent, userContent, withToolImages } from './wireImages';
 
-export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderData: false, instructions: 'system', toolTurnContent: 'null', toolSchemas: 'full' };
+export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderData: false, instructions: 'system', toolTurnContent: 'null', toolSchemas: 'full', images: 'parts' };
 
 /**
  * Gemini 3 checks the first call of each step for a thought signature; calls no Gemini model made
@@ -56,15 +57,17 @@ function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, 
 export function toWireMessage(message: ChatMessage, rules: WireRules = DEFAULT_WIRE_RULES): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
+      return { role: 'system', content: message.content };
     case 'user':
-      return { role: message.role, content: message.content };
+      return { role: 'user', content: userContent(message, rules) };
     case 'tool':
-      return { role: 'tool', tool_call_id: wireCallId(message.toolCallId, rules.idPolicy), content: message.content };
+      return { role: 'tool', tool_call_id: wireCallId(message.toolCallId, rules.idPolicy), content: toolContent(message, rules) };
     case 'assistant':
       return assistantMessage(message, rules);
   }
 }
 
+/** One wire message per message (a tool's images are carried by toStreamingParams, wireImages.ts). */
 export function toWireMessages(messages: readonly ChatMessage[], rules: WireRules = DEFAULT_WIRE_RULES): ChatCompletionMessageParam[] {
   return messages.map((message) => toWireMessage(message, rules));
 }
@@ -109,7 +112,7 @@ export function toStreamingParams(
 ): ChatCompletionCreateParamsStreaming {
   const rules = options.rules ?? DEFAULT_WIRE_RULES;
   const tools = toWireTools(request.tools, rules);
-  const messages = mapMessages(request.messages);
+  const messages = withToolImages(request.messages, mapMessages(request.messages), rules);
   return {
     model: request.model,
     messages: rules.instructions === 'first_user' ? foldInstructions(messages) : messages,

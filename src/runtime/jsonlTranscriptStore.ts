@@ -5,13 +5,15 @@
  * line so the file stays readable. Used by the CLI's --session and by the extension's chat transcripts.
  * Transcripts hold prompts and tool output: the file is opened without following a symlink (a link a
  * repository planted would send them elsewhere, or feed another file's lines into the history) and
- * kept readable by the user only, an older file included (openPrivateFile).
+ * kept readable by the user only, an older file included (openPrivateFile). Images are kept beside
+ * the file, each once, and the lines reference them (transcriptImages.ts).
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../agent/ports';
 import type { TranscriptRecord, TranscriptStore } from '../agent/events';
 import { openPrivateFile } from '../platform/privateState';
+import { imageDirOf, loadImages, storeImages } from './transcriptImages';
 
 export interface JsonlTranscriptStoreOptions {
   logger?: Logger;
@@ -59,7 +61,7 @@ export class JsonlTranscriptStore implements TranscriptStore {
       // Opened for every record, each time refusing a symlink: a link swapped in later is refused too.
       const fd = openPrivateFile(this.path, APPEND);
       try {
-        const line = `${JSON.stringify(record)}\n`;
+        const line = `${JSON.stringify({ ...record, event: this.storedForm(record.event) })}\n`;
         writeAll(fd, !this.checkedTail && endsMidLine(fd) ? `\n${line}` : line);
         this.checkedTail = true;
       } finally {
@@ -71,6 +73,16 @@ export class JsonlTranscriptStore implements TranscriptStore {
         this.failed = true;
         this.options.logger?.error(`cannot write the transcript ${this.path}: ${(error as Error).message}`);
       }
+    }
+  }
+
+  /** The event with its images in files beside the transcript; inline (nothing lost) when they cannot be written. */
+  private storedForm(event: TranscriptRecord['event']): TranscriptRecord['event'] {
+    try {
+      return storeImages(event, imageDirOf(this.path));
+    } catch (error) {
+      this.options.logger?.warn(`cannot keep the images of ${this.path} beside it (${(error as Error).message}); they stay in the transcript`);
+      return event;
     }
   }
 
@@ -91,7 +103,7 @@ export class JsonlTranscriptStore implements TranscriptStore {
       const torn = index === lines.length - 1 ? ' (torn last line, probably an interrupted write)' : '';
       try {
         const parsed: unknown = JSON.parse(line);
-        if (isRecord(parsed)) records.push(parsed);
+        if (isRecord(parsed)) records.push({ ...parsed, event: loadImages(parsed.event, imageDirOf(this.path)) });
         else this.options.logger?.warn(`${this.path}:${index + 1}: not a transcript record, skipped${torn}`);
       } catch {
         this.options.logger?.warn(`${this.path}:${index + 1}: unparseable line skipped${torn}`);

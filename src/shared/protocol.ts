@@ -53,6 +53,14 @@ export const attachmentSchema = z.object({
 });
 export type AttachmentRef = z.infer<typeof attachmentSchema>;
 
+/** An image of a prompt as the chat shows it: its name and its bytes (base64), for a thumbnail. */
+export const imageViewSchema = z.object({ name: z.string(), mimeType: z.string(), data: z.string() });
+export type ImageView = z.infer<typeof imageViewSchema>;
+
+/** An image the user pasted, dropped or picked, before the host checked it: its name and bytes (base64). */
+export const imageInputSchema = z.object({ name: z.string(), data: z.string().check(z.minLength(1)) });
+export type ImageInput = z.infer<typeof imageInputSchema>;
+
 /** The tokens the last model call used, against the model's context window. */
 export const contextUsageSchema = z.object({ used: z.number(), window: z.number(), estimated: z.boolean() });
 export type ContextUsage = z.infer<typeof contextUsageSchema>;
@@ -62,7 +70,7 @@ export const hooksSummarySchema = z.object({ text: z.string(), tooltip: z.string
 export type HooksSummary = z.infer<typeof hooksSummarySchema>;
 
 export const chatEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())) }),
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())), images: z.optional(z.array(imageViewSchema)) }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({
     kind: z.literal('tool'),
@@ -171,12 +179,16 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('model'), model: z.nullable(modelInUseSchema) }),
   /** The file or selection the user picked for the context bar (an answer to `attach`). */
   z.object({ type: z.literal('attached'), attachment: attachmentSchema }),
+  /** The host's check of an image for the message box (`checkImage` by id, or `picked:N` from Attach): the image, or null and why it was refused. */
+  z.object({ type: z.literal('imageChecked'), id: z.string(), image: z.nullable(imageViewSchema), refusal: z.optional(z.string()) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)), attachments: z.optional(z.array(attachmentSchema)) }),
+  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)), attachments: z.optional(z.array(attachmentSchema)), images: z.optional(z.array(imageInputSchema)) }),
+  /** An image pasted or dropped into the message box, to be checked (type, size, and `held`, the images the box holds already). */
+  z.object({ type: z.literal('checkImage'), id: z.string(), image: imageInputSchema, held: z.number() }),
   z.object({ type: z.literal('stop') }),
   z.object({ type: z.literal('newChat') }),
   z.object({ type: z.literal('openChat'), chatId: z.string() }),
@@ -203,7 +215,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('showHistory') }),
   z.object({ type: z.literal('showHooks') }),
   z.object({ type: z.literal('enableTestHook') }),
-  z.object({ type: z.literal('attach') }),
+  /** `heldImages`: the images the message box holds already (an image picked counts against the cap). */
+  z.object({ type: z.literal('attach'), heldImages: z.optional(z.number()) }),
   z.object({ type: z.literal('dismissNotice') }),
   z.object({ type: z.literal('cancelPendingPrompt') }),
 ]);

@@ -1,16 +1,19 @@
 /**
  * The message box: a textarea that grows with its text up to a cap (and keeps its width: Send and Stop
  * take the same place in the toolbar under it), a context bar of attached files (the current file, a
- * selection, any file; removable), the attach button, the context-usage indicator and Send / Stop.
- * Enter sends, Shift+Enter adds a line.
+ * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
+ * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AttachmentRef, ContextUsage, ModelInUse } from '../shared/protocol';
+import type { AttachmentRef, ContextUsage, ImageInput, ImageView, ModelInUse } from '../shared/protocol';
 import { button, el, icon } from './dom';
+import { ImageTray, type CheckImage } from './imageTray';
 
 export interface ComposerEvents {
-  send(text: string, attachments: AttachmentRef[]): void;
+  send(text: string, attachments: AttachmentRef[], images: ImageInput[]): void;
   stop(): void;
-  attach(): void;
+  /** `heldImages`: the images the box holds (a picked image counts against the cap). */
+  attach(heldImages: number): void;
+  checkImage: CheckImage;
   draft(text: string): void;
   /** The model button: Sprout: Select Model. */
   selectModel(): void;
@@ -39,11 +42,14 @@ export class Composer {
   private readonly sendButton: HTMLButtonElement;
   private readonly stopButton: HTMLButtonElement;
   private attachments: AttachmentRef[] = [];
+  private readonly images: ImageTray;
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly events: ComposerEvents) {
     const box = el('div', { class: 'input-box' });
+    this.images = new ImageTray(events.checkImage);
+    this.images.listen(this.input, this.form);
     const toolbar = el('div', { class: 'composer-toolbar' });
     this.sendButton = button({ label: 'Send (Enter)', testid: 'send', icon: 'send', iconOnly: true, cls: 'send', onClick: () => this.submit() });
     this.stopButton = button({ label: 'Stop', testid: 'stop', icon: 'debug-stop', iconOnly: true, cls: 'stop', onClick: () => this.events.stop() });
@@ -54,15 +60,15 @@ export class Composer {
     this.modelButton = button({ label: 'Select Model', testid: 'model-button', cls: 'model-button', onClick: () => this.events.selectModel() });
     this.modelButton.hidden = true;
     toolbar.append(
-      button({ label: 'Attach a file or the selection', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach() }),
+      button({ label: 'Attach a file, the selection or an image', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach(this.images.held()) }),
       this.usage,
       el('span', { class: 'spacer' }),
       this.modelButton,
       this.sendButton,
       this.stopButton,
     );
-    box.append(this.chips, this.input, toolbar);
-    this.form.append(box);
+    box.append(this.chips, this.images.element, this.input, toolbar);
+    this.form.append(box, this.images.refusal);
     this.chips.hidden = true;
     this.form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -105,6 +111,11 @@ export class Composer {
     if (this.attachments.some((a) => a.label === ref.label)) return;
     this.attachments.push(ref);
     this.renderChips();
+  }
+
+  /** The host's check of an image (accepted: shown as a thumbnail). */
+  imageChecked(id: string, image: ImageView | null, refusal?: string): void {
+    this.images.checked(id, image, refusal);
   }
 
   /** The model the next prompt goes to, named on the button that changes it (hidden while the setup card asks for one). */
@@ -151,7 +162,7 @@ export class Composer {
   private submit(): void {
     const text = this.input.value.trim();
     if (text === '' || this.running) return;
-    this.events.send(text, this.attachments);
+    this.events.send(text, this.attachments, this.images.take());
     this.attachments = [];
     this.renderChips();
     this.setText('');

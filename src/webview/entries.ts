@@ -24,6 +24,12 @@ function userMessage(e: Extract<ChatEntry, { kind: 'user' }>): HTMLElement {
     }
     node.append(chips);
   }
+  if (e.images?.length) {
+    const row = el('div', { class: 'user-images' });
+    // A data URL of bytes the host checked (PNG, JPEG, GIF or WebP): the CSP allows data: images only.
+    for (const image of e.images) row.append(el('img', { class: 'user-image', 'data-testid': 'message-image', src: `data:${image.mimeType};base64,${image.data}`, alt: image.name, title: image.name }));
+    node.append(row);
+  }
   return node;
 }
 

@@ -37,12 +37,13 @@ const scroller = new Scroller(log, content, logWrap);
 const list = new GroupedList(content, 'entry-group');
 const setup = el('div', { class: 'card setup', 'data-testid': 'setup-card', hidden: '' });
 const composer = new Composer({
-  send: (text, attachments) => {
-    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}) });
+  send: (text, attachments, images) => {
+    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}), ...(images.length > 0 ? { images } : {}) });
     scroller.toEnd(false);
   },
   stop: () => post({ type: 'stop' }),
-  attach: () => post({ type: 'attach' }),
+  attach: (heldImages) => post({ type: 'attach', heldImages }),
+  checkImage: (id, image, held) => post({ type: 'checkImage', id, image, held }),
   draft: (text) => post({ type: 'draft', text }),
   selectModel: () => post({ type: 'setup', action: 'selectModel' }),
 });
@@ -191,6 +192,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.setModel(m.model);
     case 'attached':
       return composer.addAttachment(m.attachment);
+    case 'imageChecked':
+      return composer.imageChecked(m.id, m.image, m.refusal);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

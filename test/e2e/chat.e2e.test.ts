@@ -1,11 +1,13 @@
 // E2E: a user's chat in the packaged extension, in a real browser, against a fake OpenAI server and
 // a real hook server (FakeHookServer, objecting once at `_Stop`). Sends a prompt, watches streamed
 // text, approves a tool card, sees the objection card and the Hooks view's budget move, cancels a
-// hanging second prompt, then reloads the window and finds the first chat again.
+// hanging second prompt, pastes a screenshot and sends it (the request carries it as an image part,
+// the message shows it), then reloads the window and finds the chat again, its image too.
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { scaledMs } from '../loadScale';
-import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
+import { imagePartsOf, type FakeOpenAi, type FakeResponse } from '../fakes/fakeOpenAiServer';
+import { base64, pngImage } from '../fakes/testImages';
 import { objectingHookServer, startChatScenario, type ChatScenario } from './harness/hookScenario';
 import type { CodeServerSession } from './harness/codeServerWithVsix';
 import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand, sendPrompt } from './harness/workbench';
@@ -22,7 +24,16 @@ function script(): FakeResponse[] {
     { type: 'reply', text: 'Done: I ran the tests and they pass.' },
     // Second prompt: a stream that stops mid-way and never ends, until the user cancels.
     { type: 'reply', text: 'This answer will hang after a few words and never finish on its own.', deltaSize: 16, hangAfterChunks: 3 },
+    // Third prompt: a pasted screenshot.
+    { type: 'reply', text: 'The screenshot is orange from edge to edge.' },
   ];
+}
+
+const IMAGE_PROMPT = 'What is in this screenshot?';
+
+/** A PNG the size of a small screenshot, 320x200, orange. */
+function screenshotPng(): Buffer {
+  return pngImage(320, 200, [236, 120, 40]);
 }
 
 
@@ -100,6 +111,31 @@ describe('chat in the packaged extension', { timeout: scaledMs(240_000) }, () =>
     await session.screenshot('chat-4-cancelled');
   });
 
+  it('sends a pasted screenshot with the message and shows it in the message', async () => {
+    assert.ok(session && fake);
+    const chat = chatView(session.page);
+    const input = chat.getByTestId('chat-input');
+    // A real paste event carrying a PNG file, as the browser dispatches one for a screenshot on the clipboard.
+    await input.evaluate((node, data) => {
+      const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'image.png', { type: 'image/png' }));
+      node.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+    }, base64(screenshotPng()));
+    await chat.getByTestId('image-chip').waitFor({ timeout: scaledMs(30_000) });
+    await session.screenshot('chat-5-pasted-image-in-box');
+    await sendPrompt(chat, IMAGE_PROMPT);
+    const message = chat.getByTestId('user-message').filter({ hasText: IMAGE_PROMPT });
+    const image = message.getByTestId('message-image');
+    await image.waitFor({ timeout: scaledMs(30_000) });
+    assert.equal(await image.evaluate((node: HTMLImageElement) => node.decode().then(() => node.naturalWidth)), 320);
+    await chat.getByTestId('assistant-message').filter({ hasText: 'edge to edge' }).first().waitFor({ timeout: scaledMs(60_000) });
+    await session.screenshot('chat-6-pasted-image-in-message');
+    const last = fake.chatRequests().at(-1);
+    assert.deepEqual(imagePartsOf(last?.body).map((p) => [p.role, p.mimeType, p.bytes]), [['user', 'image/png', screenshotPng().length]], 'the screenshot reached the model as an image part');
+    assert.ok(fake.requests.every((r) => r.valid), 'every request was valid for the real API');
+  });
+
   it('finds the chat again after a window reload', async () => {
     assert.ok(session);
     await session.reload();
@@ -114,6 +150,10 @@ describe('chat in the packaged extension', { timeout: scaledMs(240_000) }, () =>
     }
     await restored.first().waitFor({ timeout: scaledMs(30_000) });
     await chat.getByTestId('hook-objection').first().waitFor({ timeout: scaledMs(30_000) });
-    await session.screenshot('chat-5-after-reload');
+    // The pasted screenshot is back: kept beside the transcript, read again on reload.
+    const image = chat.getByTestId('user-message').filter({ hasText: IMAGE_PROMPT }).getByTestId('message-image');
+    await image.waitFor({ timeout: scaledMs(30_000) });
+    assert.equal(await image.evaluate((node: HTMLImageElement) => node.decode().then(() => node.naturalWidth)), 320);
+    await session.screenshot('chat-7-after-reload');
   });
 });

@@ -24,6 +24,7 @@ import { authRejection, validateChatRequest, type Rejection } from './openai/val
 import { writeFakeResponse, writeJson } from './openai/writeFakeResponse';
 
 export * from './openai/fakeOpenAiTypes';
+export { imagePartsOf } from './openai/contentParts';
 
 export interface FakeOpenAi {
   /** Base URL including `/v1`, e.g. `http://127.0.0.1:41234/v1`. */

@@ -27,16 +27,18 @@ function editorRef(selection: boolean): AttachmentRef | undefined {
   return { path, label: `${path}:${startLine}-${endLine}`, startLine, endLine };
 }
 
-/** A quick pick: the current file, its selection, or another file of the workspace. */
-export async function pickAttachment(): Promise<AttachmentRef | undefined> {
+/** A quick pick: the current file, its selection, another file of the workspace, or an image (`image`: composerImages.ts picks it). */
+export async function pickAttachment(): Promise<AttachmentRef | 'image' | undefined> {
   const file = editorRef(false);
   const selection = editorRef(true);
-  type Item = vscode.QuickPickItem & { ref?: AttachmentRef; browse?: true };
+  type Item = vscode.QuickPickItem & { ref?: AttachmentRef; browse?: true; image?: true };
   const items: Item[] = [];
   if (file) items.push({ label: '$(file) Current file', description: file.label, ref: file });
   if (selection) items.push({ label: '$(selection) Selection', description: selection.label, ref: selection });
   items.push({ label: '$(search) Other file…', browse: true });
+  items.push({ label: '$(file-media) Image…', description: 'a screenshot or another image (PNG, JPEG, GIF, WebP)', image: true });
   const choice = await vscode.window.showQuickPick(items, { title: 'Sprout: Attach to the prompt', placeHolder: 'The attached text goes to the model with your message' });
+  if (choice?.image) return 'image';
   if (!choice?.browse) return choice?.ref;
   const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
   const picked = await vscode.window.showQuickPick(uris.map((u) => relative(u)).sort(), { title: 'Sprout: Attach a file', matchOnDescription: true });

@@ -9,7 +9,7 @@ import type { AgentSession } from '../../agent/session';
 import type { Logger } from '../../agent/ports';
 import type { SessionEndReason, TranscriptRecord } from '../../agent/events';
 import { errorMessage } from '../../agent/errorMessage';
-import type { PromptAttachment } from '../../agent/promptAttachments';
+import type { PromptAttachment, PromptOptions } from '../../agent/promptAttachments';
 import { openSession } from '../../runtime/compose';
 import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
 import type { HostMessage } from '../../shared/protocol';
@@ -103,15 +103,15 @@ export class Chat {
     return this.abort !== undefined;
   }
 
-  /** Runs `prompt`; `prepare` (reading attachments, starting servers) runs first, inside the prompt, so Stop reaches it too. */
-  async run(prompt: string, prepare: () => Promise<readonly PromptAttachment[]> = async () => []): Promise<void> {
+  /** Runs `prompt`; `prepare` (reading attachments, starting servers) runs first, inside the prompt, so Stop reaches it too. `options`: the rest of the prompt (its images). */
+  async run(prompt: string, prepare: () => Promise<readonly PromptAttachment[]> = async () => [], options: PromptOptions = {}): Promise<void> {
     if (this.abort) throw new Error('A prompt is already running in this chat.');
     const abort = new AbortController();
     this.abort = abort;
     this.tellRunning();
     try {
       const attachments = await prepare();
-      await this.session.run(prompt, abort.signal, { attachments });
+      await this.session.run(prompt, abort.signal, { ...options, attachments });
     } finally {
       this.abort = undefined;
       this.tellRunning();

@@ -8,13 +8,14 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
-import type { AttachmentRef, SetupInfo } from '../../shared/protocol';
+import type { AttachmentRef, ImageInput, SetupInfo } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
+import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
 import { chatTitle, type ChatIndex } from './chatIndex';
 import { showChatHistory } from './chatHistory';
@@ -37,7 +38,7 @@ export interface ChatControllerDeps {
 }
 
 /** A prompt sent before setup was done, with what was attached to it. */
-type PendingPrompt = { text: string; attachments: AttachmentRef[] };
+type PendingPrompt = { text: string; attachments: AttachmentRef[]; images: ImageInput[] };
 
 export class ChatController {
   private chat: Chat | undefined;
@@ -70,14 +71,16 @@ export class ChatController {
     return { setup: this.setupNeeded(), model: this.deps.host.modelSources.inUse() };
   }
 
-  async send(text: string, attachments: AttachmentRef[] = []): Promise<void> {
+  async send(text: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = []): Promise<void> {
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    const { images, refusals } = checkSentImages(sentImages);
+    if (refusals.length > 0) return this.refuseImages(text, refusals);
     // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
     await this.deps.host.modelSources.prepare();
     if (this.setupNeeded()) {
       // Kept, not lost: the setup card shows it, and it goes out once setup is done.
-      this.pending = { text, attachments };
+      this.pending = { text, attachments, images };
       this.deps.views.showFacts(this.facts());
       return;
     }
@@ -90,8 +93,14 @@ export class ChatController {
       // The hook files that run were settled while the servers started (consent): the session calls them too.
       chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;
-    });
+    }, { images });
     this.deps.index.touch(chat.id, undefined, Date.now());
+  }
+
+  /** Images the message box had checked, refused when sent (the webview's word is not taken): the text goes back to the box. */
+  private refuseImages(text: string, refusals: string[]): void {
+    void vscode.window.showWarningMessage(`Sprout did not send the message: ${refusals.join(' ')}`);
+    this.deps.views.broadcast({ type: 'focusInput', text });
   }
 
   /** The prompt kept during setup is dropped (its text went back to the message box). */
@@ -107,7 +116,7 @@ export class ChatController {
     const pending = this.pending;
     if (!pending || this.setupNeeded()) return;
     this.pending = undefined;
-    this.send(pending.text, pending.attachments).catch((error: unknown) => this.deps.logger.error('the prompt kept during setup failed', { message: String(error) }));
+    this.send(pending.text, pending.attachments, pending.images).catch((error: unknown) => this.deps.logger.error('the prompt kept during setup failed', { message: String(error) }));
   }
 
   async stop(): Promise<void> {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as z from 'zod/mini';
 import type { ChatFiles } from './chat';
 import { ensurePrivateDir } from '../../platform/privateState';
+import { removeTranscriptImages } from '../../runtime/transcriptImages';
 
 /** One past chat as the index file keeps it. */
 const chatSummarySchema = z.object({ id: z.string(), title: z.string(), updatedAt: z.number() });
@@ -112,6 +113,7 @@ export class ChatIndex {
     const files = this.files(chatId);
     rmSync(files.transcript, { force: true });
     rmSync(files.changes, { force: true });
+    removeTranscriptImages(files.transcript);
     this.write();
   }
 

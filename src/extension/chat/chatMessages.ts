@@ -10,6 +10,7 @@ import type { WebviewMessage } from '../../shared/protocol';
 import { openDiff } from '../checkpoints/turnChanges';
 import type { TestResultsMirror } from '../testing/testResultsMirror';
 import { pickAttachment } from './attachments';
+import { checkComposerImage, pickImage } from './composerImages';
 import type { ChatController } from './chatController';
 import { DRAFT_KEY, type ChatViews } from './chatViews';
 import { applyToFile, insertAtCursor } from './codeActions';
@@ -31,7 +32,7 @@ const SETUP_COMMANDS = { setApiKey: 'sprout.setApiKey', selectModel: 'sprout.sel
 
 const HANDLERS: Handlers = {
   ready: async (_m, { chats, views }) => views.sendSnapshot(await chats.current(), chats.facts()),
-  send: (m, { chats }) => chats.send(m.text, m.attachments),
+  send: (m, { chats }) => chats.send(m.text, m.attachments, m.images),
   stop: (_m, { chats }) => chats.stop(),
   newChat: (_m, { chats }) => chats.newChat(),
   openChat: (m, { chats }) => chats.openChat(m.chatId),
@@ -48,10 +49,14 @@ const HANDLERS: Handlers = {
     await state.update(DRAFT_KEY, m.text);
   },
   dismissNotice: (_m, { views }) => views.dismissNotice(),
-  attach: async (_m, { views }) => {
+  attach: async (m, { views }) => {
     const attachment = await pickAttachment();
-    if (attachment) views.broadcast({ type: 'attached', attachment });
+    if (attachment === 'image') {
+      const picked = await pickImage(m.heldImages ?? 0);
+      if (picked) views.broadcast({ type: 'imageChecked', id: `picked:${Date.now()}`, ...picked });
+    } else if (attachment) views.broadcast({ type: 'attached', attachment });
   },
+  checkImage: (m, { views }) => views.broadcast({ type: 'imageChecked', id: m.id, ...checkComposerImage(m.image, m.held) }),
   openLocation: (m, { testing }) => testing.openLocation(m.file, m.line),
   showInTesting: (_m, { testing }) => testing.reveal(),
   copy: async (m) => {

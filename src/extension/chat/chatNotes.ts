@@ -23,6 +23,7 @@ function firstLine(text: string): string {
 function adaptedText(event: Extract<AgentEvent, { type: 'model_adapted' }>): string {
   const where = `${event.endpoint} (${event.model})`;
   if (event.learnedFrom === 'memory') return `For ${where} Sprout is ${event.change}, as this endpoint taught it earlier.`;
+  if (event.learnedFrom === 'host') return `For ${where} Sprout is ${event.change}: ${event.said ?? ''}.`;
   const why = event.learnedFrom === 'rejection' ? `it refused the request ("${firstLine(event.said ?? '')}"), so it was sent again` : 'its reply showed it';
   return `Adapted to ${where}: ${event.change}; ${why}. Remembered for this endpoint and model.`;
 }

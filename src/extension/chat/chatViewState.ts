@@ -12,7 +12,7 @@
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
-import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
+import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ImageView, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { noteFor } from './chatNotes';
 import { StreamedText } from './streamedText';
 
@@ -65,6 +65,8 @@ export class ChatViewState {
         return this.streamed.appendThinking(event.delta);
       case 'message':
         if (event.message.role === 'assistant') this.streamed.finishAssistant(event.message.content, event.message.reasoning);
+        // The prompt's images come with its message, right after prompt_started made its entry.
+        else if (event.message.role === 'user' && event.message.images?.length) this.withImages(event.message.images);
         return;
       case 'tool_started':
         this.streamed.closeAssistant();
@@ -299,6 +301,11 @@ export class ChatViewState {
   private add(entry: ChatEntry): void {
     this.entries.push(entry);
     this.post({ type: 'entry', entry });
+  }
+
+  private withImages(images: readonly ImageView[]): void {
+    const user = this.entries.findLast((e): e is EntryOf<'user'> => e.kind === 'user');
+    if (user) this.replace({ ...user, images: images.map(({ name, mimeType, data }) => ({ name, mimeType, data })) });
   }
 
   private replace(entry: ChatEntry): void {

@@ -16,7 +16,7 @@ export function entriesToMarkdown(title: string, entries: readonly ChatEntry[]):
   for (const e of entries) {
     switch (e.kind) {
       case 'user':
-        out.push('## You', '', e.text, '');
+        out.push('## You', '', e.text, ...(e.images ?? []).map((image) => `[image: ${image.name}]`), '');
         break;
       case 'assistant':
         out.push('## Sprout', '', e.text, '');

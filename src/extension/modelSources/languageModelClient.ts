@@ -18,11 +18,24 @@ import type { Usage } from '../../agent/messages';
 import { modelLabel, type LanguageModels } from './languageModels';
 import { classifyLmError, LmReplyBuilder, toLmMessages, toLmTools, type LmMessage, type LmPart } from './lmMapping';
 import { TokenTally, type CountTokens } from './tokenTally';
+import { imagesOf } from '../../agent/imageParts';
+import type { AdaptationMemory } from '../../model/adaptationMemory';
+import type { LmImageMode } from './lmImages';
+import { LmImageLessons } from './lmImageLessons';
 
 export const LM_JUSTIFICATION = 'Sprout Agent sends your prompt, the chat so far and the results of its tools to this model, so it can work on your request.';
 
+/**
+ * LanguageModelDataPart, finalised in VS Code 1.106: newer than the engine Sprout declares, so looked
+ * up at run time (lmImageLessons.ts sends notes where it is missing).
+ */
+const DataPart = (vscode as unknown as { LanguageModelDataPart?: { image(data: Uint8Array, mimeType: string): vscode.LanguageModelTextPart } }).LanguageModelDataPart;
+
 function toVsPart(part: LmPart): vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart {
   switch (part.kind) {
+    case 'image':
+      // Only reached with DataPart present: without it every image is a note (LmImageLessons).
+      return DataPart ? DataPart.image(Buffer.from(part.data, 'base64'), part.mimeType) : new vscode.LanguageModelTextPart('[image not sent]');
     case 'text':
       return new vscode.LanguageModelTextPart(part.value);
     case 'toolCall':
@@ -42,6 +55,19 @@ export function toVsMessages(messages: readonly LmMessage[]): vscode.LanguageMod
   );
 }
 
+/** The provider's own words, kept on the ModelError a failure becomes (its message is Sprout's). */
+const SAID = Symbol('said');
+
+function rawText(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${errorMessage(error)}${cause}`;
+}
+
+function saidOf(error: ModelError): string {
+  const said = (error as ModelError & { [SAID]?: string })[SAID];
+  return said ?? error.message;
+}
+
 function cancelled(): ModelError {
   return new ModelError('cancelled', 'The model call was cancelled.');
 }
@@ -51,19 +77,42 @@ export interface LanguageModelClientOptions {
   logger?: Logger;
   /** Shown in VS Code's consent dialog. */
   justification?: string;
+  /** Where the models that refused images are remembered (the endpoint client's memory). */
+  memory?: AdaptationMemory;
 }
 
 export class LanguageModelClient implements ModelClient {
   private readonly tally = new TokenTally();
   private countingFailed = false;
+  private readonly images: LmImageLessons;
 
-  constructor(private readonly options: LanguageModelClientOptions) {}
+  constructor(private readonly options: LanguageModelClientOptions) {
+    this.images = new LmImageLessons(options.memory, DataPart !== undefined);
+  }
 
   async complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
     const { signal } = options;
     if (signal.aborted) throw cancelled();
     const model = await this.options.models.resolve(request.model);
     if (signal.aborted) throw cancelled();
+    const withImages = request.messages.some((m) => imagesOf(m).length > 0);
+    const mode = this.images.mode(request.model, options, withImages);
+    let shown = false;
+    const watched: ModelCallOptions = { ...options, onTextDelta: (delta) => ((shown = true), options.onTextDelta?.(delta)) };
+    try {
+      return await this.send(model, request, watched, mode);
+    } catch (error) {
+      // A model that refuses images is told once and asked again at once (nothing of its answer was shown), with notes in their place.
+      const said = error instanceof ModelError && error.kind !== 'cancelled' ? saidOf(error) : undefined;
+      if (mode === 'parts' && withImages && !shown && said !== undefined && this.images.learn(request.model, said, options)) {
+        return await this.send(model, request, options, 'note');
+      }
+      throw error;
+    }
+  }
+
+  private async send(model: vscode.LanguageModelChat, request: ModelRequest, options: ModelCallOptions, images: LmImageMode): Promise<ModelReply> {
+    const { signal } = options;
     const source = new vscode.CancellationTokenSource();
     const stopForwarding = onAbort(signal, () => source.cancel());
     try {
@@ -72,7 +121,7 @@ export class LanguageModelClient implements ModelClient {
       // Counting runs beside the request; a failure there must not become an unhandled rejection.
       prompt.catch(() => undefined);
       const response = await model.sendRequest(
-        toVsMessages(toLmMessages(request.messages)),
+        toVsMessages(toLmMessages(request.messages, images)),
         {
           justification: this.options.justification ?? LM_JUSTIFICATION,
           ...(request.tools.length > 0 ? { tools: toLmTools(request.tools) } : {}),
@@ -93,7 +142,7 @@ export class LanguageModelClient implements ModelClient {
       return builder.reply(await this.usage(request.model, count, prompt, builder));
     } catch (error) {
       if (signal.aborted) throw cancelled();
-      throw this.failure(error, modelLabel(model));
+      throw Object.assign(this.failure(error, modelLabel(model)), { [SAID]: rawText(error) });
     } finally {
       stopForwarding();
       source.dispose();

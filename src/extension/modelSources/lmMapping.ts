@@ -8,15 +8,19 @@
  * text; tool answers are tool-result parts of a user message. Consecutive messages of one role are
  * merged (some providers insist on alternating roles), an assistant's texts joined into one part
  * (Copilot reads only the first text part of an assistant message). An assistant's `reasoning` (from
- * an endpoint, earlier in the chat) is not sent: the stable API has no part for thinking.
+ * an endpoint, earlier in the chat) is not sent: the stable API has no part for thinking. Images go
+ * as image parts (lmImages.ts).
  */
 import { ModelError, type ModelReply, type ToolSpec } from '../../agent/ports';
 import type { ChatMessage, ToolCall, Usage } from '../../agent/messages';
+import { toolContent } from '../../model/wireImages';
+import { resultsFirst, toolImageParts, userParts, type LmImageMode, type LmImagePart } from './lmImages';
 
 export type LmPart =
   | { kind: 'text'; value: string }
   | { kind: 'toolCall'; callId: string; name: string; input: Record<string, unknown> }
-  | { kind: 'toolResult'; callId: string; text: string };
+  | { kind: 'toolResult'; callId: string; text: string }
+  | LmImagePart;
 
 export interface LmMessage {
   role: 'user' | 'assistant';
@@ -62,13 +66,14 @@ function callInput(call: ToolCall): Record<string, unknown> {
   return {};
 }
 
-function partsOf(message: ChatMessage): LmPart[] {
+function partsOf(message: ChatMessage, images: LmImageMode): LmPart[] {
   switch (message.role) {
     case 'system':
-    case 'user':
       return message.content === '' ? [] : [{ kind: 'text', value: message.content }];
+    case 'user':
+      return userParts(message.content, message.images, images);
     case 'tool':
-      return [{ kind: 'toolResult', callId: message.toolCallId, text: message.content }];
+      return [{ kind: 'toolResult', callId: message.toolCallId, text: toolContent(message, { images }) }, ...toolImageParts(message.images, images)];
     case 'assistant': {
       const text: LmPart[] = message.content ? [{ kind: 'text', value: message.content }] : [];
       const calls = (message.toolCalls ?? []).map((call): LmPart => ({ kind: 'toolCall', callId: call.id, name: call.name, input: callInput(call) }));
@@ -84,17 +89,18 @@ function joinAssistantTexts(parts: LmPart[]): LmPart[] {
   return [{ kind: 'text', value: texts.map((t) => t.value).join('\n\n') }, ...parts.filter((p) => p.kind !== 'text')];
 }
 
-export function toLmMessages(messages: readonly ChatMessage[]): LmMessage[] {
+/** `images`: as data parts, or as notes for a model that takes none. */
+export function toLmMessages(messages: readonly ChatMessage[], images: LmImageMode = 'parts'): LmMessage[] {
   const out: LmMessage[] = [];
   for (const message of messages) {
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const parts = partsOf(message);
+    const parts = partsOf(message, images);
     if (parts.length === 0) continue;
     const last = out[out.length - 1];
     if (last?.role === role) last.parts.push(...parts);
     else out.push({ role, parts });
   }
-  for (const message of out) if (message.role === 'assistant') message.parts = joinAssistantTexts(message.parts);
+  for (const message of out) message.parts = message.role === 'assistant' ? joinAssistantTexts(message.parts) : resultsFirst(message.parts);
   return out;
 }
 

@@ -68,7 +68,7 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
   readonly onDidChange = this.changed.event;
 
   constructor(private readonly deps: ModelRouterDeps) {
-    this.lmClient = new LanguageModelClient({ models: this.languageModels, logger: deps.logger });
+    this.lmClient = new LanguageModelClient({ models: this.languageModels, logger: deps.logger, memory: deps.memory });
     this.subscription = this.languageModels.onDidChange(() => {
       this.generation += 1;
       this.listed = undefined;

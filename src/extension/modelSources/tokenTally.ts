@@ -7,6 +7,7 @@
  */
 import type { ModelRequest } from '../../agent/ports';
 import type { ChatMessage, ToolCall, Usage } from '../../agent/messages';
+import { imagesOf, imageTokens } from '../../agent/imageParts';
 import { countableText, toLmTools } from './lmMapping';
 
 export type CountTokens = (text: string) => PromiseLike<number>;
@@ -41,7 +42,9 @@ export class TokenTally {
     const known = this.byMessage.get(message);
     if (known?.model === model) return known.tokens;
     const text = countableText(message);
-    const tokens = text === '' ? 0 : await count(text);
+    // The tokenizer counts text; an image counts by its pixels (imageParts.ts).
+    const images = imagesOf(message).reduce((n, image) => n + imageTokens(image), 0);
+    const tokens = (text === '' ? 0 : await count(text)) + images;
     this.byMessage.set(message, { model, tokens });
     return tokens;
   }

@@ -42,9 +42,16 @@ interface ChatProvider {
 const lm = vscode.lm as typeof vscode.lm & { registerLanguageModelChatProvider(vendor: string, provider: ChatProvider): vscode.Disposable };
 
 const MODELS: ScriptedLmModel[] = [
-  { id: 'scripted', name: 'Scripted Model', family: 'scripted', maxInputTokens: 100_000, charsPerToken: 4 },
-  { id: 'scripted-small', name: 'Scripted Small Model', family: 'scripted-small', maxInputTokens: 3_000, charsPerToken: 2 },
+  { id: 'scripted', name: 'Scripted Model', family: 'scripted', maxInputTokens: 100_000, charsPerToken: 4, imageInput: true },
+  { id: 'scripted-small', name: 'Scripted Small Model', family: 'scripted-small', maxInputTokens: 3_000, charsPerToken: 2, imageInput: true },
+  { id: 'scripted-text-only', name: 'Scripted Text-Only Model', family: 'scripted-text-only', maxInputTokens: 100_000, charsPerToken: 4, imageInput: false },
 ];
+
+/** A LanguageModelDataPart, told by its shape (the class is newer than the types this fixture builds against). */
+function dataPart(part: unknown): { mimeType: string; data: Uint8Array } | undefined {
+  const p = part as { mimeType?: unknown; data?: unknown } | null;
+  return typeof p?.mimeType === 'string' && p.data instanceof Uint8Array ? { mimeType: p.mimeType, data: p.data } : undefined;
+}
 
 function textOf(parts: readonly unknown[]): string {
   return parts.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
@@ -54,6 +61,8 @@ function record(part: unknown): RecordedLmPart {
   if (part instanceof vscode.LanguageModelTextPart) return { kind: 'text', value: part.value };
   if (part instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: part.callId, name: part.name, input: part.input };
   if (part instanceof vscode.LanguageModelToolResultPart) return { kind: 'toolResult', callId: part.callId, text: textOf(part.content) };
+  const data = dataPart(part);
+  if (data) return { kind: 'data', mimeType: data.mimeType, bytes: data.data.length };
   return { kind: 'other' };
 }
 
@@ -101,14 +110,14 @@ class ScriptedProvider implements ChatProvider, ScriptedLmProviderApi {
   }
 
   provideLanguageModelChatInformation(): ChatInformation[] {
-    return MODELS.filter((m) => this.offered === undefined || this.offered.includes(m.id)).map(({ id, name, family, maxInputTokens }) => ({
+    return MODELS.filter((m) => this.offered === undefined || this.offered.includes(m.id)).map(({ id, name, family, maxInputTokens, imageInput }) => ({
       id,
       name,
       family,
       maxInputTokens,
       version: '1',
       maxOutputTokens: 4096,
-      capabilities: { toolCalling: true },
+      capabilities: { toolCalling: true, imageInput },
     }));
   }
 
@@ -127,6 +136,11 @@ class ScriptedProvider implements ChatProvider, ScriptedLmProviderApi {
       done: false,
     };
     this.requests.push(request);
+    if (MODELS.find((m) => m.id === model.id)?.imageInput === false && messages.some((m) => m.content.some((part) => dataPart(part) !== undefined))) {
+      request.done = true;
+      // Copilot's provider refusing an image for a model without vision.
+      throw new Error(`Request Failed: 400 {"error":{"message":"model \\"${model.id}\\" not supported for vision","code":""}}`);
+    }
     const cancelled = new Promise<void>((resolve) => token.onCancellationRequested(() => ((request.cancelled = true), resolve())));
     try {
       await this.answer(this.queue.shift() ?? this.echo(messages), progress, cancelled);

@@ -18,6 +18,8 @@ export type RecordedLmPart =
   | { kind: 'text'; value: string }
   | { kind: 'toolCall'; callId: string; name: string; input: unknown }
   | { kind: 'toolResult'; callId: string; text: string }
+  /** A LanguageModelDataPart: its MIME type and byte count. */
+  | { kind: 'data'; mimeType: string; bytes: number }
   | { kind: 'other' };
 
 export interface RecordedLmRequest {
@@ -38,6 +40,8 @@ export interface ScriptedLmModel {
   maxInputTokens: number;
   /** What its token counter answers: characters per token (the small model's tokenizer is dense, so only its own count shows how full a request is). */
   charsPerToken: number;
+  /** Takes images; one that does not refuses a request with an image part in Copilot's words ("not supported for vision"). */
+  imageInput: boolean;
 }
 
 export interface ScriptedLmProviderApi {

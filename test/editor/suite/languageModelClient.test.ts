@@ -12,7 +12,8 @@ import * as vscode from 'vscode';
 import { AgentSession } from '../../../src/agent/session';
 import { DEFAULT_SETTINGS, type AgentSettings } from '../../../src/agent/settings';
 import type { AgentEvent } from '../../../src/agent/events';
-import { ModelError } from '../../../src/agent/ports';
+import { ModelError, type AdaptationNote } from '../../../src/agent/ports';
+import { processAdaptationMemory } from '../../../src/model/adaptationMemory';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { nodeClock } from '../../../src/platform/nodeClock';
 import { LanguageModelClient } from '../../../src/extension/modelSources/languageModelClient';
@@ -24,6 +25,9 @@ import { until } from '../sproutHarness';
 
 const LARGE = 'sprout-test/scripted';
 const SMALL = 'sprout-test/scripted-small';
+const TEXT_ONLY = 'sprout-test/scripted-text-only';
+/** A real 1x1 PNG. */
+const TINY_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
 
 function hookHub(config: HookServerConfig): McpHub {
   const base = JSON.parse(process.env['SPROUT_TEST_HOOK_SERVER'] ?? 'null') as { command: string; args: string[]; env: Record<string, string> } | null;
@@ -190,6 +194,48 @@ describe('VS Code language models (real vscode.lm, scripted provider)', function
     const next = await session.run('Again, quickly.', new AbortController().signal);
     assert.equal(next.reason, 'end_turn', next.message);
     assert.equal(provider.requests.length, 2);
+  });
+
+  it("a prompt's image reaches the model as a LanguageModelDataPart, a tool's after the tool results", async () => {
+    const shot = { mimeType: 'image/png', data: TINY_PNG, name: 'shot.png', width: 1, height: 1 };
+    const request = {
+      model: LARGE,
+      messages: [
+        { role: 'user' as const, content: 'what is this?', images: [shot] },
+        { role: 'assistant' as const, content: null, toolCalls: [{ id: 'c1', name: 'b__snap', arguments: '{}' }] },
+        { role: 'tool' as const, toolCallId: 'c1', content: 'snapped', images: [{ ...shot, name: 'image 1 from b__snap' }] },
+      ],
+      tools: [],
+    };
+    await client.complete(request, { signal: new AbortController().signal });
+    const bytes = Buffer.from(TINY_PNG, 'base64').length;
+    assert.deepEqual(provider.requests[0]?.messages[0]?.parts, [{ kind: 'text', value: 'what is this?' }, { kind: 'data', mimeType: 'image/png', bytes }]);
+    assert.deepEqual(lastUserParts(provider.requests[0]), [
+      { kind: 'toolResult', callId: 'c1', text: 'snapped\n[The image follows after the tool results.]' },
+      { kind: 'text', value: '[image: image 1 from b__snap, 1x1] returned by a tool above:' },
+      { kind: 'data', mimeType: 'image/png', bytes },
+    ]);
+  });
+
+  it('a model without vision refuses the image (Copilot\'s words): learned, said once, sent again with a note, and remembered', async () => {
+    const memory = processAdaptationMemory();
+    const learning = new LanguageModelClient({ models, memory });
+    const adapted: AdaptationNote[] = [];
+    const conversation = { id: 'lm-images' };
+    const ask = (text: string) =>
+      learning.complete(
+        { model: TEXT_ONLY, messages: [{ role: 'user' as const, content: text, images: [{ mimeType: 'image/png', data: TINY_PNG, name: 'shot.png' }] }], tools: [] },
+        { signal: new AbortController().signal, conversation, onAdapted: (note) => adapted.push(note) },
+      );
+    const reply = await ask('what is this?');
+    assert.match(reply.content ?? '', /Scripted reply to: what is this\?\n\n\[image not sent: shot\.png \(this model does not take images\)\]/);
+    assert.equal(provider.requests.length, 2, 'refused once, then answered');
+    assert.deepEqual(adapted.map((a) => [a.endpoint, a.model, a.learnedFrom, a.change]), [['VS Code', TEXT_ONLY, 'rejection', 'sending images as a note in the text (this model does not take images)']]);
+    assert.match(adapted[0]?.said ?? '', /not supported for vision/);
+    await ask('and this?');
+    assert.equal(provider.requests.length, 3, 'no refusal the second time');
+    assert.equal(adapted.length, 1, 'said once');
+    assert.deepEqual(memory.recall('vscode', TEXT_ONLY), ['no-images']);
   });
 
   it("compaction starts from the model's maxInputTokens and its own token count", async () => {

@@ -3,10 +3,12 @@
  * real server answers (sources in docs/model-servers.md): a chat template without a system role
  * (vLLM serving Gemma), Ollama's and LM Studio's refusal of a null content, Gemini's refusal of an
  * empty one and of JSON-schema keywords its proto lacks, Cerebras' refusal of reasoning fields, and an
- * Azure API Management gateway that takes the key only in `api-key`. A test turns on the rules of
+ * Azure API Management gateway that takes the key only in `api-key`, and each server's refusal of an
+ * image for a model without vision (visionRules.ts). A test turns on the rules of
  * the server it emulates; the fake then rejects exactly what that server rejects.
  */
 import type { Rejection } from './validateChatRequest';
+import { VISION_RULES, visionRejection, type VisionRule } from './visionRules';
 
 export type FakeServerRule =
   | 'no-system-role'
@@ -15,7 +17,8 @@ export type FakeServerRule =
   | 'gemini-no-empty-content'
   | 'gemini-schema'
   | 'cerebras-no-reasoning-fields'
-  | 'apim-api-key';
+  | 'apim-api-key'
+  | VisionRule;
 
 type Json = Record<string, unknown>;
 
@@ -102,6 +105,7 @@ export function serverRuleRejection(rules: readonly FakeServerRule[], body: unkn
       : rule === 'gemini-no-empty-content' ? emptyContent(body)
       : rule === 'gemini-schema' ? geminiSchema(body)
       : rule === 'cerebras-no-reasoning-fields' ? reasoningFields(body)
+      : (VISION_RULES as readonly string[]).includes(rule) ? visionRejection(rule as VisionRule, body)
       : undefined;
     if (rejection) return rejection;
   }

@@ -4,6 +4,7 @@
  * OpenAI's own (typos included), so a history bug in the agent fails a test the way it would fail
  * against the real service.
  */
+import { checkContentParts } from './contentParts';
 import { openAiErrorBody } from './fakeOpenAiTypes';
 
 export interface Rejection {
@@ -102,6 +103,8 @@ class HistoryChecker {
         'invalid_value',
       );
     }
+    const parts = checkContentParts(message, i);
+    if (parts) return parts;
     if (message.role === 'tool') return this.tool(message, i);
     const closed = this.closeBlock();
     if (closed) return closed;

@@ -107,7 +107,13 @@ describe('McpHub listing and calls', () => {
 
   it('flattens images, 100 KB text, isError and hostile text', async () => {
     const call = (tool: string) => hub.callTool('alpha', tool, {}, { signal: signal() });
-    assert.deepEqual(await call('_PostCompact'), { isError: false, text: '[image: image/png, 4321 bytes]' });
+    const image = await call('_PostCompact');
+    assert.equal(image.text, '[image: image/png, 4321 bytes]');
+    assert.deepEqual(
+      image.images?.map((i) => [i.mimeType, Buffer.from(i.data, 'base64').length]),
+      [['image/png', 4321]],
+      'the image block travels beside its description, for the core to check',
+    );
     const big = await call('big');
     assert.equal(big.text.length, 100 * 1024);
     assert.deepEqual(await call('fails'), { isError: true, text: 'boom' });

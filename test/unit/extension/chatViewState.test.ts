@@ -291,3 +291,17 @@ test('the denial that spends the _PreToolUse budget says so once, naming the set
   assert.match(notes[0] ?? '', /blocked 2 calls in this prompt, the most sprout\.hooks\.preToolUseMaxDenials allows/);
   assert.deepEqual(model.entries.flatMap((e) => (e.kind === 'tool' ? [e.blocked?.server] : [])), ['guard', 'guard']);
 });
+
+test("a prompt's images join its entry (from its message), and a transcript export names them", async () => {
+  const { model, sent } = recorder();
+  const image = { mimeType: 'image/png', data: 'iVBORw0KGgo=', name: 'pasted image 1.png', width: 4, height: 3 };
+  model.apply({ type: 'prompt_started', text: 'what is this?' });
+  model.apply({ type: 'message', message: { role: 'user', content: 'what is this?', images: [image] } });
+  model.apply({ type: 'message', message: { role: 'user', content: 'no images here' } });
+  const user = model.entries[0];
+  assert.deepEqual(user?.kind === 'user' ? user.images : undefined, [{ name: 'pasted image 1.png', mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
+  assert.equal(sent.filter((m) => m.type === 'entry').length, 2, 'the entry, then the entry with its image');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+  const { entriesToMarkdown } = await import('../../../src/extension/chat/transcriptExport');
+  assert.match(entriesToMarkdown('t', model.entries), /## You\n\nwhat is this\?\n\[image: pasted image 1\.png\]/);
+});

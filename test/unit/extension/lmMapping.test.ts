@@ -131,3 +131,32 @@ test('errors without a code: quota words mean a rate limit, anything else a fail
   assert.equal(other.kind, 'server');
   assert.match(other.message, /"M" \(v\) failed \(socket hang up\)\. Try again/);
 });
+
+test("images go as image parts: a prompt's after its text, a tool's after the user message's tool results; notes for a model that takes none", () => {
+  const shot = { mimeType: 'image/png', data: 'iVBORw0KGgo=', name: 'shot.png', width: 10, height: 5 };
+  const history: ChatMessage[] = [
+    { role: 'user', content: 'what is this?', images: [shot] },
+    { role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'b__snap', arguments: '{}' }, { id: 'c2', name: 'b__read', arguments: '{}' }] },
+    { role: 'tool', toolCallId: 'c1', content: 'snapped', images: [{ ...shot, name: 'image 1 from b__snap' }] },
+    { role: 'tool', toolCallId: 'c2', content: 'read' },
+  ];
+  assert.deepEqual(toLmMessages(history), [
+    { role: 'user', parts: [{ kind: 'text', value: 'what is this?' }, { kind: 'image', mimeType: 'image/png', data: shot.data }] },
+    { role: 'assistant', parts: [{ kind: 'toolCall', callId: 'c1', name: 'b__snap', input: {} }, { kind: 'toolCall', callId: 'c2', name: 'b__read', input: {} }] },
+    {
+      role: 'user',
+      parts: [
+        { kind: 'toolResult', callId: 'c1', text: 'snapped\n[The image follows after the tool results.]' },
+        { kind: 'toolResult', callId: 'c2', text: 'read' },
+        { kind: 'text', value: '[image: image 1 from b__snap, 10x5] returned by a tool above:' },
+        { kind: 'image', mimeType: 'image/png', data: shot.data },
+      ],
+    },
+  ]);
+  const notes = toLmMessages(history, 'note');
+  assert.deepEqual(notes[0]?.parts, [{ kind: 'text', value: 'what is this?\n\n[image not sent: shot.png (this model does not take images)]' }]);
+  assert.deepEqual(notes[2]?.parts, [
+    { kind: 'toolResult', callId: 'c1', text: 'snapped\n[image not sent: image 1 from b__snap (this model does not take images)]' },
+    { kind: 'toolResult', callId: 'c2', text: 'read' },
+  ]);
+});

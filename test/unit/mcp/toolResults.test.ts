@@ -36,6 +36,7 @@ describe('flattenToolResult', () => {
         '\n[resource link: demo://resource/2 (Resource 2, application/octet-stream)]\n[resource link: demo://bare]',
     );
     assert.equal(result.isError, false);
+    assert.deepEqual(result.images, [{ mimeType: 'image/png', data, name: '' }], 'the image travels as it came, for the core to check');
   });
 
   it('falls back to structuredContent as JSON, then to empty text', () => {
