@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   let env: NodeJS.ProcessEnv;
   try {
     const node = suiteNode((m) => process.stdout.write(`${m}\n`));
-    env = { ...process.env, SPROUT_SUITE_NODE: node.version, ...(node.pathEntry === undefined ? {} : { PATH: `${node.pathEntry}${delimiter}${process.env.PATH ?? ''}` }) };
+    env = { ...process.env, ...node.env, SPROUT_SUITE_NODE: node.version, ...(node.pathEntry === undefined ? {} : { PATH: `${node.pathEntry}${delimiter}${process.env.PATH ?? ''}` }) };
     process.stdout.write(`npm test: the suites run on Node ${node.version} (${node.bin})\n`);
   } catch (error) {
     process.stderr.write(`npm test: cannot get a Node the product supports: ${(error as Error).message}\n`);
