@@ -3,7 +3,8 @@
  * frames stripped, common indentation removed, locations read from stack frames and made relative
  * to the workspace root (so the editor can open them and the model can read them).
  */
-import { isAbsolute, relative, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Strips ANSI colour codes, which many runners emit even into pipes. */
@@ -118,4 +119,15 @@ export function lastCount(text: string, label: string): number | undefined {
   let found: number | undefined;
   for (const match of text.matchAll(new RegExp(`^${label} (\\d+)`, 'gm'))) found = Number(match[1]);
   return found;
+}
+
+/**
+ * Node 22+ runs each test file as a test of its own; when a name pattern matches nothing in a file,
+ * that file is reported as one passing "test" named after the file, with nothing inside it. Such an
+ * entry is evidence that a file loaded, not that a test ran: the parsers count it as no test.
+ */
+export function isEmptyFileEntry(root: string, name: string): boolean {
+  const path = name.startsWith('file://') ? displayPath(root, name) : name;
+  if (!/\.[cm]?[jt]sx?$/.test(path)) return false;
+  return existsSync(isAbsolute(path) ? path : join(root, path));
 }

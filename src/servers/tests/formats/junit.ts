@@ -6,7 +6,7 @@
  * failing line and whose `message` attribute keeps the assertion's expected/actual lines.
  */
 import type { ParsedTestReport, TestFailure } from '../testResult';
-import { cleanMessage, displayPath, isStackFrame, stackLocation } from './failureText';
+import { cleanMessage, displayPath, isEmptyFileEntry, isStackFrame, stackLocation } from './failureText';
 
 function decodeEntities(text: string): string {
   return text
@@ -87,6 +87,8 @@ export function parseJunit(output: string, root: string, format = 'junit'): Pars
     const body = match[3] ?? '';
     const problems = [...body.matchAll(/<(failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/g)];
     if (problems.length === 0) {
+      const name = /\bname="([^"]*)"/.exec(tag)?.[1];
+      if (match[2] === '/>' && name !== undefined && isEmptyFileEntry(root, name)) continue;
       if (/<skipped\b/.test(body)) skipped++;
       else passed++;
       continue;

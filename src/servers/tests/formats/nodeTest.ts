@@ -5,7 +5,7 @@
  * file that does not load prints its error before its `✖ <file>` line; that becomes its message.
  */
 import type { ParsedTestReport, TestFailure } from '../testResult';
-import { cleanMessage, displayPath, lastCount, stackLocation, withExpectedActual, type Location } from './failureText';
+import { cleanMessage, displayPath, isEmptyFileEntry, lastCount, stackLocation, withExpectedActual, type Location } from './failureText';
 import { locationField, unquote } from './tap';
 
 /** The inspected error object a spec failure ends with: `actual: 7,` / `expected: 6,` lines. */
@@ -60,6 +60,19 @@ function specSuitePaths(tree: string): Map<string, string> {
   return paths;
 }
 
+/** Top-level `✔ <file>` lines with no suite opened under that name: files in which no test ran. */
+function emptyFileEntries(output: string, root: string): number {
+  const opened = new Set<string>();
+  let count = 0;
+  for (const line of output.split('\n')) {
+    const suite = /^▶ (.+)$/.exec(line);
+    if (suite?.[1] !== undefined) opened.add(suite[1]);
+    const entry = /^✔ (.+?) \([\d.]+m?s\)$/.exec(line);
+    if (entry?.[1] !== undefined && !opened.has(entry[1]) && isEmptyFileEntry(root, entry[1])) count++;
+  }
+  return count;
+}
+
 export function parseNodeSpec(output: string, root: string): ParsedTestReport | undefined {
   if (!/^ℹ pass \d+/m.test(output) || !/^ℹ fail \d+/m.test(output)) return undefined;
   const failures: TestFailure[] = [];
@@ -86,7 +99,7 @@ export function parseNodeSpec(output: string, root: string): ParsedTestReport | 
   }
   return {
     format: 'node-spec',
-    passed: lastCount(output, 'ℹ pass') ?? 0,
+    passed: Math.max(0, (lastCount(output, 'ℹ pass') ?? 0) - emptyFileEntries(output, root)),
     failed: lastCount(output, 'ℹ fail') ?? 0,
     skipped: (lastCount(output, 'ℹ skipped') ?? 0) + (lastCount(output, 'ℹ todo') ?? 0),
     failures,

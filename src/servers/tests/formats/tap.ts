@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ParsedTestReport, TestFailure } from '../testResult';
-import { cleanMessage, displayPath, lastCount, stackLocation, withExpectedActual, type Location } from './failureText';
+import { cleanMessage, displayPath, isEmptyFileEntry, lastCount, stackLocation, withExpectedActual, type Location } from './failureText';
 
 export function unquote(value: string): string {
   const v = value.trim();
@@ -123,11 +123,14 @@ export function parseTap(output: string, root: string): ParsedTestReport | undef
   let ok = 0;
   let notOk = 0;
   let skipped = 0;
+  let emptyFiles = 0;
+  let resultsInside = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const level = Math.floor(line.search(/\S/) / 4);
     const subtest = /^\s*# Subtest: (.*)$/.exec(line);
     if (subtest) {
+      if (level === 0) resultsInside = 0;
       open.length = level;
       open[level] = { name: subtest[1] ?? '', line: i };
       childFailed[level + 1] = false;
@@ -135,6 +138,11 @@ export function parseTap(output: string, root: string): ParsedTestReport | undef
     }
     const result = /^\s*(not ok|ok) \d+(?: -)? ?(.*?)(\s+#\s*(SKIP|TODO).*)?$/i.exec(line);
     if (!result) continue;
+    if (level > 0) resultsInside++;
+    else if (result[1] === 'ok' && !result[4] && resultsInside === 0 && isEmptyFileEntry(root, result[2] ?? '')) {
+      emptyFiles++;
+      continue;
+    }
     if (result[4]) skipped++;
     else if (result[1] === 'ok') ok++;
     if (result[1] === 'ok' || result[4]) continue;
@@ -152,7 +160,8 @@ export function parseTap(output: string, root: string): ParsedTestReport | undef
     failures.push(file && !failure.file ? { ...failure, file } : failure);
   }
   const totals = summaryCounts(output);
-  return { format: 'tap', passed: totals.pass ?? ok, failed: totals.fail ?? notOk, skipped: (totals.skip ?? skipped) + (totals.todo ?? 0), failures };
+  const passed = totals.pass === undefined ? ok : Math.max(0, totals.pass - emptyFiles);
+  return { format: 'tap', passed, failed: totals.fail ?? notOk, skipped: (totals.skip ?? skipped) + (totals.todo ?? 0), failures };
 }
 
 /**
