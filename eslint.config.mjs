@@ -17,7 +17,7 @@ export const layers = {
   shared: { imports: [], packages: ['zod'] },
   webview: { imports: ['shared'], packages: ['dompurify', 'highlight.js', 'markdown-it'] },
   platform: { imports: ['agent'] },
-  agentHooks: { imports: ['agent'], packages: ['zod'] },
+  agentHooks: { imports: ['agent'], packages: ['re2js', 'zod'] },
   customizations: { imports: ['agent'], packages: ['yaml', 'zod'] },
   model: { imports: ['agent', 'platform'] },
   mcp: { imports: ['agent', 'shared', 'platform'] },

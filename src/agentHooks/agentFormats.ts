@@ -3,6 +3,7 @@
  * the other way round, run). Claude Code, Codex and Gemini CLI share one wire (claudeFamily.ts);
  * Copilot, Cursor and Kiro have formats of their own.
  */
+import { AGENT_CONFIG_FILES } from '../agent/agentConfigFiles';
 import { AGENT_IDS, type AgentFormat, type AgentId } from './agentFormat';
 import { claudeFamilyFormat } from './claudeFamily';
 import { copilotFormat } from './copilotFormat';
@@ -28,8 +29,8 @@ const claudeFormat = claudeFamilyFormat({
   denyStyle: 'permissionDecision',
   tools: { equivalents: [{ sprout: SPROUT_SHELL_TOOL, agent: 'Bash', rename: { timeoutMs: 'timeout' } }, ...CLAUDE_FILE_TOOLS], mcp: claudeMcpName },
   config: {
-    workspaceFiles: ['.claude/settings.json', '.claude/settings.local.json'],
-    userFiles: ['.claude/settings.json'],
+    workspaceFiles: AGENT_CONFIG_FILES.claude.workspace,
+    userFiles: AGENT_CONFIG_FILES.claude.user,
     layout: 'matcherGroups',
     entryBase: { type: 'command' },
     commandKey: 'command',
@@ -53,8 +54,8 @@ const codexFormat = claudeFamilyFormat({
   // Codex reports its exec_command to hooks as `Bash` {command}; it edits files with apply_patch (a patch, no equivalent).
   tools: { equivalents: [{ sprout: SPROUT_SHELL_TOOL, agent: 'Bash' }], mcp: claudeMcpName },
   config: {
-    workspaceFiles: ['.codex/hooks.json'],
-    userFiles: ['.codex/hooks.json'],
+    workspaceFiles: AGENT_CONFIG_FILES.codex.workspace,
+    userFiles: AGENT_CONFIG_FILES.codex.user,
     layout: 'matcherGroups',
     entryBase: { type: 'command' },
     commandKey: 'command',
@@ -92,8 +93,8 @@ const geminiFormat = claudeFamilyFormat({
     mcp: geminiMcpName,
   },
   config: {
-    workspaceFiles: ['.gemini/settings.json'],
-    userFiles: ['.gemini/settings.json'],
+    workspaceFiles: AGENT_CONFIG_FILES.gemini.workspace,
+    userFiles: AGENT_CONFIG_FILES.gemini.user,
     layout: 'matcherGroups',
     entryBase: { type: 'command' },
     commandKey: 'command',

@@ -142,8 +142,22 @@ function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<stri
   }
 }
 
+/**
+ * `"continue": false` stops the agent after the hooks run, before anything else in the answer (Claude
+ * Code's hooks reference; Codex's output schemas carry the same field). A stop that is already
+ * stopping goes through (no objection), a tool call is not run (a denial with the `stopReason`); where
+ * a Sprout hook cannot end the run the answer takes no effect and says so, never a silent continue.
+ */
+function stopAnswer(o: FamilyOptions, hook: HookName, out: Record<string, unknown>): HookReply {
+  const why = stringField(out, 'stopReason') ?? '';
+  if (hook === '_Stop') return { text: '' };
+  if (hook === '_PreToolUse') return { text: `The hook stopped ${o.displayName} here ("continue": false)${why ? `: ${why}` : '.'}` };
+  return { text: '', problem: `answered "continue": false${why ? ` (${why})` : ''}, which stops ${o.displayName}; a Sprout ${hook} hook cannot end the run, so nothing in this answer took effect` };
+}
+
 /** The text a hook's JSON answer makes take effect for `hook`, and what in it Sprout does not do. */
 function jsonText(o: FamilyOptions, hook: HookName, out: Record<string, unknown>): HookReply {
+  if (out.continue === false) return stopAnswer(o, hook, out);
   const specific = objectField(out, 'hookSpecificOutput');
   const reason = stringField(out, 'reason') ?? '';
   const blocks = out.decision === 'block' || out.decision === o.blockWord;

@@ -7,6 +7,7 @@
  * `userPromptSubmitted` hooks have their output dropped, so a prompt hook is told but cannot inject.
  * Source: GitHub's "GitHub Copilot hooks reference" (github/docs, content/copilot/reference/hooks-reference.md).
  */
+import { AGENT_CONFIG_FILES } from '../agent/agentConfigFiles';
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type BridgeCall, type HookReply, type SproutAnswer } from './agentFormat';
 import { argumentsObject, failedHook, nonJsonReply, objectField, parseWith, resultText, sessionSource, stdoutJson, stringField, toolFields } from './payloadFields';
@@ -122,8 +123,8 @@ export const copilotFormat: AgentFormat = {
   // Copilot's shell tool is `bash` ({command, description}); its naming of MCP tools is not documented, so they keep Sprout's names.
   tools: { equivalents: [{ sprout: SPROUT_SHELL_TOOL, agent: 'bash' }] },
   config: {
-    workspaceFiles: ['.github/hooks/sprout-agent.json'],
-    userFiles: ['.copilot/hooks/sprout-agent.json'],
+    workspaceFiles: AGENT_CONFIG_FILES.copilot.workspace,
+    userFiles: AGENT_CONFIG_FILES.copilot.user,
     layout: 'flat',
     entryBase: { type: 'command' },
     commandKey: 'bash',

@@ -7,6 +7,7 @@
  * prompt go on or stop it, so a prompt hook is told but cannot add to it; `afterFileEdit` is told only.
  * Source: cursor.com/docs/agent/hooks (the long-stable event set).
  */
+import { AGENT_CONFIG_FILES } from '../agent/agentConfigFiles';
 import { z } from 'zod';
 import { EMPTY_ANSWER, jsonAnswer, mappedHook, type AgentAnswer, type AgentFormat, type BridgeCall, type HookReply, type SproutAnswer } from './agentFormat';
 import { argumentsObject, failedHook, nonJsonReply, parseWith, stdoutJson, stringField } from './payloadFields';
@@ -101,8 +102,8 @@ export const cursorFormat: AgentFormat = {
   // Cursor gives its shell its own event (beforeShellExecution, no tool name); MCP tools keep Sprout's names.
   tools: { equivalents: [] },
   config: {
-    workspaceFiles: ['.cursor/hooks.json'],
-    userFiles: ['.cursor/hooks.json'],
+    workspaceFiles: AGENT_CONFIG_FILES.cursor.workspace,
+    userFiles: AGENT_CONFIG_FILES.cursor.user,
     layout: 'flat',
     entryBase: {},
     commandKey: 'command',

@@ -5,6 +5,7 @@
  * from its path) whose hooks are the Sprout hooks its events map to, so the caller and gate MCP hooks
  * use apply unchanged (docs/hooks.md#hooks-from-other-agents-files). Pure: no I/O.
  */
+import { matchesWhole } from './linearMatcher';
 import { z } from 'zod';
 import type { AgentFormat, AgentId } from './agentFormat';
 import { HookConfigError, isBridgeCommand } from './hookConfig';
@@ -134,13 +135,9 @@ export function sourceName(relativeFile: string, scope: 'workspace' | 'user'): s
 /**
  * Whether a command's matcher lets it run for this call: tool events match the tool's name (a
  * regular expression over the whole name; empty or `*` is every tool), a session start matches its
- * source (`startup`, `resume`, `compact`); other events run always.
+ * source (`startup`, `resume`, `compact`); other events run always. Matched in linear time (linearMatcher.ts).
  */
 export function matcherAllows(matcher: string | undefined, subject: string | undefined): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*' || subject === undefined) return true;
-  try {
-    return new RegExp(`^(?:${matcher})$`).test(subject);
-  } catch {
-    return matcher === subject;
-  }
+  return matchesWhole(matcher, subject);
 }

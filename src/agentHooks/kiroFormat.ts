@@ -8,6 +8,7 @@
  * hook cannot send Kiro back to work, so a standing `_Stop` objection is shown to the user.
  * Source: kiro.dev/docs/cli/hooks and the agent configuration reference.
  */
+import { AGENT_CONFIG_FILES } from '../agent/agentConfigFiles';
 import { z } from 'zod';
 import { EMPTY_ANSWER, mappedHook, type AgentAnswer, type AgentFormat, type BridgeCall, type HookReply, type SproutAnswer } from './agentFormat';
 import { argumentsObject, failedHook, parseWith, responseIsError, resultText, toolFields } from './payloadFields';
@@ -84,8 +85,8 @@ export const kiroFormat: AgentFormat = {
   // Sprout does not run Kiro's agent files as hook sources (hookSources.ts), so no call is ever named for Kiro.
   tools: { equivalents: [] },
   config: {
-    workspaceFiles: ['.kiro/agents/sprout.json'],
-    userFiles: ['.kiro/agents/sprout.json'],
+    workspaceFiles: AGENT_CONFIG_FILES.kiro.workspace,
+    userFiles: AGENT_CONFIG_FILES.kiro.user,
     layout: 'flat',
     entryBase: {},
     commandKey: 'command',

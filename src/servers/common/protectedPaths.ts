@@ -12,6 +12,7 @@
  * repository's `.git` is as dangerous as the root's), and `dir/**` also covers `dir` itself (a `.git`
  * file can point git at another directory).
  */
+import { agentConfigPatterns } from '../../agent/agentConfigFiles';
 import { globMatcher, type PathMatcher } from './glob';
 
 export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
@@ -20,9 +21,9 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   '.github/workflows/**',
   '.devcontainer/**',
   '*.code-workspace',
-  '.claude/**',
-  '.cursor/**',
   '.sprout/**',
+  // Every coding agent's configuration folder, from the table its hook formats are read from.
+  ...agentConfigPatterns(),
 ];
 
 export class ProtectedPatternError extends Error {

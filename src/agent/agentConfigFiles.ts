@@ -1,0 +1,34 @@
+/**
+ * The one table of where each coding agent keeps the configuration that makes it run commands (hooks,
+ * MCP servers), inside a project and in the user's home. Two rules read it: the agent formats
+ * (`src/agentHooks/`: which file `hooks install` writes, which files `--agent-hooks` runs) and the
+ * protected paths (`src/servers/common/protectedPaths.ts`: a write to any of these folders needs the
+ * user's approval). So a new agent added here is protected the day its hooks are served, and the two
+ * can never disagree. Plain data, so every layer may read it.
+ */
+export interface AgentConfigFiles {
+  /** Paths relative to the workspace root; the first is the one `hooks install` writes. */
+  workspace: readonly string[];
+  /** Paths relative to the user's home folder. */
+  user: readonly string[];
+  /**
+   * The workspace folder the agent reads configuration from, all of it protected: an agent that reads
+   * every file of a folder (Copilot's `.github/hooks/*.json`, Kiro's `.kiro/agents/*`) or keeps more
+   * than hooks there (Codex's `config.toml`, Gemini CLI's settings) is configured by any file in it.
+   */
+  folder: string;
+}
+
+export const AGENT_CONFIG_FILES = {
+  claude: { workspace: ['.claude/settings.json', '.claude/settings.local.json'], user: ['.claude/settings.json'], folder: '.claude' },
+  codex: { workspace: ['.codex/hooks.json'], user: ['.codex/hooks.json'], folder: '.codex' },
+  gemini: { workspace: ['.gemini/settings.json'], user: ['.gemini/settings.json'], folder: '.gemini' },
+  copilot: { workspace: ['.github/hooks/sprout-agent.json'], user: ['.copilot/hooks/sprout-agent.json'], folder: '.github/hooks' },
+  cursor: { workspace: ['.cursor/hooks.json'], user: ['.cursor/hooks.json'], folder: '.cursor' },
+  kiro: { workspace: ['.kiro/agents/sprout.json'], user: ['.kiro/agents/sprout.json'], folder: '.kiro/agents' },
+} as const satisfies Record<string, AgentConfigFiles>;
+
+/** The protected-path patterns the table gives: each agent's configuration folder, at any depth. */
+export function agentConfigPatterns(): string[] {
+  return Object.values(AGENT_CONFIG_FILES).map((files: AgentConfigFiles) => `${files.folder}/**`);
+}
