@@ -6,7 +6,7 @@
  * session's end, which lets the hook host exit with the agent). It shows the change before writing,
  * keeps every hook of the user's, and writes nothing when the file already says the same.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { HookName } from '../../agent/events';
@@ -16,6 +16,8 @@ import { bridgeEvents, type AgentFormat, type AgentId } from '../../agentHooks/a
 import { agentFormat } from '../../agentHooks/agentFormats';
 import { BRIDGE_AGENT_TIMEOUT_MS, bridgeCommandLine, isBridgeCommand, planInstall, planUninstall, readHookEntries, shellQuote, type BridgeEntry, type ConfigPlan } from '../../agentHooks/hookConfig';
 import { createHub } from '../../runtime/compose';
+import { writeInWorkspace } from '../../servers/common/confinedFs';
+import { OutsideWorkspaceError, realRoot, resolveInWorkspace } from '../../servers/common/safePath';
 import { resolveWorkspace } from '../cliSession';
 import type { CliIo } from '../cliIo';
 import { EXIT_ERROR, EXIT_OK, UsageError } from '../exitCodes';
@@ -75,8 +77,42 @@ function bridgeCommand(args: InstallArgs, event: string, io: CliIo, workspaceFol
   return bridgeCommandLine(program, args.agent, event, [...cwd, ...serverOptionWords(options)]);
 }
 
-function configFile(format: AgentFormat, args: Pick<InstallArgs, 'user'>, workspaceFolder: string): string {
-  return args.user ? join(homedir(), format.config.userFiles[0] ?? '') : join(workspaceFolder, format.config.workspaceFiles[0] ?? '');
+/** Where the config file is written: the user's, or the workspace's real file (inside it, never through a link out of it). */
+interface ConfigTarget {
+  /** The file as named (what the user reads). */
+  file: string;
+  /** The real path written and read; for the workspace, resolved inside it. */
+  real: string;
+  /** The workspace's real root when the file is the workspace's. */
+  rootReal?: string;
+}
+
+/**
+ * A repository can ship `.claude/settings.json` (or `.claude` itself) as a link into the user's home;
+ * writing through it would change the user's own agent configuration while saying it wrote the
+ * workspace's. So the workspace's file is resolved inside the workspace first, and a link out of it,
+ * or one to nothing (which a write would create wherever it points), is refused by name.
+ */
+function configFile(format: AgentFormat, args: Pick<InstallArgs, 'user'>, workspaceFolder: string): ConfigTarget {
+  if (args.user) {
+    const file = join(homedir(), format.config.userFiles[0] ?? '');
+    return { file, real: file };
+  }
+  const relativeFile = format.config.workspaceFiles[0] ?? '';
+  const file = join(workspaceFolder, relativeFile);
+  const rootReal = realRoot(workspaceFolder);
+  const refuse = (why: string): never => {
+    throw new UsageError(`refused: ${relativeFile} ${why}; hooks install writes only inside the workspace. Remove the link (or replace it with a file), or install for yourself with --user.`);
+  };
+  let real: string;
+  try {
+    real = resolveInWorkspace(rootReal, relativeFile);
+  } catch (error) {
+    if (error instanceof OutsideWorkspaceError) return refuse('is a link (or lies under one) that leads outside the workspace');
+    throw error;
+  }
+  if (lstatSync(real, { throwIfNoEntry: false })?.isSymbolicLink() === true) refuse('is a link to a file that does not exist');
+  return { file, real, rootReal };
 }
 
 function describe(plan: ConfigPlan, file: string, io: CliIo): void {
@@ -94,7 +130,8 @@ async function confirmed(args: Pick<InstallArgs, 'yes' | 'dryRun'>, io: CliIo): 
   return false;
 }
 
-async function apply(plan: ConfigPlan, file: string, args: Pick<InstallArgs, 'yes' | 'dryRun'>, io: CliIo): Promise<boolean> {
+async function apply(plan: ConfigPlan, target: ConfigTarget, args: Pick<InstallArgs, 'yes' | 'dryRun'>, io: CliIo): Promise<boolean> {
+  const { file } = target;
   if (!plan.changed) {
     io.stdout.write(`${file} already says this; nothing to change.\n`);
     return false;
@@ -104,8 +141,12 @@ async function apply(plan: ConfigPlan, file: string, args: Pick<InstallArgs, 'ye
     io.stdout.write(args.dryRun ? 'Dry run: nothing written.\n' : 'Nothing written.\n');
     return false;
   }
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, plan.text);
+  if (target.rootReal !== undefined) {
+    writeInWorkspace(target.rootReal, target.real, plan.text);
+  } else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, plan.text);
+  }
   io.stdout.write(`Wrote ${file}.\n`);
   return true;
 }
@@ -114,10 +155,11 @@ export async function runHooksInstall(argv: readonly string[], io: CliIo, uninst
   const args = parseInstallArgs(argv, INSTALL_USAGE);
   const format = agentFormat(args.agent);
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
-  const file = configFile(format, args, workspaceFolder);
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+  const target = configFile(format, args, workspaceFolder);
+  const { file } = target;
+  const text = existsSync(target.real) ? readFileSync(target.real, 'utf8') : undefined;
   if (uninstall) {
-    await apply(planUninstall(format, text, file), file, args, io);
+    await apply(planUninstall(format, text, file), target, args, io);
     return EXIT_OK;
   }
   const events = args.events !== undefined ? chosenEvents(format, args.events) : bridgeEvents(format, await servedHooks(args, workspaceFolder, io));
@@ -128,7 +170,7 @@ export async function runHooksInstall(argv: readonly string[], io: CliIo, uninst
   const hookServers = args.hookServers ?? io.env.MCP_HOOK_SERVERS?.trim();
   const withServers = { ...args, ...(hookServers ? { hookServers } : {}) };
   const entries: BridgeEntry[] = events.map((event) => ({ event, command: bridgeCommand(withServers, event, io, workspaceFolder), timeoutMs: BRIDGE_AGENT_TIMEOUT_MS }));
-  await apply(planInstall(format, text, file, entries), file, args, io);
+  await apply(planInstall(format, text, file, entries), target, args, io);
   io.stdout.write(`${format.displayName} gets: ${events.map((e) => `${e} -> ${format.events[e]}`).join(', ')}\n`);
   for (const note of format.setupNotes) io.stdout.write(`Note: ${note}\n`);
   return EXIT_OK;
