@@ -132,7 +132,7 @@ type FileVars = McpConfigVars & { declaredInputs?: ReadonlySet<string> };
 function makeExpander(source: string, server: string, vars: FileVars): Expand {
   const env = vars.env ?? process.env;
   const home = vars.userHome ?? homedir();
-  const secrets: { variable: string; field: string }[] = [];
+  const secrets: { variable: string; field: string; value: string }[] = [];
   const expand = (value: string, field: string): string =>
     value.replace(/\$\{([^}]*)\}/g, (whole, name: string) => {
       if (name === 'workspaceFolder') return vars.workspaceFolder;
@@ -142,7 +142,7 @@ function makeExpander(source: string, server: string, vars: FileVars): Expand {
       if (name.startsWith('env:')) {
         const variable = name.slice(4);
         const found = env[variable];
-        if (vars.secrets !== undefined && found !== undefined && found !== '' && isSecretVariable(variable, found, vars.secrets.knownSecrets)) secrets.push({ variable, field });
+        if (vars.secrets !== undefined && found !== undefined && found !== '' && isSecretVariable(variable, found, vars.secrets.knownSecrets)) secrets.push({ variable, field, value: found });
         // VS Code resolves an unset variable to the empty string; we do the same so files stay portable.
         return found ?? '';
       }
@@ -161,8 +161,10 @@ function makeExpander(source: string, server: string, vars: FileVars): Expand {
     });
   const checkSecrets = (destination: string): void => {
     const policy = vars.secrets;
+    // The destination was built from expanded values: a secret in it (a host name, a command) is shown redacted.
+    const shown = secrets.reduce((text, s) => (s.value.length >= 4 ? text.split(s.value).join(`\${env:${s.variable}}`) : text), destination);
     for (const { variable, field } of policy === undefined ? [] : secrets) {
-      const use = { server, variable, field, destination };
+      const use = { server, variable, field, destination: shown };
       if (!policy?.allow(use)) throw new McpConfigError(source, server, field, secretRefusal(use, policy?.howToAllow(use) ?? ''));
     }
   };

@@ -5,9 +5,12 @@
  * Code's global state. Each entry is keyed by the base URL (query included: an Azure api-version is
  * part of what the endpoint is) and the model, so nothing learned at one endpoint reaches another.
  * The record is plain data (names of adaptations), bounded, and read defensively: it is never trusted
- * for more than which known transformations to apply.
+ * for more than which known transformations to apply. An endpoint's secrets (`?api-key=`, a password
+ * in the URL) are never part of the key: it is stored redacted (endpointSecrets.ts), and a record
+ * written before that is re-keyed when read, so the next save drops the clear text.
  */
 import { isAdaptationId, type AdaptationId } from './adaptations';
+import { redactEndpoint } from './endpointSecrets';
 
 export interface AdaptationMemory {
   /** The adaptations learned for this endpoint and model, in the order they were learned. */
@@ -29,7 +32,13 @@ export function emptyRecord(): AdaptationRecord {
 }
 
 function keyOf(endpoint: string, model: string): string {
-  return `${endpoint} ${model}`;
+  return `${redactEndpoint(endpoint)} ${model}`;
+}
+
+/** A stored key with its endpoint part redacted (records written before redaction may hold secrets). */
+function rekeyed(key: string): string {
+  const cut = key.indexOf(' ');
+  return cut < 0 ? key : keyOf(key.slice(0, cut), key.slice(cut + 1));
 }
 
 /** Whatever was stored, as a record: anything malformed is dropped, unknown names are ignored. */
@@ -38,7 +47,7 @@ export function parseRecord(value: unknown): AdaptationRecord {
   const record = emptyRecord();
   if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) return record;
   for (const [key, ids] of Object.entries(entries as Record<string, unknown>).slice(-MAX_REMEMBERED)) {
-    if (Array.isArray(ids)) record.entries[key] = ids.filter(isAdaptationId);
+    if (Array.isArray(ids)) record.entries[rekeyed(key)] = ids.filter(isAdaptationId);
   }
   return record;
 }

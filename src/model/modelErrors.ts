@@ -17,6 +17,7 @@ import { verdictOf, type Rejection, type Verdict } from './rejectionSignatures';
 import { isModelNotFound, trimMessage } from './providerErrors';
 import type { GuardedErrorInfo } from './responseGuard';
 import { StreamErrorEvent } from './streamAccumulator';
+import { redactEndpointIn } from './endpointSecrets';
 
 export interface ErrorContext {
   baseUrl: string;
@@ -227,6 +228,7 @@ function classifyRaw(error: unknown, ctx: ErrorContext): ClassifiedError {
 export function classifyError(error: unknown, ctx: ErrorContext): ClassifiedError {
   const classified = classifyRaw(error, ctx);
   const { kind, status } = classified.error;
-  const message = redact(classified.error.message, ctx.apiKey);
-  return { ...classified, error: new ModelError(kind, message, status), reason: redact(classified.reason, ctx.apiKey) };
+  // The endpoint as printed carries no secret of its URL (`?api-key=`), and no key anywhere.
+  const message = redact(redactEndpointIn(classified.error.message, ctx.baseUrl), ctx.apiKey);
+  return { ...classified, error: new ModelError(kind, message, status), reason: redact(redactEndpointIn(classified.reason, ctx.baseUrl), ctx.apiKey) };
 }
