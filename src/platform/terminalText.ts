@@ -8,29 +8,40 @@
  * neutralises every chunk, so a new message cannot forget to.
  *
  * Text keeps newlines and tabs; whole escape sequences (CSI, OSC, DCS and the other ESC forms, in
- * their 7-bit and 8-bit shapes) are removed, then any control character left, then the Unicode
- * direction overrides that make text read differently from what it is ("Trojan Source"). JSON lines
- * keep their data instead: `terminalSafeJson` escapes those characters as `\uXXXX`, which parse back
- * to the same strings.
+ * their 7-bit and 8-bit shapes) are removed, then any control character left. Characters that make
+ * text read differently from what it is are shown escaped (`\u202e`, `\u{e0041}`) rather than dropped,
+ * so a name that differs from another only by them looks different: the direction overrides and
+ * isolates ("Trojan Source"), zero-width spaces and marks, word joiners, the byte-order mark and the
+ * invisible tag characters (ASCII smuggling). The zero-width joiner stays (emoji sequences need it).
+ * JSON lines keep their data instead: `terminalSafeJson` escapes those characters as `\uXXXX`, which
+ * parse back to the same strings.
  */
 
 /** Complete escape sequences: an unterminated OSC or DCS loses only its introducer, never the text after it. */
 // eslint-disable-next-line no-control-regex
 const SEQUENCES = /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|[\u001b]\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|\u009d[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)|\u001b[PX^_][^\u001b\u009c]*(?:\u001b\\|\u009c)|[\u0090\u0098\u009e\u009f][^\u001b\u009c]*(?:\u001b\\|\u009c)|\u001b[ -/]*[0-~]/g;
-/** C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides and isolates. */
+/** C0 controls but tab and newline, DEL, C1 controls. */
 // eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-/** What JSON.stringify leaves raw but a terminal would act on (it escapes C0 itself). */
-const UNSAFE_IN_JSON = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+/** Invisible characters that change how text reads: bidi controls, zero-width space and marks, word joiners, BOM, tag characters. */
+const INVISIBLE = /[\u200b\u200c\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+/** What JSON.stringify leaves raw but a terminal would act on or hide (it escapes C0 itself); tag characters as their surrogate halves. */
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u200b\u200c\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
+
+/** One invisible character as visible text: `\u202e`, or `\u{e0041}` beyond the basic plane. */
+function visibleEscape(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
 
 /** `text` with every escape sequence and control character a terminal would obey removed (tabs and newlines kept). */
 export function neutralizeTerminalText(text: string): string {
-  return text.replace(SEQUENCES, '').replace(UNSAFE, '');
+  return text.replace(SEQUENCES, '').replace(UNSAFE, '').replace(INVISIBLE, visibleEscape);
 }
 
 /** One JSON value as a line a terminal shows verbatim, with the same data as `JSON.stringify`. */
 export function terminalSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(UNSAFE_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(UNSAFE_IN_JSON, (pair) => pair.split('').map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''));
 }
 
 /** Each string in a JSON value (keys too) neutralised, the shape kept. */

@@ -19,11 +19,14 @@ describe('neutralizeTerminalText', () => {
     ['full reset (ESC c)', `a${ESC}cb`, 'ab'],
     ['carriage return overwriting a line', 'safe\rEVIL', 'safeEVIL'],
     ['backspace and bell', 'a\u0008\u0007b', 'ab'],
-    ['bidi override (Trojan Source)', 'a\u202eb\u2066c\u2069', 'abc'],
   ];
   for (const [what, input, expected] of cases) {
     it(`removes ${what}`, () => assert.equal(neutralizeTerminalText(input), expected));
   }
+
+  it('shows bidi overrides (Trojan Source) escaped instead of obeying or hiding them', () => {
+    assert.equal(neutralizeTerminalText('a\u202eb\u2066c\u2069'), 'a\\u202eb\\u2066c\\u2069');
+  });
 
   it('keeps newlines, tabs and ordinary Unicode', () => {
     assert.equal(neutralizeTerminalText('a\tb\nc – ü ✓ 日本'), 'a\tb\nc – ü ✓ 日本');
