@@ -16,6 +16,7 @@ import { parseJunit } from './junit';
 import { parseMochaJson } from './mochaJson';
 import { parseNodeSpec } from './nodeTest';
 import { parseTap } from './tap';
+import { parseCtest, parsePhpunit, parseProve, parseRspec } from './scriptRunners';
 import { parsePytestText, parseUnittest } from './python';
 
 /** Which runner a command ends in: decides the flags it gets and the report read first. */
@@ -66,6 +67,10 @@ const TEXT: Parser[] = [
   parseUvu,
   parseBunText,
   parseDenoText,
+  parseRspec,
+  parsePhpunit,
+  parseCtest,
+  parseProve,
 ];
 
 const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
@@ -135,6 +140,18 @@ export function readReport(run: RunOutput): ParsedTestReport | undefined {
 }
 
 /**
+ * Whether a name after `FAIL`/`failed` can be a test: not a heading (`examples:`), a count (`1/3
+ * subtests`, `Tests: ...`) or a sentence about failures (`There was 1 failure`). Only test ids are
+ * listed as failing tests.
+ */
+function isTestId(name: string): boolean {
+  if (name === '' || /:$/.test(name)) return false;
+  if (/^\d+(?:\/\d+)?\s+(?:subtests?|tests?|examples?|specs?|assertions?)\b/i.test(name)) return false;
+  if (/^(?:tests?|examples?|specs?|suites?|assertions?|test files?)\s*[:=]/i.test(name)) return false;
+  return !/\bthere (?:was|were) \d+ (?:failures?|errors?)\b/i.test(name);
+}
+
+/**
  * The last resort for runners nobody reads: counts only from a line that gives both, `3 passed, 1
  * failed` (`Tests: 3 passed, 1 failed`), the plain closing line many tools print; otherwise the
  * failing names it can see with the counts marked unknown, so "3 specs, 1 failure" never becomes
@@ -149,7 +166,8 @@ export function parseSummary(output: string): ParsedTestReport | undefined {
   }
   const failures: TestFailure[] = [];
   for (const match of output.matchAll(/^\s*(?:✗|✖|×|FAIL:?|failed:?)\s+(\S.*)$/gim)) {
-    if (failures.length < 50) failures.push({ name: (match[1] ?? '').trim(), message: '' });
+    const name = (match[1] ?? '').trim();
+    if (failures.length < 50 && isTestId(name)) failures.push({ name, message: '' });
   }
   if (counted) return { format: 'summary', ...counted, failures };
   return failures.length > 0 ? { format: 'summary', passed: 0, failed: 0, skipped: 0, failures, uncounted: true } : undefined;
