@@ -12,23 +12,25 @@ export interface AgentConfigFiles {
   /** Paths relative to the user's home folder. */
   user: readonly string[];
   /**
-   * The workspace folder the agent reads configuration from, all of it protected: an agent that reads
-   * every file of a folder (Copilot's `.github/hooks/*.json`, Kiro's `.kiro/agents/*`) or keeps more
-   * than hooks there (Codex's `config.toml`, Gemini CLI's settings) is configured by any file in it.
+   * What of the workspace configures the agent, all of it protected (glob patterns): its folder, since
+   * an agent that reads every file of a folder (Copilot's `.github/hooks/*.json`, Kiro's
+   * `.kiro/agents/*`) or keeps more than hooks there (Codex's `config.toml`, Gemini CLI's settings)
+   * is configured by any file in it, and any file elsewhere that starts its servers (Claude Code's
+   * project `.mcp.json`).
    */
-  folder: string;
+  protect: readonly string[];
 }
 
 export const AGENT_CONFIG_FILES = {
-  claude: { workspace: ['.claude/settings.json', '.claude/settings.local.json'], user: ['.claude/settings.json'], folder: '.claude' },
-  codex: { workspace: ['.codex/hooks.json'], user: ['.codex/hooks.json'], folder: '.codex' },
-  gemini: { workspace: ['.gemini/settings.json'], user: ['.gemini/settings.json'], folder: '.gemini' },
-  copilot: { workspace: ['.github/hooks/sprout-agent.json'], user: ['.copilot/hooks/sprout-agent.json'], folder: '.github/hooks' },
-  cursor: { workspace: ['.cursor/hooks.json'], user: ['.cursor/hooks.json'], folder: '.cursor' },
-  kiro: { workspace: ['.kiro/agents/sprout.json'], user: ['.kiro/agents/sprout.json'], folder: '.kiro/agents' },
+  claude: { workspace: ['.claude/settings.json', '.claude/settings.local.json'], user: ['.claude/settings.json'], protect: ['.claude/**', '.mcp.json'] },
+  codex: { workspace: ['.codex/hooks.json'], user: ['.codex/hooks.json'], protect: ['.codex/**'] },
+  gemini: { workspace: ['.gemini/settings.json'], user: ['.gemini/settings.json'], protect: ['.gemini/**'] },
+  copilot: { workspace: ['.github/hooks/sprout-agent.json'], user: ['.copilot/hooks/sprout-agent.json'], protect: ['.github/hooks/**'] },
+  cursor: { workspace: ['.cursor/hooks.json'], user: ['.cursor/hooks.json'], protect: ['.cursor/**'] },
+  kiro: { workspace: ['.kiro/agents/sprout.json'], user: ['.kiro/agents/sprout.json'], protect: ['.kiro/agents/**'] },
 } as const satisfies Record<string, AgentConfigFiles>;
 
-/** The protected-path patterns the table gives: each agent's configuration folder, at any depth. */
+/** The protected-path patterns the table gives: what configures each agent. */
 export function agentConfigPatterns(): string[] {
-  return Object.values(AGENT_CONFIG_FILES).map((files: AgentConfigFiles) => `${files.folder}/**`);
+  return Object.values(AGENT_CONFIG_FILES).flatMap((files: AgentConfigFiles) => files.protect);
 }

@@ -42,6 +42,8 @@ const PROTECTED: { path: string; source: string }[] = [
   { path: '.cursor/hooks.json', source: 'https://howtoharden.com/guides/cursor/ (MCPoison, CVE-2025-54136)' },
   { path: '.vscode/settings.json', source: 'https://evlbot.xyz/llm06-lesson/llm06-slide-21.html (CVE-2025-53773: chat.tools.autoApprove)' },
   { path: '.GEMINI/Settings.json', source: 'https://howtoharden.com/guides/cursor/ (case-sensitivity bypass of protected files)' },
+  { path: '.mcp.json', source: 'https://github.com/slopus/happy/issues/1688 (a repository\'s .mcp.json starts a stdio server in Claude Code)' },
+  { path: 'apps/web/.mcp.json', source: 'https://github.com/gadievron/raptor/pull/185 (.mcp.json fields that execute code on load)' },
   { path: 'packages/app/.codex/hooks.json', source: 'https://github.com/zarazhangrui/lark-coding-agent-bridge/issues/259 (a nested project folder is a project too)' },
 ];
 
