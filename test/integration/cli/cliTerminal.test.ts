@@ -50,18 +50,18 @@ test('a cloned repository\'s server name reaches the "not started" notice of a r
   assert.equal(run.code, 0, run.stderr);
   assertInert(run.stderr, 'stderr');
   assertInert(run.stdout, 'stdout');
-  assert.match(run.stderr, /defines servers helper, which did not start/);
+  assert.match(run.stderr, /defines servers helper\\u202e, which did not start/);
   // The reply streams in pieces, so a sequence may be cut in two: what is left of it is plain text.
   assert.match(run.stdout, /all done .*here/);
 
   const check = await runCli(['hooks', 'check', '--cwd', repo], { env: baseEnv(fake.url), ...SLOW });
   assertInert(check.stderr, 'hooks check stderr');
   assertInert(check.stdout, 'hooks check stdout');
-  assert.match(check.stderr, /defines servers helper, which did not start/);
+  assert.match(check.stderr, /defines servers helper\\u202e, which did not start/);
   const install = await runCli(['hooks', 'install', '--agent', 'claude', '--dry-run', '--cwd', repo], { env: baseEnv(fake.url), ...SLOW });
   assertInert(install.stderr, 'hooks install stderr');
   assertInert(install.stdout, 'hooks install stdout');
-  assert.match(install.stderr, /defines servers helper, which did not start/);
+  assert.match(install.stderr, /defines servers helper\\u202e, which did not start/);
 });
 
 test('a configuration error naming a hostile server is inert (exit 2)', async () => {
@@ -78,7 +78,7 @@ test('the model endpoint\'s error message is inert on stderr', async () => {
   assert.equal(result.code, 1, result.stderr);
   assertInert(result.stderr, 'stderr');
   assertInert(result.stdout, 'the --json lines');
-  assert.match(result.stderr, /bad request end/);
+  assert.match(result.stderr, /bad request \\u202eend/);
   const outcome = parseEvents(result.stdout).find((e) => e.type === 'outcome');
   assert.ok(outcome?.type === 'outcome' && outcome.outcome.message?.includes(ATTACK), 'the JSON outcome keeps the message exactly, escaped');
 });
