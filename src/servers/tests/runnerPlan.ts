@@ -30,7 +30,7 @@ export function lastCommand(line: string): string[] {
   const segments = line.split(/&&|\|\||[;|]/);
   const tokens = words(segments[segments.length - 1] ?? '');
   while (tokens.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0] ?? '') || ['cross-env', 'env', 'npx', 'exec'].includes(tokens[0] ?? '') || /^--no(?:-install)?$/.test(tokens[0] ?? ''))) tokens.shift();
-  if ((tokens[0] === 'pnpm' || tokens[0] === 'yarn') && tokens[1] === 'exec') tokens.splice(0, 2);
+  if ((tokens[0] === 'pnpm' || tokens[0] === 'yarn' || tokens[0] === 'bundle') && tokens[1] === 'exec') tokens.splice(0, 2);
   return tokens;
 }
 
@@ -48,6 +48,8 @@ export function runnerOf(tokens: readonly string[]): RunnerId {
   if (base === 'go' && rest[0] === 'test') return 'go';
   if (['ava', 'tap', 'tape', 'uvu', 'jasmine'].includes(base)) return base as RunnerId;
   if ((base === 'playwright' || base === 'bun' || base === 'deno') && rest[0] === 'test') return base;
+  if (base === 'rspec') return 'rspec';
+  if (base === 'phpunit' || (base === 'php' && (rest[0] ?? '').split('/').pop() === 'phpunit')) return 'phpunit';
   return 'other';
 }
 
@@ -74,6 +76,11 @@ function reporterFlags(runner: RunnerId, reportFile: string): string | undefined
       return `--reporter=junit --reporter-outfile=${quote(reportFile)}`;
     case 'deno':
       return `--junit-path=${quote(reportFile)}`;
+    case 'rspec':
+      // The progress dots stay on the output; `--out` belongs to the formatter named just before it.
+      return `--format progress --format json --out ${quote(reportFile)}`;
+    case 'phpunit':
+      return `--log-junit ${quote(reportFile)}`;
     default:
       return undefined;
   }
@@ -86,7 +93,7 @@ const REPORT_BY_ENV: Partial<Record<RunnerId, (file: string) => Record<string, s
 };
 
 /** Runners whose report file is the flag's business: the ones with a machine report on a file. */
-const FILE_REPORTS = new Set<RunnerId>(['jest', 'vitest', 'mocha', 'pytest', 'playwright', 'bun', 'deno']);
+const FILE_REPORTS = new Set<RunnerId>(['jest', 'vitest', 'mocha', 'pytest', 'playwright', 'bun', 'deno', 'rspec', 'phpunit']);
 
 function runnerEnv(runner: RunnerId, reportFile?: string): Record<string, string> {
   // Wide lines keep pytest's summaries whole; no .pyc files keeps the workspace as it was.

@@ -7,8 +7,11 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { planRun } from '../../../src/servers/tests/runnerPlan';
 import { parseSummary, readReport } from '../../../src/servers/tests/formats/readReport';
 import { cannotStart, statusOf } from '../../../src/servers/tests/verdict';
 
@@ -71,5 +74,70 @@ describe('runner corpus: nothing ran is never passed, and only tests are listed'
   it('lines that are not tests are never listed as failing tests', () => {
     const output = ['Failed examples:', '', 'Failed 1/3 subtests', 'FAIL Tests: There was 1 failure', 'failed: tests/widget.test.js', '2 passed, 1 failed'].join('\n');
     assert.deepEqual(parseSummary(output)?.failures.map((f) => f.name), ['tests/widget.test.js']);
+  });
+});
+
+/** Whether a program is on PATH (the Debian packages ruby-rspec and phpunit provide these). */
+function installed(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).status === 0;
+}
+
+/** Runs `command` in `dir` as the tests server plans it and reads the result the way it does. */
+function liveRun(command: string, dir: string): { plan: ReturnType<typeof planRun>; status: string; report: ReturnType<typeof readReport> } {
+  const reportFile = join(dir, '.report');
+  const plan = planRun(command, dir, reportFile);
+  const run = spawnSync('sh', ['-c', plan.shell], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...plan.env } });
+  const output = `${run.stdout}${run.stderr}`;
+  const report = readReport({ runner: plan.runner, root: dir, output, ...(plan.reportFile !== undefined && existsSync(plan.reportFile) ? { report: readFileSync(plan.reportFile, 'utf8') } : {}) });
+  return { plan, status: statusOf(run.status, false, report, cannotStart(run.status, output, report)), report };
+}
+
+describe('runner corpus: RSpec and PHPUnit are asked for their machine report', () => {
+  const RSPEC = `RSpec.describe 'Calc' do\n  it('adds') { expect(1 + 1).to eq(2) }\n  it('multiplies') do\n    expect(2 * 2).to eq(5)\n  end\nend\n`;
+  const PHPUNIT = '<?php\nuse PHPUnit\\Framework\\TestCase;\nfinal class CalcTest extends TestCase {\n    public function testAdds(): void { $this->assertSame(2, 1 + 1); }\n    public function testMultiplies(): void { $this->assertSame(5, 2 * 2); }\n}\n';
+
+  it('rspec: its JSON report names the failing example, its assertion line and message; an empty suite is no_tests (https://github.com/rspec/rspec-core/pull/2302)', { skip: installed('rspec') ? false : 'rspec is not installed (Debian: ruby-rspec)' }, () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'sprout-rspec-')));
+    try {
+      mkdirSync(join(dir, 'spec'));
+      const empty = liveRun('rspec', dir);
+      assert.equal(empty.plan.runner, 'rspec');
+      assert.equal(empty.status, 'no_tests', JSON.stringify(empty.report));
+      writeFileSync(join(dir, 'spec', 'calc_spec.rb'), RSPEC);
+      const red = liveRun('rspec', dir);
+      assert.equal(red.report?.format, 'rspec-json');
+      assert.equal(red.status, 'failed');
+      assert.deepEqual([red.report?.passed, red.report?.failed], [1, 1]);
+      assert.deepEqual(red.report?.failures.map((f) => [f.name, f.file, f.line]), [['Calc multiplies', 'spec/calc_spec.rb', 4]]);
+      assert.match(red.report?.failures[0]?.message ?? '', /expected: 5\s+got: 4/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('phpunit: its JUnit log names the failing test with file and line; an empty suite is no_tests (https://github.com/sebastianbergmann/phpunit/issues/6276)', { skip: installed('phpunit') ? false : 'phpunit is not installed (Debian: phpunit)' }, () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'sprout-phpunit-')));
+    try {
+      mkdirSync(join(dir, 'tests'));
+      const empty = liveRun('phpunit tests', dir);
+      assert.equal(empty.plan.runner, 'phpunit');
+      assert.equal(empty.status, 'no_tests', JSON.stringify(empty.report));
+      writeFileSync(join(dir, 'tests', 'CalcTest.php'), PHPUNIT);
+      const red = liveRun('phpunit tests', dir);
+      assert.equal(red.report?.format, 'phpunit-junit');
+      assert.equal(red.status, 'failed');
+      assert.deepEqual([red.report?.passed, red.report?.failed], [1, 1]);
+      assert.deepEqual(red.report?.failures.map((f) => [f.file, f.line]), [['tests/CalcTest.php', 5]]);
+      assert.match(red.report?.failures[0]?.message ?? '', /Failed asserting that 4 is identical to 5/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('bundle exec rspec and php vendor/bin/phpunit are the same runners', () => {
+    assert.equal(planRun('bundle exec rspec spec/models', '/project', '/state/r').runner, 'rspec');
+    assert.equal(planRun('php vendor/bin/phpunit --testsuite unit', '/project', '/state/r').runner, 'phpunit');
+    assert.match(planRun('bundle exec rspec', '/project', '/state/r').shell, /--format json --out '\/state\/r'/);
+    assert.match(planRun('vendor/bin/phpunit', '/project', '/state/r').shell, /--log-junit '\/state\/r'/);
   });
 });

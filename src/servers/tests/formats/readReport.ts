@@ -16,7 +16,7 @@ import { parseJunit } from './junit';
 import { parseMochaJson } from './mochaJson';
 import { parseNodeSpec } from './nodeTest';
 import { parseTap } from './tap';
-import { parseCtest, parsePhpunit, parseProve, parseRspec } from './scriptRunners';
+import { parseCtest, parsePhpunit, parseProve, parseRspec, parseRspecJson } from './scriptRunners';
 import { parsePytestText, parseUnittest } from './python';
 
 /** Which runner a command ends in: decides the flags it gets and the report read first. */
@@ -37,6 +37,8 @@ export type RunnerId =
   | 'playwright'
   | 'bun'
   | 'deno'
+  | 'rspec'
+  | 'phpunit'
   | 'other';
 
 type Parser = (text: string, root: string) => ParsedTestReport | undefined;
@@ -49,6 +51,8 @@ const MACHINE: Partial<Record<RunnerId, Parser>> = {
   playwright: parsePlaywrightJson,
   bun: (t, r) => parseJunit(t, r, 'bun-junit'),
   deno: (t, r) => parseJunit(t, r, 'deno-junit'),
+  rspec: parseRspecJson,
+  phpunit: (t, r) => parseJunit(t, r, 'phpunit-junit'),
 };
 
 const TEXT: Parser[] = [
@@ -89,6 +93,8 @@ const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
   jasmine: parseJasmine,
   bun: parseBunText,
   deno: parseDenoText,
+  rspec: parseRspec,
+  phpunit: parsePhpunit,
 };
 
 function meaningful(report: ParsedTestReport | undefined): report is ParsedTestReport {

@@ -98,3 +98,42 @@ export function parseProve(output: string): ParsedTestReport | undefined {
   const failures: TestFailure[] = [...output.matchAll(/^#\s+Failed test '(.+)'\n#\s+at (\S+) line (\d+)\./gm)].map((m) => ({ name: m[1] ?? '', file: m[2] ?? '', line: Number(m[3]), message: '' }));
   return { format: 'prove', passed: Math.max(0, Number(totals[2]) - failed), failed: Math.max(failed, failures.length), skipped: 0, failures };
 }
+
+interface RspecExample {
+  full_description?: string;
+  status?: string;
+  file_path?: string;
+  line_number?: number;
+  exception?: { class?: string; message?: string; backtrace?: string[] };
+}
+
+/**
+ * RSpec's JSON formatter (`--format json --out FILE`): every example with its status, and each
+ * failure's exception, message and backtrace (the first frame in the spec file is the assertion's
+ * line). Errors outside examples (a spec file that does not load) count as failures.
+ */
+export function parseRspecJson(text: string, root: string): ParsedTestReport | undefined {
+  let data: { examples?: RspecExample[]; summary?: { example_count?: number; errors_outside_of_examples_count?: number }; messages?: string[] };
+  try {
+    data = JSON.parse(text) as typeof data;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(data.examples) || data.summary === undefined) return undefined;
+  const failures: TestFailure[] = [];
+  let passed = 0;
+  let skipped = 0;
+  for (const example of data.examples) {
+    if (example.status === 'passed') passed++;
+    else if (example.status === 'pending') skipped++;
+    else if (example.status === 'failed') {
+      const file = (example.file_path ?? '').replace(/^\.\//, '');
+      const frame = (example.exception?.backtrace ?? []).map((l) => /^(.+?):(\d+)(?::in\b|$)/.exec(l)).find((m) => m && m[1]?.replace(/^\.\//, '').endsWith(file));
+      const message = `${example.exception?.class ?? ''}: ${example.exception?.message ?? ''}`;
+      failures.push({ name: example.full_description ?? '', file: displayPath(root, file), line: Number(frame?.[2] ?? example.line_number ?? 0), message: cleanMessage(message) });
+    }
+  }
+  const outside = data.summary.errors_outside_of_examples_count ?? 0;
+  for (const message of outside > 0 ? (data.messages ?? []).slice(0, outside) : []) failures.push({ name: 'error outside of examples', message: cleanMessage(message) });
+  return { format: 'rspec-json', passed, failed: failures.length, skipped, failures };
+}
