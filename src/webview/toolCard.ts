@@ -5,6 +5,7 @@
  * one for actions (`.tool-actions`), so a new kind of status (progress, a hook's denial) or a new
  * action is one call here. Arguments and results are model and tool text: text only.
  */
+import { showHidden } from '../shared/visibleText';
 import { progressText, type ChatEntry, type ToolStatus } from '../shared/protocol';
 import { button, el, icon } from './dom';
 import { prettyArgs, toolServer, toolSummary, toolTitle } from './toolSummary';
@@ -71,7 +72,7 @@ function head(e: ToolEntry): HTMLElement {
 function body(e: ToolEntry): HTMLElement {
   const box = el('div', { class: 'tool-body' });
   const server = toolServer(e.name);
-  box.append(el('div', { class: 'tool-label' }, `${e.name}${server ? ` (server ${server})` : ''}`), el('pre', { class: 'args' }, prettyArgs(e.args)));
+  box.append(el('div', { class: 'tool-label' }, `${showHidden(e.name)}${server ? ` (server ${server})` : ''}`), el('pre', { class: 'args' }, prettyArgs(e.args)));
   // A blocked call's result is only the hook's envelope: the status line says it in words.
   if (e.result !== undefined && !e.blocked) box.append(el('div', { class: 'tool-label' }, 'Result'), el('pre', { class: 'result' }, e.result));
   return box;

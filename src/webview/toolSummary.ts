@@ -2,18 +2,20 @@
  * A tool call in one line for its card: a readable title from the tool's name (`workspace__write_file`
  * -> "Write file") and the argument that says what it is about (the path for file tools, the command
  * for `run_command`, else the first short text argument). Arguments are model text: shown as text only.
+ * Names come from servers: a hidden character in one is shown escaped (src/shared/visibleText.ts).
  */
+import { showHidden } from '../shared/visibleText';
 
 const PRIMARY_ARGS = ['path', 'file', 'command', 'pattern', 'query', 'url', 'name', 'text'];
 
 export function toolTitle(qualifiedName: string): string {
   const bare = qualifiedName.includes('__') ? qualifiedName.slice(qualifiedName.indexOf('__') + 2) : qualifiedName;
   const words = bare.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').trim().toLowerCase();
-  return words === '' ? qualifiedName : words[0]!.toUpperCase() + words.slice(1);
+  return showHidden(words === '' ? qualifiedName : words[0]!.toUpperCase() + words.slice(1));
 }
 
 export function toolServer(qualifiedName: string): string {
-  return qualifiedName.includes('__') ? qualifiedName.slice(0, qualifiedName.indexOf('__')) : '';
+  return showHidden(qualifiedName.includes('__') ? qualifiedName.slice(0, qualifiedName.indexOf('__')) : '');
 }
 
 function parse(args: string): Record<string, unknown> | undefined {

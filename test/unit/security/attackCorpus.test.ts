@@ -22,6 +22,8 @@ import { neutralizeTerminalText } from '../../../src/platform/terminalText';
 import { runHooksInstall } from '../../../src/cli/bridge/hooksInstall';
 import type { CliIo } from '../../../src/cli/cliIo';
 import type { AgentId } from '../../../src/agentHooks/agentFormat';
+import { toolServer, toolTitle } from '../../../src/webview/toolSummary';
+import { HIDDEN_CHARACTERS } from '../../../src/shared/visibleText';
 
 // ---------------------------------------------------------------------------------------------------
 // 1. A repository (or a model steered by one) writes another agent's configuration: every such write
@@ -315,4 +317,23 @@ describe('attack corpus: terminal text from servers, hooks and the model', () =>
       if (c.mustShow) assert.match(shown, c.mustShow, 'the hidden character is shown, not silently dropped');
     });
   }
+});
+
+describe('attack corpus: names in the chat show their hidden characters', () => {
+  // https://github.com/Puliczek/awesome-mcp-security/pull/316 (hidden characters in MCP metadata)
+  it('a tool whose name hides a zero-width space does not look like the bundled one (https://github.com/Puliczek/awesome-mcp-security/pull/316)', () => {
+    assert.notEqual(toolTitle('workspace__write_file\u200b'), toolTitle('workspace__write_file'));
+    assert.match(toolTitle('workspace__write_file\u200b'), /\\u200b/);
+  });
+  it('a server whose name carries a direction override shows it (https://github.com/EONRaider/RootWire/issues/53)', () => {
+    assert.equal(toolServer('work\u202espace__read_file'), 'work\\u202espace');
+  });
+  it('the chat and the terminal escape the same characters', () => {
+    const codes = [...Array.from({ length: 0x70 }, (_, i) => 0x2000 + i), 0xfeff, 0xfffd, ...Array.from({ length: 0x81 }, (_, i) => 0xe0000 + i)];
+    for (const code of codes) {
+      const char = String.fromCodePoint(code);
+      HIDDEN_CHARACTERS.lastIndex = 0;
+      assert.equal(neutralizeTerminalText(char) !== char, HIDDEN_CHARACTERS.test(char), `U+${code.toString(16)}`);
+    }
+  });
 });
