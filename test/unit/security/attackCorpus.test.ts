@@ -216,6 +216,15 @@ describe('attack corpus: a hook\'s "continue": false means stop', () => {
       assert.match(read.text, /policy says stop/);
     });
   }
+  const gemini = 'https://geminicli.com/docs/hooks/reference.md (common output fields: continue, stopReason)';
+  it(`gemini AfterAgent: continue false with decision deny lets the agent stop (${gemini})`, () => {
+    const read = agentFormat('gemini').read('AfterAgent', ok('{"continue": false, "stopReason": "enough", "decision": "deny", "reason": "retry"}'));
+    assert.equal(read.text, '');
+  });
+  it(`gemini BeforeTool: continue false does not let the call run (${gemini})`, () => {
+    const read = agentFormat('gemini').read('BeforeTool', ok('{"continue": false, "stopReason": "halt now"}'));
+    assert.match(read.text, /halt now/);
+  });
   it(`claude UserPromptSubmit: continue false is not dropped silently (${source})`, () => {
     const read = agentFormat('claude').read('UserPromptSubmit', ok('{"continue": false, "stopReason": "out of hours"}'));
     assert.ok(read.problem !== undefined && /continue/.test(read.problem) && /out of hours/.test(read.problem), JSON.stringify(read));
