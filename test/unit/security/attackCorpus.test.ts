@@ -13,6 +13,9 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { protectedRule } from '../../../src/servers/common/protectedPaths';
+import { writeInWorkspace } from '../../../src/servers/common/confinedFs';
+import { displayPath, resolveInWorkspace } from '../../../src/servers/common/safePath';
+import { writeGuard } from '../../../src/servers/workspace/writeGuard';
 import { matcherAllows } from '../../../src/agentHooks/hookSources';
 import { agentFormat } from '../../../src/agentHooks/agentFormats';
 import { parseMcpConfig, McpConfigError } from '../../../src/mcp/config';
@@ -166,6 +169,57 @@ describe('attack corpus: hooks install never writes through a link out of the wo
       const linked = await installInto(ws, 'gemini', 'AfterAgent');
       assert.equal(linked.error, undefined, String(linked.error));
       assert.match(readFileSync(join(ws, 'shared', 'gemini.json'), 'utf8'), /"AfterAgent"/);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('attack corpus: the model\'s writes never follow a link out of the workspace', () => {
+  /** What the workspace server does with a write the model asked for: resolve, guard, write. */
+  function modelWrite(ws: string, requested: string, content: string): void {
+    const real = resolveInWorkspace(ws, requested);
+    writeGuard({ rootReal: ws, rule: protectedRule(), allowAll: false })(real, undefined);
+    writeInWorkspace(ws, real, content);
+  }
+  it('through a folder that links out (https://github.com/Synaptic-Labs-AI/PACT-Plugin/issues/1247)', () => {
+    const ws = tempDir('sprout-corpus-ws-');
+    const home = tempDir('sprout-corpus-home-');
+    try {
+      symlinkSync(home, join(ws, 'notes'));
+      assert.throws(() => modelWrite(ws, 'notes/CLAUDE.md', 'x'), /outside the workspace/);
+      assert.equal(existsSync(join(home, 'CLAUDE.md')), false);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+  it('to a dangling link whose target is outside (https://github.com/nextlevelbuilder/goclaw/issues/1201)', () => {
+    const ws = tempDir('sprout-corpus-ws-');
+    const home = tempDir('sprout-corpus-home-');
+    try {
+      symlinkSync(join(home, 'bashrc'), join(ws, 'notes.md'));
+      try {
+        modelWrite(ws, 'notes.md', 'echo pwned');
+      } catch (error) {
+        assert.match(String(error), /outside|link|changed/);
+      }
+      assert.equal(existsSync(join(home, 'bashrc')), false, 'nothing was created outside');
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+  it('a link inside the workspace to a protected file is that file (https://github.com/assafkip/kipi-system/pull/64: ln -sf .claude/settings.json)', () => {
+    const ws = tempDir('sprout-corpus-ws-');
+    try {
+      mkdirSync(join(ws, '.gemini'));
+      writeFileSync(join(ws, '.gemini', 'settings.json'), '{}\n');
+      symlinkSync(join(ws, '.gemini', 'settings.json'), join(ws, 'readme-notes.json'));
+      const real = resolveInWorkspace(ws, 'readme-notes.json');
+      assert.equal(displayPath(ws, real), '.gemini/settings.json');
+      assert.throws(() => modelWrite(ws, 'readme-notes.json', '{"hooks":{}}'), /protected path/);
+      assert.equal(readFileSync(join(ws, '.gemini', 'settings.json'), 'utf8'), '{}\n');
     } finally {
       rmSync(ws, { recursive: true, force: true });
     }
