@@ -16,12 +16,17 @@ function escaped(char: string): string {
   return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
+/** `name` with every hidden character visibly escaped (and backslashes doubled), for a list that does not quote: `todo\u200b`. */
+export function visibleName(name: string): string {
+  return name.replace(HIDDEN, (char) => (char === '"' ? char : escaped(char)));
+}
+
 /** `name` between double quotes, every hidden character visibly escaped: `"todo\u200b"`. */
 export function quotedName(name: string): string {
   return `"${name.replace(HIDDEN, escaped)}"`;
 }
 
-/** Names as a comma-separated list, each quoted. */
-export function quotedNames(names: readonly string[]): string {
-  return names.map(quotedName).join(', ');
+/** Names as a comma-separated list, each visible (unquoted, as such lists have always been printed). */
+export function visibleNames(names: readonly string[]): string {
+  return names.map(visibleName).join(', ');
 }

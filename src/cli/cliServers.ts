@@ -23,7 +23,7 @@ import {
 } from '../runtime/bundledServers';
 import type { Env } from './cliSettings';
 import { UsageError } from './exitCodes';
-import { quotedName, quotedNames } from '../agent/nameText';
+import { quotedName, visibleName, visibleNames } from '../agent/nameText';
 
 export interface ServerSelection {
   /** From --mcp-config, then the trusted workspace's file, in file order; the bundled servers go after them. */
@@ -231,16 +231,16 @@ export function checkHookAllowlist(allowlist: HookAllowlist, selection: ServerSe
   const missing = allowlist.names.filter((name) => !known.has(name));
   if (missing.length === 0) return;
   const off = selection.off.filter((o) => missing.includes(o.name));
-  if (off.length > 0) throw new UsageError(`MCP_HOOK_SERVERS names ${off.map((o) => `${quotedName(o.name)}, which stays off: ${o.why}`).join('; ')}.`);
+  if (off.length > 0) throw new UsageError(`MCP_HOOK_SERVERS names ${off.map((o) => `${visibleName(o.name)}, which stays off: ${o.why}`).join('; ')}.`);
   const untrusted = selection.untrusted;
   const gated = untrusted === undefined ? [] : missing.filter((name) => untrusted.names.includes(name));
   if (untrusted !== undefined && gated.length > 0) {
     throw new UsageError(
-      `MCP_HOOK_SERVERS names ${quotedNames(gated)}, defined in ${untrusted.file}, which does not start unless you opt in: ` +
+      `MCP_HOOK_SERVERS names ${visibleNames(gated)}, defined in ${untrusted.file}, which does not start unless you opt in: ` +
         `${TRUST_HOW}, or pass --mcp-config ${untrusted.file}.`,
     );
   }
   const servers = [...known].join(', ') || 'none';
   const hints = missing.map(missingServerHint).filter((h, i, all) => all.indexOf(h) === i);
-  throw new UsageError(`MCP_HOOK_SERVERS names ${quotedNames(missing)}, which is no server of this run (servers: ${servers}): ${hints.join('; ')}.`);
+  throw new UsageError(`MCP_HOOK_SERVERS names ${visibleNames(missing)}, which is no server of this run (servers: ${servers}): ${hints.join('; ')}.`);
 }

@@ -1,7 +1,7 @@
 // A server name with a character that does not show (a zero-width space, a direction override, a
 // control) is printed escaped, so the message cannot seem to name a plain `todo` (issue 31, item 4).
 // Through the built CLI: a configuration whose server is named `todo<U+200B>` exits 2 naming
-// `"todo\u200b"`, and an allowlist entry with a right-to-left override names `"todo\u202e"` (the
+// `"todo\u200b"`, and an allowlist entry with a right-to-left override names `todo\u202e` (the
 // terminal writer removes a raw override, which would leave a bare `todo`).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,5 +33,5 @@ test('a server name with a zero-width space is refused with the character shown 
 test('an allowlist entry with a direction override is named with the override escaped', async () => {
   const result = await runCli(['hello'], { env: { ...env, MCP_HOOK_SERVERS: 'todo\u202e' }, cwd: dir, timeoutMs: 120_000 });
   assert.equal(result.code, 2, result.stderr);
-  assert.match(result.stderr, /MCP_HOOK_SERVERS names "todo\\u202e", which is no server of this run/);
+  assert.match(result.stderr, /MCP_HOOK_SERVERS names todo\\u202e, which is no server of this run/);
 });

@@ -2,7 +2,7 @@
 // direction characters of "Trojan Source" (https://trojansource.codes/), controls, odd spaces.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { quotedName, quotedNames } from '../../../src/agent/nameText';
+import { quotedName, visibleName, visibleNames } from '../../../src/agent/nameText';
 
 test('a plain name is only quoted', () => {
   assert.equal(quotedName('todo'), '"todo"');
@@ -24,7 +24,8 @@ test('zero-width, direction, control and odd-space characters are escaped, each 
 
 test('quotes and backslashes inside are escaped, so the quoted text is exactly the name', () => {
   assert.equal(quotedName('a"b\\c'), '"a\\"b\\\\c"');
-  assert.equal(quotedNames(['todo', 'todo\u200b']), '"todo", "todo\\u200b"');
+  assert.equal(visibleNames(['todo', 'todo\u200b']), 'todo, todo\\u200b', 'a list that does not quote keeps not quoting');
+  assert.equal(visibleName('a"b'), 'a"b');
 });
 
 test('a variation selector and a Hangul filler, which draw nothing, are escaped', () => {
