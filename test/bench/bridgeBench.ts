@@ -18,7 +18,7 @@ import { McpHub } from '../../src/mcp/mcpHub';
 import { NodeClock } from '../../src/platform/nodeClock';
 import { writeFileSync } from 'node:fs';
 import { writeMcpConfig } from '../integration/cli/cliHarness';
-import { bundledHookServerConfig, fmt, pct, tempDir, timeSideBySide } from './benchHarness';
+import { bundledHookServerConfig, fmt, median, pct, tempDir, timePairs, timeSideBySide, type PairedSamples } from './benchHarness';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 
@@ -43,7 +43,7 @@ function run(file: string, argv: string[], env: Record<string, string>, payload:
   });
 }
 
-export async function runBridgeBench(entry: string, iterations = 12): Promise<string[]> {
+export async function runBridgeBench(entry: string, iterations = 40, perCallIterations = 8): Promise<string[]> {
   const tmp = tempDir('sprout-bridge-bench-');
   const server = bundledHookServerConfig(entry, 'hooks', { echo: false, hooks: { _Stop: { kind: 'empty' } } });
   const config = writeMcpConfig(join(tmp.dir, 'servers.json'), [server]);
@@ -59,35 +59,40 @@ export async function runBridgeBench(entry: string, iterations = 12): Promise<st
     await hub.listTools();
     const socket = join(tmp.dir, 'state', 'sprout-agent', 'hook-host', 'host.sock');
     await hookRun(args, env, payload); // starts the host
-    const timings = await timeSideBySide(
+    const inProcess = async (): Promise<void> => {
+      const outcome = await caller.call('hooks', '_Stop', { sessionId: 'bench', rejectionsUsed: 0, rejectionBudget: 3, afterObjection: false });
+      if (outcome.result !== 'no_objection') throw new Error(`hook failed: ${outcome.result}`);
+    };
+    const hostRoundTrip = async (): Promise<void> => {
+      const answer = await exchange(socket, { op: 'bridge', request: { argv: args, stdin: payload, cwd: tmp.dir, env, agentPid: process.pid } }, 30_000);
+      if (answer === undefined) throw new Error('the hook host did not answer');
+    };
+    const warmBridge = (): Promise<string> => hookRun(args, env, payload);
+    // The floor of any Node command hook an agent runs: a script that reads the payload and exits, run the same way.
+    const emptyNodeHook = (): Promise<string> => nodeRun([emptyHook], env, payload);
+    // Each target's two sides in pairs whose order alternates, so a busy machine's swings fall on both alike.
+    const bridgePairs = await timePairs(warmBridge, emptyNodeHook, { iterations, warmup: 3 });
+    const hostPairs = await timePairs(hostRoundTrip, inProcess, { iterations, warmup: 3 });
+    const rest = await timeSideBySide(
       {
-        inProcess: async () => {
-          const outcome = await caller.call('hooks', '_Stop', { sessionId: 'bench', rejectionsUsed: 0, rejectionBudget: 3, afterObjection: false });
-          if (outcome.result !== 'no_objection') throw new Error(`hook failed: ${outcome.result}`);
-        },
-        hostRoundTrip: async () => {
-          const answer = await exchange(socket, { op: 'bridge', request: { argv: args, stdin: payload, cwd: tmp.dir, env, agentPid: process.pid } }, 30_000);
-          if (answer === undefined) throw new Error('the hook host did not answer');
-        },
-        warmBridge: () => hookRun(args, env, payload),
-        // The floor of any Node command hook an agent runs: a script that reads the payload and exits, run the same way.
-        emptyNodeHook: () => nodeRun([emptyHook], env, payload),
+        warmBridge,
         // The floor of any process at all: a shell that reads the payload and exits (no Node, no socket).
         shellStart: () => (process.platform === 'win32' ? run('cmd.exe', ['/d', '/c', 'more >nul'], env, payload) : run('/bin/sh', ['-c', 'cat >/dev/null'], env, payload)),
         perCall: () => hookRun(args, { ...env, SPROUT_AGENT_HOOK_HOST: 'off' }, payload),
       },
-      iterations,
-      2,
+      perCallIterations,
+      1,
     );
-    const m = (name: string) => timings[name]?.medianMs ?? NaN;
-    const share = m('warmBridge') / m('emptyNodeHook') - 1;
-    const host = m('hostRoundTrip') / m('inProcess');
+    const m = (name: string) => rest[name]?.medianMs ?? NaN;
+    const share = median(bridgePairs.a) / median(bridgePairs.b) - 1;
+    const host = median(hostPairs.a) / median(hostPairs.b);
+    const pairedRatio = (p: PairedSamples): number => median(p.a.map((a, i) => a / (p.b[i] ?? NaN)));
     const perCall = m('perCall') / m('warmBridge');
     const within = (ok: boolean): string => (ok ? 'within target' : 'OVER TARGET');
     return [
-      `_Stop through the hook bridge (medians of ${iterations}, measured side by side):`,
-      `  the bridge's own share per call: warm bridge ${fmt(m('warmBridge'))} vs an empty Node command hook run the same way ${fmt(m('emptyNodeHook'))}: ${pct(share + 1)} more (target < 15%, ${within(share < 0.15)})`,
-      `  the host's round trip ${fmt(m('hostRoundTrip'))} vs the same call in-process ${fmt(m('inProcess'))}: ${host.toFixed(2)}x (target < 2x, ${within(host < 2)})`,
+      `_Stop through the hook bridge (medians of ${iterations} pairs in alternating order; per call: ${perCallIterations}):`,
+      `  the bridge's own share per call: warm bridge ${fmt(median(bridgePairs.a))} vs an empty Node command hook run the same way ${fmt(median(bridgePairs.b))}: ${pct(share + 1)} more (target < 15%, ${within(share < 0.15)}; median of the pairs' ratios ${pct(pairedRatio(bridgePairs))})`,
+      `  the host's round trip ${fmt(median(hostPairs.a))} vs the same call in-process ${fmt(median(hostPairs.b))}: ${host.toFixed(2)}x (target < 2x, ${within(host < 2)}; median of the pairs' ratios ${pairedRatio(hostPairs).toFixed(2)}x)`,
       `  the floor of any command hook, a shell that reads the payload and exits: ${fmt(m('shellStart'))}`,
       `  bridge starting the servers per call ${fmt(m('perCall'))}: the warm bridge is ${perCall.toFixed(1)}x faster (target >= 5x, ${within(perCall >= 5)})`,
     ];
