@@ -11,6 +11,7 @@ import { hookEvidence, type HookEvidence } from './hookEvidence';
 import type { Clock, Logger, ToolHost } from './ports';
 import type { AgentEvent, HookCallResult, HookName } from './events';
 import type { ToolCallResult } from './messages';
+import { quotedName } from './nameText';
 
 export const HOOK_META_KEY = 'sprout/hook';
 /** Consecutive timeouts of one server that get it killed. */
@@ -53,7 +54,7 @@ export function hookMeta(hook: HookName, context: HookCallContext): Record<strin
 
 export function killReason(server: string, timeoutMs: number): string {
   return (
-    `MCP server "${server}" timed out on ${KILL_AFTER_TIMEOUTS} hook calls in a row (limit ${timeoutMs} ms each), ` +
+    `MCP server ${quotedName(server)} timed out on ${KILL_AFTER_TIMEOUTS} hook calls in a row (limit ${timeoutMs} ms each), ` +
     'so the agent killed it. Any in-memory state of that server (a todo list, say) is lost; it restarts on next use.'
   );
 }

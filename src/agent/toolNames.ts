@@ -2,6 +2,7 @@
  * Tool namespacing (docs/hooks.md#discovery): tools reach the model as `<server>__<bare>`, hooks are the bare names
  * starting with `_`. Bad names are rejected with an error that names the server, never dropped silently.
  */
+import { quotedName } from './nameText';
 
 export const NAME_SEPARATOR = '__';
 /** OpenAI's limit on function names; the qualified name must fit it. */
@@ -28,7 +29,7 @@ export function validateServerName(name: string): void {
   if (!PART_PATTERN.test(name) || name.includes(NAME_SEPARATOR) || name.startsWith('_') || name.endsWith('_')) {
     throw new ToolNameError(
       name,
-      `MCP server name "${name}" is invalid: use 1-128 letters, digits, "-" or "_", with no "__" inside ` +
+      `MCP server name ${quotedName(name)} is invalid: use 1-128 letters, digits, "-" or "_", with no "__" inside ` +
         'and no "_" at either end (tool names are "<server>__<tool>"). Rename the server in your MCP configuration.',
     );
   }
@@ -45,7 +46,7 @@ export function qualifyToolName(server: string, bareName: string): string {
   if (!PART_PATTERN.test(bareName) || rest.includes(NAME_SEPARATOR) || rest.startsWith('_')) {
     throw new ToolNameError(
       server,
-      `MCP server "${server}" offers a tool named "${bareName}", which is invalid: tool names use 1-128 letters, ` +
+      `MCP server ${quotedName(server)} offers a tool named ${quotedName(bareName)}, which is invalid: tool names use 1-128 letters, ` +
         'digits, "-" or "_", with no "__" inside. The tool is not offered to the model; fix its name in the server.',
     );
   }
@@ -53,7 +54,7 @@ export function qualifyToolName(server: string, bareName: string): string {
   if (!WIRE_PATTERN.test(qualified)) {
     throw new ToolNameError(
       server,
-      `MCP server "${server}": the qualified tool name "${qualified}" is ${qualified.length} characters, over the ` +
+      `MCP server ${quotedName(server)}: the qualified tool name "${qualified}" is ${qualified.length} characters, over the ` +
         `provider's limit of ${MAX_QUALIFIED_NAME_LENGTH}. Give the server a shorter name.`,
     );
   }

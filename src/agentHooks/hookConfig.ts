@@ -69,7 +69,7 @@ function parseFile(text: string | undefined, file: string): Json {
   } catch (error) {
     throw new HookConfigError(`${file} is not valid JSON (${(error as Error).message}); Sprout changes only files it can read exactly. Fix it, or add the entries by hand.`);
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HookConfigError(`${file} is not a JSON object; Sprout changes only files it can read exactly.`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new HookConfigError(`${file} is not a JSON object; Sprout changes only files it can read exactly. Fix it, or add the entries by hand.`);
   const hooks = (value as Json).hooks;
   if (hooks !== undefined && (hooks === null || typeof hooks !== 'object' || Array.isArray(hooks))) {
     throw new HookConfigError(`${file}: "hooks" is not an object; fix it before Sprout adds entries to it.`);

@@ -20,6 +20,7 @@ import type { Env } from './cliSettings';
 import type { CliIo } from './cliIo';
 import { trustsWorkspace, type ServerSelection } from './cliServers';
 import { UsageError } from './exitCodes';
+import { quotedName } from '../agent/nameText';
 
 export interface AgentHookSelection {
   sources: CommandHookSource[];
@@ -74,7 +75,7 @@ export function selectAgentHookSources(input: AgentHookInput): AgentHookSelectio
       if (source) sources.push(source);
     }
   }
-  for (const source of sources) notices.push(`${source.file}: runs ${source.hooks.length} ${source.format.displayName} hook command${source.hooks.length === 1 ? '' : 's'} as hook server "${source.name}".`);
+  for (const source of sources) notices.push(`${source.file}: runs ${source.hooks.length} ${source.format.displayName} hook command${source.hooks.length === 1 ? '' : 's'} as hook server ${quotedName(source.name)}.`);
   return { sources, notices };
 }
 
@@ -82,7 +83,7 @@ export function selectAgentHookSources(input: AgentHookInput): AgentHookSelectio
 export function checkSourceNames(sources: readonly CommandHookSource[], serverNames: readonly string[]): void {
   const taken = new Set(serverNames);
   for (const source of sources) {
-    if (taken.has(source.name)) throw new UsageError(`${source.file} runs as hook server "${source.name}", which an MCP server of this run is named too. Rename that server.`);
+    if (taken.has(source.name)) throw new UsageError(`${source.file} runs as hook server ${quotedName(source.name)}, which an MCP server of this run is named too. Rename that server.`);
     taken.add(source.name);
   }
 }

@@ -12,6 +12,7 @@ import type { OAuthHost, OAuthRecord, OAuthStore } from '../mcp/oauthClient';
 import { privateStateDir, stateHome, writePrivateFileAtomic } from '../platform/privateState';
 import type { WritableLike } from '../runtime/streamLogger';
 import type { Env } from './cliSettings';
+import { quotedName } from '../agent/nameText';
 
 class FileOAuthStore implements OAuthStore {
   constructor(private readonly env: Env) {}
@@ -49,7 +50,7 @@ export function cliOAuthHost(env: Env, stderr: WritableLike): OAuthHost {
     store: new FileOAuthStore(env),
     clientName: 'Sprout Agent CLI',
     openSignIn: (server, url) => {
-      stderr.write(`sprout-agent: MCP server "${server}" asks you to sign in. Open this URL in a browser on this machine:\n  ${url.href}\n`);
+      stderr.write(`sprout-agent: MCP server ${quotedName(server)} asks you to sign in. Open this URL in a browser on this machine:\n  ${url.href}\n`);
     },
   };
 }

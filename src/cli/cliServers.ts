@@ -23,6 +23,7 @@ import {
 } from '../runtime/bundledServers';
 import type { Env } from './cliSettings';
 import { UsageError } from './exitCodes';
+import { quotedName, visibleName, visibleNames } from '../agent/nameText';
 
 export interface ServerSelection {
   /** From --mcp-config, then the trusted workspace's file, in file order; the bundled servers go after them. */
@@ -117,13 +118,13 @@ function rejectNameClashes(sources: readonly ConfigSource[], bundled: readonly B
     for (const { name } of servers) {
       const earlier = seen.get(name);
       if (earlier !== undefined) {
-        throw new UsageError(`MCP server "${name}" is defined in both ${earlier} and ${file}; two servers cannot share a name. Rename one of them.`);
+        throw new UsageError(`MCP server ${quotedName(name)} is defined in both ${earlier} and ${file}; two servers cannot share a name. Rename one of them.`);
       }
       seen.set(name, file);
       if (isBundledServerName(name) && bundled.includes(name)) {
         const rest = bundled.filter((n) => n !== name);
         throw new UsageError(
-          `MCP server "${name}" in ${file} has the same name as the bundled server "${name}"; two servers cannot share a name. ` +
+          `MCP server ${quotedName(name)} in ${file} has the same name as the bundled server ${quotedName(name)}; two servers cannot share a name. ` +
             `Rename it in ${file}, or turn the bundled one off: --builtin-servers "${rest.join(',')}" (or SPROUT_AGENT_BUILTIN_SERVERS).`,
         );
       }
@@ -146,7 +147,7 @@ function workspaceSecretPolicy(input: ServerSelectionInput): SecretPolicy {
   return {
     knownSecrets: key !== undefined && key !== '' ? [key] : [],
     allow: (use) => (input.allowSecretEnv ?? []).includes(use.variable),
-    howToAllow: (use) => `pass --allow-secret-env ${use.variable} if you want "${use.server}" to have it`,
+    howToAllow: (use) => `pass --allow-secret-env ${use.variable} if you want ${quotedName(use.server)} to have it`,
   };
 }
 
@@ -173,7 +174,7 @@ export function selectServers(input: ServerSelectionInput): ServerSelection {
   const onMissingInput = (missing: MissingInputError): void => {
     const why = inputMissing(missing);
     off.push({ name: missing.server ?? '', why });
-    notices.push(`${missing.source}: server "${missing.server}" stays off: ${why}. The other servers start.`);
+    notices.push(`${missing.source}: server ${quotedName(missing.server ?? '')} stays off: ${why}. The other servers start.`);
   };
   const vars = { workspaceFolder: input.workspaceFolder, userHome: homedir(), env, inputs: (id: string) => env[inputEnvName(id)], notices, onMissingInput };
   const secrets = workspaceSecretPolicy(input);
@@ -216,7 +217,7 @@ function untrustedNotice(selection: ServerSelection): string | undefined {
 }
 
 function missingServerHint(name: string): string {
-  if (isBundledServerName(name)) return `"${name}" is a bundled server that is off: add it to --builtin-servers (or SPROUT_AGENT_BUILTIN_SERVERS)`;
+  if (isBundledServerName(name)) return `${quotedName(name)} is a bundled server that is off: add it to --builtin-servers (or SPROUT_AGENT_BUILTIN_SERVERS)`;
   return 'fix the name, or add the server with --mcp-config FILE';
 }
 
@@ -230,16 +231,16 @@ export function checkHookAllowlist(allowlist: HookAllowlist, selection: ServerSe
   const missing = allowlist.names.filter((name) => !known.has(name));
   if (missing.length === 0) return;
   const off = selection.off.filter((o) => missing.includes(o.name));
-  if (off.length > 0) throw new UsageError(`MCP_HOOK_SERVERS names ${off.map((o) => `${o.name}, which stays off: ${o.why}`).join('; ')}.`);
+  if (off.length > 0) throw new UsageError(`MCP_HOOK_SERVERS names ${off.map((o) => `${visibleName(o.name)}, which stays off: ${o.why}`).join('; ')}.`);
   const untrusted = selection.untrusted;
   const gated = untrusted === undefined ? [] : missing.filter((name) => untrusted.names.includes(name));
   if (untrusted !== undefined && gated.length > 0) {
     throw new UsageError(
-      `MCP_HOOK_SERVERS names ${gated.join(', ')}, defined in ${untrusted.file}, which does not start unless you opt in: ` +
+      `MCP_HOOK_SERVERS names ${visibleNames(gated)}, defined in ${untrusted.file}, which does not start unless you opt in: ` +
         `${TRUST_HOW}, or pass --mcp-config ${untrusted.file}.`,
     );
   }
   const servers = [...known].join(', ') || 'none';
   const hints = missing.map(missingServerHint).filter((h, i, all) => all.indexOf(h) === i);
-  throw new UsageError(`MCP_HOOK_SERVERS names ${missing.join(', ')}, which is no server of this run (servers: ${servers}): ${hints.join('; ')}.`);
+  throw new UsageError(`MCP_HOOK_SERVERS names ${visibleNames(missing)}, which is no server of this run (servers: ${servers}): ${hints.join('; ')}.`);
 }

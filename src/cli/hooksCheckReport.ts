@@ -7,6 +7,7 @@
 import type { HookCallResult, HookName } from '../agent/events';
 import type { HookSettings } from '../agent/settings';
 import { neutralizeTerminalText as sanitizeForTerminal } from '../platform/terminalText';
+import { visibleNames } from '../agent/nameText';
 
 /** The tool call `_PreToolUse` and `_PostToolUse` are told about (`--tool`, `--args`). */
 export interface SampleCall {
@@ -124,7 +125,7 @@ function describeServer(server: ServerReport, timeoutMs: number): string[] {
 export function formatReport(report: CheckReport, allowlist: string): string {
   const lines = [`Hook timeout ${report.timeoutMs} ms (SPROUT_AGENT_HOOK_TIMEOUT_MS); MCP_HOOK_SERVERS=${allowlist}`, ''];
   if (report.unknownAllowlisted.length > 0) {
-    lines.push(`MCP_HOOK_SERVERS names ${report.unknownAllowlisted.join(', ')}, which is no server here: a run would stop with a configuration error.`, '');
+    lines.push(`MCP_HOOK_SERVERS names ${visibleNames(report.unknownAllowlisted)}, which is no server here: a run would stop with a configuration error.`, '');
   }
   for (const server of report.servers) lines.push(...describeServer(server, report.timeoutMs), '');
   const calls = report.servers.flatMap((s) => s.calls);

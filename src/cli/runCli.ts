@@ -27,6 +27,7 @@ import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
 import { cliAgentHooks, commandHookHost } from './agentHookSources';
+import { HookConfigError } from '../agentHooks/hookConfig';
 import { allowSources } from '../agentHooks/hookFiles';
 import { WithCommandHooks } from '../agentHooks/withCommandHooks';
 import { runBridgeProcess } from './bridge/bridgeProcess';
@@ -208,7 +209,7 @@ async function withExitCodes(io: CliIo, work: () => Promise<number>): Promise<nu
   } catch (error) {
     if (error instanceof Interrupted) return EXIT_INTERRUPTED;
     // Configuration, and private state Sprout refuses to use (a symlinked state folder or transcript): one line, exit 2.
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof McpConfigError || error instanceof UnsafeStateDirError) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof HookConfigError || error instanceof McpConfigError || error instanceof UnsafeStateDirError) {
       io.stderr.write(`sprout-agent: ${error.message}\n`);
       return EXIT_USAGE;
     }

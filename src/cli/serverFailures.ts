@@ -8,6 +8,7 @@
 import type { AgentEvent, Outcome } from '../agent/events';
 import type { HookAllowlist } from '../agent/settings';
 import type { ServerStatus } from '../mcp/mcpHub';
+import { quotedName } from '../agent/nameText';
 
 export interface NeededFailure {
   server: string;
@@ -58,5 +59,5 @@ export function runVerdict(status: () => readonly ServerStatus[], allowlist: Hoo
 }
 
 export function describeFailures(failures: readonly NeededFailure[]): string {
-  return failures.map((f) => `sprout-agent: MCP server "${f.server}" failed and this run needed it (${f.why}): ${f.error}\n`).join('');
+  return failures.map((f) => `sprout-agent: MCP server ${quotedName(f.server)} failed and this run needed it (${f.why}): ${f.error}\n`).join('');
 }

@@ -10,6 +10,7 @@ import type { Logger, ToolHostEvent } from '../agent/ports';
 import type { ElicitationAnswer, ElicitationRequest } from '../agent/messages';
 import { errorMessage } from '../agent/errorMessage';
 import { checkElicitationAnswer, elicitationFields } from '../shared/elicitationForm';
+import { quotedName } from '../agent/nameText';
 
 export interface ElicitationHandling {
   /** Who answers: the user (a form in the chat) or a fixed policy (the CLI). */
@@ -65,7 +66,7 @@ export function installFeatureHandlers(
     const id = `${server}-elicitation-${++elicitations}`;
     const form = elicitationFields(params.requestedSchema);
     if ('error' in form) {
-      emit({ type: 'server_error', server, message: `MCP server "${server}" asked a question that cannot be shown (${form.error}); it was declined.` });
+      emit({ type: 'server_error', server, message: `MCP server ${quotedName(server)} asked a question that cannot be shown (${form.error}); it was declined.` });
       return { action: 'decline' };
     }
     const question: ElicitationRequest = { id, server, message: params.message, schema: params.requestedSchema as Record<string, unknown> };

@@ -16,6 +16,7 @@ import type { ConnectionOptions } from './connectionTypes';
 import { eraKey, eraPlan, learnedEra, type EraPlan, type ProtocolEra } from './protocolEra';
 import { exitRetryFailure, retryPlan, runStderr, sseFallbackFailure, type Attempt } from './openRetry';
 import { createServerTransport, type ServerTransport } from './serverTransport';
+import { quotedName } from '../agent/nameText';
 
 /** A connection that is up: its client, transport, and sign-in helper (kept for refreshes and step-up). */
 export interface Live {
@@ -39,7 +40,7 @@ export async function afterSignIn<T>(live: Live | undefined, work: () => Promise
   } catch (error) {
     const code = error instanceof UnauthorizedError ? live?.oauth?.pendingCode : undefined;
     if (code === undefined || live?.st.finishAuth === undefined) throw error;
-    await live.st.finishAuth(await raceAbort(code, signal, `sign-in to MCP server "${server}"`));
+    await live.st.finishAuth(await raceAbort(code, signal, `sign-in to MCP server ${quotedName(server)}`));
     return await work();
   }
 }
@@ -106,7 +107,7 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
     try {
       // A kill, reset or close ends the start here whatever the SDK is still waiting for (its request
       // timeout covers initialize, not the notification after it), so a start always settles.
-      await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) }), request.abandon, `start of MCP server "${config.name}"`);
+      await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) }), request.abandon, `start of MCP server ${quotedName(config.name)}`);
       const opened = connected(request, key, plan, client, st);
       await listenForToolChanges(request, { ...opened, oauth });
       return opened;
@@ -143,7 +144,7 @@ function finalFailure(error: unknown, st: ServerTransport, postError: unknown, p
 async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Promise<URLSearchParams>): Promise<void> {
   request.opts.logger?.info('mcp server waits for sign-in', { server: request.config.name });
   try {
-    await st.finishAuth?.(await raceAbort(code, request.abandon, `sign-in to MCP server "${request.config.name}"`));
+    await st.finishAuth?.(await raceAbort(code, request.abandon, `sign-in to MCP server ${quotedName(request.config.name)}`));
   } catch (failure) {
     throw request.failed(failure, st);
   }

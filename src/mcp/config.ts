@@ -12,6 +12,7 @@ import { stripJsonComments } from './jsonc';
 import { ToolNameError, validateServerName } from '../agent/toolNames';
 import { parseEnvFile } from './envFile';
 import { destinationOf, isSecretVariable, secretRefusal, type SecretPolicy } from './secretVariables';
+import { quotedName } from '../agent/nameText';
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -51,7 +52,7 @@ export class McpConfigError extends Error {
     readonly field: string | undefined,
     message: string,
   ) {
-    const where = [source, server !== undefined ? `server "${server}"` : undefined, field].filter(Boolean).join(': ');
+    const where = [source, server !== undefined ? `server ${quotedName(server)}` : undefined, field].filter(Boolean).join(': ');
     super(`${where}: ${message}`);
     this.name = 'McpConfigError';
   }
@@ -253,7 +254,7 @@ function serverEntries(data: z.infer<typeof fileSchema>, source: string, notices
   notices?.push(`${source}: read the "mcpServers" key (the Claude Code / Cursor / Cline shape)${data.servers !== undefined ? ' as well as "servers"' : ''}.`);
   const taken = new Set(entries.map(([name]) => name));
   for (const [name, raw] of Object.entries(data.mcpServers)) {
-    if (taken.has(name)) notices?.push(`${source}: server "${name}" is in both "servers" and "mcpServers"; the "servers" entry is used.`);
+    if (taken.has(name)) notices?.push(`${source}: server ${quotedName(name)} is in both "servers" and "mcpServers"; the "servers" entry is used.`);
     else entries.push([name, raw]);
   }
   return entries;
@@ -271,11 +272,11 @@ export function parseMcpConfig(json: unknown, source: string, vars: McpConfigVar
   const fileVars: FileVars = { ...vars, declaredInputs };
   for (const [name, raw] of serverEntries(file.data, source, vars.notices)) {
     if (typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).disabled === true) {
-      vars.notices?.push(`${source}: server "${name}" is marked "disabled" and does not start.`);
+      vars.notices?.push(`${source}: server ${quotedName(name)} is marked "disabled" and does not start.`);
       continue;
     }
     if (typeof raw === 'object' && raw !== null) {
-      for (const key of Object.keys(raw)) if (!KNOWN_SERVER_KEYS.has(key)) vars.notices?.push(`${source}: server "${name}": "${key}" is not supported and is ignored.`);
+      for (const key of Object.keys(raw)) if (!KNOWN_SERVER_KEYS.has(key)) vars.notices?.push(`${source}: server ${quotedName(name)}: "${key}" is not supported and is ignored.`);
     }
     try {
       servers.push(parseServer(raw, source, name, fileVars));

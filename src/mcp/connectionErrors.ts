@@ -6,6 +6,7 @@
 import { SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import { eraMismatch } from './protocolEra';
+import { quotedName } from '../agent/nameText';
 
 const MAX_WORDS = 300;
 
@@ -75,7 +76,7 @@ export function serverTarget(config: McpServerConfig): string {
 /** "MCP server "x" (command "y") failed to start: why (exited with code 1; last stderr: ...)". */
 export function startFailureMessage(config: McpServerConfig, error: unknown, exit: string): string {
   const raw = failureWords(error);
-  const cause = raw.includes(`MCP server "${config.name}"`) ? raw : `MCP server "${config.name}" (${serverTarget(config)}) failed to start: ${raw}`;
+  const cause = raw.includes(`MCP server ${quotedName(config.name)}`) ? raw : `MCP server ${quotedName(config.name)} (${serverTarget(config)}) failed to start: ${raw}`;
   return exit && !cause.includes(exit) ? `${cause} (${exit})` : cause;
 }
 
@@ -104,7 +105,7 @@ export function httpLoss(error: unknown): { kind: 'unknown_session' | 'unreachab
 /** Why a server that used up its restart attempts stays stopped, with its last problem. */
 export function keepsStoppingMessage(server: string, maxAttempts: number, lastProblem: string | undefined): string {
   return (
-    `MCP server "${server}" was restarted ${maxAttempts} times and keeps stopping; it stays stopped until ` +
+    `MCP server ${quotedName(server)} was restarted ${maxAttempts} times and keeps stopping; it stays stopped until ` +
     `MCP servers are restarted.${lastProblem ? ` Last problem: ${lastProblem}` : ''}`
   );
 }

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { quotedName } from '../agent/nameText';
 
 const PAGE_OK = '<!doctype html><meta charset="utf-8"><title>Signed in</title><p>Signed in to the MCP server. You can close this tab and return to Sprout.</p>';
 const PAGE_FAILED = '<!doctype html><meta charset="utf-8"><title>Sign-in failed</title><p>Sign-in did not complete. Return to Sprout for details.</p>';
@@ -73,7 +74,7 @@ export class LoopbackRedirect {
     return new Promise<URLSearchParams>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiter = undefined;
-        reject(new Error(`MCP server "${server}": sign-in was not completed within ${Math.round(timeoutMs / 1000)} s`));
+        reject(new Error(`MCP server ${quotedName(server)}: sign-in was not completed within ${Math.round(timeoutMs / 1000)} s`));
       }, timeoutMs);
       timer.unref();
       const done = (): void => {

@@ -13,6 +13,7 @@ import type { OAuthHost } from './oauthClient';
 import type { ServerStatus } from './connectionTypes';
 import { memoryEraStore, type EraStore, type ProtocolSetting } from './protocolEra';
 import { ServerConnection } from './serverConnection';
+import { quotedName } from '../agent/nameText';
 
 export type { ServerState, ServerStatus } from './connectionTypes';
 
@@ -62,7 +63,7 @@ export class McpHub implements ToolHost {
     this.clock = options.clock ?? nodeClock;
     const eras = options.eraStore ?? memoryEraStore();
     for (const config of servers) {
-      if (this.connections.has(config.name)) throw new Error(`MCP server "${config.name}" is configured twice`);
+      if (this.connections.has(config.name)) throw new Error(`MCP server ${quotedName(config.name)} is configured twice`);
       this.connections.set(
         config.name,
         new ServerConnection(config, {
@@ -209,7 +210,7 @@ export class McpHub implements ToolHost {
 
   private connection(server: string): ServerConnection {
     const connection = this.connections.get(server);
-    if (!connection) throw new Error(`unknown MCP server "${server}"`);
+    if (!connection) throw new Error(`unknown MCP server ${quotedName(server)}`);
     return connection;
   }
 

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { registerClient, type OAuthClientInformationFull, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from './config';
 import { LoopbackRedirect } from './loopbackRedirect';
+import { quotedName } from '../agent/nameText';
 
 /** Everything kept for one server: never in settings, logs or a child's environment. */
 export interface OAuthRecord {
@@ -143,7 +144,7 @@ export class ServerOAuth implements OAuthClientProvider {
   }
 
   codeVerifier(): string {
-    if (this.record.codeVerifier === undefined) throw new Error(`MCP server "${this.server}": no sign-in is in progress`);
+    if (this.record.codeVerifier === undefined) throw new Error(`MCP server ${quotedName(this.server)}: no sign-in is in progress`);
     return this.record.codeVerifier;
   }
 
@@ -208,7 +209,7 @@ export class ServerOAuth implements OAuthClientProvider {
       const { client: _dropped, redirectPort: _port, redirectUrl: _url, ...rest } = this.record;
       this.record = rest;
       await this.persist();
-      throw new Error(`MCP server "${this.server}": the sign-in redirect port ${port} on 127.0.0.1 is taken (${(error as Error).message}); try again`, { cause: error });
+      throw new Error(`MCP server ${quotedName(this.server)}: the sign-in redirect port ${port} on 127.0.0.1 is taken (${(error as Error).message}); try again`, { cause: error });
     }
   }
 

@@ -11,6 +11,7 @@ import { statSync } from 'node:fs';
 import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import { newSpawnTag, signalKnown, strayProcesses, waitUntilGone, type KnownProcess } from '../platform/processTree';
 import { JsonLineReader, MessageTooLargeError } from './jsonLineReader';
+import { quotedName } from '../agent/nameText';
 
 export interface ProcessGroupTransportOptions {
   /** The server's configured name, for error messages. */
@@ -58,7 +59,7 @@ function describeSpawnFailure(options: ProcessGroupTransportOptions, error: Node
           : error.code === 'ERR_INVALID_ARG_VALUE' && /null bytes/i.test(error.message)
             ? 'an argument, the command or an environment value contains a NUL byte; remove it from the server configuration'
             : error.message;
-  return new SpawnError(server, command, error.code, `MCP server "${server}": cannot start "${command}": ${cause}`);
+  return new SpawnError(server, command, error.code, `MCP server ${quotedName(server)}: cannot start "${command}": ${cause}`);
 }
 
 export class ProcessGroupTransport implements Transport {

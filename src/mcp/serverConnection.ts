@@ -19,6 +19,7 @@ import type { ServerTransport } from './serverTransport';
 import { CallsInFlight, callToolOverClient, hookAskedForInput, isServerAnswer, serverRunsToolTasks } from './toolCall';
 import { ToolListCache } from './toolListCache';
 import { flattenToolResult } from './toolResults';
+import { quotedName } from '../agent/nameText';
 
 export class ServerConnection {
   private stateNow: ServerState = 'idle';
@@ -122,7 +123,7 @@ export class ServerConnection {
     const fetching = this.toolList.shared(client, (error) => {
       if (this.httpSessionLost(live, error) === undefined && this.live === live && !this.rememberedEraFailed(live, error)) this.listFailed(error);
     });
-    return raceAbort(fetching, signal, `tools/list of MCP server "${this.name}"`);
+    return raceAbort(fetching, signal, `tools/list of MCP server ${quotedName(this.name)}`);
   }
 
   callTool(bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
@@ -131,7 +132,7 @@ export class ServerConnection {
 
   private async call(bareName: string, args: Record<string, unknown>, options: ToolCallOptions, retried: boolean): Promise<ToolCallResult> {
     const { signal, meta, onProgress } = options;
-    const what = `call of ${bareName} on MCP server "${this.name}"`;
+    const what = `call of ${bareName} on MCP server ${quotedName(this.name)}`;
     const client = await this.getClient(signal);
     const live = this.live;
     const isHook = isHookName(bareName);
@@ -199,16 +200,16 @@ export class ServerConnection {
   }
 
   private getClient(signal?: AbortSignal): Promise<Client> {
-    if (this.closed) return Promise.reject(new Error(`MCP server "${this.name}": the MCP hub is closed`));
+    if (this.closed) return Promise.reject(new Error(`MCP server ${quotedName(this.name)}: the MCP hub is closed`));
     if (this.live) return Promise.resolve(this.live.client);
     this.connecting ??= this.connect().finally(() => (this.connecting = undefined));
-    return raceAbort(this.connecting, signal, `start of MCP server "${this.name}"`);
+    return raceAbort(this.connecting, signal, `start of MCP server ${quotedName(this.name)}`);
   }
 
   private async connect(): Promise<Client> {
     const restarting = this.state !== 'idle';
     if (restarting) await this.waitBackoff();
-    if (this.closed) throw new Error(`MCP server "${this.name}": the MCP hub is closed`);
+    if (this.closed) throw new Error(`MCP server ${quotedName(this.name)}: the MCP hub is closed`);
     this.state = restarting ? 'restarting' : 'starting';
     this.abandon = new AbortController();
     const oauth = serverOAuth(this.config, this.opts.oauth);
@@ -234,7 +235,7 @@ export class ServerConnection {
     client.onclose = () => this.onClientClosed(client);
     if (this.closed || (this.state as ServerState) === 'killed') {
       await Promise.all([st.close(), oauth?.done()]);
-      throw new Error(`MCP server "${this.name}" was stopped while starting`);
+      throw new Error(`MCP server ${quotedName(this.name)} was stopped while starting`);
     }
     this.live = { ...opened, ...(oauth !== undefined ? { oauth } : {}) };
     Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), lastEra: { era, protocolVersion } });
@@ -254,7 +255,7 @@ export class ServerConnection {
   }
 
   private startFailed(error: unknown, st: ServerTransport): Error {
-    if (this.state === 'killed' || this.closed) return new Error(`MCP server "${this.name}" was stopped while starting`);
+    if (this.state === 'killed' || this.closed) return new Error(`MCP server ${quotedName(this.name)} was stopped while starting`);
     const message = startFailureMessage(this.config, error, st.describeExit());
     this.markDown('failed', message);
     this.opts.emit({ type: 'server_error', server: this.name, message });
@@ -285,7 +286,7 @@ export class ServerConnection {
     if (this.live?.client !== client) return;
     const exit = this.live.st.describeExit();
     this.opts.logger?.warn('mcp server stopped', { server: this.name, exit });
-    this.connectionLost(`MCP server "${this.name}" stopped unexpectedly${exit ? ` (${exit})` : ''}; it restarts on next use.`);
+    this.connectionLost(`MCP server ${quotedName(this.name)} stopped unexpectedly${exit ? ` (${exit})` : ''}; it restarts on next use.`);
   }
 
   /**
@@ -299,7 +300,7 @@ export class ServerConnection {
     if (loss === undefined) return undefined;
     const { kind, what } = loss;
     this.opts.logger?.warn('mcp http session lost', { server: this.name, kind });
-    this.connectionLost(`MCP server "${this.name}" (${serverTarget(this.config)}) ${what}; it reconnects on next use.`);
+    this.connectionLost(`MCP server ${quotedName(this.name)} (${serverTarget(this.config)}) ${what}; it reconnects on next use.`);
     return kind;
   }
 
@@ -310,7 +311,7 @@ export class ServerConnection {
   private rememberedEraFailed(live: Live | undefined, error: unknown): boolean {
     if (live?.remembered !== true || !(error instanceof ProtocolError)) return false;
     this.opts.eras.set(eraKey(this.config), undefined);
-    this.connectionLost(`MCP server "${this.name}" refused the protocol era it spoke before (${errorMessage(error)}); it reconnects and asks again.`);
+    this.connectionLost(`MCP server ${quotedName(this.name)} refused the protocol era it spoke before (${errorMessage(error)}); it reconnects and asks again.`);
     return true;
   }
 
@@ -333,6 +334,6 @@ export class ServerConnection {
   }
 
   private listFailed(error: unknown): void {
-    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server "${this.name}" (${serverTarget(this.config)}): tools/list failed: ${failureWords(error)}` });
+    this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server ${quotedName(this.name)} (${serverTarget(this.config)}): tools/list failed: ${failureWords(error)}` });
   }
 }

@@ -5,6 +5,7 @@
  */
 import { isHookName, qualifyToolName, ToolNameError } from '../agent/toolNames';
 import type { ToolAnnotations, ToolInfo } from '../agent/messages';
+import { quotedName } from '../agent/nameText';
 
 export interface RawTool {
   name: string;
@@ -46,14 +47,14 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
       continue;
     }
     if (seen.has(tool.name)) {
-      report(`MCP server "${server}" lists the tool "${tool.name}" twice; only the first is used.`);
+      report(`MCP server ${quotedName(server)} lists the tool ${quotedName(tool.name)} twice; only the first is used.`);
       continue;
     }
     seen.add(tool.name);
     const tasks = taskSupport(tool);
     if (tasks === 'required' && !runsTasks) {
       report(
-        `MCP server "${server}": the tool "${tool.name}" must run as a task, but the server does not offer tasks for tools/call; ` +
+        `MCP server ${quotedName(server)}: the tool ${quotedName(tool.name)} must run as a task, but the server does not offer tasks for tools/call; ` +
           'it is not offered to the model.',
       );
       continue;

@@ -31,7 +31,7 @@ function summary(samples: PairedSamples, iterations: number, size: number, serve
   const sorted = [...blocks].sort((x, y) => x - y);
   return [
     `agent round vs bare openai SDK call, ${size}-message history (${Math.round(server.lastBodyChars / 1024)} KB request), ${iterations} interleaved pairs, agent bundled like the shipped build, server in its own process:`,
-    `  median agent ${fmt(agent)}  bare ${fmt(floor)}  overhead ${pct(agent / floor)} (target < 5%), ${fmt(agent - floor)} per round`,
+    `  median agent ${fmt(agent)}  bare ${fmt(floor)}  overhead ${pct(agent / floor)} (target < 5%, ${agent / floor < 1.05 ? 'within target' : 'OVER TARGET'}), ${fmt(agent - floor)} per round`,
     `  spread: overhead per block of ${blockSize} pairs ${sorted.map(pct).join(' ')}; paired difference median ${fmt(median(diffs))}, IQR ${fmt(quantile(diffs, 0.25))} .. ${fmt(quantile(diffs, 0.75))}`,
     `  bare IQR ${fmt(quantile(samples.b, 0.25))} .. ${fmt(quantile(samples.b, 0.75))}; ${server.requests} requests, all valid, every pair byte-identical`,
   ];

@@ -16,6 +16,7 @@ import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
 import { objectingHookServer, startChatScenario, type ChatScenario } from './harness/hookScenario';
 import type { CodeServerSession } from './harness/codeServerWithVsix';
 import { chatView, expandHooksView, hooksTree, openSproutContainer, quickPickRows, runCommand, sendPrompt } from './harness/workbench';
+import { waitFor } from '../waitFor';
 
 const PROMPT = 'Add a discount function to src/cart.ts';
 const OBJECTION = 'Two tests fail in cart.test.ts: run them and fix discount() before you stop.';
@@ -71,11 +72,7 @@ function onScreen(target: Locator): Promise<boolean> {
 }
 
 async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await waitFor(check, what, { idleBoundMs: ms, everyMs: 200 });
 }
 
 describe('chat UI in the packaged extension (1400x900)', { timeout: scaledMs(420_000) }, () => {

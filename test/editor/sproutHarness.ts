@@ -2,6 +2,7 @@
 // and the chat's tool cards (a card waits for approval until the test answers it through the
 // controller, exactly as the webview's buttons do). Bundled into each suite file that imports it.
 import * as assert from 'node:assert/strict';
+import { HANG_GUARD_MS, waitFor } from '../waitFor';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../src/extension/extension';
 import type { ChatEntry } from '../../src/shared/protocol';
@@ -15,14 +16,8 @@ export async function sproutApi(): Promise<SproutApi> {
 }
 
 /** Polls `probe` until it returns something (not undefined/false); fails naming `what` after `ms`. */
-export async function until<T>(probe: () => T | undefined | false, what: string, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+export async function until<T>(probe: () => T | undefined | false, what: string, ms = HANG_GUARD_MS): Promise<T> {
+  return waitFor(probe, what, { idleBoundMs: ms });
 }
 
 /**

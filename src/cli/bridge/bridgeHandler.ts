@@ -20,6 +20,7 @@ import { parseRunArgs } from './bridgeArgs';
 import { runBridgeCall } from './bridgeHooks';
 import { bridgeSetup } from './bridgeServers';
 import { BridgeStateStore } from './bridgeState';
+import { quotedName } from '../../agent/nameText';
 
 /** Everything the bridge process knows, as sent to the hook host. */
 export interface BridgeRequest {
@@ -50,7 +51,7 @@ export interface ToolHostLease {
 export function hubLease(hub: McpHub, release: () => Promise<void>): ToolHostLease {
   return {
     tools: hub,
-    failures: () => hub.status().filter((s) => s.state === 'failed').map((s) => `MCP server "${s.name}" failed: ${s.error ?? 'it did not start'}`),
+    failures: () => hub.status().filter((s) => s.state === 'failed').map((s) => `MCP server ${quotedName(s.name)} failed: ${s.error ?? 'it did not start'}`),
     release,
   };
 }

@@ -23,6 +23,7 @@ import type { CliIo } from '../cliIo';
 import { EXIT_ERROR, EXIT_OK, UsageError } from '../exitCodes';
 import { parseInstallArgs, serverOptionWords, type InstallArgs } from './bridgeArgs';
 import { bridgeSetup } from './bridgeServers';
+import { quotedName } from '../../agent/nameText';
 
 export const INSTALL_USAGE = `Usage: sprout-agent hooks install --agent AGENT [options]
        sprout-agent hooks uninstall --agent AGENT [--user] [--yes]
@@ -42,6 +43,12 @@ Options:
                           the servers, as for a run; written into the hook command
 `;
 
+/** `--user --trust-workspace`: the user's hook runs in every folder the agent opens, so it trusts each of them. */
+export const USER_TRUST_WARNING =
+  'with --user and --trust-workspace the installed hook trusts every folder: in any folder the agent opens, it starts ' +
+  'the servers that folder\'s .vscode/mcp.json defines, so a repository you clone runs its own commands. Install it ' +
+  'per workspace instead (without --user), or name the servers you trust with --mcp-config FILE and no --trust-workspace.';
+
 /** The Sprout hooks the allowlisted servers have, found by starting them as the bridge would. */
 async function servedHooks(args: InstallArgs, workspaceFolder: string, io: CliIo): Promise<Set<HookName>> {
   const setup = bridgeSetup(args, workspaceFolder, io.env, io.distDir, io.cwd);
@@ -55,7 +62,7 @@ async function servedHooks(args: InstallArgs, workspaceFolder: string, io: CliIo
     // No short wait here: installing is worth waiting for every server's list (each bounded by its connect timeout).
     const tools = await hub.listTools(io.interrupt);
     const failed = hub.status().filter((s) => s.state === 'failed' && isHookServerAllowed(allowlist, s.name));
-    if (failed.length > 0) throw new UsageError(failed.map((s) => `MCP server "${s.name}" did not start: ${s.error ?? 'no reason given'}`).join('; '));
+    if (failed.length > 0) throw new UsageError(failed.map((s) => `MCP server ${quotedName(s.name)} did not start: ${s.error ?? 'no reason given'}`).join('; '));
     return new Set(tools.filter((t) => t.isHook && isHookServerAllowed(allowlist, t.server)).map((t) => t.bareName as HookName));
   } finally {
     await hub.close();
@@ -158,6 +165,8 @@ export async function runHooksInstall(argv: readonly string[], io: CliIo, uninst
   const target = configFile(format, args, workspaceFolder);
   const { file } = target;
   const text = existsSync(target.real) ? readFileSync(target.real, 'utf8') : undefined;
+  // A file Sprout cannot read exactly is a configuration error (exit 2, naming it), found before any server starts.
+  readHookEntries(format, text, file);
   if (uninstall) {
     await apply(planUninstall(format, text, file), target, args, io);
     return EXIT_OK;
@@ -167,6 +176,7 @@ export async function runHooksInstall(argv: readonly string[], io: CliIo, uninst
     io.stderr.write(`sprout-agent: no allowlisted server has a hook ${format.displayName} can run (${Object.values(format.events).join(', ')}); nothing to install.\n`);
     return EXIT_ERROR;
   }
+  if (args.user && args.trustWorkspace) io.stderr.write(`sprout-agent: warning: ${USER_TRUST_WARNING}\n`);
   const hookServers = args.hookServers ?? io.env.MCP_HOOK_SERVERS?.trim();
   const withServers = { ...args, ...(hookServers ? { hookServers } : {}) };
   const entries: BridgeEntry[] = events.map((event) => ({ event, command: bridgeCommand(withServers, event, io, workspaceFolder), timeoutMs: BRIDGE_AGENT_TIMEOUT_MS }));

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ElicitationAnswer, ElicitationRequest } from '../../agent/messages';
 import type { ElicitationHandling } from '../../mcp/clientFeatures';
 import type { ChatViewState } from './chatViewState';
+import { quotedName } from '../../agent/nameText';
 
 interface Pending {
   view: ChatViewState;
@@ -74,7 +75,7 @@ export class ElicitationBroker implements ElicitationHandling {
   }
 
   private async notify(request: ElicitationRequest): Promise<void> {
-    const choice = await vscode.window.showInformationMessage(`The MCP server "${request.server}" asks you something in the Sprout chat.`, 'Show Chat');
+    const choice = await vscode.window.showInformationMessage(`The MCP server ${quotedName(request.server)} asks you something in the Sprout chat.`, 'Show Chat');
     if (choice !== undefined) this.showChat();
   }
 }

@@ -16,6 +16,7 @@ import type { ExtensionSettings } from '../settings/settingsMapping';
 import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
 import type { TestResultsMirror } from '../testing/testResultsMirror';
+import { quotedName } from '../../agent/nameText';
 
 export interface CommandDeps {
   controller: ChatController;
@@ -67,9 +68,9 @@ async function signOutMcpServer(host: AgentHost, server?: string): Promise<void>
   if (http.length === 0) return void vscode.window.showInformationMessage('Sprout: no HTTP MCP server is configured, so there is nothing to sign out of.');
   const name = server ?? (await vscode.window.showQuickPick(http, { title: 'Sprout: Sign Out of MCP Server', placeHolder: 'The server whose sign-in to forget' }));
   if (name === undefined) return;
-  if (!http.includes(name)) throw new Error(`"${name}" is not an HTTP MCP server of this window (${http.join(', ')}).`);
+  if (!http.includes(name)) throw new Error(`${quotedName(name)} is not an HTTP MCP server of this window (${http.join(', ')}).`);
   await host.signOut(name);
-  void vscode.window.showInformationMessage(`Sprout: signed out of the MCP server "${name}". It asks you to sign in again on next use.`);
+  void vscode.window.showInformationMessage(`Sprout: signed out of the MCP server ${quotedName(name)}. It asks you to sign in again on next use.`);
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {

@@ -19,6 +19,7 @@ import { minimalEnv } from '../../mcp/minimalEnv';
 import { runHookCommand } from '../../platform/commandRunner';
 import type { MementoLike } from '../approvals/workspaceApprovals';
 import { OpenQuestions } from '../settings/openQuestions';
+import { quotedName } from '../../agent/nameText';
 
 /** What the consent dialog shows: the file, its agent, and every command it runs. */
 export interface HookFileConsentRequest {
@@ -127,7 +128,7 @@ export class AgentHookFiles {
       ];
       for (const source of found) {
         if (names.has(source.name)) {
-          notices.push(`${source.file} does not run: it runs as hook server "${source.name}", which an MCP server is named too. Rename that server.`);
+          notices.push(`${source.file} does not run: it runs as hook server ${quotedName(source.name)}, which an MCP server is named too. Rename that server.`);
           continue;
         }
         names.add(source.name);

@@ -12,6 +12,7 @@ import { budgetText } from '../../shared/budgetText';
 import { OBJECTION_OUTCOME_TEXT, hookLabel } from '../../shared/hookText';
 import { hooksSummary } from './hooksSummary';
 import { healthText, hookRows, percentile, type CallStats, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
+import { quotedName } from '../../agent/nameText';
 
 export type HookNode =
   | { kind: 'budget' }
@@ -177,7 +178,7 @@ function fileItem(server: ServerView, file: string): vscode.TreeItem {
   item.id = `file:${server.name}`;
   const health = healthText(server);
   item.description = `${health} · ${server.hooks.length > 2 ? `${server.hooks.length} hooks` : server.hooks.map(hookLabel).join(', ')}`;
-  item.tooltip = [server.detail, `Runs as hook server "${server.name}" (you allowed it, or it is your own file)`, `Health: ${health}`, `Hooks: ${server.hooks.map((h) => `${hookLabel(h)} (${h})`).join(', ')}`, callsText(server)].filter(Boolean).join('\n');
+  item.tooltip = [server.detail, `Runs as hook server ${quotedName(server.name)} (you allowed it, or it is your own file)`, `Health: ${health}`, `Hooks: ${server.hooks.map((h) => `${hookLabel(h)} (${h})`).join(', ')}`, callsText(server)].filter(Boolean).join('\n');
   item.iconPath = new vscode.ThemeIcon(server.health === 'killed' || server.health === 'error' ? 'error' : 'file-code');
   item.contextValue = 'hookFile';
   return item;

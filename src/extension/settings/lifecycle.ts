@@ -18,6 +18,7 @@ import { SERVER_KEYS, USER_ONLY_KEYS, readMcpServersBySource } from './configRea
 import { stripJsonComments } from '../../mcp/jsonc';
 import { findIgnoredSettings, ignoredSettingsNotice, type SettingsFile } from './ignoredSettings';
 import { watchHookFiles } from '../hooks/agentHookFiles';
+import { quotedName } from '../../agent/nameText';
 
 const shownErrors = new Set<string>();
 
@@ -43,7 +44,7 @@ function serverSummary(server: McpServerConfig): string {
 
 export async function askConsent(server: McpServerConfig): Promise<boolean> {
   const choice = await vscode.window.showWarningMessage(
-    `This workspace defines the MCP server "${server.name}": ${serverSummary(server)}. Allow Sprout to start it? You are asked again if its command, environment, URL or headers change.`,
+    `This workspace defines the MCP server ${quotedName(server.name)}: ${serverSummary(server)}. Allow Sprout to start it? You are asked again if its command, environment, URL or headers change.`,
     { modal: true },
     'Allow',
     'Do Not Allow',
@@ -54,7 +55,7 @@ export async function askConsent(server: McpServerConfig): Promise<boolean> {
 export async function askSecretConsent(use: SecretUse): Promise<boolean> {
   const allow = `Allow ${use.variable}`;
   const choice = await vscode.window.showWarningMessage(
-    `The workspace's MCP server "${use.server}" wants your secret \${env:${use.variable}} in its ${use.field}, which sends it to ${use.destination}. Allow?`,
+    `The workspace's MCP server ${quotedName(use.server)} wants your secret \${env:${use.variable}} in its ${use.field}, which sends it to ${use.destination}. Allow?`,
     {
       modal: true,
       detail:

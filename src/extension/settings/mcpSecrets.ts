@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { onAbort } from '../../agent/cancellation';
 import type { McpInputSpec } from '../../mcp/configInputs';
 import type { OAuthHost, OAuthRecord, OAuthStore } from '../../mcp/oauthClient';
+import { quotedName } from '../../agent/nameText';
 
 const OAUTH_PREFIX = 'sprout.mcp.oauth:';
 const INPUT_PREFIX = 'sprout.mcp.input:';
@@ -39,7 +40,7 @@ export type SignInOpener = (server: string, url: URL) => Promise<void>;
 
 /** Asks first (a browser tab should not open unasked), then opens the page in the user's browser. */
 export const openSignInInBrowser: SignInOpener = async (server, url) => {
-  const choice = await vscode.window.showInformationMessage(`The MCP server "${server}" asks you to sign in.`, 'Sign In in Browser');
+  const choice = await vscode.window.showInformationMessage(`The MCP server ${quotedName(server)} asks you to sign in.`, 'Sign In in Browser');
   if (choice !== undefined) await vscode.env.openExternal(vscode.Uri.parse(url.href));
 };
 

@@ -15,6 +15,7 @@ import type { SecretPolicy, SecretUse } from '../../mcp/secretVariables';
 import { bundledServerConfigs, isBundledServerName, type BundledServerName } from '../../runtime/bundledServers';
 import type { ConsentStore } from './consentStore';
 import type { BuiltinServers } from './settingsMapping';
+import { quotedName } from '../../agent/nameText';
 
 export interface ServerSources {
   workspaceFolder: string;
@@ -115,7 +116,7 @@ function withoutBundledNames(servers: McpServerConfig[], builtins: BuiltinServer
   return servers.filter((server) => {
     if (!(enabled as string[]).includes(server.name)) return true;
     notices.push(
-      `MCP server "${server.name}" from ${source} has the same name as the bundled server "${server.name}", so it did not start: ` +
+      `MCP server ${quotedName(server.name)} from ${source} has the same name as the bundled server ${quotedName(server.name)}, so it did not start: ` +
         `two servers cannot share a name. Rename it, or turn the bundled one off in sprout.mcp.builtinServers.`,
     );
     return false;
@@ -134,7 +135,7 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
     // so no bundled name is free for the workspace, enabled or not.
     if (!isBundledServerName(server.name)) return true;
     notices.push(
-      `MCP server "${server.name}" from this workspace did not start: "${server.name}" is the name of a bundled server, and approvals given to its tools must not pass to another server. Rename it in .vscode/mcp.json or in the workspace's sprout.mcp.servers.`,
+      `MCP server ${quotedName(server.name)} from this workspace did not start: ${quotedName(server.name)} is the name of a bundled server, and approvals given to its tools must not pass to another server. Rename it in .vscode/mcp.json or in the workspace's sprout.mcp.servers.`,
     );
     return false;
   });
@@ -145,12 +146,12 @@ export async function resolveServers(sources: ServerSources, consent: ConsentSto
   } else {
     for (const server of workspace) {
       if (!(await consent.ensure(server, sources.signal))) {
-        notices.push(`MCP server "${server.name}" from this workspace did not start: you declined it. It asks again when its command changes.`);
+        notices.push(`MCP server ${quotedName(server.name)} from this workspace did not start: you declined it. It asks again when its command changes.`);
         continue;
       }
       const refused = await refusedSecret(server, uses, sources);
       if (refused === undefined) allowed.push(server);
-      else notices.push(`MCP server "${server.name}" from this workspace did not start: you did not allow it your secret \${env:${refused.variable}} (it would go to ${refused.destination}). It asks again if that changes.`);
+      else notices.push(`MCP server ${quotedName(server.name)} from this workspace did not start: you did not allow it your secret \${env:${refused.variable}} (it would go to ${refused.destination}). It asks again if that changes.`);
     }
   }
   const names = (Object.keys(sources.builtins) as BundledServerName[]).filter((name) => sources.builtins[name]);

@@ -12,13 +12,22 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
+import { scaledMs } from '../../loadScale';
 
 export function run(): Promise<void> {
   // In the extension host console.* cannot be replaced and arguments arrive unformatted, so the
   // reporter formats each line itself before it is forwarded to the runner.
   Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(format(...args));
   const grep = process.env['SPROUT_EDITOR_GREP'];
-  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', ...(grep ? { grep } : {}) });
+  // Each test's mocha timeout is a hang guard written for an idle machine: scaled by the load when the
+  // test starts (test/loadScale.ts), so a busy machine makes a test slow, never failed.
+  const rootHooks: Mocha.RootHookObject = {
+    beforeEach(this: Mocha.Context) {
+      const test = this.currentTest;
+      if (test !== undefined && test.timeout() > 0) test.timeout(scaledMs(test.timeout()));
+    },
+  };
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30_000, reporter: 'spec', rootHooks, ...(grep ? { grep } : {}) });
   const files = readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
   for (const f of files) mocha.addFile(join(__dirname, f));
   return new Promise((resolve, reject) => {

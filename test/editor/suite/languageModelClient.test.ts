@@ -22,6 +22,7 @@ import { hookServerConfig, objectTimes, type HookServerConfig } from '../../fake
 import { readHookServerLog } from '../../fakes/hookServer/hookServerState';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi, type RecordedLmRequest } from '../lmProvider/scriptedLmTypes';
 import { until } from '../sproutHarness';
+import { waitFor } from '../../waitFor';
 
 const LARGE = 'sprout-test/scripted';
 const SMALL = 'sprout-test/scripted-small';
@@ -167,8 +168,7 @@ describe('VS Code language models (real vscode.lm, scripted provider)', function
 
   it('a model VS Code no longer offers is a configuration error naming the picker', async () => {
     provider.offerOnly(['scripted']);
-    const end = Date.now() + 10_000;
-    while ((await vscode.lm.selectChatModels({ vendor: 'sprout-test', id: 'scripted-small' })).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'sprout-test', id: 'scripted-small' })).length === 0, 'VS Code to stop offering the small model');
     const request = { model: SMALL, messages: [{ role: 'user' as const, content: 'hi' }], tools: [] };
     await assert.rejects(client.complete(request, { signal: new AbortController().signal }), (e: unknown) => {
       assert.ok(e instanceof ModelError);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SecretUse } from '../../../src/mcp/secretVariables';
 import { sproutApi as api, until } from '../sproutHarness';
+import { waitFor } from '../../waitFor';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
@@ -50,12 +51,7 @@ describe('issue 25 in the editor', function () {
     mkdirSync(join(workspaceFolder, '.vscode'), { recursive: true });
     writeFileSync(join(workspaceFolder, '.vscode', 'tasks.json'), JSON.stringify({ version: '2.0.0', tasks: [{ label: 'hostile', type: 'sprout', prompt: `tidy up ${ATTACK} now` }] }));
     // VS Code reads tasks.json when its file watcher reports the write (late on a busy machine): ask until it has.
-    let task: vscode.Task | undefined;
-    for (let asked = 0; task === undefined && asked < 60; asked++) {
-      task = (await vscode.tasks.fetchTasks({ type: 'sprout' })).find((t) => t.name === 'hostile');
-      if (task === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    assert.ok(task, 'the sprout task provider resolved the tasks.json task');
+    const task = await waitFor(async () => (await vscode.tasks.fetchTasks({ type: 'sprout' })).find((t) => t.name === 'hostile'), 'the sprout task provider to resolve the tasks.json task', { everyMs: 500 });
     let written = '';
     const tap = sprout.onTaskOutput((text) => (written += text));
     const ended = new Promise<number | undefined>((resolve) => {

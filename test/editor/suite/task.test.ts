@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { sproutApi as api, runSproutTask as runTask } from '../sproutHarness';
+import { sproutApi as api, runSproutTask as runTask, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
@@ -57,8 +57,7 @@ describe('sprout task type', function () {
     await config().update('hooks.servers', ['hooky'], target);
     await config().update('hooks.stopMaxRejections', 1, target);
     await config().update('hooks.repeatedEndTurnStops', true, target);
-    const end = Date.now() + 15_000;
-    while (sprout.settings().agent.hooks.stopMaxRejections !== 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await until(() => sprout.settings().agent.hooks.stopMaxRejections === 1, 'the budget setting to reach the extension');
     await sprout.host.invalidateServers();
     assert.equal(await runTask('sprout objected'), 4);
   });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { HookNode } from '../../../src/extension/hooks/hooksTreeProvider';
-import { sproutApi as api } from '../sproutHarness';
+import { sproutApi as api, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
@@ -58,8 +58,7 @@ describe('untrusted workspace (Restricted Mode)', function () {
     await config().update('model.baseUrl', process.env['SPROUT_TEST_MODEL_URL'], vscode.ConfigurationTarget.Global);
     await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Global);
     await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: true }, vscode.ConfigurationTarget.Global);
-    const end = Date.now() + 15_000;
-    while (sprout.settings().baseUrl !== process.env['SPROUT_TEST_MODEL_URL'] && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await until(() => sprout.settings().baseUrl === process.env['SPROUT_TEST_MODEL_URL'], 'the user endpoint setting to reach the extension');
 
     assert.deepEqual(sprout.settings().agent.hooks.allowlist, { kind: 'names', names: [] }, 'the workspace hook allowlist is ignored');
     assert.equal(sprout.settings().provider, 'auto', 'the workspace model source is ignored');

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { acceptedContent, inputRequired, inputResponse, type CallToolResult, type InputRequiredResult, type InputResponses } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { waitFor } from '../../waitFor';
 import type { HookBehaviour } from './hookServerConfig';
 import { bumpCounter, getCounter } from './hookServerState';
 
@@ -146,7 +147,7 @@ export async function runBehaviour(
     case 'spawnEscapee':
       spawnEscapee(behaviour.pidFile, behaviour.orphan ?? false, behaviour.clearEnv ?? false);
       // Answer once it runs, so the caller knows there is something to kill.
-      for (let waited = 0; !existsSync(behaviour.pidFile) && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => existsSync(behaviour.pidFile), 'the escapee to write its pid file', { everyMs: 20 });
       return text('');
     case 'env':
       return text(JSON.stringify(process.env));

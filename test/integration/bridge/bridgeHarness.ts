@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { waitFor } from '../../waitFor';
 import { agentFormat } from '../../../src/agentHooks/agentFormats';
 import type { AgentId } from '../../../src/agentHooks/agentFormat';
 import { isBridgeCommand, readHookEntries } from '../../../src/agentHooks/hookConfig';
@@ -42,13 +43,9 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Waits for `done` (checked every 100 ms) with a generous bound that only a real hang reaches. */
+/** Waits for `done` (the shared waitFor, checked every 100 ms) with a generous bound that only a real hang reaches. */
 export async function until(done: () => boolean, what: string, boundMs = 90_000): Promise<void> {
-  const end = Date.now() + boundMs;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await waitFor(done, what, { idleBoundMs: boundMs, everyMs: 100 });
 }
 
 export async function openBridgeRig(servers: { name: string; config: HookServerConfig }[]): Promise<BridgeRig> {

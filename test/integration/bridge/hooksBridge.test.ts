@@ -61,6 +61,37 @@ describe('sprout-agent hooks install / uninstall', () => {
   });
 });
 
+describe('sprout-agent hooks install: configuration errors and warnings', () => {
+  it('a malformed settings file exits 2 naming it and what to do, before any server starts, and is left as it was', async () => {
+    rig = await openBridgeRig([{ name: 'gate', config: { hooks: { _Stop: { kind: 'empty' } } } }]);
+    const settings = join(rig.workspace, '.claude', 'settings.json');
+    mkdirSync(join(rig.workspace, '.claude'));
+    const broken = '{ "hooks": { "Stop": [ }\n';
+    writeFileSync(settings, broken);
+    const result = await rig.install('claude');
+    assert.equal(result.code, 2, result.stderr);
+    assert.ok(result.stderr.includes(`${settings} is not valid JSON`), result.stderr);
+    assert.match(result.stderr, /Fix it, or add the entries by hand/);
+    assert.doesNotMatch(result.stderr, /\n\s+at /, 'one message, no stack trace');
+    assert.equal(readFileSync(settings, 'utf8'), broken);
+    assert.equal(rig.serverPids('gate').length, 0, 'no server started for a file that cannot be changed');
+    const notObject = await (writeFileSync(settings, '[1, 2]'), rig.install('claude'));
+    assert.equal(notObject.code, 2, notObject.stderr);
+    assert.ok(notObject.stderr.includes(`${settings} is not a JSON object`), notObject.stderr);
+  });
+
+  it('--user with --trust-workspace warns that the hook trusts every folder, and says what to do instead', async () => {
+    rig = await openBridgeRig([{ name: 'gate', config: { hooks: { _Stop: { kind: 'empty' } } } }]);
+    const trusting = await rig.install('claude', ['--user', '--trust-workspace', '--dry-run']);
+    assert.equal(trusting.code, 0, trusting.stderr);
+    assert.match(trusting.stderr, /warning: with --user and --trust-workspace the installed hook trusts every folder/);
+    assert.match(trusting.stderr, /Install it per workspace instead \(without --user\)/);
+    const workspaceOnly = await rig.install('claude', ['--trust-workspace', '--dry-run']);
+    assert.equal(workspaceOnly.code, 0, workspaceOnly.stderr);
+    assert.doesNotMatch(workspaceOnly.stderr, /trusts every folder/, 'one workspace trusted on purpose: no warning');
+  });
+});
+
 describe('sprout-agent hooks run', () => {
   it('an always-objecting server is stopped by the budget; the host keeps it warm and goes with the agent', async () => {
     // No state file: the objection count lives only in the server's memory.

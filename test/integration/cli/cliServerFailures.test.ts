@@ -12,6 +12,7 @@ import type { McpServerConfig } from '../../../src/mcp/config';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { baseEnv, collect, ensureBuilt, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { waitFor } from '../../waitFor';
 
 let dir: string;
 let fake: FakeOpenAi | undefined;
@@ -113,8 +114,7 @@ describe('failed MCP servers in the CLI', () => {
     const child = spawnCli(['--mcp-config', config, 'go'], { env: baseEnv(f.url) });
     child.stdin?.end();
     const done = collect(child, { timeoutMs: 30_000 });
-    const deadline = Date.now() + 20_000;
-    while (f.chatRequests().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+    await waitFor(() => f.chatRequests().length > 0, 'the CLI to ask the model', { everyMs: 25 });
     child.kill('SIGTERM');
     const result = await done;
     assert.equal(result.code, 130, result.stderr);
@@ -149,8 +149,7 @@ describe('signals before the CLI is loaded', () => {
       const child = spawnCli(['--mcp-config', config, 'go'], { env });
       child.stdin?.end();
       const done = collect(child, { timeoutMs: 30_000 });
-      const deadline = Date.now() + 15_000;
-      while (!existsSync(marker) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+      await waitFor(() => existsSync(marker), 'the CLI to reach its slow start', { everyMs: 5 });
       child.kill(signal);
       const result = await done;
       assert.equal(result.signal, null, 'the process was not killed by the signal');

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { scaledMs } from '../../loadScale';
+import { HANG_GUARD_MS, waitFor } from '../../waitFor';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { McpServerConfig } from '../../../src/mcp/config';
 import type { AgentEvent, TranscriptStore } from '../../../src/agent/events';
@@ -146,11 +147,7 @@ export async function openRig(options: RigOptions): Promise<Rig> {
   };
 }
 
-/** Waits until `probe` holds, polling; fails with `what` after `idleTimeoutMs` (a hang guard), scaled by the machine's load. */
-export async function waitUntil(probe: () => boolean, what: string, idleTimeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + scaledMs(idleTimeoutMs);
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+/** Waits until `probe` holds (the shared waitFor; `idleTimeoutMs` is its hang guard on an idle machine). */
+export async function waitUntil(probe: () => boolean, what: string, idleTimeoutMs = HANG_GUARD_MS): Promise<void> {
+  await waitFor(probe, what, { idleBoundMs: idleTimeoutMs, everyMs: 20 });
 }

@@ -11,6 +11,7 @@ import type { ElicitationAnswer, ElicitationRequest } from '../../../src/agent/m
 import type { ToolHostEvent, ToolProgress } from '../../../src/agent/ports';
 import { McpHub } from '../../../src/mcp/mcpHub';
 import { freePort, signal, waitFor } from './mcpHarness';
+import { waitFor as sharedWaitFor } from '../../waitFor';
 
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
@@ -88,12 +89,11 @@ describe('McpHub with server-everything over Streamable HTTP', () => {
     assert.match(result.text, /file:\/\/\/work\/project/);
     roots = [{ uri: 'file:///work/other', name: 'other' }];
     await hub.rootsChanged();
-    let text = '';
-    // The server asks again on its own schedule: poll its view of the roots (bounded).
-    for (let i = 0; i < 50 && !text.includes('file:///work/other'); i++) {
-      text = (await hub.callTool('everything', 'get-roots-list', {}, { signal: signal() })).text;
-      if (!text.includes('file:///work/other')) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // The server asks again on its own schedule: poll its view of the roots.
+    const text = await sharedWaitFor(async () => {
+      const roots = (await hub.callTool('everything', 'get-roots-list', {}, { signal: signal() })).text;
+      return roots.includes('file:///work/other') && roots;
+    }, 'the server to see the changed roots', { everyMs: 100 });
     assert.match(text, /file:\/\/\/work\/other/);
     assert.doesNotMatch(text, /file:\/\/\/work\/project/);
   });

@@ -9,7 +9,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthRecord, OAuthStore } from '../../../src/mcp/oauthClient';
-import { scaledMs } from '../../loadScale';
+import { HANG_GUARD_MS, waitFor as sharedWaitFor } from '../../waitFor';
 
 export function makeTempDir(prefix = 'sprout-mcp-'): { dir: string; file: (name: string) => string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -34,16 +34,9 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls until `probe` holds; `timeoutMs` is a hang guard for an idle machine, scaled by its load. */
-export async function waitFor<T>(probe: () => T | undefined | false, what: string, idleTimeoutMs = 15_000): Promise<T> {
-  const timeoutMs = scaledMs(idleTimeoutMs);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+/** Polls until `probe` holds (the shared waitFor; `idleTimeoutMs` is its hang guard on an idle machine). */
+export async function waitFor<T>(probe: () => T | undefined | false, what: string, idleTimeoutMs = HANG_GUARD_MS): Promise<T> {
+  return sharedWaitFor(probe, what, { idleBoundMs: idleTimeoutMs, everyMs: 25 });
 }
 
 export function readPid(file: string): number | undefined {
@@ -100,11 +93,9 @@ export async function startListening(args: string[], env: NodeJS.ProcessEnv, rea
   }
   if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
   // Some servers say so before they really listen.
-  const deadline = Date.now() + 30_000;
-  while (!(await accepts(port))) {
-    if (Date.now() > deadline) throw new Error(`port ${port} never took connections; the server said: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await sharedWaitFor(() => accepts(port), `port ${port} to take connections`, { idleBoundMs: 30_000 }).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}; the server said: ${output}`, { cause: error });
+  });
   return child;
 }
 

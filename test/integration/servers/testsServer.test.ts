@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type ServerProcess } from './serverProcess';
+import { waitFor } from '../../waitFor';
 
 const NOT_RUN = /have not passed on the current state.*tests__run_tests/s;
 
@@ -88,17 +89,13 @@ describe('tests server (child process over stdio, real sample projects)', () => 
     const told = (toolName: string) => server.call('_PostToolUse', {}, { 'sprout/hook': { event: '_PostToolUse', sessionId: 's', tool: `workspace__${toolName}`, server: 'workspace', toolName } });
     writeFileSync(join(root, 'math.js'), 'exports.add = (a, b) => a + b;\n');
     assert.equal((await told('read_file')).text, '', 'nothing to inject');
+    // A run the read started by mistake would show within this pause (a slow machine only hides it).
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(runs(runsFile), 1, 'a read-only tool starts no run');
     assert.equal((await told('edit_file')).text, '');
-    for (let i = 0; i < 80 && runs(runsFile) < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => runs(runsFile) >= 2, 'the background run the edit started', { everyMs: 100 });
     assert.equal(runs(runsFile), 2, 'the edit started one background run');
-    let answer = (await server.call('_Stop')).text;
-    for (let i = 0; i < 60 && answer !== ''; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      answer = (await server.call('_Stop')).text;
-    }
-    assert.equal(answer, '', 'green, from the background result');
+    await waitFor(async () => (await server.call('_Stop')).text === '', '_Stop to answer green from the background result', { everyMs: 250 });
     assert.equal(runs(runsFile), 2, '_Stop ran nothing itself');
   });
 
@@ -117,13 +114,9 @@ describe('tests server (child process over stdio, real sample projects)', () => 
     assert.equal(runs(runsFile), 1, 'fresh and red: no new run');
 
     writeFileSync(join(root, 'math.js'), 'exports.add = (a, b) => a + b;\n');
-    let answer = (await server.call('_Stop')).text;
+    const answer = (await server.call('_Stop')).text;
     assert.ok(answer === '' || NOT_RUN.test(answer), `stale: a new run, or the instruction to run: ${answer}`);
-    for (let i = 0; i < 60 && answer !== ''; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      answer = (await server.call('_Stop')).text;
-    }
-    assert.equal(answer, '', 'green once fixed');
+    if (answer !== '') await waitFor(async () => (await server.call('_Stop')).text === '', '_Stop to answer green once fixed', { everyMs: 250 });
     assert.equal(runs(runsFile), 2, 'exactly one background run for the changed state');
   });
 
@@ -138,11 +131,10 @@ describe('tests server (child process over stdio, real sample projects)', () => 
     const second = await timed(() => server.call('_Stop'));
     assert.match(second.value.text, /a run is in progress/);
     assert.ok(second.ms < 2500, `running: still answered within the hook timeout (took ${second.ms} ms)`);
-    let answer = second.value.text;
-    for (let i = 0; i < 80 && NOT_RUN.test(answer); i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      answer = (await server.call('_Stop')).text;
-    }
+    const answer = NOT_RUN.test(second.value.text) ? await waitFor(async () => {
+      const text = (await server.call('_Stop')).text;
+      return !NOT_RUN.test(text) && text;
+    }, '_Stop to report the run\'s result', { everyMs: 250 }) : second.value.text;
     assert.match(answer, /tests fail on the current state/);
     assert.match(answer, /one plus two should be three/);
     assert.equal(runs(runsFile), 1, 'the repeated _Stop calls joined one run instead of starting more');
