@@ -93,6 +93,17 @@ export class PromptRunner {
     return tools;
   }
 
+  /** A cut of the tools is said once per session for each set of servers and counts. */
+  private sayToolLimit(request: RoundRequest): void {
+    const { limited } = request;
+    if (limited === undefined) return;
+    const key = JSON.stringify(limited);
+    const said = this.ctx.saidToolLimits;
+    if (said?.has(key)) return;
+    said?.add(key);
+    this.ctx.emit({ type: 'tools_limited', ...limited });
+  }
+
   private async round(): Promise<Step> {
     const { ctx } = this;
     const cached = ctx.tools.cachedTools?.();
@@ -103,6 +114,7 @@ export class PromptRunner {
       this.startHooksDone = true;
     }
     const request = roundRequest(ctx, tools);
+    this.sayToolLimit(request);
     const { specs } = request;
     const settings = ctx.settings();
     const fixed = fixedChars(request.system, specs);

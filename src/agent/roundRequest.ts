@@ -9,12 +9,15 @@
 import type { CoreContext } from './context';
 import type { ToolSpec } from './ports';
 import type { ToolInfo } from './messages';
+import { fitToolLimit, type ToolsLimited } from './toolLimit';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
   system: string;
-  /** Tools the model is offered this round: never a hook. */
+  /** Tools the model is offered this round: never a hook, never more than a request may carry (toolLimit.ts). */
   specs: ToolSpec[];
+  /** Which servers' tools did not all fit, when some did not. */
+  limited?: ToolsLimited;
 }
 
 /** Tools the model sees: every non-hook tool, hooks never (enabled or not). */
@@ -24,5 +27,6 @@ export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
 
 /** The request parts of the next round, given every tool the servers list (hooks included). */
 export function roundRequest(ctx: Pick<CoreContext, 'settings'>, tools: readonly ToolInfo[]): RoundRequest {
-  return { system: ctx.settings().systemPrompt, specs: toolSpecs(tools) };
+  const fit = fitToolLimit(tools.filter((t) => !t.isHook));
+  return { system: ctx.settings().systemPrompt, specs: toolSpecs(fit.tools), ...(fit.limited === undefined ? {} : { limited: fit.limited }) };
 }

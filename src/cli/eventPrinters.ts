@@ -10,6 +10,7 @@ import { neutralizeTerminalText as sanitizeForTerminal, terminalSafeJson } from 
 import type { WritableLike } from '../runtime/streamLogger';
 import { withoutImageBytes } from '../runtime/transcriptImages';
 import { KILL_AFTER_TIMEOUTS } from '../agent/hookCaller';
+import { limitedServersText } from '../agent/toolLimit';
 import { hookFailedText, hookTimedOutText } from '../shared/hookText';
 
 export type EventPrinter = (event: AgentEvent) => void;
@@ -112,6 +113,11 @@ function diagnostic(event: AgentEvent): string | undefined {
       return `server ${event.request.server} asks: ${oneLine(event.request.message, 300)}`;
     case 'elicitation_answered':
       return elicitationNote(event.server, event.action, event.by);
+    case 'tools_limited':
+      return (
+        `the MCP servers list ${event.listed} tools, more than one request may carry (${event.limit}); offered: ${oneLine(limitedServersText(event.servers), 500)}. ` +
+        'To choose, mark servers this task does not need "disabled": true in the --mcp-config file'
+      );
     case 'hooks_not_enabled':
       return (
         `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled ` +
