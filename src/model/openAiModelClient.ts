@@ -24,6 +24,7 @@ import { shapeReply } from './replyShaping';
 import { backoffDelayMs } from './retryPolicy';
 import { cancelled, streamReply, type Delivered } from './streamAttempt';
 import type { StreamAccumulator } from './streamAccumulator';
+import { toolCountError } from './toolCountRefusal';
 import { toStreamingParams } from './wire';
 import { WireHistory } from './wireHistory';
 import { WireNames, type ToolNameRule } from './wireNames';
@@ -148,7 +149,7 @@ export class OpenAiModelClient implements ModelClient {
     }
     call.failures += 1;
     const failure = classifyError(raw, { baseUrl: endpoint.baseUrl, model: request.model, apiKey: this.options.apiKey, answeredBefore: endpoint.answered });
-    if (!failure.retryable) throw failure.error;
+    if (!failure.retryable) throw toolCountError(rejectionOf(raw)?.text ?? '', request.tools.map((t) => t.name), `The model endpoint ${endpoint.baseUrl} (${request.model})`, failure.error.status) ?? failure.error;
     if (at.delivered.text) throw this.afterText(failure);
     if (failure.cause === 'malformed_tool_call') {
       // The model usually gets it right the second time; a third try would only repeat the failure.

@@ -24,6 +24,7 @@ import type { LmImageMode } from './lmImages';
 import { LmImageLessons } from './lmImageLessons';
 import { namesOf } from '../../model/wire';
 import { WireNames } from '../../model/wireNames';
+import { toolCountError } from '../../model/toolCountRefusal';
 
 export const LM_JUSTIFICATION = 'Sprout Agent sends your prompt, the chat so far and the results of its tools to this model, so it can work on your request.';
 
@@ -152,7 +153,9 @@ export class LanguageModelClient implements ModelClient {
       return builder.reply(await this.usage(request.model, count, prompt, builder), (wire) => names.real(wire));
     } catch (error) {
       if (signal.aborted) throw cancelled();
-      throw Object.assign(this.failure(error, modelLabel(model)), { [SAID]: rawText(error) });
+      const said = rawText(error);
+      const failure = toolCountError(said, request.tools.map((t) => t.name), `The model ${modelLabel(model)}`) ?? this.failure(error, modelLabel(model));
+      throw Object.assign(failure, { [SAID]: said });
     } finally {
       stopForwarding();
       source.dispose();
