@@ -67,6 +67,20 @@ describe('event printers', () => {
     );
   });
 
+  it('text and chat: a cut of the tools names each server cut, its counts and how to choose', () => {
+    const err = sink();
+    const event: AgentEvent = { type: 'tools_limited', limit: 128, listed: 10_002, servers: [{ server: 'huge', listed: 10_000, offered: 126 }] };
+    textEventPrinter(sink(), err)(event);
+    assert.equal(
+      err.text,
+      'sprout-agent: the MCP servers list 10002 tools, more than one request may carry (128); offered: huge (126 of 10000). ' +
+        'To choose, mark servers this task does not need "disabled": true in the --mcp-config file\n',
+    );
+    const note = noteFor(event);
+    assert.equal(note?.level, 'warning');
+    assert.match(note?.text ?? '', /list 10002 tools, more than one request to the model may carry \(128\)\. The agent goes on with huge \(126 of 10000\) of their tools/);
+  });
+
   it('text: a hook that took too long or failed is worded as the chat words it, for what that hook does', () => {
     const err = sink();
     const print = textEventPrinter(sink(), err);
