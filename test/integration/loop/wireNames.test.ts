@@ -174,3 +174,29 @@ describe('a provider that still refuses the number of tools', () => {
     assert.equal(rig.fake.chatRequests().length, 1, 'not retried: the same request would be refused again');
   });
 });
+
+describe('Gemini\'s stricter name rule', () => {
+  let rig: Rig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  it('a server whose name starts with a digit reaches Gemini through an alias that starts with a letter or `_`, and its call comes back real', async () => {
+    rig = await openRig({
+      servers: [{ name: '1password', config: { echo: false, extraTools: [tool('get', 'Gets a secret item')] } }],
+      fake: { provider: 'gemini', rules: ['gemini-function-names'] },
+      model: { compatibility: 'gemini' },
+    });
+    rig.fake.setResponder((request, index) => {
+      if (index > 0) return fakeReply.text('done');
+      const get = toolsOf(request).find((t) => t.description === 'Gets a secret item');
+      return get ? fakeReply.toolCalls([{ name: get.name, arguments: { n: 1 } }]) : fakeReply.text('not offered');
+    });
+    const outcome = await rig.runtime.session.run('get it');
+    assert.equal(outcome.reason, 'end_turn', outcome.message);
+    assert.deepEqual(rig.calls('1password', 'get').map((c) => c.arguments), [{ n: 1 }]);
+    assert.deepEqual(rig.of('tool_started').map((e) => e.name), ['1password__get']);
+    assert.ok(rig.fake.chatRequests().every((r) => r.valid), 'Gemini accepted every request');
+  });
+});
