@@ -107,7 +107,9 @@ export type AgentEvent =
   /** Hook text put into the history as a synthetic pair (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`). */
   | { type: 'hook_injected'; hook: HookName; server: string; text: string }
   /** The servers list more tools than one request may carry: these servers' tools were cut to fit (toolLimit.ts); said once per change in a session. */
-  | ({ type: 'tools_limited' } & ToolsLimited);
+  | ({ type: 'tools_limited' } & ToolsLimited)
+  /** A tool search (toolSearch.ts) loaded these tools (real names) for the rest of the conversation. */
+  | { type: 'tools_loaded'; query: string; names: string[] };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -93,11 +93,12 @@ export class PromptRunner {
     return tools;
   }
 
-  /** A cut of the tools is said once per session for each set of servers and counts. */
+  /** Which servers are behind the tool search is said once per session for each set of servers and counts. */
   private sayToolLimit(request: RoundRequest): void {
     const { limited } = request;
     if (limited === undefined) return;
-    const key = JSON.stringify(limited);
+    // Loading tools changes the counts; the note is about which servers are behind the search.
+    const key = JSON.stringify(limited.servers.map((s) => [s.server, s.listed]));
     const said = this.ctx.saidToolLimits;
     if (said?.has(key)) return;
     said?.add(key);

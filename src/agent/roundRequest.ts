@@ -9,7 +9,8 @@
 import type { CoreContext } from './context';
 import type { ToolSpec } from './ports';
 import type { ToolInfo } from './messages';
-import { fitToolLimit, type ToolsLimited } from './toolLimit';
+import type { ToolsLimited } from './toolLimit';
+import { offeredTools } from './toolSearch';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -25,8 +26,12 @@ export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
   return tools.filter((t) => !t.isHook).map((t) => ({ name: t.qualifiedName, description: t.description, parameters: t.inputSchema }));
 }
 
-/** The request parts of the next round, given every tool the servers list (hooks included). */
-export function roundRequest(ctx: Pick<CoreContext, 'settings'>, tools: readonly ToolInfo[]): RoundRequest {
-  const fit = fitToolLimit(tools.filter((t) => !t.isHook));
-  return { system: ctx.settings().systemPrompt, specs: toolSpecs(fit.tools), ...(fit.limited === undefined ? {} : { limited: fit.limited }) };
+/**
+ * The request parts of the next round, given every tool the servers list (hooks included): every tool
+ * when they fit one request, else the tool search and the tools it loaded (toolSearch.ts).
+ */
+export function roundRequest(ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'state'>>, tools: readonly ToolInfo[]): RoundRequest {
+  const offered = offeredTools(tools, ctx.state?.().loadedTools ?? []);
+  const specs = [...(offered.search ? [offered.search] : []), ...toolSpecs(offered.tools)];
+  return { system: ctx.settings().systemPrompt, specs, ...(offered.limited === undefined ? {} : { limited: offered.limited }) };
 }

@@ -1,13 +1,14 @@
 /**
  * The most tools one request carries. OpenAI, Azure and most gateways refuse a request with more than
  * 128 ("array too long", https://github.com/zed-industries/zed/issues/32946), and VS Code's models
- * take no more either. Rather than end the run with the provider's refusal, a round offers what fits
- * and says which servers were cut and by how much (`tools_limited`).
+ * take no more either. Rather than end the run with the provider's refusal, a round offers what fits.
  *
- * Which tools fit: every server gets an equal share of the room; a server that lists fewer leaves the
- * rest to the others, so a small server is never cut because a big one (10,000 tools) is there, and
- * the big one is cut to what is left. Within a server, its tools are taken in the order it lists them
- * (servers list their main tools first). Servers keep the order of the configuration. Pure.
+ * Which servers fit: every server gets an equal share of the room; a server that lists fewer leaves the
+ * rest to the others, so a small server is never cut because a big one (10,000 tools) is there. The
+ * servers that do not fit their share are the ones whose tools the model finds through the tool search
+ * (toolSearch.ts), said once with their names and counts (`tools_limited`); where a cut is needed
+ * among loaded tools, a server's tools are taken in the order it lists them. Servers keep the order of
+ * the configuration. Pure.
  */
 import type { ToolInfo } from './messages';
 import { splitQualifiedName } from './toolNames';
@@ -18,14 +19,14 @@ export interface ServerToolCount {
   server: string;
   /** The tools it lists (hooks not counted: they never reach the model). */
   listed: number;
-  /** Those this request offers. */
+  /** Those this request offers (behind the tool search: those loaded). */
   offered: number;
 }
 
 export interface ToolsLimited {
   limit: number;
   listed: number;
-  /** The servers that were cut, in configuration order. */
+  /** The servers that did not fit (behind the tool search), in configuration order. */
   servers: ServerToolCount[];
 }
 
@@ -77,7 +78,7 @@ export function fitToolLimit<T extends ToolInfo>(tools: readonly T[], limit = MA
   return { tools: tools.filter((t) => kept.has(t)), limited: { limit, listed: tools.length, servers: cut } };
 }
 
-/** One line naming the cut servers: `big (100 of 10000), wide (14 of 40)`. */
+/** One line naming the servers behind the tool search: `big (10000 tools), wide (40 tools, 2 loaded)`. */
 export function limitedServersText(servers: readonly ServerToolCount[]): string {
-  return servers.map((s) => `${s.server} (${s.offered} of ${s.listed})`).join(', ');
+  return servers.map((s) => `${s.server} (${s.listed} tools${s.offered > 0 ? `, ${s.offered} loaded` : ''})`).join(', ');
 }

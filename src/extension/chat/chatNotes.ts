@@ -66,9 +66,11 @@ export function noteFor(event: AgentEvent): Note | undefined {
       return {
         level: 'warning',
         text:
-          `The MCP servers list ${event.listed} tools, more than one request to the model may carry (${event.limit}). The agent goes on with ${limitedServersText(event.servers)} ` +
-          'of their tools. To choose which, mark the servers this task does not need "disabled": true in the MCP configuration.',
+          `The MCP servers list ${event.listed} tools, more than one request to the model may carry (${event.limit}). The model finds the tools of ${limitedServersText(event.servers)} ` +
+          'with the tool search as it needs them. To choose yourself, mark the servers this task does not need "disabled": true in the MCP configuration.',
       };
+    case 'tools_loaded':
+      return { level: 'info', text: `The tool search for "${event.query}" loaded ${event.names.join(', ')}.` };
     case 'hooks_not_enabled':
       return {
         level: 'warning',

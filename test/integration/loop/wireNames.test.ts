@@ -125,7 +125,26 @@ describe('more tools than one request may carry', () => {
     rig = undefined;
   });
 
-  it('a server with 10,000 tools is cut to fit with its name said, and the other servers stay whole and usable', async () => {
+  /** Round 0 searches, round 1 calls what the search loaded (found by its description in the request), round 2 answers. */
+  function searchThenCall(query: string, description: string, args: Record<string, unknown>): (request: FakeRequestRecord, index: number) => FakeResponse {
+    return (request, index) => {
+      const offered = toolsOf(request);
+      if (index === 0) {
+        const search = offered.find((t) => t.description.startsWith('Finds tools by what they do'));
+        assert.ok(search, `the search tool is offered: ${offered.map((t) => t.name).join(', ')}`);
+        assert.ok(!offered.some((t) => t.description === description), 'the wanted tool is not offered before the search');
+        return fakeReply.toolCalls([{ name: search.name, arguments: { query } }]);
+      }
+      if (index === 1) {
+        const found = offered.find((t) => t.description === description);
+        assert.ok(found, `the tool the search found joins the next round: ${offered.map((t) => t.name).join(', ')}`);
+        return fakeReply.toolCalls([{ name: found.name, arguments: args }]);
+      }
+      return fakeReply.text('done');
+    };
+  }
+
+  it('a server with 10,000 tools goes behind the tool search with its name said; the other servers stay whole and usable', async () => {
     rig = await openRig({
       servers: [
         { name: 'small', config: { extraTools: [tool('ping', 'Pings')] } },
@@ -140,12 +159,32 @@ describe('more tools than one request may carry', () => {
     const outcome = await rig.runtime.session.run('ping');
     assert.equal(outcome.reason, 'end_turn');
     const first = rig.fake.chatRequests()[0] as FakeRequestRecord;
-    assert.equal(toolsOf(first).length, 128, 'the request carries as many tools as the API allows');
+    assert.equal(toolsOf(first).length, 3, 'the small server whole (echo, ping) and the search');
     assert.deepEqual(rig.calls('small', 'ping').map((c) => c.arguments), [{ n: 7 }]);
     const limited = rig.of('tools_limited');
     assert.equal(limited.length, 1, 'said once');
-    assert.deepEqual(limited[0]?.servers, [{ server: 'huge', listed: 10_000, offered: 126 }]);
-    assert.equal(rig.of('tools_limited').length, 1, 'not said again in the same session');
+    assert.deepEqual(limited[0]?.servers, [{ server: 'huge', listed: 10_000, offered: 0 }]);
+  });
+
+  it('300 tools over 6 servers: a task needing one of them finds it with the search, calls it, and it stays loaded', async () => {
+    const servers = Array.from({ length: 6 }, (_, i) => ({
+      name: `srv${i}`,
+      config: { echo: false, manyTools: 50, ...(i === 4 ? { extraTools: [tool('deploy.preview', 'Deploys a preview of the site')] } : {}) },
+    }));
+    rig = await openRig({ servers });
+    rig.fake.setResponder(searchThenCall('deploy a preview', 'Deploys a preview of the site', { n: 3 }));
+    const outcome = await rig.runtime.session.run('deploy a preview');
+    assert.equal(outcome.reason, 'end_turn', outcome.message);
+    assert.deepEqual(rig.calls('srv4', 'deploy.preview').map((c) => c.arguments), [{ n: 3 }]);
+    const loaded = rig.of('tools_loaded');
+    assert.equal(loaded[0]?.names[0], 'srv4__deploy.preview', 'the best match comes first, under its real name');
+    const sizes = rig.fake.chatRequests().map((r) => toolsOf(r).length);
+    assert.ok(sizes.every((n) => n <= 1 + 8), `only the search and what it loaded are sent: ${sizes.join(', ')}`);
+    // The next prompt still has it.
+    rig.fake.setResponder(() => fakeReply.text('again'));
+    await rig.runtime.session.run('and again');
+    const last = rig.fake.chatRequests().at(-1) as FakeRequestRecord;
+    assert.ok(toolsOf(last).some((t) => t.description === 'Deploys a preview of the site'), 'a loaded tool stays for the conversation');
   });
 });
 

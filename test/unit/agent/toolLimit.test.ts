@@ -31,7 +31,7 @@ describe('fitToolLimit', () => {
     assert.equal(fit.tools.filter((t) => t.server === 'mid').length, 40);
     assert.deepEqual(fit.limited, { limit: 128, listed: 10_045, servers: [{ server: 'huge', listed: 10_000, offered: 83 }] });
     assert.deepEqual(fit.tools.filter((t) => t.server === 'huge').map((t) => t.bareName).slice(0, 3), ['t0', 't1', 't2'], 'a server\'s first tools are kept');
-    assert.equal(limitedServersText(fit.limited?.servers ?? []), 'huge (83 of 10000)');
+    assert.equal(limitedServersText(fit.limited?.servers ?? []), 'huge (10000 tools, 83 loaded)');
   });
 
   it('shares the room equally between servers that are all too big', () => {
@@ -39,10 +39,10 @@ describe('fitToolLimit', () => {
     assert.deepEqual(fairShares([0, 300, 3], 128), [0, 125, 3]);
   });
 
-  it('roundRequest never offers a hook and never more than the limit', () => {
+  it('roundRequest never offers a hook; a server that does not fit goes behind the tool search, the others stay whole', () => {
     const request = roundRequest({ settings: () => ({ systemPrompt: 'x' }) as never }, [...tools('a', 150, 2), ...tools('b', 10)]);
-    assert.equal(request.specs.length, 128);
-    assert.ok(!request.specs.some((s) => s.name.includes('___H')));
-    assert.deepEqual(request.limited?.servers, [{ server: 'a', listed: 150, offered: 118 }]);
+    assert.deepEqual(request.specs.map((s) => s.name), ['sprout__search_tools', ...Array.from({ length: 10 }, (_, i) => `b__t${i}`)]);
+    assert.deepEqual(request.limited?.servers, [{ server: 'a', listed: 150, offered: 0 }]);
+    assert.equal(limitedServersText(request.limited?.servers ?? []), 'a (150 tools)');
   });
 });
