@@ -26,6 +26,8 @@ export interface CoreContext {
   state(): ReplayState;
   /** Servers already told "hooks present but not enabled" in this session. */
   readonly hintedServers: Set<string>;
+  /** The tool cuts already said in this session (`tools_limited`), by their servers and counts. */
+  readonly saidToolLimits?: Set<string>;
   /** Running size and validity of the history, so a round does not re-walk all of it. */
   readonly historyLedger?: HistoryLedger;
   /** Where the session stands between `_SessionStart` and `_SessionEnd`. */

@@ -7,6 +7,7 @@ import type { HookEvidence, HookFailure } from './hookEvidence';
 import type { ChatMessage, Usage } from './messages';
 import type { AdaptationNote, RetryCause, ToolHostEvent } from './ports';
 import type { BudgetScope } from './settings';
+import type { ToolsLimited } from './toolLimit';
 
 /** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
 export const HOOK_NAMES = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
@@ -104,7 +105,11 @@ export type AgentEvent =
   /** A `_PreToolUse` hook denied a call: it did not run, nobody was asked, its answer is the denier's envelope. */
   | { type: 'tool_denied'; callId: string; name: string; server: string; text: string; denialsUsed: number; denialBudget: number }
   /** Hook text put into the history as a synthetic pair (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`). */
-  | { type: 'hook_injected'; hook: HookName; server: string; text: string };
+  | { type: 'hook_injected'; hook: HookName; server: string; text: string }
+  /** The servers list more tools than one request may carry: these servers' tools were cut to fit (toolLimit.ts); said once per change in a session. */
+  | ({ type: 'tools_limited' } & ToolsLimited)
+  /** A tool search (toolSearch.ts) loaded these tools (real names) for the rest of the conversation. */
+  | { type: 'tools_loaded'; query: string; names: string[] };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -7,7 +7,7 @@
 import type { ChatMessage, ElicitationAction, ElicitationRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
 
 export interface ToolSpec {
-  /** Qualified name, `^[a-zA-Z0-9_-]{1,64}$`. */
+  /** The real qualified name, `<server>__<tool>`, any characters (the model layer sends an alias where the endpoint needs one). */
   name: string;
   description: string;
   /** JSON Schema of the arguments object. */

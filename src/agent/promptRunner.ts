@@ -93,6 +93,18 @@ export class PromptRunner {
     return tools;
   }
 
+  /** Which servers are behind the tool search is said once per session for each set of servers and counts. */
+  private sayToolLimit(request: RoundRequest): void {
+    const { limited } = request;
+    if (limited === undefined) return;
+    // Loading tools changes the counts; the note is about which servers are behind the search.
+    const key = JSON.stringify(limited.servers.map((s) => [s.server, s.listed]));
+    const said = this.ctx.saidToolLimits;
+    if (said?.has(key)) return;
+    said?.add(key);
+    this.ctx.emit({ type: 'tools_limited', ...limited });
+  }
+
   private async round(): Promise<Step> {
     const { ctx } = this;
     const cached = ctx.tools.cachedTools?.();
@@ -103,6 +115,7 @@ export class PromptRunner {
       this.startHooksDone = true;
     }
     const request = roundRequest(ctx, tools);
+    this.sayToolLimit(request);
     const { specs } = request;
     const settings = ctx.settings();
     const fixed = fixedChars(request.system, specs);

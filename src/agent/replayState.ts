@@ -2,7 +2,8 @@
  * The session's history-bearing state as a pure reducer over events. The live session and a resume
  * from the transcript use the same function, so what the user saw is exactly what gets rebuilt:
  * `message` appends, `compaction` replaces the history, `budget` sets the _Stop budget used, `usage`
- * records the last reported usage (and how many messages that request carried, for the size estimate).
+ * records the last reported usage (and how many messages that request carried, for the size estimate),
+ * `tools_loaded` adds the tools a tool search loaded.
  */
 import type { AgentEvent } from './events';
 import type { ChatMessage, Usage } from './messages';
@@ -13,10 +14,12 @@ export interface ReplayState {
   lastUsage: Usage | null;
   /** How many history messages the request behind `lastUsage` contained. */
   usageMessageCount: number;
+  /** Tools a tool search loaded in this conversation (toolSearch.ts), in the order they were loaded. */
+  loadedTools: string[];
 }
 
 export function emptyReplayState(): ReplayState {
-  return { history: [], rejectionsUsed: 0, lastUsage: null, usageMessageCount: 0 };
+  return { history: [], rejectionsUsed: 0, lastUsage: null, usageMessageCount: 0, loadedTools: [] };
 }
 
 export function applyEvent(state: ReplayState, event: AgentEvent): ReplayState {
@@ -27,6 +30,8 @@ export function applyEvent(state: ReplayState, event: AgentEvent): ReplayState {
       return { ...state, history: [...event.history], lastUsage: null, usageMessageCount: 0 };
     case 'budget':
       return { ...state, rejectionsUsed: event.used };
+    case 'tools_loaded':
+      return { ...state, loadedTools: [...new Set([...state.loadedTools, ...event.names])] };
     case 'usage':
       // Usage arrives before the reply is appended, so the history length is the request's size.
       return { ...state, lastUsage: event.usage, usageMessageCount: state.history.length };

@@ -9,12 +9,16 @@
 import type { CoreContext } from './context';
 import type { ToolSpec } from './ports';
 import type { ToolInfo } from './messages';
+import type { ToolsLimited } from './toolLimit';
+import { offeredTools } from './toolSearch';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
   system: string;
-  /** Tools the model is offered this round: never a hook. */
+  /** Tools the model is offered this round: never a hook, never more than a request may carry (toolLimit.ts). */
   specs: ToolSpec[];
+  /** Which servers' tools did not all fit, when some did not. */
+  limited?: ToolsLimited;
 }
 
 /** Tools the model sees: every non-hook tool, hooks never (enabled or not). */
@@ -22,7 +26,12 @@ export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
   return tools.filter((t) => !t.isHook).map((t) => ({ name: t.qualifiedName, description: t.description, parameters: t.inputSchema }));
 }
 
-/** The request parts of the next round, given every tool the servers list (hooks included). */
-export function roundRequest(ctx: Pick<CoreContext, 'settings'>, tools: readonly ToolInfo[]): RoundRequest {
-  return { system: ctx.settings().systemPrompt, specs: toolSpecs(tools) };
+/**
+ * The request parts of the next round, given every tool the servers list (hooks included): every tool
+ * when they fit one request, else the tool search and the tools it loaded (toolSearch.ts).
+ */
+export function roundRequest(ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'state'>>, tools: readonly ToolInfo[]): RoundRequest {
+  const offered = offeredTools(tools, ctx.state?.().loadedTools ?? []);
+  const specs = [...(offered.search ? [offered.search] : []), ...toolSpecs(offered.tools)];
+  return { system: ctx.settings().systemPrompt, specs, ...(offered.limited === undefined ? {} : { limited: offered.limited }) };
 }

@@ -101,6 +101,7 @@ export class AgentSession {
       emit,
       state: () => this.replay,
       hintedServers: new Set(),
+      saidToolLimits: new Set(),
       historyLedger: this.ledger,
       lifecycle: { sessionStart: resumed ? 'resume' : 'new', promptRan: false, ended: false },
       toolWait: { listedOnce: false },

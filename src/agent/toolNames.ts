@@ -1,14 +1,12 @@
 /**
- * Tool namespacing (docs/hooks.md#discovery): tools reach the model as `<server>__<bare>`, hooks are the bare names
- * starting with `_`. Bad names are rejected with an error that names the server, never dropped silently.
+ * Tool namespacing (docs/hooks.md#discovery): a tool's real name is `<server>__<bare>` (the model sees an alias
+ * where the endpoint would refuse it, src/model/wireNames.ts), hooks are the bare names starting with `_`. A bad
+ * server name is rejected with an error that names it, never dropped silently.
  */
 import { quotedName } from './nameText';
 
 export const NAME_SEPARATOR = '__';
-/** OpenAI's limit on function names; the qualified name must fit it. */
-export const MAX_QUALIFIED_NAME_LENGTH = 64;
 const PART_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
-const WIRE_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export class ToolNameError extends Error {
   constructor(
@@ -35,30 +33,28 @@ export function validateServerName(name: string): void {
   }
 }
 
+/** C0 and C1 controls: a name holding one could not be shown in a terminal or the chat as the server wrote it. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 /**
- * Joins a server and a bare tool name, checking both parts and the provider's length limit.
- * A hook's bare name starts with one `_` (so `_Stop` on `tests` is `tests___Stop`); "no `__` inside"
- * applies to the rest of the name.
+ * Joins a server and a bare tool name. Any tool name a server lists is taken as it is (MCP allows
+ * dots, slashes and up to 128 characters, `files.read`): the model layer gives it an alias the
+ * endpoint accepts (src/model/wireNames.ts), so no tool is left out for its name. Only an empty name
+ * or one with control characters is refused, naming the server. A hook's bare name starts with one
+ * `_` (so `_Stop` on `tests` is `tests___Stop`); server names hold no `__`, so the first `__` always
+ * splits a qualified name back into its parts.
  */
 export function qualifyToolName(server: string, bareName: string): string {
   validateServerName(server);
-  const rest = isHookName(bareName) ? bareName.slice(1) : bareName;
-  if (!PART_PATTERN.test(bareName) || rest.includes(NAME_SEPARATOR) || rest.startsWith('_')) {
+  if (bareName === '' || CONTROL.test(bareName)) {
     throw new ToolNameError(
       server,
-      `MCP server ${quotedName(server)} offers a tool named ${quotedName(bareName)}, which is invalid: tool names use 1-128 letters, ` +
-        'digits, "-" or "_", with no "__" inside. The tool is not offered to the model; fix its name in the server.',
+      `MCP server ${quotedName(server)} offers a tool named ${quotedName(bareName)}, which is empty or holds control characters; ` +
+        'it cannot be shown or called by that name, so it is not offered to the model. Fix its name in the server.',
     );
   }
-  const qualified = `${server}${NAME_SEPARATOR}${bareName}`;
-  if (!WIRE_PATTERN.test(qualified)) {
-    throw new ToolNameError(
-      server,
-      `MCP server ${quotedName(server)}: the qualified tool name "${qualified}" is ${qualified.length} characters, over the ` +
-        `provider's limit of ${MAX_QUALIFIED_NAME_LENGTH}. Give the server a shorter name.`,
-    );
-  }
-  return qualified;
+  return `${server}${NAME_SEPARATOR}${bareName}`;
 }
 
 /** Splits a qualified name at the first separator; undefined when it has none. */

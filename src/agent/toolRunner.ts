@@ -18,6 +18,7 @@ import type { ToolProgress } from './ports';
 import { errorMessage } from './errorMessage';
 import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
 import { runWithIdleTimeout } from './toolTimeout';
+import { answerSearchCall, usesSearch } from './toolSearch';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -53,6 +54,8 @@ interface ToolRound {
   preServers: string[];
   postServers: string[];
   denials: DenialCount;
+  /** While the tool search is in use (toolSearch.ts): its answer to a call, or undefined to run the call. */
+  search?: (call: ToolCall) => ToolCallResult | undefined;
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -74,6 +77,8 @@ export interface ToolCallRecord {
 }
 
 async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, round: ToolRound, signal: AbortSignal): Promise<Executed> {
+  const searched = round.search?.(call);
+  if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
   const args = parseToolArguments(call.arguments);
   if (!args.ok) return { result: { isError: true, text: invalidArgumentsResult(call.name, call.arguments, args.error) } };
@@ -153,6 +158,7 @@ export async function runToolCalls(
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
   const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials };
+  if (usesSearch(tools)) round.search = (call) => answerSearchCall(call, tools, ctx.state().loadedTools, (query, names) => ctx.emit({ type: 'tools_loaded', query, names }));
   const results: CallResult[] = calls.map(() => ({ text: CANCELLED_TOOL_RESULT, isError: true }));
   let next = 0;
   const worker = async (): Promise<void> => {

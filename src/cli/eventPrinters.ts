@@ -10,6 +10,8 @@ import { neutralizeTerminalText as sanitizeForTerminal, terminalSafeJson } from 
 import type { WritableLike } from '../runtime/streamLogger';
 import { withoutImageBytes } from '../runtime/transcriptImages';
 import { KILL_AFTER_TIMEOUTS } from '../agent/hookCaller';
+import { limitedServersText } from '../agent/toolLimit';
+import { SEARCH_TOOL_NAME } from '../agent/toolSearch';
 import { hookFailedText, hookTimedOutText } from '../shared/hookText';
 
 export type EventPrinter = (event: AgentEvent) => void;
@@ -112,6 +114,14 @@ function diagnostic(event: AgentEvent): string | undefined {
       return `server ${event.request.server} asks: ${oneLine(event.request.message, 300)}`;
     case 'elicitation_answered':
       return elicitationNote(event.server, event.action, event.by);
+    case 'tools_limited':
+      return (
+        `the MCP servers list ${event.listed} tools, more than one request may carry (${event.limit}); the model finds the tools of ` +
+        `${oneLine(limitedServersText(event.servers), 500)} with the tool search (${SEARCH_TOOL_NAME}). ` +
+        'To choose yourself, mark servers this task does not need "disabled": true in the --mcp-config file'
+      );
+    case 'tools_loaded':
+      return `tool search "${oneLine(event.query, 200)}" loaded ${oneLine(event.names.join(', '), 500)}`;
     case 'hooks_not_enabled':
       return (
         `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled ` +

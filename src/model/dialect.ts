@@ -8,6 +8,7 @@
  * (endpointDialect.ts). Reading the stream needs no dialect. Pure; sources in docs/model-servers.md.
  */
 import { ConfigError } from '../agent/settings';
+import type { ToolNameRule } from './wireNames';
 
 export const COMPATIBILITY_VALUES = ['auto', 'openai', 'azure', 'mistral', 'deepseek', 'gemini', 'ollama', 'lmstudio', 'gemma', 'generic'] as const;
 export type Compatibility = (typeof COMPATIBILITY_VALUES)[number];
@@ -34,6 +35,8 @@ export interface WireRules {
   readonly toolSchemas: 'full' | 'reduced';
   /** Images as `image_url` parts, or a note in the text for a model that refused them (wireImages.ts). */
   readonly images: 'parts' | 'note';
+  /** Which tool names the endpoint accepts; any other goes as an alias (wireNames.ts). */
+  readonly toolNames: ToolNameRule;
 }
 
 export interface DialectRules extends WireRules {
@@ -56,6 +59,7 @@ const OPENAI: DialectRules = {
   toolTurnContent: 'null',
   toolSchemas: 'full',
   images: 'parts',
+  toolNames: 'openai',
   keyHeader: 'bearer',
 };
 const GENERIC: DialectRules = { ...OPENAI, name: 'generic', learnFromReplies: true };
@@ -66,7 +70,8 @@ const DIALECTS: Record<DialectName, DialectRules> = {
   azure: { ...OPENAI, name: 'azure', keyHeader: 'api-key' },
   mistral: { ...OPENAI, name: 'mistral', streamUsage: false, idPolicy: 'mistral' },
   deepseek: { ...OPENAI, name: 'deepseek', echoReasoning: 'reasoning_content' },
-  gemini: { ...OPENAI, name: 'gemini', echoProviderData: true, toolSchemas: 'reduced' },
+  // Gemini: "Must start with a letter or an underscore" (https://github.com/google-gemini/gemini-cli/issues/2966).
+  gemini: { ...OPENAI, name: 'gemini', echoProviderData: true, toolSchemas: 'reduced', toolNames: 'letter_first' },
   ollama: { ...GENERIC, name: 'ollama', toolTurnContent: 'empty' },
   lmstudio: { ...GENERIC, name: 'lmstudio', toolTurnContent: 'empty' },
   gemma: { ...GENERIC, name: 'gemma', instructions: 'first_user' },

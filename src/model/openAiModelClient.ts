@@ -24,8 +24,10 @@ import { shapeReply } from './replyShaping';
 import { backoffDelayMs } from './retryPolicy';
 import { cancelled, streamReply, type Delivered } from './streamAttempt';
 import type { StreamAccumulator } from './streamAccumulator';
+import { toolCountError } from './toolCountRefusal';
 import { toStreamingParams } from './wire';
 import { WireHistory } from './wireHistory';
+import { WireNames, type ToolNameRule } from './wireNames';
 import { sendsImages } from './wireImages';
 
 const DEFAULT_STREAM_IDLE_MS = 300_000;
@@ -67,6 +69,14 @@ interface ConversationState {
   wire: WireHistory;
   /** Models whose remembered adaptations at this client's endpoint this conversation was told about. */
   told: Set<string>;
+  /** Its tools' aliases on the wire, per name rule (wireNames.ts): a name keeps its alias for the conversation. */
+  names: Map<ToolNameRule, WireNames>;
+}
+
+function namesFor(conversation: ConversationState, rule: ToolNameRule): WireNames {
+  let names = conversation.names.get(rule);
+  if (names === undefined) conversation.names.set(rule, (names = new WireNames(rule)));
+  return names;
 }
 
 /** Where one call stands between attempts. */
@@ -119,9 +129,10 @@ export class OpenAiModelClient implements ModelClient {
       const delivered: Delivered = { text: false };
       try {
         const rules = endpoint.dialect.rules(request.model);
-        const params = toStreamingParams(request, (messages) => conversation.wire.map(messages, rules), { streamUsage: rules.streamUsage, rules });
+        const names = namesFor(conversation, rules.toolNames);
+        const params = toStreamingParams(request, (messages, alias) => conversation.wire.map(messages, rules, alias), { streamUsage: rules.streamUsage, rules, names });
         const accumulator = await streamReply(endpoint, params, endpoint.keyHeaders(rules), options, this.idleWatch, delivered);
-        return this.shape(endpoint, conversation.wire, request, accumulator, options);
+        return this.shape(endpoint, conversation.wire, request, accumulator, options, names);
       } catch (raw) {
         if (options.signal.aborted) throw cancelled();
         await this.recover(raw, { endpoint, request, options, call, delivered });
@@ -138,7 +149,7 @@ export class OpenAiModelClient implements ModelClient {
     }
     call.failures += 1;
     const failure = classifyError(raw, { baseUrl: endpoint.baseUrl, model: request.model, apiKey: this.options.apiKey, answeredBefore: endpoint.answered });
-    if (!failure.retryable) throw failure.error;
+    if (!failure.retryable) throw toolCountError(rejectionOf(raw)?.text ?? '', request.tools.map((t) => t.name), `The model endpoint ${endpoint.baseUrl} (${request.model})`, failure.error.status) ?? failure.error;
     if (at.delivered.text) throw this.afterText(failure);
     if (failure.cause === 'malformed_tool_call') {
       // The model usually gets it right the second time; a third try would only repeat the failure.
@@ -171,9 +182,9 @@ export class OpenAiModelClient implements ModelClient {
   }
 
   private conversationOf(conversation: ModelConversation | undefined): ConversationState {
-    if (conversation === undefined) return { wire: new WireHistory(), told: new Set() };
+    if (conversation === undefined) return { wire: new WireHistory(), told: new Set(), names: new Map() };
     let state = this.conversations.get(conversation);
-    if (state === undefined) this.conversations.set(conversation, (state = { wire: new WireHistory(), told: new Set() }));
+    if (state === undefined) this.conversations.set(conversation, (state = { wire: new WireHistory(), told: new Set(), names: new Map() }));
     return state;
   }
 
@@ -186,14 +197,15 @@ export class OpenAiModelClient implements ModelClient {
     }
   }
 
-  private shape(endpoint: Endpoint, wire: WireHistory, request: ModelRequest, accumulator: StreamAccumulator, options: ModelCallOptions): ModelReply {
+  private shape(endpoint: Endpoint, wire: WireHistory, request: ModelRequest, accumulator: StreamAccumulator, options: ModelCallOptions, names: WireNames): ModelReply {
     const raw = accumulator.reply();
     const traits = { reasoningField: raw.reasoningField, hadToolCalls: raw.calls.length > 0, hadProviderData: raw.calls.some((c) => c.providerData !== undefined) };
     for (const id of endpoint.dialect.noteReply(request.model, traits)) {
       options.onAdapted?.({ endpoint: endpoint.baseUrl, model: request.model, change: ADAPTATIONS[id].change, learnedFrom: 'reply' });
     }
     return shapeReply(raw, {
-      toolNames: request.tools.map((tool) => tool.name),
+      toolNames: request.tools.map((tool) => names.wire(tool.name)),
+      realName: (alias) => names.real(alias),
       isTaken: (id) => wire.hasCallId(id),
       promptChars: () => requestChars(request),
     });

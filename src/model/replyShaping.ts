@@ -1,6 +1,6 @@
 /**
  * Turns a streamed reply into one the history can keep and any provider can be sent again: tool
- * names made real (gpt-oss on vLLM or sglang writes `functions.<name>`, sometimes with a Harmony
+ * names made real (an alias back to the tool's real name, wireNames.ts; gpt-oss on vLLM or sglang writes `functions.<name>`, sometimes with a Harmony
  * `<|channel|>` tail) and never a name the API would refuse; ids new in the history; a finish reason
  * that says what happened (`tool_calls` when calls came, whatever the server said; `stop` for a
  * stream that ended cleanly without one); usage estimated at four characters a token when none came.
@@ -14,8 +14,10 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const CHARS_PER_TOKEN = 4;
 
 export interface ShapingContext {
-  /** The names of the tools the request offered. */
+  /** The names of the tools the request offered, as the wire named them. */
   toolNames: readonly string[];
+  /** The real name behind a wire name the conversation sent (wireNames.ts); undefined for any other. */
+  realName?: (wireName: string) => string | undefined;
   /** Whether an id is already used by a call in the request's history. */
   isTaken: (id: string) => boolean;
   /** The characters the request carried, for an estimate when the server reports no usage. */
@@ -48,10 +50,11 @@ function estimateUsage(raw: RawReply, calls: readonly PendingCall[], promptChars
   return { promptTokens, completionTokens, totalTokens: promptTokens + completionTokens, estimated: true };
 }
 
-function toToolCall(call: PendingCall, offered: readonly string[]): ToolCall {
+function toToolCall(call: PendingCall, ctx: ShapingContext): ToolCall {
+  const wireName = realToolName(call.name, ctx.toolNames);
   return {
     id: call.id,
-    name: realToolName(call.name, offered),
+    name: ctx.realName?.(wireName) ?? wireName,
     arguments: call.arguments,
     ...(call.providerData === undefined ? {} : { providerData: call.providerData }),
   };
@@ -59,7 +62,7 @@ function toToolCall(call: PendingCall, offered: readonly string[]): ToolCall {
 
 export function shapeReply(raw: RawReply, ctx: ShapingContext): ModelReply {
   const toolCalls = uniqueCallIds(
-    raw.calls.map((call) => toToolCall(call, ctx.toolNames)),
+    raw.calls.map((call) => toToolCall(call, ctx)),
     ctx.isTaken,
   );
   return {

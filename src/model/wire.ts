@@ -20,8 +20,13 @@ import type { WireRules } from './dialect';
 import { completeToolSchema, reduceToolSchema } from './toolSchemas';
 import { wireCallId } from './toolCallIds';
 import { toolContent, userContent, withToolImages } from './wireImages';
+import { WireNames } from './wireNames';
 
-export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderData: false, instructions: 'system', toolTurnContent: 'null', toolSchemas: 'full', images: 'parts' };
+/** A real tool name's alias on the wire (wireNames.ts); the name itself where no aliases are kept. */
+export type AliasOf = (realName: string) => string;
+const AS_IS: AliasOf = (name) => name;
+
+export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderData: false, instructions: 'system', toolTurnContent: 'null', toolSchemas: 'full', images: 'parts', toolNames: 'openai' };
 
 /**
  * Gemini 3 checks the first call of each step for a thought signature; calls no Gemini model made
@@ -29,8 +34,8 @@ export const DEFAULT_WIRE_RULES: WireRules = { idPolicy: 'openai', echoProviderD
  */
 const UNSIGNED_CALL = { google: { thought_signature: 'skip_thought_signature_validator' } };
 
-function wireCall(call: ToolCall, first: boolean, rules: WireRules): ChatCompletionMessageFunctionToolCall {
-  const wire: ChatCompletionMessageFunctionToolCall = { id: wireCallId(call.id, rules.idPolicy), type: 'function', function: { name: call.name, arguments: call.arguments } };
+function wireCall(call: ToolCall, first: boolean, rules: WireRules, alias: AliasOf): ChatCompletionMessageFunctionToolCall {
+  const wire: ChatCompletionMessageFunctionToolCall = { id: wireCallId(call.id, rules.idPolicy), type: 'function', function: { name: alias(call.name), arguments: call.arguments } };
   if (!rules.echoProviderData) return wire;
   const extra = call.providerData ?? (first ? UNSIGNED_CALL : undefined);
   return extra === undefined ? wire : Object.assign(wire, { extra_content: extra });
@@ -42,19 +47,20 @@ function toolTurnContent(content: string | null, rules: WireRules): string | nul
   return rules.toolTurnContent === 'empty' ? '' : null;
 }
 
-function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, rules: WireRules): ChatCompletionMessageParam {
+function assistantMessage(message: Extract<ChatMessage, { role: 'assistant' }>, rules: WireRules, alias: AliasOf): ChatCompletionMessageParam {
   const calls = message.toolCalls ?? [];
   const wire: ChatCompletionMessageParam =
     calls.length === 0
       ? { role: 'assistant', content: message.content ?? '' }
-      : { role: 'assistant', content: toolTurnContent(message.content, rules), tool_calls: calls.map((call, i) => wireCall(call, i === 0, rules)) };
+      : { role: 'assistant', content: toolTurnContent(message.content, rules), tool_calls: calls.map((call, i) => wireCall(call, i === 0, rules, alias)) };
   // DeepSeek needs it on every assistant message between two user messages with a tool call in between
   // and ignores it elsewhere, so every one carries it, empty where there was no thinking.
   if (rules.echoReasoning !== undefined) Object.assign(wire, { [rules.echoReasoning]: message.reasoning ?? '' });
   return wire;
 }
 
-export function toWireMessage(message: ChatMessage, rules: WireRules = DEFAULT_WIRE_RULES): ChatCompletionMessageParam {
+/** `alias`: the tool names of calls sent back, as the request's tools are named (toStreamingParams). */
+export function toWireMessage(message: ChatMessage, rules: WireRules = DEFAULT_WIRE_RULES, alias: AliasOf = AS_IS): ChatCompletionMessageParam {
   switch (message.role) {
     case 'system':
       return { role: 'system', content: message.content };
@@ -63,21 +69,21 @@ export function toWireMessage(message: ChatMessage, rules: WireRules = DEFAULT_W
     case 'tool':
       return { role: 'tool', tool_call_id: wireCallId(message.toolCallId, rules.idPolicy), content: toolContent(message, rules) };
     case 'assistant':
-      return assistantMessage(message, rules);
+      return assistantMessage(message, rules, alias);
   }
 }
 
 /** One wire message per message (a tool's images are carried by toStreamingParams, wireImages.ts). */
-export function toWireMessages(messages: readonly ChatMessage[], rules: WireRules = DEFAULT_WIRE_RULES): ChatCompletionMessageParam[] {
-  return messages.map((message) => toWireMessage(message, rules));
+export function toWireMessages(messages: readonly ChatMessage[], rules: WireRules = DEFAULT_WIRE_RULES, alias: AliasOf = AS_IS): ChatCompletionMessageParam[] {
+  return messages.map((message) => toWireMessage(message, rules, alias));
 }
 
 /** Undefined for no tools: the real API rejects an empty `tools` array. */
-export function toWireTools(tools: readonly ToolSpec[], rules: Pick<WireRules, 'toolSchemas'> = DEFAULT_WIRE_RULES): ChatCompletionFunctionTool[] | undefined {
+export function toWireTools(tools: readonly ToolSpec[], rules: Pick<WireRules, 'toolSchemas'> = DEFAULT_WIRE_RULES, alias: AliasOf = AS_IS): ChatCompletionFunctionTool[] | undefined {
   if (tools.length === 0) return undefined;
   return tools.map((tool) => ({
     type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: rules.toolSchemas === 'reduced' ? reduceToolSchema(tool.parameters) : completeToolSchema(tool.parameters) },
+    function: { name: alias(tool.name), description: tool.description, parameters: rules.toolSchemas === 'reduced' ? reduceToolSchema(tool.parameters) : completeToolSchema(tool.parameters) },
   }));
 }
 
@@ -102,17 +108,32 @@ export interface StreamingOptions {
   streamUsage?: boolean;
   /** The request-level rules (instructions, tool schemas); the default rules when omitted. */
   rules?: WireRules;
+  /** The conversation's aliases under `rules.toolNames`; a fresh table when omitted. */
+  names?: WireNames;
 }
 
-/** `mapMessages` may answer `toWireMessages` from a cache (WireHistory). */
+/** Every tool name a request carries: its tools', then its history's calls'. */
+export function namesOf(request: Pick<ModelRequest, 'tools' | 'messages'>): string[] {
+  const calls = request.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.name) : []));
+  return [...request.tools.map((t) => t.name), ...calls];
+}
+
+/**
+ * `mapMessages` may answer `toWireMessages` from a cache (WireHistory); it is given the alias of each
+ * tool name, the same the request's tools carry.
+ */
 export function toStreamingParams(
   request: ModelRequest,
-  mapMessages: (messages: readonly ChatMessage[]) => ChatCompletionMessageParam[] = toWireMessages,
+  mapMessages?: (messages: readonly ChatMessage[], alias: AliasOf) => ChatCompletionMessageParam[],
   options: StreamingOptions = {},
 ): ChatCompletionCreateParamsStreaming {
   const rules = options.rules ?? DEFAULT_WIRE_RULES;
-  const tools = toWireTools(request.tools, rules);
-  const messages = withToolImages(request.messages, mapMessages(request.messages), rules);
+  const names = options.names ?? new WireNames(rules.toolNames);
+  names.claim(namesOf(request));
+  const alias: AliasOf = (name) => names.wire(name);
+  const tools = toWireTools(request.tools, rules, alias);
+  const mapped = mapMessages ? mapMessages(request.messages, alias) : toWireMessages(request.messages, rules, alias);
+  const messages = withToolImages(request.messages, mapped, rules);
   return {
     model: request.model,
     messages: rules.instructions === 'first_user' ? foldInstructions(messages) : messages,

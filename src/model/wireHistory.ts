@@ -11,7 +11,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ChatMessage } from '../agent/messages';
 import type { WireRules } from './dialect';
-import { DEFAULT_WIRE_RULES, toWireMessage } from './wire';
+import { DEFAULT_WIRE_RULES, toWireMessage, type AliasOf } from './wire';
 
 export class WireHistory {
   private readonly sent: ChatMessage[] = [];
@@ -19,8 +19,11 @@ export class WireHistory {
   private readonly callIds = new Map<string, number>();
   private rules: WireRules = DEFAULT_WIRE_RULES;
 
-  /** Same result as `toWireMessages(messages, rules)`; the returned array is the caller's own. */
-  map(messages: readonly ChatMessage[], rules: WireRules = DEFAULT_WIRE_RULES): ChatCompletionMessageParam[] {
+  /**
+   * Same result as `toWireMessages(messages, rules, alias)`; the returned array is the caller's own.
+   * `alias` must be the conversation's (wireNames.ts: a name keeps its alias for the conversation).
+   */
+  map(messages: readonly ChatMessage[], rules: WireRules = DEFAULT_WIRE_RULES, alias: AliasOf = (name) => name): ChatCompletionMessageParam[] {
     const { sent, wire } = this;
     if (rules !== this.rules) {
       this.rules = rules;
@@ -32,7 +35,7 @@ export class WireHistory {
       if (i < sent.length) this.count(sent[i] as ChatMessage, -1);
       this.count(message, 1);
       sent[i] = message;
-      wire[i] = toWireMessage(message, rules);
+      wire[i] = toWireMessage(message, rules, alias);
     }
     // A shorter request (after a compaction, or a summary call) must not keep the rest alive.
     if (sent.length > messages.length) this.truncate(messages.length);

@@ -7,6 +7,7 @@
  */
 import type { AgentEvent } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
+import { limitedServersText } from '../../agent/toolLimit';
 import { hookFailedText, hookLabel, hookTimedOutText } from '../../shared/hookText';
 
 export interface Note {
@@ -61,6 +62,15 @@ export function noteFor(event: AgentEvent): Note | undefined {
       return { level: 'info', text: `The server ${event.server} restarted (attempt ${event.attempt}).` };
     case 'server_error':
       return { level: 'error', text: `The server ${event.server} failed: ${event.message}` };
+    case 'tools_limited':
+      return {
+        level: 'warning',
+        text:
+          `The MCP servers list ${event.listed} tools, more than one request to the model may carry (${event.limit}). The model finds the tools of ${limitedServersText(event.servers)} ` +
+          'with the tool search as it needs them. To choose yourself, mark the servers this task does not need "disabled": true in the MCP configuration.',
+      };
+    case 'tools_loaded':
+      return { level: 'info', text: `The tool search for "${event.query}" loaded ${event.names.join(', ')}.` };
     case 'hooks_not_enabled':
       return {
         level: 'warning',

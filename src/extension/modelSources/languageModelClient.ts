@@ -13,7 +13,7 @@
 import * as vscode from 'vscode';
 import { onAbort } from '../../agent/cancellation';
 import { errorMessage } from '../../agent/errorMessage';
-import { ModelError, type Logger, type ModelCallOptions, type ModelClient, type ModelReply, type ModelRequest } from '../../agent/ports';
+import { ModelError, type Logger, type ModelCallOptions, type ModelClient, type ModelConversation, type ModelReply, type ModelRequest } from '../../agent/ports';
 import type { Usage } from '../../agent/messages';
 import { modelLabel, type LanguageModels } from './languageModels';
 import { classifyLmError, LmReplyBuilder, toLmMessages, toLmTools, type LmMessage, type LmPart } from './lmMapping';
@@ -22,6 +22,9 @@ import { imagesOf } from '../../agent/imageParts';
 import type { AdaptationMemory } from '../../model/adaptationMemory';
 import type { LmImageMode } from './lmImages';
 import { LmImageLessons } from './lmImageLessons';
+import { namesOf } from '../../model/wire';
+import { WireNames } from '../../model/wireNames';
+import { toolCountError } from '../../model/toolCountRefusal';
 
 export const LM_JUSTIFICATION = 'Sprout Agent sends your prompt, the chat so far and the results of its tools to this model, so it can work on your request.';
 
@@ -83,6 +86,11 @@ export interface LanguageModelClientOptions {
 
 export class LanguageModelClient implements ModelClient {
   private readonly tally = new TokenTally();
+  /**
+   * Each conversation's tool aliases. VS Code's models are served by providers (Copilot, say) that hand
+   * the tools on to OpenAI- and Anthropic-style APIs, so the names follow OpenAI's rule.
+   */
+  private readonly names = new WeakMap<ModelConversation, WireNames>();
   private countingFailed = false;
   private readonly images: LmImageLessons;
 
@@ -117,14 +125,17 @@ export class LanguageModelClient implements ModelClient {
     const stopForwarding = onAbort(signal, () => source.cancel());
     try {
       const count: CountTokens = (text) => model.countTokens(text, source.token);
+      const names = this.namesOf(options.conversation);
+      names.claim(namesOf(request));
+      const alias = (name: string): string => names.wire(name);
       const prompt = this.tally.promptTokens(request.model, count, request);
       // Counting runs beside the request; a failure there must not become an unhandled rejection.
       prompt.catch(() => undefined);
       const response = await model.sendRequest(
-        toVsMessages(toLmMessages(request.messages, images)),
+        toVsMessages(toLmMessages(request.messages, images, alias)),
         {
           justification: this.options.justification ?? LM_JUSTIFICATION,
-          ...(request.tools.length > 0 ? { tools: toLmTools(request.tools) } : {}),
+          ...(request.tools.length > 0 ? { tools: toLmTools(request.tools, alias) } : {}),
         },
         source.token,
       );
@@ -139,14 +150,23 @@ export class LanguageModelClient implements ModelClient {
         }
       }
       if (signal.aborted) throw cancelled();
-      return builder.reply(await this.usage(request.model, count, prompt, builder));
+      return builder.reply(await this.usage(request.model, count, prompt, builder), (wire) => names.real(wire));
     } catch (error) {
       if (signal.aborted) throw cancelled();
-      throw Object.assign(this.failure(error, modelLabel(model)), { [SAID]: rawText(error) });
+      const said = rawText(error);
+      const failure = toolCountError(said, request.tools.map((t) => t.name), `The model ${modelLabel(model)}`) ?? this.failure(error, modelLabel(model));
+      throw Object.assign(failure, { [SAID]: said });
     } finally {
       stopForwarding();
       source.dispose();
     }
+  }
+
+  private namesOf(conversation: ModelConversation | undefined): WireNames {
+    if (conversation === undefined) return new WireNames('openai');
+    let names = this.names.get(conversation);
+    if (names === undefined) this.names.set(conversation, (names = new WireNames('openai')));
+    return names;
   }
 
   private async usage(model: string, count: CountTokens, prompt: Promise<number>, builder: LmReplyBuilder): Promise<Usage | null> {

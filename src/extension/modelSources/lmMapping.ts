@@ -14,7 +14,10 @@
 import { ModelError, type ModelReply, type ToolSpec } from '../../agent/ports';
 import type { ChatMessage, ToolCall, Usage } from '../../agent/messages';
 import { toolContent } from '../../model/wireImages';
+import type { AliasOf } from '../../model/wire';
 import { resultsFirst, toolImageParts, userParts, type LmImageMode, type LmImagePart } from './lmImages';
+
+const AS_IS: AliasOf = (name) => name;
 
 export type LmPart =
   | { kind: 'text'; value: string }
@@ -66,7 +69,7 @@ function callInput(call: ToolCall): Record<string, unknown> {
   return {};
 }
 
-function partsOf(message: ChatMessage, images: LmImageMode): LmPart[] {
+function partsOf(message: ChatMessage, images: LmImageMode, alias: AliasOf): LmPart[] {
   switch (message.role) {
     case 'system':
       return message.content === '' ? [] : [{ kind: 'text', value: message.content }];
@@ -76,7 +79,7 @@ function partsOf(message: ChatMessage, images: LmImageMode): LmPart[] {
       return [{ kind: 'toolResult', callId: message.toolCallId, text: toolContent(message, { images }) }, ...toolImageParts(message.images, images)];
     case 'assistant': {
       const text: LmPart[] = message.content ? [{ kind: 'text', value: message.content }] : [];
-      const calls = (message.toolCalls ?? []).map((call): LmPart => ({ kind: 'toolCall', callId: call.id, name: call.name, input: callInput(call) }));
+      const calls = (message.toolCalls ?? []).map((call): LmPart => ({ kind: 'toolCall', callId: call.id, name: alias(call.name), input: callInput(call) }));
       return [...text, ...calls];
     }
   }
@@ -89,12 +92,12 @@ function joinAssistantTexts(parts: LmPart[]): LmPart[] {
   return [{ kind: 'text', value: texts.map((t) => t.value).join('\n\n') }, ...parts.filter((p) => p.kind !== 'text')];
 }
 
-/** `images`: as data parts, or as notes for a model that takes none. */
-export function toLmMessages(messages: readonly ChatMessage[], images: LmImageMode = 'parts'): LmMessage[] {
+/** `images`: as data parts, or as notes for a model that takes none; `alias`: the conversation's tool names on the wire (src/model/wireNames.ts). */
+export function toLmMessages(messages: readonly ChatMessage[], images: LmImageMode = 'parts', alias: AliasOf = AS_IS): LmMessage[] {
   const out: LmMessage[] = [];
   for (const message of messages) {
     const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const parts = partsOf(message, images);
+    const parts = partsOf(message, images, alias);
     if (parts.length === 0) continue;
     const last = out[out.length - 1];
     if (last?.role === role) last.parts.push(...parts);
@@ -104,8 +107,8 @@ export function toLmMessages(messages: readonly ChatMessage[], images: LmImageMo
   return out;
 }
 
-export function toLmTools(tools: readonly ToolSpec[]): LmTool[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.parameters }));
+export function toLmTools(tools: readonly ToolSpec[], alias: AliasOf = AS_IS): LmTool[] {
+  return tools.map((tool) => ({ name: alias(tool.name), description: tool.description, inputSchema: tool.parameters }));
 }
 
 /** The text a message costs, for the model's own token counter (roles and framing are noise next to it). */
@@ -142,11 +145,14 @@ export class LmReplyBuilder {
     return this.text;
   }
 
-  /** The API reports no finish reason: a reply with calls asks for them, anything else ended normally. */
-  reply(usage: Usage | null): ModelReply {
+  /**
+   * The API reports no finish reason: a reply with calls asks for them, anything else ended normally.
+   * `realName` turns an alias the request sent back into the tool's real name.
+   */
+  reply(usage: Usage | null, realName: (wireName: string) => string | undefined = () => undefined): ModelReply {
     return {
       content: this.text === '' ? null : this.text,
-      toolCalls: [...this.calls],
+      toolCalls: this.calls.map((call) => ({ ...call, name: realName(call.name) ?? call.name })),
       finishReason: this.calls.length > 0 ? 'tool_calls' : 'stop',
       usage,
     };

@@ -2,7 +2,7 @@
  * Strict validators for the rules of individual servers, one switch each, worded and shaped as the
  * real server answers (sources in docs/model-servers.md): a chat template without a system role
  * (vLLM serving Gemma), Ollama's and LM Studio's refusal of a null content, Gemini's refusal of an
- * empty one and of JSON-schema keywords its proto lacks, Cerebras' refusal of reasoning fields, and an
+ * empty one, of JSON-schema keywords its proto lacks and of function names not starting with a letter or `_`, Cerebras' refusal of reasoning fields, and an
  * Azure API Management gateway that takes the key only in `api-key`, and each server's refusal of an
  * image for a model without vision (visionRules.ts). A test turns on the rules of
  * the server it emulates; the fake then rejects exactly what that server rejects.
@@ -16,6 +16,7 @@ export type FakeServerRule =
   | 'lmstudio-no-null-content'
   | 'gemini-no-empty-content'
   | 'gemini-schema'
+  | 'gemini-function-names'
   | 'cerebras-no-reasoning-fields'
   | 'apim-api-key'
   | VisionRule;
@@ -54,6 +55,23 @@ function geminiSchema(body: Json): Rejection | undefined {
   const out: string[] = [];
   const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
   tools.forEach((tool, i) => geminiSchemaErrors((tool.function as Json | undefined)?.parameters, `tools[0].function_declarations[${i}].parameters`, out));
+  return out.length === 0 ? undefined : geminiError(out.join('\n'));
+}
+
+/** Gemini's rule for function names, in its words: https://github.com/google-gemini/gemini-cli/issues/2966 */
+const GEMINI_NAME = /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$/;
+
+function geminiNames(body: Json): Rejection | undefined {
+  const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
+  const out = tools.flatMap((tool, i) => {
+    const name = (tool.function as Json | undefined)?.name;
+    return typeof name === 'string' && GEMINI_NAME.test(name)
+      ? []
+      : [
+          `* GenerateContentRequest.tools[0].function_declarations[${i}].name: Invalid function name. Must start with a letter or an underscore. ` +
+            'Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.',
+        ];
+  });
   return out.length === 0 ? undefined : geminiError(out.join('\n'));
 }
 
@@ -104,6 +122,7 @@ export function serverRuleRejection(rules: readonly FakeServerRule[], body: unkn
       : rule === 'lmstudio-no-null-content' ? nullContent(body, true)
       : rule === 'gemini-no-empty-content' ? emptyContent(body)
       : rule === 'gemini-schema' ? geminiSchema(body)
+      : rule === 'gemini-function-names' ? geminiNames(body)
       : rule === 'cerebras-no-reasoning-fields' ? reasoningFields(body)
       : (VISION_RULES as readonly string[]).includes(rule) ? visionRejection(rule as VisionRule, body)
       : undefined;

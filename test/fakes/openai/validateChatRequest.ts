@@ -16,6 +16,8 @@ export interface Rejection {
 }
 
 const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
+/** The most tools one request may carry. */
+export const MAX_TOOLS = 128;
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
 
 function reject(message: string, param: string | null = null, code: string | null = null): Rejection {
@@ -49,6 +51,10 @@ function checkTools(tools: unknown): Rejection | undefined {
   if (tools === undefined) return undefined;
   if (!Array.isArray(tools)) return reject("Invalid type for 'tools': expected an array, but got an object instead.", 'tools', 'invalid_type');
   if (tools.length === 0) return reject("Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'tools', 'empty_array');
+  // OpenAI's limit and words, as users meet them: https://github.com/vishalmysore/Tools4AI/issues/16
+  if (tools.length > MAX_TOOLS) {
+    return reject(`Invalid 'tools': array too long. Expected an array with maximum length ${MAX_TOOLS}, but got an array with length ${tools.length} instead.`, 'tools', 'array_above_max_length');
+  }
   for (const [i, tool] of tools.entries()) {
     if (!isObject(tool) || tool.type !== 'function' || !isObject(tool.function)) {
       return reject(`Missing required parameter: 'tools[${i}].function'.`, `tools[${i}].function`, 'missing_required_parameter');

@@ -67,6 +67,23 @@ describe('event printers', () => {
     );
   });
 
+  it('text and chat: servers behind the tool search are named with their counts and how to choose; what a search loaded is said', () => {
+    const err = sink();
+    const event: AgentEvent = { type: 'tools_limited', limit: 128, listed: 10_002, servers: [{ server: 'huge', listed: 10_000, offered: 0 }] };
+    const print = textEventPrinter(sink(), err);
+    print(event);
+    print({ type: 'tools_loaded', query: 'deploy\u001b[31m', names: ['huge__deploy.preview'] });
+    assert.equal(
+      err.text,
+      'sprout-agent: the MCP servers list 10002 tools, more than one request may carry (128); the model finds the tools of huge (10000 tools) with the tool search (sprout__search_tools). ' +
+        'To choose yourself, mark servers this task does not need "disabled": true in the --mcp-config file\n' +
+        'sprout-agent: tool search "deploy" loaded huge__deploy.preview\n',
+    );
+    const note = noteFor(event);
+    assert.equal(note?.level, 'warning');
+    assert.match(note?.text ?? '', /list 10002 tools, more than one request to the model may carry \(128\)\. The model finds the tools of huge \(10000 tools\) with the tool search/);
+  });
+
   it('text: a hook that took too long or failed is worded as the chat words it, for what that hook does', () => {
     const err = sink();
     const print = textEventPrinter(sink(), err);

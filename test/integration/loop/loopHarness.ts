@@ -30,7 +30,8 @@ export interface RigOptions {
   responses?: FakeResponse[];
   hooks?: Partial<HookSettings>;
   settings?: Partial<AgentSettings>;
-  transcript?: TranscriptStore;
+  /** A store, or a JSON-lines file path (the store the hosts use). */
+  transcript?: TranscriptStore | string;
   sessionId?: string;
   /** Hub tuning; defaults to fast restarts (50 ms backoff) and a 500 ms close grace. */
   hub?: AgentRuntimeOptions['hub'];

@@ -72,6 +72,9 @@ test('assistant content, tool names, duplicate ids, required fields and stream_o
   const tool = (name: string) => ({ type: 'function', function: { name, description: '', parameters: {} } });
   assertRejected(await post(fake, chat([user], { tools: [tool('ok_name'), tool('bad name!')] })), /^Invalid 'tools\[1\]\.function\.name': string does not match pattern/, 'tools[1].function.name');
   assertRejected(await post(fake, chat([user], { tools: [tool('x'.repeat(65))] })), /string too long\. Expected a string with maximum length 64, but got a string with length 65 instead\.$/);
+  // OpenAI's limit of 128 tools, in its words (https://github.com/vishalmysore/Tools4AI/issues/16).
+  const many = Array.from({ length: 129 }, (_, i) => tool(`t${i}`));
+  assertRejected(await post(fake, chat([user], { tools: many })), "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 129 instead.", 'tools');
   const badCall = { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'a.b', arguments: '{}' } }] };
   assertRejected(await post(fake, chat([user, badCall, answer('c1')])), /^Invalid 'messages\[1\]\.tool_calls\[0\]\.function\.name'/);
   assertRejected(await post(fake, chat([user, callMsg('c1', 'c1'), answer('c1')])), /Duplicate value for 'tool_call_id' of c1/);

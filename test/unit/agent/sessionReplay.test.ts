@@ -9,7 +9,7 @@ import { call, reply } from '../../fakes/ScriptedModelClient';
 import { InMemoryTranscriptStore } from '../../fakes/InMemoryTranscriptStore';
 import { harness, settings } from './harness';
 
-test('the reducer: message appends, compaction replaces, budget and usage set', () => {
+test('the reducer: message appends, compaction replaces, budget and usage set, a tool search\'s loads add up and survive a compaction', () => {
   const usage = { promptTokens: 10, completionTokens: 2, totalTokens: 12 };
   const events: AgentEvent[] = [
     { type: 'message', message: { role: 'user', content: 'a' } },
@@ -17,11 +17,14 @@ test('the reducer: message appends, compaction replaces, budget and usage set', 
     { type: 'message', message: { role: 'assistant', content: 'b' } },
     { type: 'budget', used: 2, max: 3, scope: 'session', repeatedEndTurnStops: true },
     { type: 'text_delta', delta: 'ignored' },
+    { type: 'tools_loaded', query: 'pr', names: ['gh__pr.create', 'gh__pr.list'] },
+    { type: 'tools_loaded', query: 'list', names: ['gh__pr.list', 'gh__issues.list'] },
   ];
   const state = replayEvents(events);
-  assert.deepEqual(state, { history: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }], rejectionsUsed: 2, lastUsage: usage, usageMessageCount: 1 });
+  const loadedTools = ['gh__pr.create', 'gh__pr.list', 'gh__issues.list'];
+  assert.deepEqual(state, { history: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }], rejectionsUsed: 2, lastUsage: usage, usageMessageCount: 1, loadedTools });
   const compacted = applyEvent(state, { type: 'compaction', trigger: 'manual', summary: 's', injected: [], fallback: false, droppedMessages: 2, history: [{ role: 'user', content: 's' }] });
-  assert.deepEqual(compacted, { history: [{ role: 'user', content: 's' }], rejectionsUsed: 2, lastUsage: null, usageMessageCount: 0 });
+  assert.deepEqual(compacted, { history: [{ role: 'user', content: 's' }], rejectionsUsed: 2, lastUsage: null, usageMessageCount: 0, loadedTools });
   assert.deepEqual(emptyReplayState().history, []);
 });
 

@@ -7,6 +7,7 @@ import type { ChatMessage } from '../../../src/agent/messages';
 import { buildHookPair } from '../../../src/agent/hookEnvelope';
 import { ModelError } from '../../../src/agent/ports';
 import { classifyLmError, LmReplyBuilder, modelRef, parseModelRef, toLmMessages, toLmTools } from '../../../src/extension/modelSources/lmMapping';
+import { WireNames } from '../../../src/model/wireNames';
 
 test('a round trip maps to user and assistant messages with call and result parts', () => {
   const history: ChatMessage[] = [
@@ -76,6 +77,19 @@ test('arguments that are not a JSON object go out as {} (the core already answer
 test('tool specs become LanguageModelChatTools with the schema as inputSchema', () => {
   const parameters = { type: 'object', properties: { text: { type: 'string' } } };
   assert.deepEqual(toLmTools([{ name: 'hooks__echo', description: 'Echo', parameters }]), [{ name: 'hooks__echo', description: 'Echo', inputSchema: parameters }]);
+});
+
+test('a tool whose real name a provider refuses goes as its alias, in the tools and in the history, and comes back real', () => {
+  const names = new WireNames('openai');
+  const alias = (name: string): string => names.wire(name);
+  const tools = toLmTools([{ name: 'files__files.read', description: 'Read', parameters: { type: 'object' } }], alias);
+  const wireName = tools[0]?.name ?? '';
+  assert.match(wireName, /^[a-zA-Z0-9_-]{1,64}$/);
+  const mapped = toLmMessages([{ role: 'assistant', content: null, toolCalls: [{ id: 'c1', name: 'files__files.read', arguments: '{}' }] }], 'parts', alias);
+  assert.deepEqual(mapped[0]?.parts, [{ kind: 'toolCall', callId: 'c1', name: wireName, input: {} }]);
+  const builder = new LmReplyBuilder();
+  builder.addToolCall('c2', wireName, { path: 'a' });
+  assert.equal(builder.reply(null, (wire) => names.real(wire)).toolCalls[0]?.name, 'files__files.read');
 });
 
 test('model references are vendor/id; ids may hold slashes', () => {

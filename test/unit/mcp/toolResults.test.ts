@@ -56,14 +56,15 @@ describe('flattenToolResult', () => {
 });
 
 describe('toToolInfos', () => {
-  it('namespaces, flags hooks, keeps order and reports bad or duplicate names', () => {
+  it('namespaces, flags hooks, keeps order, keeps names a provider refuses and reports unusable or duplicate names', () => {
     const reports: string[] = [];
     const infos = toToolInfos(
       'srv',
       [
         { name: 'read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, title: 'Read', junk: 1 } },
         { name: '_Stop', inputSchema: { type: 'object' } },
-        { name: 'bad name', inputSchema: { type: 'object' } },
+        { name: 'files.read', inputSchema: { type: 'object' } },
+        { name: 'bad\nname', inputSchema: { type: 'object' } },
         { name: 'read', inputSchema: { type: 'object' } },
       ],
       (m) => reports.push(m),
@@ -73,11 +74,12 @@ describe('toToolInfos', () => {
       [
         ['srv__read', false],
         ['srv___Stop', true],
+        ['srv__files.read', false],
       ],
     );
     assert.deepEqual(infos[0]?.annotations, { readOnlyHint: true, title: 'Read' });
     assert.equal(reports.length, 2);
-    assert.match(reports[0] ?? '', /"srv".*"bad name"/);
+    assert.match(reports[0] ?? '', /"srv".*"bad\\nname"/);
     assert.match(reports[1] ?? '', /twice/);
   });
 });
