@@ -34,6 +34,11 @@ export interface WireRules {
   readonly toolSchemas: 'full' | 'reduced';
   /** Images as `image_url` parts, or a note in the text for a model that refused them (wireImages.ts). */
   readonly images: 'parts' | 'note';
+  /**
+   * Consecutive messages of one role merged into one (an assistant's text and the call after it, two
+   * user messages), for gateways whose templates insist that user and assistant turns alternate.
+   */
+  readonly mergeTurns?: boolean;
 }
 
 export interface DialectRules extends WireRules {
