@@ -29,6 +29,8 @@ export interface UnknownSessionAnswer {
 
 export interface ScriptedMcpHttpOptions {
   call?: CallScript;
+  /** How the standalone `GET /mcp` stream is refused; default the spec's 405 (a server that offers none). */
+  standaloneGet?: UnknownSessionAnswer;
   /** How a request with an unknown (or forgotten) session id is answered; default the spec's 404. */
   unknownSession?: UnknownSessionAnswer;
   /**
@@ -109,10 +111,11 @@ export async function startScriptedMcpHttpServer(options: ScriptedMcpHttpOptions
       return;
     }
     if (req.method === 'GET') {
-      // No standalone stream: the spec's answer for a server that offers none.
-      note(405);
-      res.writeHead(405, { allow: 'POST, DELETE' });
-      res.end();
+      // No standalone stream: the spec's answer for a server that offers none (405), or what a server sends instead.
+      const get = options.standaloneGet;
+      note(get?.status ?? 405);
+      res.writeHead(get?.status ?? 405, get ? { 'content-type': get.contentType ?? 'text/plain' } : { allow: 'POST, DELETE' });
+      res.end(get?.body);
       return;
     }
     if (req.method === 'DELETE') {

@@ -12,6 +12,7 @@ import type { ChatMessage } from '../../../src/agent/messages';
 import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
 import { startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { MODEL_CASES, type ModelCase } from './corpus/modelServers';
+import { checkTurn, openTurn } from './serverHarness';
 
 const SYSTEM: ChatMessage = { role: 'system', content: 'You are Sprout.' };
 const ECHO = { name: 'tools__echo', description: 'Echoes its text.', parameters: { type: 'object', properties: { text: { type: 'string' } } } };
@@ -68,3 +69,24 @@ async function play(c: ModelCase): Promise<void> {
 }
 
 for (const c of MODEL_CASES) test(`${c.id} (${c.source})`, () => play(c));
+
+// The same refusal end to end (https://github.com/cline/cline/issues/431): a whole turn through the loop whose
+// `_Stop` hook objects once, on a gateway that refuses two turns of one role in a row. The objection's request is
+// refused twice (the instructions moved, then the turns merged), each shape learned, and the run goes on.
+test('a _Stop objection on a gateway requiring alternating roles does not end the run (Bedrock behind LiteLLM)', async () => {
+  const rig = await openTurn({ fake: { rules: ['bedrock-alternating-roles'] } });
+  try {
+    const outcome = await rig.runtime.session.run('echo twice');
+    // Two lessons in a row for the objection's request, then it is accepted; the rest of the turn is valid.
+    const rejected = rig.fake.requests.filter((r) => !r.valid);
+    assert.deepEqual(rejected.map((r) => r.seq), [2, 3], rejected.map((r) => r.error).join(' | '));
+    for (const r of rejected) assert.match(r.error ?? '', /must alternate between user and assistant/);
+    assert.equal(rig.fake.requests[4]?.valid, true, 'the objection went through in the learned shape');
+    const merged = rig.messages(rig.fake.chatRequests().length - 1);
+    assert.ok(merged.every((m, i) => i === 0 || m.role !== merged[i - 1]?.role || m.role === 'tool'), `turns alternate: ${merged.map((m) => m.role).join(',')}`);
+    for (let i = rig.fake.requests.length - 1; i >= 0; i--) if (rig.fake.requests[i]?.valid === false) rig.fake.requests.splice(i, 1);
+    checkTurn(rig, outcome, { echoes: ['first', 'second'] });
+  } finally {
+    await rig.close();
+  }
+});

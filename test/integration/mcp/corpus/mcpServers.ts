@@ -70,6 +70,19 @@ export const MCP_CASES: McpCase[] = [
     server: { http: { call: { kind: 'forgetSessionBeforeCall' }, unknownSession: notFound('Unauthorized: Session not found', 401) } },
     expect: { answers: 'ping' },
   },
+  // ── A standalone stream the server does not offer is no lost session ──────────────────────────
+  {
+    id: 'Streamable HTTP: the standalone GET stream refused with 400 (not the spec\'s 405): the server stays usable',
+    source: 'https://github.com/IvanMurzak/MCP-Plugin-dotnet/issues/105',
+    server: { http: { standaloneGet: { status: 400, body: 'Bad Request' } } },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'Streamable HTTP: the standalone GET stream answered 404 "Cannot GET /mcp" (a POST-only route): not taken for a lost session',
+    source: 'https://github.com/aklivity/zilla/issues/2525',
+    server: { http: { standaloneGet: { status: 404, body: 'Cannot GET /mcp', contentType: 'text/html' } } },
+    expect: { answers: 'ping' },
+  },
   // ── Authorization metadata: words naming the field ─────────────────────────────────────────────
   {
     id: 'OAuth: authorization-server metadata without authorization_endpoint (client credentials only): words naming the field',
