@@ -89,13 +89,35 @@ function guardStream(body: ReadableStream<Uint8Array>, ids: Array<string | numbe
   });
 }
 
+/**
+ * A JSON error answering a POST of one request but with `id: null` (a server that refused the
+ * session with a bare `-32600 Invalid Request`) can only be that request's answer: it gets the
+ * request's id, so the call ends with the server's words instead of waiting for an answer that
+ * never comes.
+ */
+async function attributeBareError(response: Response, id: string | number): Promise<Response> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  const message = body as { id?: unknown; error?: unknown } | null;
+  const bare = message !== null && typeof message === 'object' && !Array.isArray(message) && message.error !== undefined && (message.id === null || message.id === undefined);
+  const fixed = bare ? JSON.stringify({ ...message, id }) : text;
+  return new Response(fixed, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export function callStreamGuard(inner: Fetch = fetch): Fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     if ((init?.method ?? 'GET').toUpperCase() !== 'POST' || response.body === null) return response;
-    if (!/^text\/event-stream/i.test(response.headers.get('content-type') ?? '')) return response;
     const ids = requestIds(init?.body);
     if (ids.length === 0) return response;
+    const type = response.headers.get('content-type') ?? '';
+    if (response.ok && ids.length === 1 && /^application\/json/i.test(type)) return attributeBareError(response, ids[0] as string | number);
+    if (!/^text\/event-stream/i.test(type)) return response;
     return new Response(guardStream(response.body, ids), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }

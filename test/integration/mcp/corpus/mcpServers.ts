@@ -70,6 +70,24 @@ export const MCP_CASES: McpCase[] = [
     server: { http: { call: { kind: 'forgetSessionBeforeCall' }, unknownSession: notFound('Unauthorized: Session not found', 401) } },
     expect: { answers: 'ping' },
   },
+  {
+    id: 'Streamable HTTP: a forgotten session answered 404 with an empty body: new session, the call goes through',
+    source: 'https://github.com/modelcontextprotocol/rust-sdk/issues/733',
+    server: { http: { call: { kind: 'forgetSessionBeforeCall' }, unknownSession: notFound('', 404) } },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'Streamable HTTP: a forgotten session answered 200 with an event stream carrying {"error":"Session not found"}: the call ends with words',
+    source: 'https://github.com/actionhero/keryx/issues/503',
+    server: { http: { call: { kind: 'forgetSessionBeforeCall' }, unknownSession: notFound('event: message\ndata: {"error":"Session not found"}\n\n', 200, 'text/event-stream') } },
+    expect: { fails: /event stream|session/i },
+  },
+  {
+    id: 'Streamable HTTP: a forgotten session answered 200 with a bare JSON-RPC -32600 "Invalid Request" (id null): the call ends with the server\'s words',
+    source: 'https://github.com/aklivity/zilla/issues/2525',
+    server: { http: { call: { kind: 'forgetSessionBeforeCall' }, unknownSession: notFound(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } }), 200, 'application/json') } },
+    expect: { fails: /Invalid Request/ },
+  },
   // ── A standalone stream the server does not offer is no lost session ──────────────────────────
   {
     id: 'Streamable HTTP: the standalone GET stream refused with 400 (not the spec\'s 405): the server stays usable',
