@@ -28,6 +28,8 @@ export interface Live {
   protocolVersion: string;
   /** Opened from a remembered era, without asking: if it does not work, the memory is wrong. */
   remembered: boolean;
+  /** Why the connection was lost, once it was: the words a call that was running on it ends with. */
+  lost?: string;
 }
 
 /**

@@ -58,7 +58,32 @@ function httpStatusWords(status: number, statusText: string | undefined, body: s
 }
 
 /** Why a connection failed, in words: the era mismatch, the HTTP status and the server's words, or the error's own message. */
+/**
+ * A document that does not fit its schema (a zod error from the SDK: OAuth metadata, a server's
+ * answer) as words naming each field and what is wrong with it, never the raw issue dump. A missing
+ * `authorization_endpoint` says what it means: the authorization server offers no browser sign-in.
+ */
+export function schemaWords(error: unknown): string | undefined {
+  const issues = (error as { issues?: unknown } | null)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return undefined;
+  const fields = issues.slice(0, 5).map((issue: { path?: unknown; message?: unknown; code?: unknown }) => {
+    const path = Array.isArray(issue.path) && issue.path.length > 0 ? issue.path.map(String).join('.') : '(the whole document)';
+    const message = typeof issue.message === 'string' ? issue.message : 'invalid';
+    return issue.code === 'invalid_type' && /undefined|required/i.test(message) ? `"${path}" is missing` : `"${path}": ${message}`;
+  });
+  const more = issues.length > 5 ? `, and ${issues.length - 5} more` : '';
+  const names = issues.map((issue: { path?: unknown }) => (Array.isArray(issue.path) ? issue.path.join('.') : ''));
+  const advice = names.includes('authorization_endpoint')
+    ? ' The authorization server offers no browser sign-in (no authorization_endpoint: a client-credentials-only server), so Sprout cannot sign in to it: give the server a token in its "headers" instead, or ask its operator for an authorization-code endpoint.'
+    : names.includes('token_endpoint')
+      ? ' Without a token_endpoint no sign-in can complete: the server\'s OAuth setup is incomplete; tell its operator.'
+      : '';
+  return `a document the server published does not fit its schema: ${fields.join('; ')}${more}.${advice}`;
+}
+
 export function failureWords(error: unknown): string {
+  const schema = schemaWords(error) ?? schemaWords((error as { cause?: unknown } | null)?.cause);
+  if (schema !== undefined) return schema;
   const mismatch = eraMismatch(error);
   if (mismatch !== undefined) return mismatch;
   if (error instanceof SdkHttpError) return httpStatusWords(error.status, error.statusText, bodyOf(error));
@@ -94,7 +119,8 @@ export function httpLoss(error: unknown): { kind: 'unknown_session' | 'unreachab
   if (error instanceof SdkHttpError) {
     const words = serverWords(bodyOf(error));
     const named = SESSION_GONE.test(words) && GONE_WORDS.test(words);
-    if (error.status === 404 || (error.status === 400 && named)) {
+    // 400 (the v1 examples) or 401 (rmcp) with words that say the session is unknown: the same loss as the spec's 404.
+    if (error.status === 404 || ((error.status === 400 || error.status === 401) && named)) {
       return { kind: 'unknown_session', what: `no longer knows this session, so it probably restarted (it answered ${httpStatusWords(error.status, error.statusText, bodyOf(error))})` };
     }
   }

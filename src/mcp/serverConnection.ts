@@ -146,12 +146,16 @@ export class ServerConnection {
       if (signal.aborted) throw abortError(`${what} aborted`);
       // The server answered, with an error: that is a tool result for the model, not a broken transport.
       if (isServerAnswer(error)) return { isError: true, text: error.message };
+      // Lost before this error came (a refused resume, the process gone): that loss ended the call.
+      const lostWhileRunning = live?.lost;
       const lost = this.httpSessionLost(live, error);
       // A server that no longer knows the session never ran the call: one retry on a new session is safe.
       if (lost === 'unknown_session' && !retried) return this.call(bareName, args, options, true);
       const exit = live?.st.describeExit();
       const where = this.config.transport.type === 'http' ? ` (${serverTarget(this.config)})` : '';
-      throw new Error(`${what}${where} failed: ${failureWords(error)}${exit ? ` (${exit})` : ''}`, { cause: error });
+      // The connection was lost while the call ran: the loss is what ended it, in its own words.
+      const why = lostWhileRunning !== undefined ? `the connection was lost while it ran: ${lostWhileRunning}` : failureWords(error);
+      throw new Error(`${what}${where} failed: ${why}${exit ? ` (${exit})` : ''}`, { cause: error });
     } finally {
       end();
     }
@@ -233,6 +237,11 @@ export class ServerConnection {
     }
     const { client, st, era, protocolVersion } = opened;
     client.onclose = () => this.onClientClosed(client);
+    const logError = client.onerror;
+    client.onerror = (error) => {
+      logError?.(error);
+      this.onTransportError(client, error);
+    };
     if (this.closed || (this.state as ServerState) === 'killed') {
       await Promise.all([st.close(), oauth?.done()]);
       throw new Error(`MCP server ${quotedName(this.name)} was stopped while starting`);
@@ -315,8 +324,32 @@ export class ServerConnection {
     return true;
   }
 
+  /**
+   * An error the transport reported outside any request. On Streamable HTTP, when the event stream
+   * of a running call is cut the SDK resumes it; if the server refuses the resume (404: it forgot
+   * the session; 400 or 401: it will not give it back) or resumes run out, the answers of the calls
+   * running on the connection cannot arrive, so the connection is dropped and each call ends now,
+   * with these words, rather than at its tool timeout. Only resumes count, and only while calls run:
+   * a standalone stream the server does not offer (its first GET refused) is no such loss.
+   */
+  private onTransportError(client: Client, error: Error): void {
+    const live = this.live;
+    if (live?.client !== client || this.config.transport.type !== 'http' || !this.inFlight.busy) return;
+    const resume = /failed to reconnect sse stream: (.*(failed to open sse stream|unauthorized).*)|maximum reconnection attempts/i.exec(error.message);
+    if (resume === null) return;
+    const refused = resume[1] ?? error.message;
+    this.opts.logger?.warn('mcp http stream resume failed', { server: this.name, error: error.message });
+    const target = `MCP server "${this.name}" (${serverTarget(this.config)})`;
+    this.connectionLost(
+      /not found|\b404\b/i.test(refused)
+        ? `${target} no longer knows this session (it answered the resume of a running call's event stream with ${refused.replace(/^.*failed to open sse stream: /i, 'HTTP 404 ')}), so the call's answer cannot arrive; it reconnects on next use.`
+        : `${target} closed the event stream of a running call and refused to resume it (${refused}); it reconnects on next use.`,
+    );
+  }
+
   /** The live connection is gone for good: stop what is left of it and restart lazily with backoff. */
   private connectionLost(message: string): void {
+    if (this.live !== undefined) this.live.lost = message;
     const live = this.takeLive();
     // A stdio leader is gone, so whatever it left in its process group is orphaned and must go too.
     void live?.st.kill().catch(() => undefined);

@@ -6,6 +6,7 @@
  * transport and nowhere else.
  */
 import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider, type Transport } from '@modelcontextprotocol/client';
+import { callStreamGuard } from './callStreamGuard';
 import type { McpServerConfig } from './config';
 import { minimalEnv } from './minimalEnv';
 import { ProcessGroupTransport } from './processGroupTransport';
@@ -65,7 +66,7 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
     const close = () => sse.close().catch(() => undefined);
     return { transport: sse, kind: 'sse', pid: undefined, describeExit: () => '', kill: close, close, finishAuth: (callback) => sse.finishAuth(callback) };
   }
-  const transport = new StreamableHTTPClientTransport(new URL(t.url), http);
+  const transport = new StreamableHTTPClientTransport(new URL(t.url), { ...http, fetch: callStreamGuard() });
   // A hung or unreachable server must not hold up a kill: the DELETE gets a short grace, then we drop our side.
   const stop = async (graceMs: number) => {
     let timer: NodeJS.Timeout | undefined;

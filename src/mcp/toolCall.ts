@@ -133,6 +133,11 @@ export class CallsInFlight {
     };
   }
 
+  /** Whether any call (a tool's or a hook's) is running. */
+  get busy(): boolean {
+    return this.hooks + this.tools > 0;
+  }
+
   /** The server asks a question: true (and counted) when it can only come from a hook. */
   questionFromHook(): boolean {
     if (this.hooks === 0 || this.tools > 0) return false;

@@ -16,6 +16,7 @@ export const ADAPTATION_IDS = [
   'send-thought-signatures',
   'no-extra-content',
   'instructions-as-user',
+  'merge-consecutive-turns',
   'tool-turn-empty-string',
   'tool-turn-null',
   'reduced-tool-schemas',
@@ -70,6 +71,11 @@ export const ADAPTATIONS: Record<AdaptationId, Adaptation> = {
     applies: (r) => r.instructions !== 'first_user',
     apply: (r) => ({ ...r, instructions: 'first_user' }),
     change: "sending Sprout's instructions as the start of the first user message (the chat template has no system role)",
+  },
+  'merge-consecutive-turns': {
+    applies: (r) => r.mergeTurns !== true,
+    apply: (r) => ({ ...r, mergeTurns: true }),
+    change: "merging consecutive messages of one role (an answer and the call after it) into one, so user and assistant turns alternate as the endpoint's chat template requires",
   },
   'tool-turn-empty-string': {
     applies: (r) => r.toolTurnContent !== 'empty',

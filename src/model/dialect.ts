@@ -37,6 +37,11 @@ export interface WireRules {
   readonly images: 'parts' | 'note';
   /** Which tool names the endpoint accepts; any other goes as an alias (wireNames.ts). */
   readonly toolNames: ToolNameRule;
+  /**
+   * Consecutive messages of one role merged into one (an assistant's text and the call after it, two
+   * user messages), for gateways whose templates insist that user and assistant turns alternate.
+   */
+  readonly mergeTurns?: boolean;
 }
 
 export interface DialectRules extends WireRules {

@@ -11,7 +11,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { ModelError, type ModelErrorKind, type RetryCause } from '../agent/ports';
-import { serverRetryDelayMs } from './retryPolicy';
+import { bodyRetryDelayMs, hasRetryInfo, serverRetryDelayMs } from './retryPolicy';
 import { errorMessage } from '../agent/errorMessage';
 import { verdictOf, type Rejection, type Verdict } from './rejectionSignatures';
 import { isModelNotFound, trimMessage } from './providerErrors';
@@ -100,7 +100,8 @@ export function rejectionOf(error: unknown): Rejection | undefined {
   // An error event inside a stream has no HTTP status; Groq names one in the body (`status_code`).
   const status = typeof error.status === 'number' ? error.status : Number(stringField(body, 'status_code') ?? NaN);
   const text = `${providerMessage(error)}\n${guardInfo(error)?.raw ?? ''}`;
-  return { status: Number.isFinite(status) ? status : undefined, code: stringField(body, 'code'), type: stringField(body, 'type'), text };
+  const retryHint = serverRetryDelayMs(error.headers) !== undefined || hasRetryInfo(text);
+  return { status: Number.isFinite(status) ? status : undefined, code: stringField(body, 'code'), type: stringField(body, 'type'), text, ...(retryHint ? { retryHint } : {}) };
 }
 
 /** The provider's text as a sentence, so ours can follow it without a doubled full stop. */
@@ -111,11 +112,21 @@ function sentence(text: string): string {
 const NOT_AN_ENDPOINT =
   'This URL is probably not an OpenAI-compatible /v1 endpoint: check the base URL (it usually ends in /v1, for example http://127.0.0.1:11434/v1 for Ollama or http://127.0.0.1:1234/v1 for LM Studio).';
 
-/** A 404/405/501 or an HTML page means the URL is wrong, unless the body is an API error about the model. */
+/** Words of a server that has no such route at all (the fake's and OpenAI's "Invalid URL", nginx, FastAPI, Express). */
+const NO_SUCH_ROUTE = /invalid url|no route|route .*not (found|defined)|unknown (url|path|route|endpoint)|^\s*(404 )?(page )?not found\.?\s*$|page not found|cannot (post|get) \/|method not allowed|unsupported method|requested url was not found/i;
+
+/**
+ * A 404/405/501 or an HTML page means the URL is wrong, unless the body is an API error about
+ * something else. An error is attributed only to what the evidence shows: a JSON 404 whose words
+ * are not "no such route" is the API answering about the request (the model, a router with no
+ * provider for it), not a sign that the URL is no API.
+ */
 function wrongUrl(status: number, info: GuardedErrorInfo | undefined, said: string, code: unknown): boolean {
   if (info?.kind === 'html') return true;
   if (status !== 404 && status !== 405 && status !== 501) return false;
-  return !isModelNotFound({ kind: info?.kind ?? 'json', message: said, code: typeof code === 'string' ? code : undefined });
+  const kind = info?.kind ?? 'json';
+  if (isModelNotFound({ kind, message: said, code: typeof code === 'string' ? code : undefined })) return false;
+  return status !== 404 || kind !== 'json' || NO_SUCH_ROUTE.test(said);
 }
 
 function httpError(error: APIError, status: number, ctx: ErrorContext): ClassifiedError {
@@ -125,7 +136,7 @@ function httpError(error: APIError, status: number, ctx: ErrorContext): Classifi
     error: new ModelError(kind, message, status),
     retryable: cause !== undefined,
     cause,
-    serverDelayMs: cause === undefined ? undefined : serverRetryDelayMs(error.headers),
+    serverDelayMs: cause === undefined ? undefined : (serverRetryDelayMs(error.headers) ?? bodyRetryDelayMs(`${said}\n${info?.raw ?? ''}`)),
     reason: `HTTP ${status}: ${said}`,
   });
   const rejection = rejectionOf(error);
@@ -170,6 +181,10 @@ function judged(verdict: Verdict, status: number | undefined, said: string, ctx:
       return make('billing', `The model endpoint ${ctx.baseUrl} refused the request for billing reasons${http}: ${sentence(said)} This is not rate limiting, so it was not retried: add credits or check the plan and billing of the key's account.`);
     case 'setup':
       return make('config', `The model endpoint ${ctx.baseUrl} cannot serve tool calls as it is set up${http}: ${sentence(said)} ${verdict.advice}`);
+    case 'capacity':
+      return make(verdict.what === 'memory' ? 'server' : 'bad_request', `The model endpoint ${ctx.baseUrl} cannot take this request as it is${http}: ${sentence(said)} Not retried: the same request would fail the same way. ${verdict.advice}`);
+    case 'quota_window':
+      return make('rate_limit', `The model endpoint ${ctx.baseUrl} refused the request: a daily quota is used up${http}: ${sentence(said)} Not retried, since the quota does not reset within seconds: wait for it to reset, or use another key or plan.`);
     case 'malformed_tool_call':
       return {
         ...make('bad_request', `The model at ${ctx.baseUrl} produced a malformed tool call${http}: ${sentence(said)}`, 'malformed_tool_call'),

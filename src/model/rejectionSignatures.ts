@@ -18,6 +18,11 @@ export interface Rejection {
   text: string;
   /** The request carried images as parts: only then can a refusal of images be about them. */
   sentImages?: boolean;
+  /**
+   * The answer said when to try again in a structured form (a `Retry-After` header, Google's
+   * `RetryInfo`): a structured hint outranks words, so words alone cannot make it final.
+   */
+  retryHint?: boolean;
 }
 
 interface Signature {
@@ -29,12 +34,15 @@ interface Signature {
   said?: RegExp;
   /** Only for a request that carried images. */
   sentImages?: true;
+  /** Words only: not when the answer carries a structured retry hint (which outranks them). */
+  wordsOnly?: true;
 }
 
 function matches(signature: Signature, r: Rejection): boolean {
   if (signature.status !== undefined && (r.status === undefined || !signature.status.includes(r.status))) return false;
   if (signature.code !== undefined && !signature.code.test(`${r.code ?? ''} ${r.type ?? ''}`)) return false;
   if (signature.sentImages === true && r.sentImages !== true) return false;
+  if (signature.wordsOnly === true && r.retryHint === true) return false;
   return signature.said === undefined || signature.said.test(r.text);
 }
 
@@ -50,6 +58,9 @@ const refused = (field: string): RegExp => new RegExp(`${field}[\\s\\S]*${REFUSE
 export const IMAGE_REFUSAL =
   /image input is not supported|model is not multimodal|at most 0 image\(s\) may be provided|missing data required for image input|does not support images?\b|no endpoints found that support image input|image_url is only supported by certain models|does not support image input|vision is not supported|not supported for vision/i;
 
+/** A template or gateway that refuses the system role or two turns of one role in a row. */
+const ROLES_MUST_ALTERNATE = /system role not supported|conversation roles must alternate|must alternate between (the )?user and assistant/i;
+
 const ADAPTING: ReadonlyArray<Signature & { adapt: AdaptationId }> = [
   // Mistral: 422 extra_forbidden; older Azure api-versions: 400 "Unrecognized request argument supplied: stream_options".
   { adapt: 'no-stream-options', status: REQUEST, said: /stream_options/i },
@@ -64,7 +75,11 @@ const ADAPTING: ReadonlyArray<Signature & { adapt: AdaptationId }> = [
   { adapt: 'send-thought-signatures', said: /thought_signature/i },
   // Gemma and other templates (vLLM 400, SGLang 500, llama-cpp-python, mlx): "System role not supported";
   // Mistral v0.1 and Llama 2 templates: "Conversation roles must alternate user/assistant/user/assistant/...".
-  { adapt: 'instructions-as-user', said: /system role not supported|conversation roles must alternate/i },
+  { adapt: 'instructions-as-user', said: ROLES_MUST_ALTERNATE },
+  // Once the instructions are in the first user message, the same refusal is about two turns of one role in
+  // a row (an answer, then a hook's call): Bedrock behind LiteLLM "A conversation must alternate between user
+  // and assistant roles"; vLLM/Mistral "After the optional system message, conversation roles must alternate".
+  { adapt: 'merge-consecutive-turns', said: /conversation roles must alternate|must alternate between (the )?user and assistant|roles must alternate/i },
   // Ollama "invalid message content type: <nil>"; LM Studio "'content' field must be a string or an array of objects".
   { adapt: 'tool-turn-empty-string', said: /invalid message content type: <nil>|'content' field must be a string|content[\s\S]{0,40}expected a string, got null/i },
   // Gemini "Unable to submit request because it has an empty text parameter"; NVIDIA NIM (vLLM) "Empty content is not allowed for assistant messages".
@@ -92,14 +107,21 @@ export function adaptationFor(rejection: Rejection, rules: DialectRules, learned
 export type Verdict =
   | { kind: 'billing' }
   | { kind: 'setup'; advice: string }
-  | { kind: 'malformed_tool_call' };
+  | { kind: 'malformed_tool_call' }
+  /** The server cannot hold this request as it is (memory, context size): the same request fails again, so it is never retried unchanged. */
+  | { kind: 'capacity'; what: 'memory' | 'context'; advice: string }
+  /** A quota whose window outlasts any retry (per day): waiting seconds does not help. */
+  | { kind: 'quota_window' };
 
 const VERDICTS: ReadonlyArray<Signature & { verdict: Verdict }> = [
   // OpenAI: 429 with code insufficient_quota ("You exceeded your current quota, please check your plan and billing details").
   { verdict: { kind: 'billing' }, code: /insufficient_quota|insufficient_credits|billing/i },
   // OpenRouter and gateways: 402 "Insufficient credits", "This request requires more credits, or fewer max_tokens".
   { verdict: { kind: 'billing' }, status: [402] },
-  { verdict: { kind: 'billing' }, said: /exceeded your current quota|insufficient (credits|balance|funds)|requires more credits|more credits are required|credit balance is too low/i },
+  // Words only: Gemini words a per-minute quota "exceeded your current quota ... billing" and says when to retry (RetryInfo).
+  { verdict: { kind: 'billing' }, wordsOnly: true, said: /exceeded your current quota|insufficient (credits|balance|funds)|requires more credits|more credits are required|credit balance is too low/i },
+  // Gemini's QuotaFailure names the quota: a per-day one (`...PerDay...`) is not over in the seconds RetryInfo suggests.
+  { verdict: { kind: 'quota_window' }, status: [429], said: /"?quotaId\\?"?\s*:\s*\\?"[A-Za-z-]*PerDay/ },
   // Groq: 400 tool_use_failed "Failed to call a function. Please adjust your prompt. See 'failed_generation' for more details."
   { verdict: { kind: 'malformed_tool_call' }, code: /tool_use_failed/i },
   {
@@ -113,6 +135,28 @@ const VERDICTS: ReadonlyArray<Signature & { verdict: Verdict }> = [
   {
     verdict: { kind: 'setup', advice: 'This model cannot call tools on this server: pick one that can (for Ollama, `ollama show MODEL` lists "tools" among its capabilities).' },
     said: /does not support tools/i,
+  },
+  {
+    // OpenRouter (404): no provider of this model serves tool calls (or the tool_choice Sprout sent).
+    verdict: { kind: 'setup', advice: 'No provider behind this router serves tool calls for this model: pick a model that supports tools (OpenRouter lists them with supported_parameters=tools).' },
+    said: /no endpoints found that support (tool use|the provided 'tool_choice')/i,
+  },
+  // Out of memory, in each server's words: Ollama "model requires more system memory (7.5 GiB) than is available",
+  // "cudaMalloc failed: out of memory"; vLLM "CUDA out of memory"; llama.cpp "failed to allocate". A 500, yet the
+  // same request fails the same way again.
+  {
+    verdict: { kind: 'capacity', what: 'memory', advice: 'The server does not have the memory for this model or request: pick a smaller model or quantization, lower its context size, or free memory on the server, then send the prompt again.' },
+    said: /requires more system memory|out of memory|\bOOM\b|failed to allocate|OutOfMemoryError|insufficient (gpu |v)?ram/i,
+  },
+  // The request does not fit the context window: llama.cpp `exceed_context_size_error` (400, or 500 in older builds),
+  // vLLM "maximum context length is N tokens", Anthropic "prompt is too long", Gemini "input token count exceeds".
+  {
+    verdict: { kind: 'capacity', what: 'context', advice: "The conversation does not fit the model's context window on this server: raise the server's context size (llama.cpp -c, Ollama num_ctx) or start a new chat." },
+    code: /exceed_context_size_error|context_length_exceeded/i,
+  },
+  {
+    verdict: { kind: 'capacity', what: 'context', advice: "The conversation does not fit the model's context window on this server: raise the server's context size (llama.cpp -c, Ollama num_ctx) or start a new chat." },
+    said: /exceeds the available context size|maximum context length is|prompt is too long|input token count .*exceeds the maximum|context ?window ?exceeded|input is too long for requested model/i,
   },
 ];
 

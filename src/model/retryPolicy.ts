@@ -36,6 +36,25 @@ export function serverRetryDelayMs(headers: HeaderSource, now: number = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/**
+ * The wait an error body asks for, in ms: Google's structured `RetryInfo` (`"retryDelay": "26s"`,
+ * also when a relay passed the body on as an escaped string) first, then the words servers use
+ * ("Please retry in 47.43s", "Please retry after 33 seconds", "try again in 20s", "in 650ms").
+ */
+export function bodyRetryDelayMs(text: string): number | undefined {
+  const info = /\\?"retryDelay\\?"\s*:\s*\\?"(\d+(?:\.\d+)?)s\\?"/.exec(text);
+  if (info?.[1] !== undefined) return Math.ceil(Number(info[1]) * 1000);
+  const said = /(?:retry|try again)\s+(?:in|after)\s+(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?)\b/i.exec(text);
+  if (said?.[1] === undefined) return undefined;
+  const value = Number(said[1]);
+  return Math.ceil(/^m/i.test(said[2] ?? '') ? value : value * 1000);
+}
+
+/** Whether the body carries a structured retry hint (Google's RetryInfo). */
+export function hasRetryInfo(text: string): boolean {
+  return /\\?"retryDelay\\?"\s*:/.test(text);
+}
+
 /** Delay before retry number `attempt` (1-based). */
 export function backoffDelayMs(attempt: number, options: BackoffOptions, serverDelayMs?: number): number {
   if (serverDelayMs !== undefined) return Math.min(serverDelayMs, Math.max(options.maxDelayMs, MAX_SERVER_DELAY_MS));

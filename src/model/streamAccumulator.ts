@@ -59,7 +59,9 @@ function errorEventOf(value: unknown): StreamErrorEvent | undefined {
   if (error === undefined || error === null) return undefined;
   const body = typeof error === 'object' ? (error as { message?: unknown; code?: unknown; status_code?: unknown; type?: unknown }) : { message: error };
   const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message.trim() : JSON.stringify(error);
-  const status = typeof body.code === 'number' ? body.code : typeof body.status_code === 'number' ? body.status_code : undefined;
+  const numeric = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'string' && /^[45]\d\d$/.test(v) ? Number(v) : undefined);
+  // LiteLLM names the status as a string (`code: "400"`).
+  const status = numeric(body.code) ?? numeric(body.status_code);
   return new StreamErrorEvent(message, status, typeof body.code === 'string' ? body.code : undefined, typeof body.type === 'string' ? body.type : undefined);
 }
 
@@ -144,6 +146,11 @@ export class StreamAccumulator {
     return this.finishReason !== null || this.sawText || this.reasoning !== '' || this.calls.length > 0;
   }
 
+  /** The provider ended the reply with `finish_reason: "error"` and nothing in it (OpenRouter's routed-provider failures). */
+  get endedInError(): boolean {
+    return this.finishReason === 'error' && !this.sawText && this.calls.length === 0;
+  }
+
   /** Releases text held back while a `<think>` tag might still be opening; call once at the end. */
   flush(): string {
     this.reasoningPiece = '';
@@ -198,6 +205,12 @@ export class StreamAccumulator {
 
   private splitThinking(content: string): string {
     this.think.push(content);
+    // A lone `</think>`: the answer so far was thinking. It leaves the answer (and the history the
+    // model sees again); the stream already showed it, and it now goes to the thinking as well.
+    if (this.think.retracted) {
+      this.text = this.text.slice(0, this.text.length - this.think.retracted.length);
+      if (this.text === '') this.sawText = false;
+    }
     if (this.think.thought) this.appendReasoning(this.think.thought);
     return this.think.answer;
   }

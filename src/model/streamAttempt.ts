@@ -9,7 +9,7 @@ import { ModelError, type ModelCallOptions } from '../agent/ports';
 import type { Endpoint } from './endpoint';
 import type { IdleWatch, WatchedStream } from './idleWatch';
 import { StreamCutError } from './modelErrors';
-import { StreamAccumulator } from './streamAccumulator';
+import { StreamAccumulator, StreamErrorEvent } from './streamAccumulator';
 
 export interface Delivered {
   /** Answer text of this attempt reached the user: a retry would show it twice. */
@@ -56,6 +56,7 @@ export async function streamReply(
     if (idle) throw silent();
     deliver(accumulator, accumulator.flush(), options, delivered);
     if (!accumulator.complete) throw new StreamCutError();
+    if (accumulator.endedInError) throw new StreamErrorEvent('the provider ended the reply with finish_reason "error" and nothing in it', undefined);
     return accumulator;
   } catch (error) {
     if (idle && !options.signal.aborted) throw silent();

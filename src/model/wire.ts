@@ -103,6 +103,33 @@ export function foldInstructions(messages: ChatCompletionMessageParam[]): ChatCo
   return rest.map((m, i) => (i === first ? { ...user, content } : m));
 }
 
+function textOf(content: ChatCompletionMessageParam['content']): string {
+  if (content === null || content === undefined) return '';
+  return typeof content === 'string' ? content : content.map((p) => ('text' in p && typeof p.text === 'string' ? p.text : '')).join('');
+}
+
+/**
+ * For gateways that refuse two messages of one role in a row (Bedrock's Converse behind LiteLLM,
+ * Mistral templates): an assistant's text and the tool calls after it become one assistant message
+ * (as OpenAI's own replies carry both), and two user messages one. Tool answers stay as they are.
+ */
+export function mergeConsecutiveTurns(messages: ChatCompletionMessageParam[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  for (const message of messages) {
+    const last = out[out.length - 1];
+    if (last?.role === 'assistant' && message.role === 'assistant') {
+      const text = [textOf(last.content ?? null), textOf(message.content ?? null)].filter((t) => t !== '').join('\n\n');
+      const calls = [...(last.tool_calls ?? []), ...(message.tool_calls ?? [])];
+      out[out.length - 1] = { ...last, ...message, content: text === '' ? (message.content ?? last.content ?? null) : text, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+    } else if (last?.role === 'user' && message.role === 'user') {
+      const parts = (m: typeof message) => (typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content);
+      const both = typeof last.content === 'string' && typeof message.content === 'string' ? `${last.content}\n\n${message.content}` : [...parts(last), ...parts(message)];
+      out[out.length - 1] = { ...last, content: both };
+    } else out.push(message);
+  }
+  return out;
+}
+
 export interface StreamingOptions {
   /** Ask for the usage chunk (`stream_options.include_usage`); off for endpoints that refuse the field. */
   streamUsage?: boolean;
@@ -134,9 +161,10 @@ export function toStreamingParams(
   const tools = toWireTools(request.tools, rules, alias);
   const mapped = mapMessages ? mapMessages(request.messages, alias) : toWireMessages(request.messages, rules, alias);
   const messages = withToolImages(request.messages, mapped, rules);
+  const folded = rules.instructions === 'first_user' ? foldInstructions(messages) : messages;
   return {
     model: request.model,
-    messages: rules.instructions === 'first_user' ? foldInstructions(messages) : messages,
+    messages: rules.mergeTurns === true ? mergeConsecutiveTurns(folded) : folded,
     ...(tools ? { tools } : {}),
     stream: true,
     ...(options.streamUsage === false ? {} : { stream_options: { include_usage: true } }),

@@ -134,6 +134,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, config.restartDelayMs));
   }
   if (config.startDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, config.startDelayMs));
+  if (config.stdoutLines !== undefined) await new Promise<void>((resolve) => process.stdout.write(config.stdoutLines?.map((line) => `${line}\n`).join('') ?? '', () => resolve()));
   const wire = new TappedStdio(config);
   if (config.era === 'legacy') await buildServer(config, tools, added).connect(wire);
   else serveStdio(() => buildServer(config, tools, added), { transport: wire, legacy: config.era === 'modern' ? 'reject' : 'serve' });

@@ -131,6 +131,9 @@ export async function runBehaviour(
       return forever();
     case 'isError':
       return { isError: true, content: [{ type: 'text', text: behaviour.text ?? 'the hook failed' }] };
+    case 'printThen':
+      await new Promise<void>((resolve) => process.stdout.write(behaviour.lines.map((line) => `${line}\n`).join(''), () => resolve()));
+      return text(behaviour.text);
     case 'whitespace':
       return text('  \n\t  \n');
     case 'image': {

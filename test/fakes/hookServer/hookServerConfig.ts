@@ -21,6 +21,8 @@ export type HookBehaviour =
   | { kind: 'exitMidCall'; exitCode?: number }
   | { kind: 'isError'; text?: string }
   | { kind: 'whitespace' }
+  /** Write these raw lines to stdout (logs a server should have sent to stderr), then answer `text`. */
+  | { kind: 'printThen'; lines: string[]; text: string }
   | { kind: 'image'; mimeType?: string; bytes?: number }
   /** A text block of `bytes` (default 100 KB). */
   | { kind: 'bigText'; bytes?: number }
@@ -56,6 +58,8 @@ export interface FakeToolSpec {
 }
 
 export interface HookServerConfig {
+  /** Raw lines written to stdout before serving (a banner or log lines meant for stderr). */
+  stdoutLines?: string[];
   /** The server's self-reported name (serverInfo). */
   serverName?: string;
   /** Which protocol eras it serves: both (default), only 2026-07-28 (`initialize` refused), only the 2025 `initialize` one. */

@@ -103,7 +103,19 @@ export interface FakeDestroyResponse {
   delayMs?: number;
 }
 
-export type FakeResponse = FakeReplyResponse | FakeErrorResponse | FakeHangResponse | FakeDestroyResponse;
+/**
+ * A scenario a real server played, byte for byte: an HTTP status and headers, then each event as
+ * given (an object is sent as `data: <json>`, `[DONE]` as `data: [DONE]`, any other string as a raw
+ * SSE block such as a `: comment` or `event: error`). The corpus of real reports scripts with it.
+ */
+export interface FakeScenarioResponse {
+  type: 'scenario';
+  status?: number;
+  headers?: Record<string, string>;
+  events: Array<Record<string, unknown> | unknown[] | string>;
+}
+
+export type FakeResponse = FakeReplyResponse | FakeErrorResponse | FakeHangResponse | FakeDestroyResponse | FakeScenarioResponse;
 
 export interface FakeRequestRecord {
   /** 0-based position among all requests the server received. */

@@ -19,6 +19,8 @@ export type FakeServerRule =
   | 'gemini-function-names'
   | 'cerebras-no-reasoning-fields'
   | 'apim-api-key'
+  | 'alternating-roles'
+  | 'bedrock-alternating-roles'
   | VisionRule;
 
 type Json = Record<string, unknown>;
@@ -105,6 +107,42 @@ function reasoningFields(body: Json): Rejection | undefined {
   return { status: 400, body: { message, type: 'invalid_request_error', param: 'validation_error', code: 'wrong_api_format' }, message };
 }
 
+/**
+ * Mistral's v0.3 chat template as vLLM serves it: after an optional first system message, the user
+ * messages and the assistant messages that call no tool must alternate, starting with a user one
+ * (https://github.com/vllm-project/vllm/issues/6862); any later system message breaks it too.
+ */
+function alternatingRoles(body: Json): Rejection | undefined {
+  const all = messages(body);
+  const rest = all[0]?.role === 'system' ? all.slice(1) : all;
+  let turn = 0;
+  let broken = rest.some((m) => m.role === 'system');
+  for (const m of rest) {
+    const calls = Array.isArray(m.tool_calls) && m.tool_calls.length > 0;
+    if (m.role !== 'user' && (m.role !== 'assistant' || calls)) continue;
+    if ((m.role === 'user') !== (turn % 2 === 0)) broken = true;
+    turn++;
+  }
+  if (!broken) return undefined;
+  const message = 'After the optional system message, conversation roles must alternate user/assistant/user/assistant/...';
+  return { status: 400, body: { object: 'error', message, type: 'BadRequestError', param: null, code: 400 }, message };
+}
+
+/**
+ * Bedrock's Converse API behind LiteLLM (https://github.com/cline/cline/issues/431): the system
+ * message goes apart, tool answers become one user turn, and then user and assistant turns must
+ * alternate: two assistant messages in a row (a text, then a call) are refused.
+ */
+function bedrockAlternatingRoles(body: Json): Rejection | undefined {
+  const roles = messages(body)
+    .filter((m) => m.role !== 'system')
+    .map((m) => (m.role === 'tool' ? 'user' : String(m.role)))
+    .filter((role, i, all) => !(role === 'user' && all[i - 1] === 'user' && messages(body).filter((m) => m.role !== 'system')[i]?.role === 'tool'));
+  if (roles.every((role, i) => i === 0 || role !== roles[i - 1])) return undefined;
+  const message = 'litellm.BadRequestError: BedrockException - {"message":"A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again."}';
+  return { status: 400, body: { error: { message, type: null, param: null, code: '400' } }, message };
+}
+
 /** The gateway's own 401 when the key is not in `api-key` (it ignores a Bearer header). */
 export function apimRejection(headers: Record<string, string | string[] | undefined>, apiKey: string | undefined): Rejection | undefined {
   if (apiKey !== undefined && headers['api-key'] === apiKey) return undefined;
@@ -124,6 +162,8 @@ export function serverRuleRejection(rules: readonly FakeServerRule[], body: unkn
       : rule === 'gemini-schema' ? geminiSchema(body)
       : rule === 'gemini-function-names' ? geminiNames(body)
       : rule === 'cerebras-no-reasoning-fields' ? reasoningFields(body)
+      : rule === 'alternating-roles' ? alternatingRoles(body)
+      : rule === 'bedrock-alternating-roles' ? bedrockAlternatingRoles(body)
       : (VISION_RULES as readonly string[]).includes(rule) ? visionRejection(rule as VisionRule, body)
       : undefined;
     if (rejection) return rejection;

@@ -98,6 +98,16 @@ export async function writeFakeResponse(req: IncomingMessage, res: ServerRespons
       writeJson(res, response.status, body, response.headers);
       return;
     }
+    case 'scenario':
+      if (gone(res)) return;
+      res.writeHead(response.status ?? 200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...response.headers });
+      for (const event of response.events) {
+        if (gone(res)) return;
+        const block = typeof event !== 'string' ? `data: ${JSON.stringify(event)}` : event === '[DONE]' ? 'data: [DONE]' : event;
+        await new Promise<void>((resolve) => res.write(`${block}\n\n`, () => resolve()));
+      }
+      res.end();
+      return;
     case 'reply':
       await wait(response.delayMs, res);
       if (gone(res)) return;
