@@ -7,6 +7,7 @@ import type { HookEvidence, HookFailure } from './hookEvidence';
 import type { ChatMessage, Usage } from './messages';
 import type { AdaptationNote, RetryCause, ToolHostEvent } from './ports';
 import type { BudgetScope } from './settings';
+import type { AppliedInstruction } from './instructions';
 
 /** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
 export const HOOK_NAMES = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
@@ -104,7 +105,9 @@ export type AgentEvent =
   /** A `_PreToolUse` hook denied a call: it did not run, nobody was asked, its answer is the denier's envelope. */
   | { type: 'tool_denied'; callId: string; name: string; server: string; text: string; denialsUsed: number; denialBudget: number }
   /** Hook text put into the history as a synthetic pair (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`). */
-  | { type: 'hook_injected'; hook: HookName; server: string; text: string };
+  | { type: 'hook_injected'; hook: HookName; server: string; text: string }
+  /** What instruction files apply from this round on, and why; emitted when that changes (with the reading notes). */
+  | { type: 'instructions'; applied: AppliedInstruction[]; notes: string[] };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -9,12 +9,16 @@
 import type { CoreContext } from './context';
 import type { ToolSpec } from './ports';
 import type { ToolInfo } from './messages';
+import type { InstructionDecision } from './instructions';
+import { currentInstructions } from './instructionState';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
   system: string;
   /** Tools the model is offered this round: never a hook. */
   specs: ToolSpec[];
+  /** The instruction files that apply this round (their text is in `system`); undefined when the host gave none. */
+  instructions?: InstructionDecision;
 }
 
 /** Tools the model sees: every non-hook tool, hooks never (enabled or not). */
@@ -23,6 +27,11 @@ export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
 }
 
 /** The request parts of the next round, given every tool the servers list (hooks included). */
-export function roundRequest(ctx: Pick<CoreContext, 'settings'>, tools: readonly ToolInfo[]): RoundRequest {
-  return { system: ctx.settings().systemPrompt, specs: toolSpecs(tools) };
+export function roundRequest(ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state'>>, tools: readonly ToolInfo[]): RoundRequest {
+  const base = ctx.settings().systemPrompt;
+  // In the system text, not a user turn: re-sent every round, so compaction cannot summarise them away.
+  const instructions = ctx.state === undefined ? undefined : currentInstructions(ctx.instructions, ctx.state().history);
+  if (instructions === undefined) return { system: base, specs: toolSpecs(tools) };
+  const system = instructions.text === '' ? base : `${base}\n\n${instructions.text}`;
+  return { system, specs: toolSpecs(tools), instructions };
 }
