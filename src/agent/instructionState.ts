@@ -12,12 +12,14 @@ export interface InstructionState {
   touched: Set<string>;
   /** History messages already scanned for touched paths (reset when compaction shrinks the history). */
   scanned: number;
-  /** The applied paths and notes last announced, as one key. */
+  /** The applied paths and hashes last announced, as one key. */
   announced: string;
+  /** Notes already in an `instructions` event. */
+  saidNotes: Set<string>;
 }
 
 export function newInstructionState(): InstructionState {
-  return { set: undefined, touched: new Set(), scanned: 0, announced: '' };
+  return { set: undefined, touched: new Set(), scanned: 0, announced: '', saidNotes: new Set() };
 }
 
 const PATH_KEYS = ['path', 'paths', 'file', 'filePath', 'file_path', 'files'];
@@ -84,12 +86,17 @@ export function currentInstructions(state: InstructionState | undefined, history
   return decideInstructions(state.set, [...state.touched]);
 }
 
-/** True once per change of what applies (and its notes): the caller then emits the `instructions` event. */
-export function shouldAnnounce(state: InstructionState, decision: InstructionDecision): boolean {
-  const key = JSON.stringify([decision.applied.map((a) => `${a.path}@${a.sha256}`), decision.notes]);
-  if (key === state.announced) return false;
+/**
+ * The `instructions` event due after this decision, if any: once per change of what applies, each
+ * note said once per session (an untrusted workspace is said once, not every round).
+ */
+export function announcement(state: InstructionState, decision: InstructionDecision): { applied: InstructionDecision['applied']; notes: string[] } | undefined {
+  const notes = decision.notes.filter((n) => !state.saidNotes.has(n));
+  const key = JSON.stringify(decision.applied.map((a) => `${a.path}@${a.sha256}`));
+  if (key === state.announced && notes.length === 0) return undefined;
   state.announced = key;
-  return true;
+  for (const note of notes) state.saidNotes.add(note);
+  return { applied: decision.applied, notes };
 }
 
 /** `_meta["sprout/hook"].instructions`: the applied files' paths and hashes (docs/hooks.md#instructions-in-_meta). */

@@ -23,7 +23,7 @@ import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
-import { notePaths, shouldAnnounce } from './instructionState';
+import { announcement, notePaths } from './instructionState';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -109,9 +109,8 @@ export class PromptRunner {
     }
     const request = roundRequest(ctx, tools);
     const { specs } = request;
-    if (request.instructions !== undefined && ctx.instructions !== undefined && shouldAnnounce(ctx.instructions, request.instructions)) {
-      ctx.emit({ type: 'instructions', applied: request.instructions.applied, notes: request.instructions.notes });
-    }
+    const announced = request.instructions !== undefined && ctx.instructions !== undefined ? announcement(ctx.instructions, request.instructions) : undefined;
+    if (announced !== undefined) ctx.emit({ type: 'instructions', ...announced });
     const settings = ctx.settings();
     const fixed = fixedChars(request.system, specs);
     const ledger = ctx.historyLedger;

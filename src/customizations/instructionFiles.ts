@@ -118,8 +118,10 @@ function readImports(fs: InstructionFileSystem, root: string, files: readonly In
 export function readInstructions(fs: InstructionFileSystem, options: ReadInstructionsOptions): InstructionSet {
   const notes: string[] = [];
   const found: FoundFile[] = options.sources.includes('user') ? userFiles(options.home, fs).filter((f) => options.sources.includes(sourceOf(f.format))) : [];
-  if (options.trusted) found.push(...findInstructionFiles(fs, options.root, options.sources, notes));
-  else notes.push(UNTRUSTED_NOTE);
+  // Untrusted: the walk only lists names (to say so when there is something to say), nothing is read.
+  const workspace = findInstructionFiles(fs, options.root, options.sources, notes);
+  if (options.trusted) found.push(...workspace);
+  else if (workspace.length > 0) notes.push(UNTRUSTED_NOTE);
   const files: InstructionFile[] = [];
   for (const file of found) {
     const read = readText(fs, file.absolute, file.shown);
