@@ -23,6 +23,15 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   '.claude/**',
   '.cursor/**',
   '.sprout/**',
+  // What the agent is told (docs: README.md#instructions): a write to one rewrites the agent's own instructions.
+  'AGENTS.md',
+  'CLAUDE.md',
+  'GEMINI.md',
+  '.github/copilot-instructions.md',
+  '.github/instructions/**',
+  '.clinerules',
+  '.clinerules/**',
+  '.cursorrules',
 ];
 
 export class ProtectedPatternError extends Error {
