@@ -194,6 +194,15 @@ function readAgentHookFormats(value: unknown, errors: ConfigError[]): SourceForm
   return [...new Set(names.filter((n): n is SourceFormatId => (SOURCE_FORMAT_IDS as readonly string[]).includes(n)))];
 }
 
+/** The known sources named; an unknown one is reported and left out (a source the user left out stays off). */
+function readInstructionSources(value: unknown, errors: ConfigError[]): InstructionSource[] {
+  const key = 'sprout.instructions.sources';
+  const names = attempt(errors, [...INSTRUCTION_SOURCES] as string[], () => asStringArray(value, key));
+  const known = names.filter((n) => (INSTRUCTION_SOURCES as readonly string[]).includes(n));
+  if (known.length < names.length) attempt(errors, [], () => parseInstructionSources(names, key));
+  return parseInstructionSources(known, key);
+}
+
 /** Reads every setting; a missing value (undefined) means the default. */
 export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = () => false): ExtensionSettings {
   const get: SettingGetter = (key) => rawGet(key) ?? SETTING_DEFAULTS[key];
@@ -221,7 +230,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
     protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
     agentHookFormats: readAgentHookFormats(get('sprout.agentHooks.formats'), errors),
-    instructionSources: attempt(errors, [...INSTRUCTION_SOURCES], () => parseInstructionSources(asStringArray(get('sprout.instructions.sources'), 'sprout.instructions.sources'), 'sprout.instructions.sources')),
+    instructionSources: readInstructionSources(get('sprout.instructions.sources'), errors),
     errors,
   };
 }
