@@ -153,3 +153,23 @@ test('real files: applyTo, Cursor\'s unquoted globs and alwaysApply, Cline\'s ru
   const touched = decideInstructions(set, ['src/app.py', 'web/App.tsx']).applied.map((a) => a.path);
   assert.deepEqual(touched.sort(), ['.clinerules', '.cursor/rules/global.mdc', '.cursor/rules/react.mdc', '.github/copilot-instructions.md', '.github/instructions/python.instructions.md']);
 });
+
+// Cursor writes globs unquoted, which YAML refuses (`*` opens an alias); other tools that read `.mdc`
+// files met the same: https://github.com/ThreeMoonsLab/agents-shipgate/issues/729 (`globs: *.json`),
+// https://github.com/PatrickJS/awesome-cursorrules/pull/317 (`globs: **/*`),
+// https://github.com/sanity-io/agent-toolkit/pull/15 (quoting them instead breaks Cursor's own matching).
+test('Cursor rules as Cursor writes them: bare globs, a bare "**/*", an empty globs line', () => {
+  const fs = new InMemoryFs({
+    '/ws/.cursor/rules/openapi.mdc': '---\ndescription: OpenAPI standards\nglobs: *.json\nalwaysApply: false\n---\nopenapi rule',
+    '/ws/.cursor/rules/all.mdc': '---\ndescription: "Everything"\nglobs: **/*\n---\nall rule',
+    '/ws/.cursor/rules/manual.mdc': '---\ndescription:\nglobs:\nalwaysApply: false\n---\nmanual rule',
+  });
+  const set = readInstructions(fs, options);
+  assert.deepEqual(set.notes, []);
+  assert.deepEqual(decideInstructions(set, ['README.md']).applied.map((a) => a.path), ['.cursor/rules/all.mdc']);
+  const touched = decideInstructions(set, ['api/spec/openapi.json']);
+  assert.deepEqual(touched.applied.map((a) => [a.path, a.why]), [
+    ['.cursor/rules/all.mdc', 'it applies to "**/*"'],
+    ['.cursor/rules/openapi.mdc', 'api/spec/openapi.json matches "*.json"'],
+  ]);
+});
