@@ -45,6 +45,12 @@ function join(folder: string, relative: string): string {
   return `${folder.replace(/\/+$/, '')}/${relative}`;
 }
 
+/** A workspace file whose real path (links resolved) is still inside the real workspace root: a link out of it is not read. */
+function linkedOut(fs: InstructionFileSystem, realRoot: string, absolute: string): boolean {
+  const real = fs.realPath(absolute);
+  return real === undefined || (real !== realRoot && !real.startsWith(`${realRoot.replace(/\/+$/, '')}/`));
+}
+
 /** The text of a file, or a note saying why it cannot be used. */
 export function readText(fs: InstructionFileSystem, absolute: string, shown: string): { text: string; sha256: string } | { note: string } {
   const size = fs.size(absolute);
@@ -94,12 +100,17 @@ function userFiles(home: string | undefined, fs: InstructionFileSystem): FoundFi
 /** Reads the files `@path` imports reach, inside the workspace, breadth first and bounded. */
 function readImports(fs: InstructionFileSystem, root: string, files: readonly InstructionFile[], notes: string[]): Map<string, ImportedText> {
   const imports = new Map<string, ImportedText>();
+  const realRoot = fs.realPath(root) ?? root;
   let level = files.filter((f) => f.scope === 'workspace' && (f.format === 'claude' || f.format === 'gemini')).map((f) => ({ path: f.path, text: f.text }));
   for (let depth = 1; depth <= IMPORT_MAX_DEPTH && level.length > 0; depth++) {
     const next: { path: string; text: string }[] = [];
     for (const from of level) {
       for (const target of importTargets(from.path, from.text)) {
         if (imports.has(target) || imports.size >= MAX_IMPORTED_FILES || fs.size(join(root, target)) === undefined) continue;
+        if (linkedOut(fs, realRoot, join(root, target))) {
+          notes.push(`${target}: not read, it links to a file outside the workspace.`);
+          continue;
+        }
         const read = readText(fs, join(root, target), target);
         if ('note' in read) {
           notes.push(read.note);
@@ -123,7 +134,12 @@ export function readInstructions(fs: InstructionFileSystem, options: ReadInstruc
   if (options.trusted) found.push(...workspace);
   else if (workspace.length > 0) notes.push(UNTRUSTED_NOTE);
   const files: InstructionFile[] = [];
+  const realRoot = fs.realPath(options.root) ?? options.root;
   for (const file of found) {
+    if (file.scope === 'workspace' && linkedOut(fs, realRoot, file.absolute)) {
+      notes.push(`${file.shown}: not read, it links to a file outside the workspace.`);
+      continue;
+    }
     const read = readText(fs, file.absolute, file.shown);
     if ('note' in read) {
       notes.push(read.note);

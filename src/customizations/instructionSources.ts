@@ -12,6 +12,8 @@ export interface InstructionFileSystem {
   size(path: string): number | undefined;
   read(path: string): Uint8Array;
   sha256(bytes: Uint8Array): string;
+  /** The path with every link resolved; undefined when it cannot be resolved. */
+  realPath(path: string): string | undefined;
 }
 
 /** The sources `sprout.instructions.sources` (and `--instructions-sources`) can turn off. */

@@ -4,13 +4,14 @@
  * Both hosts read instructions through it.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 
 export interface NodeInstructionFs {
   list(folder: string): { name: string; kind: 'file' | 'dir' }[];
   size(path: string): number | undefined;
   read(path: string): Uint8Array;
   sha256(bytes: Uint8Array): string;
+  realPath(path: string): string | undefined;
 }
 
 export function nodeInstructionFs(): NodeInstructionFs {
@@ -37,5 +38,12 @@ export function nodeInstructionFs(): NodeInstructionFs {
     },
     read: (path) => readFileSync(path),
     sha256: (bytes) => createHash('sha256').update(bytes).digest('hex'),
+    realPath(path) {
+      try {
+        return realpathSync(path).replace(/\\/g, '/');
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

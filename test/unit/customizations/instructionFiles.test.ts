@@ -38,6 +38,11 @@ class InMemoryFs implements InstructionFileSystem {
   sha256(bytes: Uint8Array): string {
     return createHash('sha256').update(bytes).digest('hex');
   }
+  /** Links as a map from a path to where it points (a file system's symlinks). */
+  readonly links: Record<string, string> = {};
+  realPath(path: string): string | undefined {
+    return this.links[path] ?? path;
+  }
 }
 
 const options = { root: '/ws', home: '/home/u', trusted: true, sources: INSTRUCTION_SOURCES, compileGlob: globMatcher };
@@ -98,6 +103,16 @@ test('a malformed header, a binary file and a file over 1 MB are notes naming th
   assert.match(set.notes.join('\n'), /GEMINI\.md: skipped, it is 1024 KB/);
   assert.match(set.notes.join('\n'), /\.github\/copilot-instructions\.md: skipped, it is a binary file \(a NUL byte on line 2\)/);
   assert.match(set.notes.join('\n'), /\.github\/instructions\/bad\.instructions\.md line \d: the front matter is not valid YAML.*not applied until it is fixed/);
+});
+
+test('a file or an import that links out of the workspace is not read, and a note says so', () => {
+  const fs = new InMemoryFs({ '/ws/CLAUDE.md': '@docs/key.md', '/ws/docs/key.md': 'SECRET', '/ws/AGENTS.md': 'SECRET TOO' });
+  fs.links['/ws/docs/key.md'] = '/home/u/.ssh/id_rsa';
+  fs.links['/ws/AGENTS.md'] = '/etc/motd';
+  const set = readInstructions(fs, options);
+  assert.deepEqual(set.files.map((f) => f.path), ['CLAUDE.md']);
+  assert.deepEqual([...set.imports.keys()], []);
+  assert.deepEqual(set.notes, ['AGENTS.md: not read, it links to a file outside the workspace.', 'docs/key.md: not read, it links to a file outside the workspace.']);
 });
 
 test('imports are read inside the workspace only, through links of links, and never outside', () => {
