@@ -11,6 +11,12 @@ import { nodeInstructionFs } from '../../platform/instructionFs';
 import { globMatcher } from '../../servers/common/glob';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
+/** VS Code's own `chat.useAgentsMdFile: false` turns AGENTS.md off here too (only where the user set it). */
+function honourVsCodeSettings(sources: ExtensionSettings['instructionSources']): ExtensionSettings['instructionSources'] {
+  const useAgentsMd = vscode.workspace.getConfiguration('chat').get<unknown>('useAgentsMdFile');
+  return useAgentsMd === false ? sources.filter((s) => s !== 'agents') : sources;
+}
+
 export function windowInstructions(workspaceFolder: string, settings: () => ExtensionSettings): () => InstructionSet | undefined {
   return () => {
     if (workspaceFolder === '') return undefined;
@@ -18,7 +24,7 @@ export function windowInstructions(workspaceFolder: string, settings: () => Exte
       root: workspaceFolder.replace(/\\/g, '/'),
       home: homedir(),
       trusted: vscode.workspace.isTrusted,
-      sources: settings().instructionSources,
+      sources: honourVsCodeSettings(settings().instructionSources),
       compileGlob: globMatcher,
     });
   };
