@@ -10,6 +10,7 @@ import type { ReplayState } from './replayState';
 import type { AgentEvent, SessionStartSource } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
+import type { InstructionState } from './instructionState';
 
 export interface CoreContext {
   readonly sessionId: string;
@@ -34,6 +35,8 @@ export interface CoreContext {
   readonly lifecycle: SessionLifecycle;
   /** Set once the session listed tools: only that first listing may wait the longer startup wait. */
   readonly toolWait?: { listedOnce: boolean };
+  /** The repository's and the user's instruction files and the paths the conversation touched (instructionState.ts). */
+  readonly instructions?: InstructionState;
 }
 
 export interface SessionLifecycle {

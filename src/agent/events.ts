@@ -8,6 +8,7 @@ import type { ChatMessage, Usage } from './messages';
 import type { AdaptationNote, RetryCause, ToolHostEvent } from './ports';
 import type { BudgetScope } from './settings';
 import type { ToolsLimited } from './toolLimit';
+import type { AppliedInstruction } from './instructions';
 
 /** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
 export const HOOK_NAMES = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
@@ -109,7 +110,9 @@ export type AgentEvent =
   /** The servers list more tools than one request may carry: these servers' tools were cut to fit (toolLimit.ts); said once per change in a session. */
   | ({ type: 'tools_limited' } & ToolsLimited)
   /** A tool search (toolSearch.ts) loaded these tools (real names) for the rest of the conversation. */
-  | { type: 'tools_loaded'; query: string; names: string[] };
+  | { type: 'tools_loaded'; query: string; names: string[] }
+  /** What instruction files apply from this round on, and why; emitted when that changes (with the reading notes). */
+  | { type: 'instructions'; applied: AppliedInstruction[]; notes: string[] };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

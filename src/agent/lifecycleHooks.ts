@@ -11,6 +11,7 @@ import { buildHookPair, capHookField } from './hookEnvelope';
 import { collectObjections, serversWithHook } from './stopGateRules';
 import type { HookName, HookReply, SessionEndReason } from './events';
 import type { ToolInfo } from './messages';
+import { currentInstructions, instructionsMeta } from './instructionState';
 
 /** Allowlisted servers that expose `hook`, in configuration order. */
 export function hookServers(ctx: CoreContext, tools: readonly ToolInfo[], hook: HookName): string[] {
@@ -51,13 +52,15 @@ export function injectHookTexts(ctx: CoreContext, hook: HookName, texts: readonl
  */
 export async function runPromptStartHooks(ctx: CoreContext, tools: readonly ToolInfo[], prompt: string, signal: AbortSignal): Promise<boolean> {
   const source = ctx.lifecycle.sessionStart;
+  // docs/hooks.md#instructions-in-_meta: which files the model is told, so a hook can check what they ask.
+  const instructions = instructionsMeta(currentInstructions(ctx.instructions, ctx.state().history));
   if (source !== null) {
-    const texts = await askHook(ctx, hookServers(ctx, tools, '_SessionStart'), '_SessionStart', { source }, signal);
+    const texts = await askHook(ctx, hookServers(ctx, tools, '_SessionStart'), '_SessionStart', { source, ...instructions }, signal);
     if (signal.aborted) return false;
     ctx.lifecycle.sessionStart = null;
     injectHookTexts(ctx, '_SessionStart', texts);
   }
-  const texts = await askHook(ctx, hookServers(ctx, tools, '_UserPromptSubmit'), '_UserPromptSubmit', { prompt: capHookField(prompt) }, signal);
+  const texts = await askHook(ctx, hookServers(ctx, tools, '_UserPromptSubmit'), '_UserPromptSubmit', { prompt: capHookField(prompt), ...instructions }, signal);
   if (signal.aborted) return false;
   injectHookTexts(ctx, '_UserPromptSubmit', texts);
   return true;

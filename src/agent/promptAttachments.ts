@@ -4,6 +4,7 @@
  * only words them, so the CLI and the extension send attachments the same way.
  */
 import type { ImagePart } from './messages';
+import type { InstructionSet } from './instructions';
 
 export interface PromptAttachment {
   /** What the user sees, e.g. `src/cart.ts` or `src/cart.ts:10-24`. */
@@ -27,6 +28,11 @@ export interface PromptOptions {
   attachments?: readonly PromptAttachment[];
   /** Images the user attached (checked by the host with imageParts.ts): they go with the prompt's message. */
   images?: readonly ImagePart[];
+  /**
+   * The instruction files the host found (src/customizations/instructionFiles.ts): the core decides which
+   * apply each round. Kept for the session's later rounds and compaction until a prompt brings new ones.
+   */
+  instructions?: InstructionSet;
 }
 
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {

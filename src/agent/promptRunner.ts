@@ -23,6 +23,7 @@ import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
+import { announcement, notePaths } from './instructionState';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -62,6 +63,10 @@ export class PromptRunner {
     const { ctx } = this;
     const attached = this.attachments.map((a) => a.label);
     ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}) });
+    if (ctx.instructions !== undefined) {
+      if (this.options.instructions !== undefined) ctx.instructions.set = this.options.instructions;
+      notePaths(ctx.instructions, attached);
+    }
     const hooks = ctx.settings().hooks;
     if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));
     const images = this.options.images ?? [];
@@ -117,6 +122,8 @@ export class PromptRunner {
     const request = roundRequest(ctx, tools);
     this.sayToolLimit(request);
     const { specs } = request;
+    const announced = request.instructions !== undefined && ctx.instructions !== undefined ? announcement(ctx.instructions, request.instructions) : undefined;
+    if (announced !== undefined) ctx.emit({ type: 'instructions', ...announced });
     const settings = ctx.settings();
     const fixed = fixedChars(request.system, specs);
     const ledger = ctx.historyLedger;

@@ -11,6 +11,8 @@ import type { ToolSpec } from './ports';
 import type { ToolInfo } from './messages';
 import type { ToolsLimited } from './toolLimit';
 import { offeredTools } from './toolSearch';
+import type { InstructionDecision } from './instructions';
+import { currentInstructions } from './instructionState';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -19,6 +21,8 @@ export interface RoundRequest {
   specs: ToolSpec[];
   /** Which servers' tools did not all fit, when some did not. */
   limited?: ToolsLimited;
+  /** The instruction files that apply this round (their text is in `system`); undefined when the host gave none. */
+  instructions?: InstructionDecision;
 }
 
 /** Tools the model sees: every non-hook tool, hooks never (enabled or not). */
@@ -28,10 +32,17 @@ export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
 
 /**
  * The request parts of the next round, given every tool the servers list (hooks included): every tool
- * when they fit one request, else the tool search and the tools it loaded (toolSearch.ts).
+ * when they fit one request, else the tool search and the tools it loaded (toolSearch.ts); the
+ * instruction files that apply, in the system text.
  */
-export function roundRequest(ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'state'>>, tools: readonly ToolInfo[]): RoundRequest {
+export function roundRequest(ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state'>>, tools: readonly ToolInfo[]): RoundRequest {
   const offered = offeredTools(tools, ctx.state?.().loadedTools ?? []);
   const specs = [...(offered.search ? [offered.search] : []), ...toolSpecs(offered.tools)];
-  return { system: ctx.settings().systemPrompt, specs, ...(offered.limited === undefined ? {} : { limited: offered.limited }) };
+  const limited = offered.limited === undefined ? {} : { limited: offered.limited };
+  const base = ctx.settings().systemPrompt;
+  // In the system text, not a user turn: re-sent every round, so compaction cannot summarise them away.
+  const instructions = ctx.state === undefined ? undefined : currentInstructions(ctx.instructions, ctx.state().history);
+  if (instructions === undefined) return { system: base, specs, ...limited };
+  const system = instructions.text === '' ? base : `${base}\n\n${instructions.text}`;
+  return { system, specs, ...limited, instructions };
 }

@@ -24,6 +24,7 @@ import type { AgentSettings } from './settings';
 import type { ChatMessage, Usage } from './messages';
 import { errorMessage } from './errorMessage';
 import type { PromptOptions } from './promptAttachments';
+import { newInstructionState } from './instructionState';
 
 export interface AgentSessionOptions {
   sessionId: string;
@@ -105,6 +106,7 @@ export class AgentSession {
       historyLedger: this.ledger,
       lifecycle: { sessionStart: resumed ? 'resume' : 'new', promptRan: false, ended: false },
       toolWait: { listedOnce: false },
+      instructions: newInstructionState(),
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }

@@ -6,6 +6,7 @@
  * carries the evidence of the prompt (the tool calls made, the model's closing text). It also says what
  * became of the previous round's objections (`objection_resolved`), and what stands when the turn ends.
  */
+import { currentInstructions, instructionsMeta } from './instructionState';
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair, capHookField } from './hookEnvelope';
 import { askHook } from './lifecycleHooks';
@@ -115,6 +116,7 @@ function stopFields(ctx: CoreContext, gate: PromptGate, evidence: StopEvidence):
     toolCalls: evidence.toolCalls.slice(-STOP_EVIDENCE_MAX_CALLS).map(({ tool, isError }) => ({ tool, isError })),
     lastAssistantText: capHookField(evidence.lastAssistantText, STOP_EVIDENCE_TEXT_BYTES),
     ...(evidence.prompt !== undefined ? { prompt: capHookField(evidence.prompt) } : {}),
+    ...instructionsMeta(currentInstructions(ctx.instructions, ctx.state().history)),
   };
 }
 

@@ -13,6 +13,10 @@ export interface CliArgs {
   mcpConfig?: string;
   session?: string;
   json: boolean;
+  /** Also print which instruction files apply (stderr). */
+  verbose: boolean;
+  /** Which instruction formats are read (a comma list of INSTRUCTION_SOURCES). */
+  instructionsSources?: string;
   model?: string;
   maxRounds?: string;
   builtinServers?: string;
@@ -34,6 +38,7 @@ export interface CliArgs {
 
 export const USAGE = `Usage: sprout-agent [options] [prompt]
        sprout-agent hooks check [options]   (check hook servers; see sprout-agent hooks --help)
+       sprout-agent instructions [folder] [--agent NAME] [--json]   (which instruction files apply, and why)
        sprout-agent hooks install --agent AGENT   (gate Claude Code, Codex, Gemini CLI, Copilot, Cursor
                                           or Kiro with the same hook servers; see hooks install --help)
 
@@ -58,6 +63,10 @@ Options:
   --image PATH             send an image with the prompt (a screenshot: PNG, JPEG, GIF or WebP, at most 5 MB);
                            repeat it for more, at most 10. A model that takes no images gets a note instead
   --json                   one JSON event per line on stdout; otherwise readable text
+  --verbose                also print which instruction files (AGENTS.md, CLAUDE.md, rules) apply, on stderr
+  --instructions-sources LIST  instruction formats to read: comma list of agents,claude,gemini,copilot,
+                           cursor,cline,user, or "" for none (default: all; the workspace's only with
+                           --trust-workspace)
   --model NAME             model name (default: $SPROUT_AGENT_MODEL)
   --max-rounds N           model rounds per prompt, 0 = no cap (default: $SPROUT_AGENT_MAX_ROUNDS or 50)
   --elicitation POLICY     answers to MCP servers' questions: decline (default), cancel, off (servers
@@ -80,6 +89,7 @@ Environment:
   SPROUT_AGENT_MAX_CONTEXT_TOKENS       the model's context window in tokens (default: 128000)
   SPROUT_AGENT_BUILTIN_SERVERS          like --builtin-servers
   SPROUT_AGENT_TRUST_WORKSPACE          1 = like --trust-workspace
+  SPROUT_AGENT_INSTRUCTIONS_SOURCES     like --instructions-sources
   SPROUT_AGENT_ELICITATION              like --elicitation
   SPROUT_AGENT_TOOL_TIMEOUT_MS          a tool call with no answer and no progress this long is cancelled (default: 300000)
   SPROUT_AGENT_TOOL_MAX_TOTAL_MS        progress extends a tool call up to this total (default: 1800000)
@@ -113,6 +123,8 @@ const CLI_OPTIONS = {
   'mcp-config': { type: 'string' },
   session: { type: 'string' },
   json: { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  'instructions-sources': { type: 'string' },
   model: { type: 'string' },
   'max-rounds': { type: 'string' },
   'builtin-servers': { type: 'string' },
@@ -141,6 +153,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     mcpConfig: v['mcp-config'],
     session: v.session,
     json: v.json === true,
+    verbose: v.verbose === true,
+    instructionsSources: v['instructions-sources'],
     model: v.model,
     maxRounds: v['max-rounds'],
     builtinServers: v['builtin-servers'],

@@ -24,17 +24,19 @@ export function sampleFields(hook: HookName, call: SampleCall, hooks: HookSettin
   const callFields = { tool: call.tool, server: call.server, toolName: call.toolName, arguments: call.arguments, callId: 'call_hooks_check_1' };
   const budget = { rejectionsUsed: 0, rejectionBudget: hooks.stopMaxRejections, afterObjection: false };
   const prompt = 'Fix the failing test. (A sample prompt from sprout-agent hooks check.)';
+  // docs/hooks.md#instructions-in-_meta: a sample file, as a run in a repository with an AGENTS.md sends it.
+  const instructions = [{ path: 'AGENTS.md', sha256: '0'.repeat(64) }];
   switch (hook) {
     case '_SessionStart':
-      return { source: 'new' };
+      return { source: 'new', instructions };
     case '_UserPromptSubmit':
-      return { prompt };
+      return { prompt, instructions };
     case '_PreToolUse':
       return { ...callFields, denialsUsed: 0, denialBudget: hooks.preToolUseMaxDenials };
     case '_PostToolUse':
       return { ...callFields, isError: false, durationMs: 42, result: 'sample tool result' };
     case '_Stop':
-      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.', prompt };
+      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.', prompt, instructions };
     case '_PostCompact':
       return budget;
     case '_SessionEnd':

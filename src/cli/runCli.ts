@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, type HookAllowlist } from '../agent/settings';
-import type { Outcome } from '../agent/events';
+import type { AgentEvent, Outcome } from '../agent/events';
 import type { PromptOptions } from '../agent/promptAttachments';
 import { McpConfigError } from '../mcp/config';
 import { adaptationFilePath, fileAdaptationMemory } from '../runtime/adaptationFile';
@@ -34,6 +34,8 @@ import { runBridgeProcess } from './bridge/bridgeProcess';
 import { runHookHostCommand } from './bridge/hookHost';
 import { runHooksInstall } from './bridge/hooksInstall';
 import { describeFailures, runVerdict } from './serverFailures';
+import { cliInstructions, instructionSources, runInstructionsCommand, verboseInstructions } from './cliInstructions';
+import { trustsWorkspace } from './cliServers';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 /** How long a cancelled run may take to wind down before the servers are closed under it. */
@@ -103,6 +105,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   const images = readCliImages(args.images, io.cwd);
+  const instructions = cliInstructions(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), instructionSources(args.instructionsSources, io.env), io.env);
   if (args.prompt === undefined && io.stdin.isTTY === true) {
     io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
   }
@@ -141,9 +144,9 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   for (const event of runtime.startupEvents) print(event);
   // One decision: the outcome as printed (with the failed servers the run needed) is what the exit code comes from.
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
-  const unsubscribe = runtime.session.subscribe((event) => print(verdict.see(event)));
+  const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const finished = await runPrompt(runtime, prompt, io, { images });
+    const finished = await runPrompt(runtime, prompt, io, { images, instructions });
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
     if (finished === undefined || outcome === undefined) return io.interrupt.aborted ? EXIT_INTERRUPTED : EXIT_ERROR;
@@ -154,6 +157,15 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   } finally {
     await endRun(runtime, io, unsubscribe);
   }
+}
+
+/** Each event printed, and with --verbose (text mode) the instruction files that apply. */
+function printing(args: CliArgs, io: CliIo, print: (event: AgentEvent) => void): (event: AgentEvent) => void {
+  return (event) => {
+    print(event);
+    const verbose = args.verbose && !args.json ? verboseInstructions(event) : undefined;
+    if (verbose !== undefined) io.stderr.write(`${verbose}\n`);
+  };
 }
 
 /** Every way out: `_SessionEnd` within the hook timeout while the printer still shows its calls, then every server closes. */
@@ -172,6 +184,7 @@ export async function runCli(given: CliIo): Promise<number> {
   const io: CliIo = { ...given, stdout: terminalWriter(given.stdout), stderr: terminalWriter(given.stderr) };
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
   if (io.argv[0] === 'hooks') return runHooks(io, logger);
+  if (io.argv[0] === 'instructions') return withExitCodes(io, () => Promise.resolve(runInstructionsCommand(io.argv.slice(1), io)));
   let args: CliArgs;
   try {
     args = parseCliArgs(io.argv);

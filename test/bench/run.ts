@@ -8,6 +8,7 @@ import { runCommandHookBench } from './commandHookBench';
 import { runEraBench } from './eraBench';
 import { runExtensionBench } from './extensionBench';
 import { runGateBench } from './gateBench';
+import { runInstructionsBench } from './instructionsBench';
 import { runLoopBench } from './loopBench';
 import { runTestsBench } from './testsBench';
 
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       loop: () => runLoopBench(),
       extension: () => runExtensionBench(),
       tests: () => runTestsBench(),
+      instructions: () => runInstructionsBench(),
     };
     const asked = process.argv.slice(2);
     const unknown = asked.filter((name) => !(name in all));

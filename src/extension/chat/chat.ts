@@ -10,6 +10,7 @@ import type { Logger } from '../../agent/ports';
 import type { SessionEndReason, TranscriptRecord } from '../../agent/events';
 import { errorMessage } from '../../agent/errorMessage';
 import type { PromptAttachment, PromptOptions } from '../../agent/promptAttachments';
+import type { InstructionSet } from '../../agent/instructions';
 import { openSession } from '../../runtime/compose';
 import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
 import type { HostMessage } from '../../shared/protocol';
@@ -30,6 +31,8 @@ export interface ChatDeps {
   post?: (message: HostMessage) => void;
   /** The window's view events (the open chat only). */
   events?: ViewEvents;
+  /** Reads the instruction files for a prompt (chatInstructions.ts); none when absent. */
+  instructions?: () => InstructionSet | undefined;
 }
 
 export interface ChatFiles {
@@ -66,6 +69,7 @@ export class Chat {
     private readonly logger: Logger,
     /** The views hear this chat (off while a replaced chat winds down), and how. */
     private readonly audience: { live: boolean; events?: ViewEvents },
+    private readonly readInstructions?: () => InstructionSet | undefined,
   ) {}
 
   /** Opens (or resumes) the chat `id`; its view events start with `chat_opened` and the stored events. */
@@ -92,7 +96,7 @@ export class Chat {
       view.apply(event);
       if (audience.live) deps.events?.publish({ type: 'agent', event, at: Date.now() });
     });
-    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe, deps.logger, audience);
+    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe, deps.logger, audience, deps.instructions);
   }
 
   /**
@@ -111,7 +115,9 @@ export class Chat {
     this.tellRunning();
     try {
       const attachments = await prepare();
-      await this.session.run(prompt, abort.signal, { ...options, attachments });
+      // Read again for each prompt: the files may have changed, and trust may have been granted since.
+      const instructions = options.instructions ?? this.readInstructions?.();
+      await this.session.run(prompt, abort.signal, { ...options, attachments, ...(instructions === undefined ? {} : { instructions }) });
     } finally {
       this.abort = undefined;
       this.tellRunning();

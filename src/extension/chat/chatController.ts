@@ -5,6 +5,7 @@
  * The open chat speaks to the views by itself (its view state posts its entries, its events go on
  * the window's view events); this controller only says which chat that is.
  */
+import { windowInstructions } from './chatInstructions';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
@@ -196,6 +197,7 @@ export class ChatController {
       policy: this.deps.questions.chatPolicy,
       post: (message) => this.deps.views.broadcast(message),
       events: this.deps.events,
+      instructions: windowInstructions(this.deps.host.workspaceFolder, this.deps.settings),
     });
     this.chat = chat;
     this.deps.questions.showOn(chat.view);

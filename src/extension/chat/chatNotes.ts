@@ -41,6 +41,14 @@ function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** "3 instructions: AGENTS.md (at the workspace root), …" when what applies changes, with what could not be used. */
+function instructionsNote(event: Extract<AgentEvent, { type: 'instructions' }>): Note | undefined {
+  const n = event.applied.length;
+  const files = n === 0 ? 'No instruction files apply.' : `${n} ${n === 1 ? 'instruction' : 'instructions'}: ${event.applied.map((a) => `${a.path} (${a.why})`).join(', ')}.`;
+  if (n === 0 && event.notes.length === 0) return undefined;
+  return { level: event.notes.length > 0 ? 'warning' : 'info', text: [files, ...event.notes].join(' ') };
+}
+
 /** The note an event deserves, or undefined (most events have an entry of their own, or need none). */
 export function noteFor(event: AgentEvent): Note | undefined {
   switch (event.type) {
@@ -91,6 +99,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
       return { level: 'info', text: `The model call failed (${event.reason}); trying again in ${Math.round(event.delayMs / 100) / 10} s (attempt ${event.attempt}).` };
     case 'model_adapted':
       return { level: 'info', text: adaptedText(event) };
+    case 'instructions':
+      return instructionsNote(event);
     default:
       return undefined;
   }

@@ -1,4 +1,5 @@
 /** Runs one `sprout` task prompt in a chat of its own (listed with the others), streaming its events. */
+import { windowInstructions } from '../chat/chatInstructions';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../agent/ports';
 import type { AgentEvent, Outcome } from '../../agent/events';
@@ -27,6 +28,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
     settings: deps.settings,
     // No chat view shows a task's chat: its questions are notifications.
     policy: deps.questions.notificationPolicy,
+    instructions: windowInstructions(deps.host.workspaceFolder, deps.settings),
   });
   const stopListening = chat.session.subscribe((event) => {
     if (event.type === 'outcome') outcome = event.outcome;

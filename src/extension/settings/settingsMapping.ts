@@ -9,6 +9,7 @@ import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBud
 import type { AgentSettings, HookSettings } from '../../agent/settings';
 import { MODEL_PROVIDERS, type ModelProvider } from '../modelSources/modelSource';
 import { parseCompatibility, type Compatibility } from '../../model/dialect';
+import { INSTRUCTION_SOURCES, type InstructionSource, parseInstructionSources } from '../../customizations/instructionSources';
 import { ProtectedPatternError, validateProtectedPattern } from '../../servers/common/protectedPaths';
 import { parseProtocolSetting, type ProtocolSetting } from '../../mcp/protocolEra';
 import { SOURCE_FORMAT_IDS } from '../../agentHooks/hookSources';
@@ -41,6 +42,7 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.protocol': 'auto' as ProtocolSetting,
   'sprout.tools.protectedPaths': [] as string[],
   'sprout.agentHooks.formats': [...SOURCE_FORMAT_IDS] as SourceFormatId[],
+  'sprout.instructions.sources': [...INSTRUCTION_SOURCES] as InstructionSource[],
 } as const;
 
 export type SettingKey = keyof typeof SETTING_DEFAULTS;
@@ -65,6 +67,8 @@ export interface ExtensionSettings {
   protectedPaths: string[];
   /** Whose hook files are looked for (`sprout.agentHooks.formats`); a workspace's run only after consent. */
   agentHookFormats: SourceFormatId[];
+  /** Which instruction formats are read (`sprout.instructions.sources`); the workspace's only in a trusted window. */
+  instructionSources: InstructionSource[];
   errors: ConfigError[];
 }
 
@@ -190,6 +194,15 @@ function readAgentHookFormats(value: unknown, errors: ConfigError[]): SourceForm
   return [...new Set(names.filter((n): n is SourceFormatId => (SOURCE_FORMAT_IDS as readonly string[]).includes(n)))];
 }
 
+/** The known sources named; an unknown one is reported and left out (a source the user left out stays off). */
+function readInstructionSources(value: unknown, errors: ConfigError[]): InstructionSource[] {
+  const key = 'sprout.instructions.sources';
+  const names = attempt(errors, [...INSTRUCTION_SOURCES] as string[], () => asStringArray(value, key));
+  const known = names.filter((n) => (INSTRUCTION_SOURCES as readonly string[]).includes(n));
+  if (known.length < names.length) attempt(errors, [], () => parseInstructionSources(names, key));
+  return parseInstructionSources(known, key);
+}
+
 /** Reads every setting; a missing value (undefined) means the default. */
 export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = () => false): ExtensionSettings {
   const get: SettingGetter = (key) => rawGet(key) ?? SETTING_DEFAULTS[key];
@@ -217,6 +230,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
     protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
     agentHookFormats: readAgentHookFormats(get('sprout.agentHooks.formats'), errors),
+    instructionSources: readInstructionSources(get('sprout.instructions.sources'), errors),
     errors,
   };
 }

@@ -24,6 +24,15 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   '.sprout/**',
   // Every coding agent's configuration folder, from the table its hook formats are read from.
   ...agentConfigPatterns(),
+  // What the agent is told (docs: README.md#instructions): a write to one rewrites the agent's own instructions.
+  'AGENTS.md',
+  'CLAUDE.md',
+  'GEMINI.md',
+  '.github/copilot-instructions.md',
+  '.github/instructions/**',
+  '.clinerules',
+  '.clinerules/**',
+  '.cursorrules',
 ];
 
 export class ProtectedPatternError extends Error {

@@ -305,3 +305,16 @@ test("a prompt's images join its entry (from its message), and a transcript expo
   const { entriesToMarkdown } = await import('../../../src/extension/chat/transcriptExport');
   assert.match(entriesToMarkdown('t', model.entries), /## You\n\nwhat is this\?\n\[image: pasted image 1\.png\]/);
 });
+
+test('which instructions apply is one note when it changes, a warning when a file could not be used; sent as the protocol says', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'instructions', applied: [{ path: 'AGENTS.md', why: 'at the workspace root', sha256: 'a' }], notes: [] });
+  model.apply({ type: 'instructions', applied: [{ path: 'AGENTS.md', why: 'at the workspace root', sha256: 'a' }, { path: 'pkg/AGENTS.md', why: 'pkg/x.ts is in its folder', sha256: 'b' }], notes: ['x.mdc line 2: broken'] });
+  model.apply({ type: 'instructions', applied: [], notes: [] });
+  const notes = sent.flatMap((m) => (m.type === 'entry' && m.entry.kind === 'hookEvent' ? [[m.entry.level, m.entry.text]] : []));
+  assert.deepEqual(notes, [
+    ['info', '1 instruction: AGENTS.md (at the workspace root).'],
+    ['warning', '2 instructions: AGENTS.md (at the workspace root), pkg/AGENTS.md (pkg/x.ts is in its folder). x.mdc line 2: broken'],
+  ]);
+  for (const message of sent) assert.ok(hostMessageSchema.safeParse(message).success, JSON.stringify(message));
+});

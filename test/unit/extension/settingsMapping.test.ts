@@ -97,3 +97,12 @@ test('sprout.agentHooks.formats: every format by default, an unknown one reporte
   assert.deepEqual(s.agentHookFormats, ['claude']);
   assert.deepEqual(s.errors.map((e) => [e.setting, e.message]), [['sprout.agentHooks.formats', 'sprout.agentHooks.formats: unknown agent format "vim"; use "claude", "codex", "gemini", "copilot", "cursor".']]);
 });
+
+test('sprout.instructions.sources: every format by default, an unknown one reported and left out', () => {
+  assert.deepEqual(from({}).instructionSources, ['agents', 'claude', 'gemini', 'copilot', 'cursor', 'cline', 'user']);
+  assert.deepEqual(from({ 'sprout.instructions.sources': ['agents'] }).instructionSources, ['agents']);
+  assert.deepEqual(from({ 'sprout.instructions.sources': [] }).instructionSources, []);
+  const s = from({ 'sprout.instructions.sources': ['agents', 'vim'] });
+  assert.deepEqual(s.instructionSources, ['agents']);
+  assert.match(s.errors[0]?.message ?? '', /^sprout\.instructions\.sources: unknown instruction source "vim"; use a comma list of agents, claude/);
+});

@@ -27,6 +27,19 @@ describe('protected-path rule', () => {
     assert.equal(hit('.sprout/session.jsonl'), '.sprout/**');
   });
 
+  it('protects the instruction files that shape what the agent is told, at any depth', () => {
+    assert.equal(hit('AGENTS.md'), 'AGENTS.md');
+    assert.equal(hit('packages/app/AGENTS.md'), 'AGENTS.md');
+    assert.equal(hit('pkg/claude.md'), 'CLAUDE.md');
+    assert.equal(hit('GEMINI.md'), 'GEMINI.md');
+    assert.equal(hit('.github/copilot-instructions.md'), '.github/copilot-instructions.md');
+    assert.equal(hit('.github/instructions/ts.instructions.md'), '.github/instructions/**');
+    assert.equal(hit('.clinerules'), '.clinerules');
+    assert.equal(hit('.clinerules/01-style.md'), '.clinerules/**');
+    assert.equal(hit('.cursorrules'), '.cursorrules');
+    assert.equal(hit('docs/AGENTS.md.bak'), undefined);
+  });
+
   it('leaves ordinary files alone, including look-alikes', () => {
     for (const path of ['src/a.ts', 'README.md', '.github/CODEOWNERS', '.github/dependabot.yml', 'vscode/settings.json', '.gitignore', '.gitattributes', 'git/config', 'my.vscode.txt', 'x.code-workspace.bak']) {
       assert.equal(hit(path), undefined, path);

@@ -1,0 +1,101 @@
+/**
+ * Where each format keeps its instruction files in a workspace: the root's files, Copilot's and
+ * Cursor's rule folders, Cline's `.clinerules` (a file or a folder) and every nested `AGENTS.md`,
+ * `CLAUDE.md` and `GEMINI.md`. The walk skips `node_modules`, `.git` and hidden folders and is bounded
+ * in depth and folders, saying so when it stops early.
+ */
+import type { InstructionFile } from '../agent/instructions';
+import type { InstructionFileSystem, InstructionSource } from './instructionSources';
+
+export interface FoundFile {
+  absolute: string;
+  /** Workspace-relative, or `~/...` for a user-level file. */
+  shown: string;
+  scope: 'workspace' | 'user';
+  format: InstructionFile['format'];
+}
+
+/** Folders below the root the walk looks into, and how deep: enough for a large monorepo, bounded for a home folder opened by mistake. */
+export const WALK_MAX_FOLDERS = 5000;
+export const WALK_MAX_DEPTH = 12;
+const SKIPPED = new Set(['node_modules', '.git']);
+
+/** The nested files, by name. */
+const NESTED: Readonly<Record<string, { format: InstructionFile['format']; source: InstructionSource }>> = {
+  'AGENTS.md': { format: 'agents', source: 'agents' },
+  'CLAUDE.md': { format: 'claude', source: 'claude' },
+  'GEMINI.md': { format: 'gemini', source: 'gemini' },
+};
+
+/** The root's fixed files (besides the nested names found at the root), in the order they are told. */
+const ROOT_FILES: readonly { path: string; format: InstructionFile['format']; source: InstructionSource }[] = [
+  { path: '.claude/CLAUDE.md', format: 'claude', source: 'claude' },
+  { path: '.github/copilot-instructions.md', format: 'copilot', source: 'copilot' },
+  { path: '.cursorrules', format: 'cursor', source: 'cursor' },
+  { path: '.clinerules', format: 'cline', source: 'cline' },
+];
+
+function join(folder: string, name: string): string {
+  return folder === '' ? name : `${folder}/${name}`;
+}
+
+function abs(root: string, relative: string): string {
+  return `${root.replace(/\/+$/, '')}/${relative}`;
+}
+
+/** Files under `folder` (relative) whose name ends with `suffix`, at any depth (bounded), sorted. */
+function filesUnder(fs: InstructionFileSystem, root: string, folder: string, suffix: string, depth = 0): string[] {
+  if (depth > 4) return [];
+  const out: string[] = [];
+  for (const entry of fs.list(abs(root, folder))) {
+    const path = join(folder, entry.name);
+    if (entry.kind === 'dir') out.push(...filesUnder(fs, root, path, suffix, depth + 1));
+    else if (entry.name.endsWith(suffix)) out.push(path);
+  }
+  return out.sort();
+}
+
+function rootFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[]): FoundFile[] {
+  const found: FoundFile[] = [];
+  const add = (shown: string, format: InstructionFile['format']): void => void found.push({ absolute: abs(root, shown), shown, scope: 'workspace', format });
+  for (const [name, { format, source }] of Object.entries(NESTED)) if (sources.includes(source) && fs.size(abs(root, name)) !== undefined) add(name, format);
+  for (const { path, format, source } of ROOT_FILES) {
+    if (!sources.includes(source)) continue;
+    if (fs.size(abs(root, path)) !== undefined) add(path, format);
+    else if (path === '.clinerules') for (const file of filesUnder(fs, root, '.clinerules', '')) if (/\.(md|txt)$/i.test(file) || !file.slice(12).includes('.')) add(file, 'cline');
+  }
+  if (sources.includes('copilot')) for (const file of filesUnder(fs, root, '.github/instructions', '.instructions.md')) add(file, 'copilot-scoped');
+  if (sources.includes('cursor')) for (const file of filesUnder(fs, root, '.cursor/rules', '.mdc')) add(file, 'cursor');
+  return found;
+}
+
+/** Nested AGENTS.md/CLAUDE.md/GEMINI.md below the root, breadth first, bounded. */
+function nestedFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[], notes: string[]): FoundFile[] {
+  const found: FoundFile[] = [];
+  let level = [''];
+  let folders = 0;
+  for (let depth = 0; depth <= WALK_MAX_DEPTH && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const folder of level) {
+      for (const entry of fs.list(folder === '' ? root : abs(root, folder))) {
+        if (entry.kind === 'dir') {
+          if (SKIPPED.has(entry.name) || entry.name.startsWith('.')) continue;
+          if (++folders > WALK_MAX_FOLDERS) {
+            notes.push(`Nested instruction files were looked for in the first ${WALK_MAX_FOLDERS} folders only; open a smaller folder to find the others.`);
+            return found;
+          }
+          next.push(join(folder, entry.name));
+        } else if (folder !== '') {
+          const nested = NESTED[entry.name];
+          if (nested !== undefined && sources.includes(nested.source)) found.push({ absolute: abs(root, join(folder, entry.name)), shown: join(folder, entry.name), scope: 'workspace', format: nested.format });
+        }
+      }
+    }
+    level = next.sort();
+  }
+  return found.sort((a, b) => (a.shown < b.shown ? -1 : 1));
+}
+
+export function findInstructionFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[], notes: string[]): FoundFile[] {
+  return [...rootFiles(fs, root, sources), ...nestedFiles(fs, root, sources, notes)];
+}

@@ -1,0 +1,31 @@
+/**
+ * The window's instruction files for a prompt: read with node:fs from the workspace folder (none of
+ * them in Restricted Mode, which the core's note says once) and the user's home, in the formats
+ * `sprout.instructions.sources` names. Which apply is the core's decision (src/agent/instructions.ts).
+ */
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import type { InstructionSet } from '../../agent/instructions';
+import { readInstructions } from '../../customizations/instructionFiles';
+import { nodeInstructionFs } from '../../platform/instructionFs';
+import { globMatcher } from '../../servers/common/glob';
+import type { ExtensionSettings } from '../settings/settingsMapping';
+
+/** VS Code's own `chat.useAgentsMdFile: false` turns AGENTS.md off here too (only where the user set it). */
+function honourVsCodeSettings(sources: ExtensionSettings['instructionSources']): ExtensionSettings['instructionSources'] {
+  const useAgentsMd = vscode.workspace.getConfiguration('chat').get<unknown>('useAgentsMdFile');
+  return useAgentsMd === false ? sources.filter((s) => s !== 'agents') : sources;
+}
+
+export function windowInstructions(workspaceFolder: string, settings: () => ExtensionSettings): () => InstructionSet | undefined {
+  return () => {
+    if (workspaceFolder === '') return undefined;
+    return readInstructions(nodeInstructionFs(), {
+      root: workspaceFolder.replace(/\\/g, '/'),
+      home: homedir(),
+      trusted: vscode.workspace.isTrusted,
+      sources: honourVsCodeSettings(settings().instructionSources),
+      compileGlob: globMatcher,
+    });
+  };
+}
