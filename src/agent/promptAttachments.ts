@@ -4,6 +4,7 @@
  * only words them, so the CLI and the extension send attachments the same way.
  */
 import type { ImagePart } from './messages';
+import type { Mode } from './modes';
 
 export interface PromptAttachment {
   /** What the user sees, e.g. `src/cart.ts` or `src/cart.ts:10-24`. */
@@ -27,6 +28,8 @@ export interface PromptOptions {
   attachments?: readonly PromptAttachment[];
   /** Images the user attached (checked by the host with imageParts.ts): they go with the prompt's message. */
   images?: readonly ImagePart[];
+  /** What the prompt may do (modes.ts): Agent when absent. It narrows the tools offered and run, and adds system text. */
+  mode?: Mode;
 }
 
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {

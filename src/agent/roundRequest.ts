@@ -9,6 +9,7 @@
 import type { CoreContext } from './context';
 import type { ToolSpec } from './ports';
 import type { ToolInfo } from './messages';
+import { type Mode, modeSystemText, modeTools } from './modes';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -22,7 +23,12 @@ export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
   return tools.filter((t) => !t.isHook).map((t) => ({ name: t.qualifiedName, description: t.description, parameters: t.inputSchema }));
 }
 
-/** The request parts of the next round, given every tool the servers list (hooks included). */
-export function roundRequest(ctx: Pick<CoreContext, 'settings'>, tools: readonly ToolInfo[]): RoundRequest {
-  return { system: ctx.settings().systemPrompt, specs: toolSpecs(tools) };
+/** `text` after `system`, a blank line between (nothing added for empty text). */
+function withSystemText(system: string, text: string): string {
+  return text === '' ? system : `${system}\n\n${text}`;
+}
+
+/** The request parts of the next round, given every tool the servers list (hooks included) and the prompt's mode (modes.ts). */
+export function roundRequest(ctx: Pick<CoreContext, 'settings'>, tools: readonly ToolInfo[], mode: Mode = 'agent'): RoundRequest {
+  return { system: withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), specs: toolSpecs(modeTools(mode, tools)) };
 }

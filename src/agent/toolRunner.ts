@@ -18,6 +18,7 @@ import type { ToolProgress } from './ports';
 import { errorMessage } from './errorMessage';
 import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
 import { runWithIdleTimeout } from './toolTimeout';
+import { type Mode, modeAllows, modeRefusal } from './modes';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -53,6 +54,8 @@ interface ToolRound {
   preServers: string[];
   postServers: string[];
   denials: DenialCount;
+  /** The prompt's mode: a call it forbids is refused before any hook or approval (modes.ts). */
+  mode: Mode;
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -75,6 +78,7 @@ export interface ToolCallRecord {
 
 async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, round: ToolRound, signal: AbortSignal): Promise<Executed> {
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
+  if (!modeAllows(round.mode, tool)) return { result: { isError: true, text: modeRefusal(round.mode, call.name) } };
   const args = parseToolArguments(call.arguments);
   if (!args.ok) return { result: { isError: true, text: invalidArgumentsResult(call.name, call.arguments, args.error) } };
   // Policy first: a denied call is never put to the user for approval.
@@ -149,10 +153,11 @@ export async function runToolCalls(
   tools: readonly ToolInfo[],
   signal: AbortSignal,
   denials: DenialCount = { used: 0 },
+  mode: Mode = 'agent',
 ): Promise<ToolCallRecord[]> {
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials };
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode };
   const results: CallResult[] = calls.map(() => ({ text: CANCELLED_TOOL_RESULT, isError: true }));
   let next = 0;
   const worker = async (): Promise<void> => {
