@@ -6,6 +6,8 @@ import { approvedPlanPrompt, planSteps } from '../../../src/agent/planSteps';
 import { roundRequest } from '../../../src/agent/roundRequest';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { ToolAnnotations, ToolInfo } from '../../../src/agent/messages';
+import { call, reply } from '../../fakes/ScriptedModelClient';
+import { harness, settings } from './harness';
 
 const tool = (server: string, bareName: string, annotations: ToolAnnotations = {}): ToolInfo => ({
   server, bareName, qualifiedName: `${server}__${bareName}`, description: '', inputSchema: {}, annotations, isHook: bareName.startsWith('_'),
@@ -73,4 +75,21 @@ test('approvedPlanPrompt lists the steps in order, with the user\'s words when g
   assert.ok(prompt.startsWith('Carry out the approved plan.'));
   assert.match(prompt, /todo list[\s\S]*\n1\. Add a field\n2\. Write a test$/);
   assert.ok(approvedPlanPrompt(['A'], ' Go, but skip the docs. ').startsWith('Go, but skip the docs.\n\n'));
+});
+
+test('the loop in Ask mode: only the read-only tool is offered; a write call is refused before _PreToolUse and never reaches its server', async () => {
+  const h = await harness({
+    servers: [{ name: 'fs', tools: { read: () => 'contents', write: () => 'written', _PreToolUse: () => '' }, annotations: { read: { readOnlyHint: true }, write: { readOnlyHint: false } } }],
+    settings: settings({}, { allowlist: { kind: 'names', names: ['fs'] } }),
+    script: [reply.tools(call('fs__write', { path: 'a.ts' }, 'w'), call('fs__read', { path: 'a.ts' }, 'r')), reply.text('read only')],
+  });
+  const outcome = await h.session.run('change a.ts', undefined, { mode: 'ask' });
+  assert.equal(outcome.reason, 'end_turn');
+  assert.deepEqual(h.model.requests[0]?.tools.map((t) => t.name), ['fs__read']);
+  assert.match(String(h.model.requests[0]?.messages[0]?.content), /Mode: Ask/);
+  const results = Object.fromEntries(h.session.state.history.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m.content]] : [])));
+  assert.equal(results.w, modeRefusal('ask', 'fs__write'));
+  assert.equal(results.r, 'contents');
+  assert.deepEqual(h.tools.calls.map((c) => c.tool), ['_PreToolUse', 'read'], 'the write reached no server, not even its _PreToolUse');
+  assert.deepEqual(h.of('prompt_started').map((e) => e.mode), ['ask']);
 });
