@@ -73,7 +73,7 @@ export const hooksSummarySchema = z.object({ text: z.string(), tooltip: z.string
 export type HooksSummary = z.infer<typeof hooksSummarySchema>;
 
 export const chatEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())), images: z.optional(z.array(imageViewSchema)) }),
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())), images: z.optional(z.array(imageViewSchema)), mode: z.optional(chatModeSchema) }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({
     kind: z.literal('tool'),

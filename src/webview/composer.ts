@@ -110,9 +110,9 @@ export class Composer {
     this.sendButton.hidden = running;
   }
 
-  /** The chat shown now: the mode picker shows the mode last picked in it (Agent for a chat not picked in). */
-  setChat(chatId: string): void {
-    this.mode.setChat(chatId);
+  /** The chat shown now: the mode picker shows the mode last picked in it, else its last message's (`lastMode`), else Agent. */
+  setChat(chatId: string, lastMode?: ChatMode): void {
+    this.mode.setChat(chatId, lastMode);
   }
 
   addAttachment(ref: AttachmentRef): void {

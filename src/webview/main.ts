@@ -151,7 +151,7 @@ function applySnapshot(state: ChatState): void {
   showEmpty();
   setHooks(state.hooks);
   composer.setRunning(state.running);
-  composer.setChat(state.chatId);
+  composer.setChat(state.chatId, state.entries.findLast((e) => e.kind === 'user')?.mode);
   if (composer.input.value === '' || state.draft !== '') composer.setText(state.draft);
   setSetup(state.setup);
   setNotice(state.notice);

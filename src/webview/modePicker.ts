@@ -1,6 +1,7 @@
 /**
  * The composer's mode picker (Agent, Ask, Plan: README.md#modes), kept per chat: switching chats shows
- * the mode last picked in that chat, Agent for one never picked in. The choice goes with each prompt.
+ * the mode last picked in that chat, else the mode of its last message (a reopened chat), else Agent.
+ * The choice goes with each prompt.
  */
 import type { ChatMode } from '../shared/protocol';
 import { el } from './dom';
@@ -33,9 +34,10 @@ export class ModePicker {
     return picked?.mode ?? 'agent';
   }
 
-  setChat(chatId: string): void {
+  /** `lastMode`: the mode of the chat's last message (a chat reopened after a reload), used when nothing was picked in it here. */
+  setChat(chatId: string, lastMode?: ChatMode): void {
     this.chatId = chatId;
-    this.element.value = this.byChat.get(chatId) ?? 'agent';
+    this.element.value = this.byChat.get(chatId) ?? lastMode ?? 'agent';
     this.showTitle();
   }
 

@@ -1,6 +1,7 @@
 // The composer's mode picker in real headless Chromium with the real chat bundle: the mode picked goes
 // with the prompt (`send` carries it; Agent, the default, is left out), and it is kept per chat: another
-// chat shows Agent, and coming back shows the mode picked there. What the host and core do with the mode
+// chat shows Agent, and coming back shows the mode picked there; a reopened chat starts in the mode of its
+// last message, and Ask and Plan messages are tagged. What the host and core do with the mode
 // is tested through the CLI (test/integration/cli/cliModes.test.ts).
 import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -10,7 +11,7 @@ import { openWebviewPage, type WebviewPage } from './webviewPage';
 let view: WebviewPage | undefined;
 let page: Page;
 
-const state = (chatId: string): unknown => ({ chatId, entries: [], running: false, draft: '', setup: null, notice: null, hooks: { state: 'off', text: '', tooltip: '' } });
+const state = (chatId: string, entries: unknown[] = []): unknown => ({ chatId, entries, running: false, draft: '', setup: null, notice: null, hooks: { state: 'off', text: '', tooltip: '' } });
 
 before(async () => {
   view = await openWebviewPage({ viewport: { width: 420, height: 640 } });
@@ -52,4 +53,19 @@ test('the mode is kept per chat: another chat shows Agent, coming back shows Pla
   assert.equal(await picker.inputValue(), 'plan');
   await view!.send({ type: 'snapshot', state: state('two') });
   assert.equal(await picker.inputValue(), 'ask');
+});
+
+test('a reopened chat starts in the mode of its last message, which is tagged with it', async () => {
+  const entries = [
+    { kind: 'user', id: 'u1', text: 'where is the total?', mode: 'ask' },
+    { kind: 'assistant', id: 'a1', text: 'In cart.ts.', done: true },
+    { kind: 'user', id: 'u2', text: 'plan a discount', mode: 'plan' },
+    { kind: 'assistant', id: 'a2', text: '1. Add a field', done: true },
+  ];
+  await view!.send({ type: 'snapshot', state: state('reopened', entries) });
+  assert.equal(await page.locator('[data-testid=mode-picker]').inputValue(), 'plan');
+  assert.deepEqual(await page.locator('[data-testid=message-mode]').allTextContents(), ['Ask', 'Plan']);
+  await view!.send({ type: 'snapshot', state: state('plain', [{ kind: 'user', id: 'u', text: 'hi' }]) });
+  assert.equal(await page.locator('[data-testid=mode-picker]').inputValue(), 'agent');
+  assert.equal(await page.locator('[data-testid=message-mode]').count(), 0, 'Agent messages carry no tag');
 });
