@@ -9,6 +9,7 @@ import type { AdaptationNote, RetryCause, ToolHostEvent } from './ports';
 import type { BudgetScope } from './settings';
 import type { ToolsLimited } from './toolLimit';
 import type { AppliedInstruction } from './instructions';
+import type { Mode } from './modes';
 
 /** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
 export const HOOK_NAMES = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
@@ -61,8 +62,8 @@ export type AgentEvent =
   /** What the tool host does on its own (servers restarting or failing, approval and elicitation questions), forwarded as is. */
   | ToolHostEvent
   | { type: 'session_started'; sessionId: string; resumed: boolean }
-  /** `attachments`: labels of the files the user attached (their text went to the model with the prompt). */
-  | { type: 'prompt_started'; text: string; attachments?: string[] }
+  /** `attachments`: labels of the files the user attached (their text went to the model with the prompt); `mode`: the prompt's mode when the host chose one (absent: Agent). */
+  | { type: 'prompt_started'; text: string; attachments?: string[]; mode?: Mode }
   | { type: 'round_started'; round: number }
   | { type: 'text_delta'; delta: string }
   /** One message appended to the history (user prompt, model reply, tool result, synthetic hook pair). */

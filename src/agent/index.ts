@@ -37,4 +37,5 @@ export { parseToolArguments, wireSafeArguments } from './toolArguments';
 export { withAttachments, type PromptAttachment, type PromptOptions } from './promptAttachments';
 export { planRound } from './promptRunner';
 export { roundRequest, toolSpecs, type RoundRequest } from './roundRequest';
+export { MODES, isMode, modeAllows, modeLabel, modeRefusal, modeSystemText, modeTools, type Mode } from './modes';
 export { IMAGE_TYPES, MAX_IMAGE_BYTES, MAX_IMAGES_PER_MESSAGE, checkImage, checkImages, imageLabel, imageTokens, type ImageCheck } from './imageParts';

@@ -5,6 +5,7 @@
  */
 import type { ImagePart } from './messages';
 import type { InstructionSet } from './instructions';
+import type { Mode } from './modes';
 
 export interface PromptAttachment {
   /** What the user sees, e.g. `src/cart.ts` or `src/cart.ts:10-24`. */
@@ -33,6 +34,8 @@ export interface PromptOptions {
    * apply each round. Kept for the session's later rounds and compaction until a prompt brings new ones.
    */
   instructions?: InstructionSet;
+  /** What the prompt may do (modes.ts): Agent when absent. It narrows the tools offered and run, and adds system text. */
+  mode?: Mode;
 }
 
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {

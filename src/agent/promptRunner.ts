@@ -62,7 +62,8 @@ export class PromptRunner {
   async run(): Promise<Outcome> {
     const { ctx } = this;
     const attached = this.attachments.map((a) => a.label);
-    ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}) });
+    const mode = this.options.mode;
+    ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}), ...(mode === undefined ? {} : { mode }) });
     if (ctx.instructions !== undefined) {
       if (this.options.instructions !== undefined) ctx.instructions.set = this.options.instructions;
       notePaths(ctx.instructions, attached);
@@ -119,7 +120,7 @@ export class PromptRunner {
       if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal))) return finish('cancelled');
       this.startHooksDone = true;
     }
-    const request = roundRequest(ctx, tools);
+    const request = roundRequest(ctx, tools, this.options.mode);
     this.sayToolLimit(request);
     const { specs } = request;
     const announced = request.instructions !== undefined && ctx.instructions !== undefined ? announcement(ctx.instructions, request.instructions) : undefined;
@@ -189,7 +190,7 @@ export class PromptRunner {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
         return finish(reply.finishReason as OutcomeReason);
       }
-      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials)) this.toolCalls.push(record);
+      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode)) this.toolCalls.push(record);
       if (this.toolCalls.length > 2 * STOP_EVIDENCE_MAX_CALLS) this.toolCalls.splice(0, this.toolCalls.length - STOP_EVIDENCE_MAX_CALLS);
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }

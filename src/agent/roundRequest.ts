@@ -13,6 +13,7 @@ import type { ToolsLimited } from './toolLimit';
 import { offeredTools } from './toolSearch';
 import type { InstructionDecision } from './instructions';
 import { currentInstructions } from './instructionState';
+import { type Mode, modeSystemText, modeTools } from './modes';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -30,19 +31,28 @@ export function toolSpecs(tools: readonly ToolInfo[]): ToolSpec[] {
   return tools.filter((t) => !t.isHook).map((t) => ({ name: t.qualifiedName, description: t.description, parameters: t.inputSchema }));
 }
 
+/** `text` after `system`, a blank line between (nothing added for empty text). */
+function withSystemText(system: string, text: string): string {
+  return text === '' ? system : `${system}\n\n${text}`;
+}
+
 /**
- * The request parts of the next round, given every tool the servers list (hooks included): every tool
- * when they fit one request, else the tool search and the tools it loaded (toolSearch.ts); the
- * instruction files that apply, in the system text.
+ * The request parts of the next round, given every tool the servers list (hooks included) and the
+ * prompt's mode (modes.ts): the tools the mode allows, all when they fit one request, else the tool
+ * search and the tools it loaded (toolSearch.ts); the mode's text and the instruction files that apply,
+ * in the system text.
  */
-export function roundRequest(ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state'>>, tools: readonly ToolInfo[]): RoundRequest {
-  const offered = offeredTools(tools, ctx.state?.().loadedTools ?? []);
+export function roundRequest(
+  ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state'>>,
+  tools: readonly ToolInfo[],
+  mode: Mode = 'agent',
+): RoundRequest {
+  const offered = offeredTools(modeTools(mode, tools), ctx.state?.().loadedTools ?? []);
   const specs = [...(offered.search ? [offered.search] : []), ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
-  const base = ctx.settings().systemPrompt;
+  const base = withSystemText(ctx.settings().systemPrompt, modeSystemText(mode));
   // In the system text, not a user turn: re-sent every round, so compaction cannot summarise them away.
   const instructions = ctx.state === undefined ? undefined : currentInstructions(ctx.instructions, ctx.state().history);
   if (instructions === undefined) return { system: base, specs, ...limited };
-  const system = instructions.text === '' ? base : `${base}\n\n${instructions.text}`;
-  return { system, specs, ...limited, instructions };
+  return { system: withSystemText(base, instructions.text), specs, ...limited, instructions };
 }

@@ -19,6 +19,7 @@ import { errorMessage } from './errorMessage';
 import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
 import { runWithIdleTimeout } from './toolTimeout';
 import { answerSearchCall, usesSearch } from './toolSearch';
+import { type Mode, modeAllows, modeRefusal } from './modes';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -56,6 +57,8 @@ interface ToolRound {
   denials: DenialCount;
   /** While the tool search is in use (toolSearch.ts): its answer to a call, or undefined to run the call. */
   search?: (call: ToolCall) => ToolCallResult | undefined;
+  /** The prompt's mode: a call it forbids is refused before any hook or approval (modes.ts). */
+  mode: Mode;
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -80,6 +83,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   const searched = round.search?.(call);
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
+  if (!modeAllows(round.mode, tool)) return { result: { isError: true, text: modeRefusal(round.mode, call.name) } };
   const args = parseToolArguments(call.arguments);
   if (!args.ok) return { result: { isError: true, text: invalidArgumentsResult(call.name, call.arguments, args.error) } };
   // Policy first: a denied call is never put to the user for approval.
@@ -154,10 +158,11 @@ export async function runToolCalls(
   tools: readonly ToolInfo[],
   signal: AbortSignal,
   denials: DenialCount = { used: 0 },
+  mode: Mode = 'agent',
 ): Promise<ToolCallRecord[]> {
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials };
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode };
   if (usesSearch(tools)) round.search = (call) => answerSearchCall(call, tools, ctx.state().loadedTools, (query, names) => ctx.emit({ type: 'tools_loaded', query, names }));
   const results: CallResult[] = calls.map(() => ({ text: CANCELLED_TOOL_RESULT, isError: true }));
   let next = 0;

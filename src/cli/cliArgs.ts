@@ -5,6 +5,7 @@
 import { parseArgs } from 'node:util';
 import { explainArgsError } from '../platform/argsErrors';
 import { UsageError } from './exitCodes';
+import { MODES, type Mode, isMode } from '../agent/modes';
 
 export interface CliArgs {
   help: boolean;
@@ -32,6 +33,10 @@ export interface CliArgs {
   allowSecretEnv: string[];
   /** Image files sent with the prompt (`--image PATH`, repeatable). */
   images: string[];
+  /** What the prompt may do: agent (default), ask (read-only tools), plan (read-only tools, a numbered plan). */
+  mode: Mode;
+  /** Approve the plan the session's last answer holds: its steps become the todo list, then the prompt runs in Agent mode. */
+  approvePlan: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -62,6 +67,11 @@ Options:
                            ...: files that make git, editors or CI run code); refused without it
   --image PATH             send an image with the prompt (a screenshot: PNG, JPEG, GIF or WebP, at most 5 MB);
                            repeat it for more, at most 10. A model that takes no images gets a note instead
+  --mode MODE              agent (default: every tool), ask (only tools marked read-only: nothing is
+                           written or run), plan (read-only tools; the answer is a numbered plan of steps)
+  --approve-plan           with --session: the numbered steps of the session's last answer (a --mode plan
+                           run) become the todo list, then the prompt (default: carry out the plan) runs
+                           in agent mode, held to the plan by the todo server's _Stop
   --json                   one JSON event per line on stdout; otherwise readable text
   --verbose                also print which instruction files (AGENTS.md, CLAUDE.md, rules) apply, on stderr
   --instructions-sources LIST  instruction formats to read: comma list of agents,claude,gemini,copilot,
@@ -134,7 +144,16 @@ const CLI_OPTIONS = {
   'allow-protected-writes': { type: 'boolean' },
   'allow-secret-env': { type: 'string', multiple: true },
   image: { type: 'string', multiple: true },
+  mode: { type: 'string' },
+  'approve-plan': { type: 'boolean' },
 } as const;
+
+/** `--mode`'s value; anything else is a usage error naming the flag and the choices. */
+function modeOption(value: string | undefined): Mode {
+  if (value === undefined) return 'agent';
+  if (isMode(value)) return value;
+  throw new UsageError(`--mode ${JSON.stringify(value)} is not a mode: use ${MODES.join(', ')} (default: agent).`);
+}
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
   let parsed;
@@ -164,6 +183,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     agentHooks: v['agent-hooks'],
     allowSecretEnv: secretEnvNames(v['allow-secret-env']),
     images: v.image ?? [],
+    mode: modeOption(v.mode),
+    approvePlan: v['approve-plan'] === true,
     prompt,
   };
 }

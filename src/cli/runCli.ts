@@ -18,6 +18,7 @@ import { terminalWriter } from '../platform/terminalText';
 import { UnsafeStateDirError } from '../platform/privateState';
 import { parseCliArgs, USAGE, type CliArgs } from './cliArgs';
 import { readCliImages } from './cliImages';
+import { checkPlanArgs, plannedRun, promptFromStdin } from './cliPlan';
 import type { CliIo } from './cliIo';
 import { checkHookAllowlist, selectAndAnnounce, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor } from './cliSession';
@@ -96,20 +97,27 @@ function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist
   return selection;
 }
 
+/** The prompt: the argument, else stdin (asked for on a terminal); none when approving a plan without one. */
+async function runPromptText(args: CliArgs, io: CliIo): Promise<string> {
+  if (!promptFromStdin(args)) return '';
+  if (args.prompt === undefined && io.stdin.isTTY === true) {
+    io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
+  }
+  return await raceInterrupt(readPrompt(args.prompt, io.stdin, io.interrupt), io.interrupt);
+}
+
 async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
   const protectedPaths = protectedPathsFromEnv(io.env);
   const mcp = mcpProtocolOptions(io.env);
+  checkPlanArgs(args);
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   const images = readCliImages(args.images, io.cwd);
   const instructions = cliInstructions(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), instructionSources(args.instructionsSources, io.env), io.env);
-  if (args.prompt === undefined && io.stdin.isTTY === true) {
-    io.stderr.write('sprout-agent: type the prompt, then Ctrl-D (or pass it as an argument)\n');
-  }
-  const prompt = await raceInterrupt(readPrompt(args.prompt, io.stdin, io.interrupt), io.interrupt);
+  const prompt = await runPromptText(args, io);
   const sessionFile = sessionFileFor(args.session, io.cwd, workspaceFolder);
   const sessionId = await sessionIdFor(sessionFile, logger);
   const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
@@ -146,7 +154,8 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const finished = await runPrompt(runtime, prompt, io, { images, instructions });
+    const planned = await plannedRun(runtime, args, prompt, { images, instructions }, io.interrupt);
+    const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
     if (finished === undefined || outcome === undefined) return io.interrupt.aborted ? EXIT_INTERRUPTED : EXIT_ERROR;

@@ -12,6 +12,9 @@ export const toolStatusSchema = z.enum(['running', 'awaiting_approval', 'ok', 'e
 export type ToolStatus = z.infer<typeof toolStatusSchema>;
 
 export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
+/** The composer's mode picker (the core's modes: src/agent/modes.ts). */
+export const chatModeSchema = z.enum(['agent', 'ask', 'plan']);
+export type ChatMode = z.infer<typeof chatModeSchema>;
 export type ApprovalScope = z.infer<typeof approvalScopeSchema>;
 
 /** A failing test (or other finding) a hook attached to its objection; `file` relative to the workspace or absolute. */
@@ -70,7 +73,7 @@ export const hooksSummarySchema = z.object({ text: z.string(), tooltip: z.string
 export type HooksSummary = z.infer<typeof hooksSummarySchema>;
 
 export const chatEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())), images: z.optional(z.array(imageViewSchema)) }),
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())), images: z.optional(z.array(imageViewSchema)), mode: z.optional(chatModeSchema) }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({
     kind: z.literal('tool'),
@@ -186,7 +189,8 @@ export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)), attachments: z.optional(z.array(attachmentSchema)), images: z.optional(z.array(imageInputSchema)) }),
+  /** `mode`: the composer's mode picker (absent: Agent). */
+  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)), attachments: z.optional(z.array(attachmentSchema)), images: z.optional(z.array(imageInputSchema)), mode: z.optional(chatModeSchema) }),
   /** An image pasted or dropped into the message box, to be checked (type, size, and `held`, the images the box holds already). */
   z.object({ type: z.literal('checkImage'), id: z.string(), image: imageInputSchema, held: z.number() }),
   z.object({ type: z.literal('stop') }),

@@ -4,12 +4,13 @@
  * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
  * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AttachmentRef, ContextUsage, ImageInput, ImageView, ModelInUse } from '../shared/protocol';
+import type { AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse } from '../shared/protocol';
+import { ModePicker } from './modePicker';
 import { button, el, icon } from './dom';
 import { ImageTray, type CheckImage } from './imageTray';
 
 export interface ComposerEvents {
-  send(text: string, attachments: AttachmentRef[], images: ImageInput[]): void;
+  send(text: string, attachments: AttachmentRef[], images: ImageInput[], mode: ChatMode): void;
   stop(): void;
   /** `heldImages`: the images the box holds (a picked image counts against the cap). */
   attach(heldImages: number): void;
@@ -43,6 +44,7 @@ export class Composer {
   private readonly stopButton: HTMLButtonElement;
   private attachments: AttachmentRef[] = [];
   private readonly images: ImageTray;
+  private readonly mode = new ModePicker();
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -61,6 +63,7 @@ export class Composer {
     this.modelButton.hidden = true;
     toolbar.append(
       button({ label: 'Attach a file, the selection or an image', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach(this.images.held()) }),
+      this.mode.element,
       this.usage,
       el('span', { class: 'spacer' }),
       this.modelButton,
@@ -105,6 +108,11 @@ export class Composer {
     this.running = running;
     this.stopButton.hidden = !running;
     this.sendButton.hidden = running;
+  }
+
+  /** The chat shown now: the mode picker shows the mode last picked in it, else its last message's (`lastMode`), else Agent. */
+  setChat(chatId: string, lastMode?: ChatMode): void {
+    this.mode.setChat(chatId, lastMode);
   }
 
   addAttachment(ref: AttachmentRef): void {
@@ -162,7 +170,7 @@ export class Composer {
   private submit(): void {
     const text = this.input.value.trim();
     if (text === '' || this.running) return;
-    this.events.send(text, this.attachments, this.images.take());
+    this.events.send(text, this.attachments, this.images.take(), this.mode.value());
     this.attachments = [];
     this.renderChips();
     this.setText('');

@@ -14,6 +14,7 @@ const NOTE_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
 
 function userMessage(e: Extract<ChatEntry, { kind: 'user' }>): HTMLElement {
   const node = el('div', { class: 'msg user', 'data-testid': 'user-message', 'aria-label': 'You' });
+  if (e.mode !== undefined) node.append(el('span', { class: 'mode-tag', 'data-testid': 'message-mode' }, e.mode === 'ask' ? 'Ask' : 'Plan'));
   node.append(el('div', { class: 'user-text' }, e.text));
   if (e.attachments?.length) {
     const chips = el('div', { class: 'chips' });

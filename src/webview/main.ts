@@ -37,8 +37,8 @@ const scroller = new Scroller(log, content, logWrap);
 const list = new GroupedList(content, 'entry-group');
 const setup = el('div', { class: 'card setup', 'data-testid': 'setup-card', hidden: '' });
 const composer = new Composer({
-  send: (text, attachments, images) => {
-    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}), ...(images.length > 0 ? { images } : {}) });
+  send: (text, attachments, images, mode) => {
+    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}), ...(images.length > 0 ? { images } : {}), ...(mode === 'agent' ? {} : { mode }) });
     scroller.toEnd(false);
   },
   stop: () => post({ type: 'stop' }),
@@ -151,6 +151,7 @@ function applySnapshot(state: ChatState): void {
   showEmpty();
   setHooks(state.hooks);
   composer.setRunning(state.running);
+  composer.setChat(state.chatId, state.entries.findLast((e) => e.kind === 'user')?.mode);
   if (composer.input.value === '' || state.draft !== '') composer.setText(state.draft);
   setSetup(state.setup);
   setNotice(state.notice);

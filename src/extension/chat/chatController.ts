@@ -9,7 +9,7 @@ import { windowInstructions } from './chatInstructions';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
-import type { AttachmentRef, ImageInput, SetupInfo } from '../../shared/protocol';
+import type { AttachmentRef, ChatMode, ImageInput, SetupInfo } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
@@ -39,7 +39,7 @@ export interface ChatControllerDeps {
 }
 
 /** A prompt sent before setup was done, with what was attached to it. */
-type PendingPrompt = { text: string; attachments: AttachmentRef[]; images: ImageInput[] };
+type PendingPrompt = { text: string; attachments: AttachmentRef[]; images: ImageInput[]; mode?: ChatMode };
 
 export class ChatController {
   private chat: Chat | undefined;
@@ -72,7 +72,7 @@ export class ChatController {
     return { setup: this.setupNeeded(), model: this.deps.host.modelSources.inUse() };
   }
 
-  async send(text: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = []): Promise<void> {
+  async send(text: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = [], mode?: ChatMode): Promise<void> {
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     const { images, refusals } = checkSentImages(sentImages);
@@ -81,7 +81,7 @@ export class ChatController {
     await this.deps.host.modelSources.prepare();
     if (this.setupNeeded()) {
       // Kept, not lost: the setup card shows it, and it goes out once setup is done.
-      this.pending = { text, attachments, images };
+      this.pending = { text, attachments, images, ...(mode === undefined ? {} : { mode }) };
       this.deps.views.showFacts(this.facts());
       return;
     }
@@ -94,7 +94,7 @@ export class ChatController {
       // The hook files that run were settled while the servers started (consent): the session calls them too.
       chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;
-    }, { images });
+    }, { images, ...(mode === undefined ? {} : { mode }) });
     this.deps.index.touch(chat.id, undefined, Date.now());
   }
 
@@ -117,7 +117,7 @@ export class ChatController {
     const pending = this.pending;
     if (!pending || this.setupNeeded()) return;
     this.pending = undefined;
-    this.send(pending.text, pending.attachments, pending.images).catch((error: unknown) => this.deps.logger.error('the prompt kept during setup failed', { message: String(error) }));
+    this.send(pending.text, pending.attachments, pending.images, pending.mode).catch((error: unknown) => this.deps.logger.error('the prompt kept during setup failed', { message: String(error) }));
   }
 
   async stop(): Promise<void> {

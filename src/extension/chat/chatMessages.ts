@@ -32,7 +32,7 @@ const SETUP_COMMANDS = { setApiKey: 'sprout.setApiKey', selectModel: 'sprout.sel
 
 const HANDLERS: Handlers = {
   ready: async (_m, { chats, views }) => views.sendSnapshot(await chats.current(), chats.facts()),
-  send: (m, { chats }) => chats.send(m.text, m.attachments, m.images),
+  send: (m, { chats }) => chats.send(m.text, m.attachments, m.images, m.mode),
   stop: (_m, { chats }) => chats.stop(),
   newChat: (_m, { chats }) => chats.newChat(),
   openChat: (m, { chats }) => chats.openChat(m.chatId),

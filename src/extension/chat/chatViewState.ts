@@ -57,7 +57,8 @@ export class ChatViewState {
         this.promptOpen = true;
         this.turn += 1;
         this.checks = [];
-        this.add({ kind: 'user', id: this.id(), text: event.text, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}) });
+        // The mode shows on the message (Agent, the default, does not), and the picker starts from it after a reload.
+        this.add({ kind: 'user', id: this.id(), text: event.text, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}), ...(event.mode === undefined || event.mode === 'agent' ? {} : { mode: event.mode }) });
         return;
       case 'text_delta':
         return this.streamed.appendText(event.delta);

@@ -318,3 +318,15 @@ test('which instructions apply is one note when it changes, a warning when a fil
   ]);
   for (const message of sent) assert.ok(hostMessageSchema.safeParse(message).success, JSON.stringify(message));
 });
+
+test('a prompt\'s mode is on its message entry (Ask, Plan), Agent and no mode leave it off', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'plan it', mode: 'plan' });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  model.apply({ type: 'prompt_started', text: 'do it', mode: 'agent' });
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  model.apply({ type: 'prompt_started', text: 'old transcript' });
+  const users = model.entries.filter((e) => e.kind === 'user');
+  assert.deepEqual(users.map((e) => (e.kind === 'user' ? [e.text, e.mode] : [])), [['plan it', 'plan'], ['do it', undefined], ['old transcript', undefined]]);
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});

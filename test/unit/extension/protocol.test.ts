@@ -7,6 +7,8 @@ test('webview messages are validated: good ones pass, malformed ones are rejecte
   assert.ok(webviewMessageSchema.safeParse({ type: 'approve', approvalId: 'a', scope: 'chat' }).success);
   assert.equal(webviewMessageSchema.safeParse({ type: 'approve', approvalId: 'a', scope: 'forever' }).success, false);
   assert.equal(webviewMessageSchema.safeParse({ type: 'send', text: '' }).success, false);
+  assert.ok(webviewMessageSchema.safeParse({ type: 'send', text: 'plan it', mode: 'plan' }).success);
+  assert.equal(webviewMessageSchema.safeParse({ type: 'send', text: 'hi', mode: 'build' }).success, false, 'a mode the core does not know is rejected');
   assert.equal(webviewMessageSchema.safeParse({ type: 'runShell', cmd: 'rm -rf /' }).success, false);
   assert.equal(webviewMessageSchema.safeParse('ready').success, false);
 });
