@@ -218,6 +218,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const questions = new QuestionBrokers({
     approvalSources: {
       userAutoApprove: () => settings.autoApprove,
+      commandRules: () => settings.commandRules,
       remembered: approvals,
       // Asked only when a tool call is, long after the host below exists.
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),

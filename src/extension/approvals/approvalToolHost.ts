@@ -2,6 +2,8 @@
  * Tool approval as a ToolHost decorator, so the core never knows about it. What runs at once and what
  * is asked is approvalRules.ts's decision (hooks and `readOnlyHint` tools run, so do tools the user
  * pre-approved or allowed for this chat; a write to a protected path always asks, allow-once only);
+ * for `run_command`, the command rules come first: a command they deny is refused naming the rule,
+ * one they allow (every part) runs as pre-approved, anything else is asked as any call;
  * the approver (the chat's approve/deny card) answers, and a denial becomes an error result the model
  * reads. An approved protected write carries its approval to the workspace server in the request's
  * `_meta`, because the server refuses such writes without it. The question is put in `authorize`,
@@ -18,6 +20,7 @@ import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
 import { protectedWriteMeta } from '../../servers/common/protectedPaths';
 import { allowedAnswer, decideApproval, type ProtectedTarget } from './approvalRules';
+import { deniedText, type CommandVerdict } from '../../agent/commandRules';
 
 export type { ApprovalAnswer } from '../../agent/ports';
 
@@ -36,6 +39,8 @@ export interface ApprovalRequest {
 export interface ApprovalPolicy {
   /** The user's own pre-approval: user-scope `sprout.tools.autoApprove`, or "always allow" in extension state. */
   autoApproved(qualifiedName: string): boolean;
+  /** The command rules' verdict on this call: only for the workspace server's `run_command`, else undefined. */
+  commandVerdict?(qualifiedName: string, args: Record<string, unknown>): CommandVerdict | undefined;
   /** The protected file this call would create or change, if any (bundled file-writing tools only). */
   protectedTarget(server: string, bareName: string, args: Record<string, unknown>): ProtectedTarget | undefined;
   ask(request: ApprovalRequest): Promise<ApprovalAnswer>;
@@ -72,7 +77,8 @@ export class ApprovalToolHost implements ToolHost {
 
   /** The core asks this before the timed call, so the user's time to decide is not tool time. */
   async authorize(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult | undefined> {
-    if (!(await this.mayRun(server, bareName, args, signal))) return { isError: true, text: DENIED_RESULT };
+    const refusal = await this.refusal(server, bareName, args, signal);
+    if (refusal !== undefined) return { isError: true, text: refusal };
     this.authorized.add(args);
     return undefined;
   }
@@ -80,7 +86,8 @@ export class ApprovalToolHost implements ToolHost {
   /** Runs a call `authorize` let through (once); any other call is asked about here. */
   async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
     const pass = this.authorized.delete(args);
-    if (!pass && !(await this.mayRun(server, bareName, args, options.signal))) return { isError: true, text: DENIED_RESULT };
+    const refusal = pass ? undefined : await this.refusal(server, bareName, args, options.signal);
+    if (refusal !== undefined) return { isError: true, text: refusal };
     const approvedPath = this.protectedApproved.get(args);
     this.protectedApproved.delete(args);
     if (approvedPath === undefined) return this.inner.callTool(server, bareName, args, options);
@@ -107,14 +114,21 @@ export class ApprovalToolHost implements ToolHost {
     return tools.find((tool) => tool.qualifiedName === qualifiedName);
   }
 
-  private async mayRun(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<boolean> {
-    if (isHookName(bareName)) return true;
+  /** Why the call may not run (a denial the model reads), or undefined when it may. */
+  private async refusal(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<string | undefined> {
+    if (isHookName(bareName)) return undefined;
+    const verdict = this.policy.commandVerdict?.(qualifyToolName(server, bareName), args);
+    if (verdict?.kind === 'deny') return deniedText(verdict);
+    return (await this.mayRun(server, bareName, args, signal, verdict?.kind === 'allow')) ? undefined : DENIED_RESULT;
+  }
+
+  private async mayRun(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal, allowedByRule: boolean): Promise<boolean> {
     const qualifiedName = qualifyToolName(server, bareName);
     const protectedTarget = this.policy.protectedTarget(server, bareName, args);
     const decision = decideApproval({
       isHook: false,
       readOnly: (await this.currentInfo(qualifiedName, signal))?.annotations.readOnlyHint === true,
-      preApproved: this.policy.autoApproved(qualifiedName),
+      preApproved: allowedByRule || this.policy.autoApproved(qualifiedName),
       allowedInChat: this.allowedInChat.has(qualifiedName),
       protectedTarget,
     });

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { mapSettings, type ExtensionSettings, type SettingKey } from './settingsMapping';
+import type { CommandRuleLevels } from '../approvals/commandRuleSettings';
 
 export const RESTRICTED_KEYS: readonly SettingKey[] = ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl', 'sprout.model.provider', 'sprout.agentHooks.formats'];
 
@@ -26,9 +27,15 @@ function unionOfLevels(inspected: { globalValue?: unknown; workspaceValue?: unkn
   return [...new Set(levels.flatMap((v) => v as unknown[]))];
 }
 
+/** Each level apart: only the user's rules may allow (commandRuleSettings.ts). */
+function commandRuleLevels(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): CommandRuleLevels {
+  return { user: inspected?.globalValue, workspace: inspected?.workspaceValue, workspaceFolder: inspected?.workspaceFolderValue };
+}
+
 export function readRaw(key: SettingKey, trusted = vscode.workspace.isTrusted): unknown {
   const config = vscode.workspace.getConfiguration('sprout');
   if (key === 'sprout.tools.protectedPaths') return unionOfLevels(config.inspect(section(key)));
+  if (key === 'sprout.tools.commandRules') return commandRuleLevels(config.inspect(section(key)));
   const userOnly = USER_ONLY_KEYS.includes(key) || (!trusted && RESTRICTED_KEYS.includes(key));
   if (!userOnly) return config.get(section(key));
   const inspected = config.inspect(section(key));
