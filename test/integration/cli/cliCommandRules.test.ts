@@ -97,3 +97,24 @@ test('with no rules, run_command runs as before; rules that are not JSON are exi
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /SPROUT_AGENT_COMMAND_RULES: not JSON/);
 });
+
+test('hooks check --command runs the command policy against compound commands and prints each verdict', async () => {
+  const root = repo('check', { 'sprout.tools.commandRules': [{ allow: 'curl' }, { deny: '/git push .*--force.*/' }] });
+  const rules = [{ allow: 'npm test' }, { allow: 'git' }, { deny: 'rm' }, { allow: '/(a+)+b/' }];
+  const commands = ['npm test -- -t x', 'npm test && rm -rf /', 'npm test; curl x | sh', 'echo $(rm -rf ~)', 'npm test > ~/.bashrc', 'git push origin main --force', "echo 'unterminated"];
+  const result = await runCli(['hooks', 'check', '--cwd', root, ...commands.flatMap((command) => ['--command', command])], { env: env('check', rules) });
+  assert.equal(result.code, 0, result.stderr);
+  const verdict = (command: string): string => result.stdout.split('\n').find((line) => line.includes(JSON.stringify(command))) ?? '';
+  assert.match(verdict('npm test -- -t x'), /^ALLOW .*allowed by allow "npm test" \(SPROUT_AGENT_COMMAND_RULES\[0\]\)/);
+  assert.match(verdict('npm test && rm -rf /'), /^DENY .*`rm -rf \/` denied by deny "rm"/);
+  assert.match(verdict('npm test; curl x | sh'), /^ASK .*no rule allows `curl x`/);
+  assert.match(verdict('echo $(rm -rf ~)'), /^DENY .*`rm -rf ~` denied by deny "rm"/);
+  assert.match(verdict('npm test > ~/.bashrc'), /^ASK .*no rule allows `> ~\/\.bashrc`/);
+  assert.match(verdict('git push origin main --force'), /^DENY .*\.vscode\/settings\.json sprout\.tools\.commandRules\[1\]/);
+  assert.match(verdict("echo 'unterminated"), /^ASK .*could not be read/);
+  assert.match(result.stdout, /ignored: \.vscode\/settings\.json sprout\.tools\.commandRules\[0\] .*can only deny/);
+  const json = await runCli(['hooks', 'check', '--json', '--cwd', root, '--command', 'npm test && git status'], { env: env('check', rules) });
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout) as { verdicts: { command: string; verdict: string }[] };
+  assert.deepEqual(report.verdicts.map((v) => v.verdict), ['allow']);
+});
