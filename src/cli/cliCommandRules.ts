@@ -26,13 +26,13 @@ export const RULES_KEY = 'sprout.tools.commandRules';
 /** Regexes of rules run on RE2's linear engine (the CLI process does not switch V8's on). */
 export const linearCompiler: RegexCompiler = (source, caseInsensitive) => linearRegex(source, !caseInsensitive);
 
-function userValue(env: Env): unknown {
-  const raw = env[RULES_ENV];
+/** A JSON list of rules given as text (the variable, or `--command-rules`); not JSON is a ConfigError naming `name`. */
+function userValue(raw: string | undefined, name: string): unknown {
   if (raw === undefined || raw.trim() === '') return undefined;
   try {
     return JSON.parse(raw);
   } catch (error) {
-    throw new ConfigError(RULES_ENV, `${RULES_ENV}: not JSON (${(error as Error).message}). Expected a list like [{"allow":"npm test"},{"deny":"rm"}].`);
+    throw new ConfigError(name, `${name}: not JSON (${(error as Error).message}). Expected a list like [{"allow":"npm test"},{"deny":"rm"}].`);
   }
 }
 
@@ -55,9 +55,14 @@ function workspaceValue(workspaceFolder: string, notes: string[]): unknown {
 
 /** The rules of this run, user's first, and one note per entry ignored. */
 export function cliCommandRules(env: Env, workspaceFolder: string): ParsedRules {
+  return commandRulesFrom(env[RULES_ENV], RULES_ENV, workspaceFolder);
+}
+
+/** The user's rules as JSON text (named `name` in messages) and the workspace's deny rules. */
+export function commandRulesFrom(userJson: string | undefined, name: string, workspaceFolder: string): ParsedRules {
   const notes: string[] = [];
   const sources: RuleSource[] = [
-    { name: RULES_ENV, mayAllow: true, value: userValue(env) },
+    { name, mayAllow: true, value: userValue(userJson, name) },
     { name: `.vscode/settings.json ${RULES_KEY}`, mayAllow: false, value: workspaceValue(workspaceFolder, notes) },
   ];
   const parsed = combineRules(sources, linearCompiler);
