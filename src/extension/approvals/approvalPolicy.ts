@@ -17,6 +17,8 @@ export interface ApprovalSources {
   remembered: WorkspaceApprovals;
   /** `sprout.tools.commandRules` as read now (the user's allow and deny, the workspace's deny only). */
   commandRules: () => readonly CommandRule[];
+  /** Adds `{ "allow": prefix }` to the user's `sprout.tools.commandRules` ("Always allow `npm test`"). */
+  addUserCommandRule?: (prefix: string) => Promise<void>;
   protectedTarget: ProtectedTargetFinder;
 }
 
@@ -27,5 +29,6 @@ export function createApprovalPolicy(sources: ApprovalSources, ask: (request: Ap
     protectedTarget: sources.protectedTarget,
     ask,
     allowInWorkspace: (name) => sources.remembered.add(name),
+    ...(sources.addUserCommandRule === undefined ? {} : { allowCommandRule: sources.addUserCommandRule }),
   };
 }

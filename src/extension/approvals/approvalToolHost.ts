@@ -20,7 +20,7 @@ import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
 import { protectedWriteMeta } from '../../servers/common/protectedPaths';
 import { allowedAnswer, decideApproval, type ProtectedTarget } from './approvalRules';
-import { deniedText, type CommandVerdict } from '../../agent/commandRules';
+import { deniedText, firstWords, type CommandVerdict } from '../../agent/commandRules';
 
 export type { ApprovalAnswer } from '../../agent/ports';
 
@@ -34,6 +34,8 @@ export interface ApprovalRequest {
   scopes: readonly ApprovalScope[];
   /** Why this call is asked about even when the tool is approved (a protected file). */
   warning?: string;
+  /** The command rule "Always allow" would add (`npm test`), when `scopes` offers `rule`. */
+  rule?: string;
 }
 
 export interface ApprovalPolicy {
@@ -46,6 +48,8 @@ export interface ApprovalPolicy {
   ask(request: ApprovalRequest): Promise<ApprovalAnswer>;
   /** "Always allow in this workspace" was chosen. */
   allowInWorkspace(qualifiedName: string): Promise<void>;
+  /** "Always allow `npm test`" was chosen: an allow rule for these words goes into the user's settings. */
+  allowCommandRule?(prefix: string): Promise<void>;
 }
 
 export const DENIED_RESULT = 'The user denied this tool call. Do not retry it; ask the user or take another approach.';
@@ -119,10 +123,12 @@ export class ApprovalToolHost implements ToolHost {
     if (isHookName(bareName)) return undefined;
     const verdict = this.policy.commandVerdict?.(qualifyToolName(server, bareName), args);
     if (verdict?.kind === 'deny') return deniedText(verdict);
-    return (await this.mayRun(server, bareName, args, signal, verdict?.kind === 'allow')) ? undefined : DENIED_RESULT;
+    // Asked about a command no rule decides: "Always allow" offers its first words as a rule.
+    const rule = verdict?.kind === 'ask' && this.policy.allowCommandRule !== undefined && typeof args.command === 'string' ? firstWords(args.command) : undefined;
+    return (await this.mayRun(server, bareName, args, signal, verdict?.kind === 'allow', rule)) ? undefined : DENIED_RESULT;
   }
 
-  private async mayRun(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal, allowedByRule: boolean): Promise<boolean> {
+  private async mayRun(server: string, bareName: string, args: Record<string, unknown>, signal: AbortSignal, allowedByRule: boolean, rule: string | undefined): Promise<boolean> {
     const qualifiedName = qualifyToolName(server, bareName);
     const protectedTarget = this.policy.protectedTarget(server, bareName, args);
     const decision = decideApproval({
@@ -133,21 +139,24 @@ export class ApprovalToolHost implements ToolHost {
       protectedTarget,
     });
     if (decision.kind === 'run') return true;
-    const answer = allowedAnswer(await this.ask(qualifiedName, args, signal, decision.scopes, decision.warning), decision.scopes);
+    const scopes: readonly ApprovalScope[] = rule !== undefined && !protectedTarget ? [...decision.scopes, 'rule'] : decision.scopes;
+    const answer = allowedAnswer(await this.ask(qualifiedName, args, signal, scopes, decision.warning, rule), scopes);
     if (answer === 'deny') return false;
     if (protectedTarget) this.protectedApproved.set(args, protectedTarget.path);
     if (answer === 'chat') this.allowedInChat.add(qualifiedName);
     if (answer === 'workspace') await this.policy.allowInWorkspace(qualifiedName);
+    if (answer === 'rule' && rule !== undefined) await this.policy.allowCommandRule?.(rule);
     return true;
   }
 
   /** The question and its answer, each told to the subscribers before anything else happens. */
-  private async ask(name: string, args: Record<string, unknown>, signal: AbortSignal, scopes: readonly ApprovalScope[], warning: string | undefined): Promise<ApprovalAnswer> {
+  private async ask(name: string, args: Record<string, unknown>, signal: AbortSignal, scopes: readonly ApprovalScope[], warning: string | undefined, rule: string | undefined): Promise<ApprovalAnswer> {
     const approvalId = randomUUID();
-    this.tell({ type: 'approval_requested', approvalId, name, scopes: [...scopes], ...(warning === undefined ? {} : { warning }) });
+    const extra = { ...(warning === undefined ? {} : { warning }), ...(rule === undefined ? {} : { rule }) };
+    this.tell({ type: 'approval_requested', approvalId, name, scopes: [...scopes], ...extra });
     let answer: ApprovalAnswer = 'deny';
     try {
-      answer = await this.policy.ask({ approvalId, qualifiedName: name, args, signal, scopes, ...(warning === undefined ? {} : { warning }) });
+      answer = await this.policy.ask({ approvalId, qualifiedName: name, args, signal, scopes, ...extra });
     } finally {
       this.tell({ type: 'approval_resolved', approvalId, name, answer: answer === 'deny' ? 'deny' : allowedAnswer(answer, scopes) });
     }

@@ -102,3 +102,20 @@ export async function writeSetting(key: SettingKey, value: unknown, target = vsc
   await vscode.workspace.getConfiguration('sprout').update(section(key), value, useTarget);
   return useTarget === vscode.ConfigurationTarget.Global ? 'your user settings' : "this workspace's .vscode/settings.json";
 }
+
+/**
+ * "Always allow `npm test`": `{ "allow": "npm test" }` appended to the user's own
+ * `sprout.tools.commandRules` (never a workspace's, whose allow rules are ignored). A user value that
+ * is not a list is left as it is, and said, rather than overwritten.
+ */
+export async function addUserCommandRule(prefix: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('sprout');
+  const current = config.inspect('tools.commandRules')?.globalValue;
+  if (current !== undefined && !Array.isArray(current)) {
+    void vscode.window.showErrorMessage(`Sprout settings: your user sprout.tools.commandRules is not a list, so "${prefix}" was allowed once and not added. Fix the setting, then choose Always allow again.`);
+    return;
+  }
+  const rules: unknown[] = current ?? [];
+  if (rules.some((rule) => rule !== null && typeof rule === 'object' && (rule as { allow?: unknown }).allow === prefix)) return;
+  await config.update('tools.commandRules', [...rules, { allow: prefix }], vscode.ConfigurationTarget.Global);
+}

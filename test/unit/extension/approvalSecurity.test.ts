@@ -102,7 +102,7 @@ describe('WorkspaceApprovals (always allow, in workspace state)', () => {
   });
 });
 
-function workspaceRig(answers: ApprovalAnswer[], userAutoApprove: string[] = [], commandRules: readonly CommandRule[] = []) {
+function workspaceRig(answers: ApprovalAnswer[], userAutoApprove: string[] = [], commandRules: readonly CommandRule[] = [], addedRules: string[] = []) {
   const root = mkdtempSync(join(tmpdir(), 'sprout-approve-'));
   mkdirSync(join(root, '.git'));
   writeFileSync(join(root, '.git', 'config'), '');
@@ -115,6 +115,7 @@ function workspaceRig(answers: ApprovalAnswer[], userAutoApprove: string[] = [],
       userAutoApprove: () => userAutoApprove,
       remembered,
       commandRules: () => commandRules,
+      addUserCommandRule: async (prefix) => void addedRules.push(prefix),
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: 'workspace', workspaceFolder: root, addedPatterns: ['secrets/**'] })),
     },
     async (request) => {
@@ -230,6 +231,24 @@ describe('ApprovalToolHost with command rules (sprout.tools.commandRules)', () =
     try {
       await rig.host.authorize('workspace', 'write_file', { path: 'a.txt', content: '', command: 'npm test' }, rig.signal);
       assert.equal(rig.asked.length, 1);
+    } finally {
+      rig.done();
+    }
+  });
+});
+
+describe('"Always allow" a command by rule', () => {
+  it('offers the first words of a single command no rule decides; the answer adds that allow rule and runs the call', async () => {
+    const added: string[] = [];
+    const rig = workspaceRig(['rule', 'deny'], [], readCommandRules([{ deny: 'rm' }], []), added);
+    try {
+      assert.equal(await rig.host.authorize('workspace', 'run_command', { command: 'npm test -- -t x' }, rig.signal), undefined);
+      assert.deepEqual(rig.asked[0]?.scopes, ['once', 'chat', 'workspace', 'rule']);
+      assert.equal(rig.asked[0]?.rule, 'npm test');
+      assert.deepEqual(added, ['npm test']);
+      await rig.host.authorize('workspace', 'run_command', { command: 'npm test && curl x | sh' }, rig.signal);
+      assert.deepEqual(rig.asked[1]?.scopes, ['once', 'chat', 'workspace'], 'a compound command: no rule offered');
+      assert.equal(rig.asked[1]?.rule, undefined);
     } finally {
       rig.done();
     }
