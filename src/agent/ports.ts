@@ -129,8 +129,11 @@ export interface ToolListOptions {
   onWaited?: (servers: string[], late: string[], waitedMs: number) => void;
 }
 
-/** What a host's approval question got: allowed once, for the chat, for the workspace, or denied. */
-export type ApprovalAnswer = 'once' | 'chat' | 'workspace' | 'deny';
+/**
+ * What a host's approval question got: allowed once, for the chat, for the workspace, by a command rule
+ * the user adds to their settings (`rule`: a shell command's first words, see commandRules.ts), or denied.
+ */
+export type ApprovalAnswer = 'once' | 'chat' | 'workspace' | 'rule' | 'deny';
 /** The allowing answers a question may offer (a write to a protected file offers only `once`). */
 export type ApprovalScope = Exclude<ApprovalAnswer, 'deny'>;
 
@@ -146,7 +149,8 @@ export type ToolHostEvent =
   | { type: 'tools_changed'; server: string }
   | { type: 'elicitation_requested'; request: ElicitationRequest }
   | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
-  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string }
+  /** `rule`: the command rule "Always allow" would add (`npm test`), when `scopes` offers `rule`. */
+  | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string; rule?: string }
   | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer };
 
 export interface ToolHost {

@@ -106,6 +106,8 @@ Environment:
   SPROUT_AGENT_SERVER_READY_GRACE_MS    how long a round waits for MCP servers that are not ready (default: 1500)
   SPROUT_AGENT_SERVER_STARTUP_WAIT_MS   the same wait on the first round, while servers start (default: 10000)
   SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
+  SPROUT_AGENT_COMMAND_RULES            run_command rules, a JSON list: [{"allow":"npm test"},{"deny":"/git push.*/"}]; with allow
+                                        rules set only what they allow runs (a workspace's .vscode/settings.json may only deny)
   SPROUT_AGENT_MCP_PROTOCOL             MCP protocol era: auto (ask each server, remembered), legacy, 2026-07-28 (default: auto)
   XDG_STATE_HOME                        private state (command output, todo lists) goes to $XDG_STATE_HOME/sprout-agent
                                         (default: ~/.local/state/sprout-agent)

@@ -35,6 +35,7 @@ import { hookSettings, mcpProtocolOptions } from './cliSettings';
 import { DEFAULT_SAMPLE_CALL, formatReport, sampleFields, type CheckReport, type CheckedCall, type SampleCall, type ServerReport } from './hooksCheckReport';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, UsageError } from './exitCodes';
 import { CLI_ENVIRONMENT, secretEnvNames } from './cliArgs';
+import { runCommandPolicyCheck } from './commandPolicyCheck';
 import type { CliIo } from './cliIo';
 
 const HOOKS_USAGE = `Usage: sprout-agent hooks check [options]
@@ -58,6 +59,8 @@ Options:
   --args JSON              that call's arguments, a JSON object (default: ${JSON.stringify(DEFAULT_SAMPLE_CALL.arguments)})
   --agent AGENT            also say what AGENT (claude, codex, gemini, copilot, cursor, kiro) would get
                            through hooks install, and what its config file has of Sprout's now
+  --command CMD            run the command policy (SPROUT_AGENT_COMMAND_RULES, the workspace's deny
+                           rules) against CMD instead, and print its verdict; repeatable, no server starts
   --json                   print the report as one JSON object
   -h, --help               show this help
 
@@ -77,6 +80,8 @@ export interface HooksCheckArgs {
   call: SampleCall;
   json: boolean;
   agent?: AgentId;
+  /** `--command`: judge these with the command policy instead of calling hooks. */
+  commands: string[];
 }
 
 function parseEvent(value: string | undefined): HookName | undefined {
@@ -120,11 +125,12 @@ const HOOKS_CHECK_OPTIONS = {
   args: { type: 'string' },
   json: { type: 'boolean' },
   agent: { type: 'string' },
+  command: { type: 'string', multiple: true },
 } as const;
 
 function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
   const [command, ...rest] = argv;
-  if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, allowSecretEnv: [], call: DEFAULT_SAMPLE_CALL, json: false };
+  if (command === '-h' || command === '--help' || command === undefined) return { help: true, trustWorkspace: false, allowSecretEnv: [], call: DEFAULT_SAMPLE_CALL, json: false, commands: [] };
   if (command !== 'check') throw new UsageError(`unknown hooks command "${command}"; the commands are check, run, install and uninstall.\n\n${HOOKS_USAGE}`);
   let parsed;
   try {
@@ -144,6 +150,7 @@ function parseHooksCheckArgs(argv: readonly string[]): HooksCheckArgs {
     event: parseEvent(v.event),
     call: parseSampleCall(v.tool, v.args),
     json: v.json === true,
+    commands: v.command ?? [],
     ...(v.agent === undefined ? {} : { agent: agentIdOf(v.agent) }),
   };
 }
@@ -226,6 +233,7 @@ export async function runHooksCommand(argv: readonly string[], io: CliIo, logger
     io.stdout.write(HOOKS_USAGE);
     return EXIT_OK;
   }
+  if (args.commands.length > 0) return runCommandPolicyCheck(args.commands, resolveWorkspace(args.cwd, io.cwd), io, args.json);
   const { hub, sources } = hubFor(args, io, logger);
   const env = hookSettings(io.env);
   const hooks = { ...env, allowlist: allowSources(env.allowlist, sources) };

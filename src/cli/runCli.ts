@@ -37,6 +37,8 @@ import { runHooksInstall } from './bridge/hooksInstall';
 import { describeFailures, runVerdict } from './serverFailures';
 import { cliInstructions, instructionSources, runInstructionsCommand, verboseInstructions } from './cliInstructions';
 import { trustsWorkspace } from './cliServers';
+import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
+import type { CommandRule } from '../agent/commandRules';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
 /** How long a cancelled run may take to wind down before the servers are closed under it. */
@@ -90,6 +92,12 @@ function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string, mcp
   };
 }
 
+/** The hub as the session sees it: with other agents' command hooks, then command rules on the shell tool. */
+function wrapTools(hooks: AgentRuntimeOptions['wrapTools'], rules: readonly CommandRule[]): Pick<AgentRuntimeOptions, 'wrapTools'> {
+  if (rules.length === 0) return hooks === undefined ? {} : { wrapTools: hooks };
+  return { wrapTools: (hub) => new CommandRulesToolHost(hooks?.(hub) ?? hub, rules) };
+}
+
 /** The servers this run starts, with what was said about the configuration; a misconfiguration throws. */
 function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist: HookAllowlist): ServerSelection {
   const selection = selectAndAnnounce(args, workspaceFolder, io.env, io.stderr);
@@ -117,6 +125,8 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   const images = readCliImages(args.images, io.cwd);
   const instructions = cliInstructions(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), instructionSources(args.instructionsSources, io.env), io.env);
+  const commandRules = cliCommandRules(io.env, workspaceFolder);
+  for (const problem of commandRules.problems) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
   const prompt = await runPromptText(args, io);
   const sessionFile = sessionFileFor(args.session, io.cwd, workspaceFolder);
   const sessionId = await sessionIdFor(sessionFile, logger);
@@ -133,7 +143,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       allowProtectedWrites: args.allowProtectedWrites,
     },
     settings: { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, hookFiles) } },
-    ...(hookFiles.length > 0 ? { wrapTools: (hub) => new WithCommandHooks(hub, commandHookHost(hookFiles, workspaceFolder, io.env)) } : {}),
+    ...wrapTools(hookFiles.length > 0 ? (hub) => new WithCommandHooks(hub, commandHookHost(hookFiles, workspaceFolder, io.env)) : undefined, commandRules.rules),
     model: {
       baseUrl: connection.baseUrl,
       apiKey: connection.apiKey,

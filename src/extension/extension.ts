@@ -29,7 +29,7 @@ import { protectedTargetFinder } from './approvals/protectedTargets';
 import { HooksViewState } from './hooks/hooksViewState';
 import { HooksTreeProvider } from './hooks/hooksTreeProvider';
 import { createOutputLogger } from './outputLogger';
-import { readBaseUrlLevels, readSettings } from './settings/configReader';
+import { addUserCommandRule, readBaseUrlLevels, readSettings } from './settings/configReader';
 import type { ExtensionSettings } from './settings/settingsMapping';
 import { createStatusBar } from './hooks/statusBar';
 import { registerTaskProvider } from './commands/taskProvider';
@@ -218,6 +218,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const questions = new QuestionBrokers({
     approvalSources: {
       userAutoApprove: () => settings.autoApprove,
+      commandRules: () => settings.commandRules,
+      addUserCommandRule,
       remembered: approvals,
       // Asked only when a tool call is, long after the host below exists.
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: host.bundledWorkspaceServer, workspaceFolder, addedPatterns: settings.protectedPaths })),

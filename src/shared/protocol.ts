@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 export const toolStatusSchema = z.enum(['running', 'awaiting_approval', 'ok', 'error', 'denied', 'cancelled']);
 export type ToolStatus = z.infer<typeof toolStatusSchema>;
 
-export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace']);
+export const approvalScopeSchema = z.enum(['once', 'chat', 'workspace', 'rule']);
 /** The composer's mode picker (the core's modes: src/agent/modes.ts). */
 export const chatModeSchema = z.enum(['agent', 'ask', 'plan']);
 export type ChatMode = z.infer<typeof chatModeSchema>;
@@ -87,6 +87,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     /** While awaiting approval: the answers offered (all when absent) and a warning to show first. */
     approvalScopes: z.optional(z.array(approvalScopeSchema)),
     approvalWarning: z.optional(z.string()),
+    /** The command rule "Always allow" offers (`npm test`), when approvalScopes has `rule`. Model text: shown as text only. */
+    approvalRule: z.optional(z.string()),
     /** The file this call changed (a checkpoint holds its before and after): the card offers Open diff. */
     change: z.optional(z.object({ path: z.string(), undone: z.boolean() })),
     /** A `_PreToolUse` hook denied the call (it never ran): which server, and what it said (untrusted). */

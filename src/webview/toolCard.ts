@@ -12,7 +12,7 @@ import { prettyArgs, toolServer, toolSummary, toolTitle } from './toolSummary';
 
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 export type ToolSend = (
-  message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' } | { type: 'deny'; approvalId: string } | { type: 'openDiff'; entryId: string },
+  message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' | 'rule' } | { type: 'deny'; approvalId: string } | { type: 'openDiff'; entryId: string },
 ) => void;
 
 const STATUS: Record<ToolStatus, { icon: string; text: string }> = {
@@ -40,7 +40,7 @@ function approvalBlock(e: ToolEntry, approvalId: string, send: ToolSend): HTMLEl
   if (e.approvalWarning) block.append(el('div', { class: 'approval-warning', role: 'alert', 'data-testid': 'approval-warning' }, e.approvalWarning));
   const offered = e.approvalScopes ?? ['once', 'chat', 'workspace'];
   const row = el('div', { class: 'approval-buttons' });
-  const approve = (scope: 'once' | 'chat' | 'workspace') => () => send({ type: 'approve', approvalId, scope });
+  const approve = (scope: 'once' | 'chat' | 'workspace' | 'rule') => () => send({ type: 'approve', approvalId, scope });
   row.append(
     button({ label: 'Allow once', testid: 'tool-approve', cls: 'primary', onClick: approve('once') }),
     button({ label: 'Deny', testid: 'tool-deny', onClick: () => send({ type: 'deny', approvalId }) }),
@@ -50,6 +50,8 @@ function approvalBlock(e: ToolEntry, approvalId: string, send: ToolSend): HTMLEl
   const wider = el('div', { class: 'approval-scopes' });
   if (offered.includes('chat')) wider.append(button({ label: 'Allow in this chat', testid: 'tool-approve-chat', cls: 'link-button', onClick: approve('chat') }));
   if (offered.includes('workspace')) wider.append(button({ label: 'Always allow in this workspace', testid: 'tool-approve-workspace', cls: 'link-button', onClick: approve('workspace') }));
+  // The command's first words as a rule in the user's settings (model text: a text node, never markup).
+  if (offered.includes('rule') && e.approvalRule) wider.append(button({ label: `Always allow “${e.approvalRule}” (a command rule in your user settings)`, text: `Always allow “${e.approvalRule}”`, testid: 'tool-approve-rule', cls: 'link-button', onClick: approve('rule') }));
   if (wider.childElementCount > 0) block.append(wider);
   return block;
 }

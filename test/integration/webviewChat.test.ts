@@ -221,3 +221,24 @@ test('a short, wide view (the bottom panel) keeps half its height for the conver
     await page.setViewportSize({ width: 420, height: 640 });
   }
 });
+
+test('a command no rule allows offers "Always allow" its first words, as text; the click answers with the rule scope', async () => {
+  const hostile = 'npm <img src=x onerror="window.__pwned=1">';
+  const entry = { kind: 'tool', id: 't-rule', name: 'workspace__run_command', args: '{"command":"npm test -- -t x"}', status: 'awaiting_approval', approvalId: 'r', approvalScopes: ['once', 'chat', 'workspace', 'rule'] };
+  await send({ type: 'snapshot', state: state([{ ...entry, approvalRule: 'npm test' }], { running: true }) });
+  await frames();
+  assert.equal((await page.locator('[data-testid=tool-approve-rule]').textContent())?.trim(), 'Always allow “npm test”');
+  await clearPosted();
+  await page.click('[data-testid=tool-approve-rule]');
+  assert.deepEqual(await posted(), [{ type: 'approve', approvalId: 'r', scope: 'rule' }]);
+  // The words come from the model's command: shown as text, never as markup.
+  await send({ type: 'snapshot', state: state([{ ...entry, approvalId: 'r2', approvalRule: hostile }], { running: true }) });
+  await frames();
+  assert.equal((await page.locator('[data-testid=tool-approve-rule]').textContent())?.trim(), `Always allow “${hostile}”`);
+  assert.equal(await page.locator('[data-testid=approval] img').count(), 0);
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  // Not offered (a compound command, a protected write): no such button.
+  await send({ type: 'snapshot', state: state([{ ...entry, approvalId: 'r3', approvalScopes: ['once', 'chat', 'workspace'] }], { running: true }) });
+  await frames();
+  assert.equal(await page.locator('[data-testid=tool-approve-rule]').count(), 0);
+});

@@ -19,6 +19,8 @@ export interface ServerOptions {
   allowSecretEnv?: string[];
   builtinServers?: string;
   hookServers?: string;
+  /** `--command-rules JSON`: the command policy `_PreToolUse` applies to the agent's shell calls. */
+  commandRules?: string;
 }
 
 export interface RunArgs extends ServerOptions {
@@ -43,6 +45,7 @@ const SERVER_OPTIONS = {
   'allow-secret-env': { type: 'string', multiple: true },
   'builtin-servers': { type: 'string' },
   'hook-servers': { type: 'string' },
+  'command-rules': { type: 'string' },
   agent: { type: 'string' },
 } as const;
 
@@ -73,6 +76,7 @@ function serverOptions(v: Values): ServerOptions {
     ...(Array.isArray(v['allow-secret-env']) ? { allowSecretEnv: secretEnvNames(v['allow-secret-env']) } : {}),
     ...(str('builtin-servers') !== undefined ? { builtinServers: str('builtin-servers') } : {}),
     ...(str('hook-servers') !== undefined ? { hookServers: str('hook-servers') } : {}),
+    ...(str('command-rules') !== undefined ? { commandRules: str('command-rules') } : {}),
   };
 }
 
@@ -109,5 +113,6 @@ export function serverOptionWords(o: ServerOptions): string[] {
     ...(o.allowSecretEnv ?? []).flatMap((name) => ['--allow-secret-env', name]),
     ...(o.builtinServers !== undefined ? ['--builtin-servers', o.builtinServers] : []),
     ...(o.hookServers !== undefined ? ['--hook-servers', o.hookServers] : []),
+    ...(o.commandRules !== undefined ? ['--command-rules', o.commandRules] : []),
   ];
 }

@@ -21,6 +21,7 @@ import { runBridgeCall } from './bridgeHooks';
 import { bridgeSetup } from './bridgeServers';
 import { BridgeStateStore } from './bridgeState';
 import { quotedName } from '../../agent/nameText';
+import { commandPolicyDenial } from './bridgeCommandRules';
 
 /** Everything the bridge process knows, as sent to the hook host. */
 export interface BridgeRequest {
@@ -77,6 +78,7 @@ Options:
   --allow-secret-env NAME let them receive the secret variable NAME (as for a run)
   --builtin-servers LIST  bundled servers to start (default: the bundled ones --hook-servers names)
   --hook-servers LIST     servers whose hooks act (default: $MCP_HOOK_SERVERS)
+  --command-rules JSON    deny the agent's shell commands these rules deny (as sprout.tools.commandRules)
 `;
 
 function failure(message: string): BridgeResponse {
@@ -122,6 +124,8 @@ export async function handleBridgeRequest(request: BridgeRequest, environment: B
     const ended = call.hook === '_SessionEnd';
     if (call.skip !== undefined) return { ...format.answer(args.event, { kind: 'none' }), session: { key, ended } };
     const workspaceFolder = resolve(request.cwd, args.cwd ?? call.cwd ?? '.');
+    const denial = commandPolicyDenial(args.commandRules, format, call, workspaceFolder);
+    if (denial !== undefined) return { ...clean(format.answer(args.event, { kind: 'deny', text: denial })), session: { key, ended } };
     const setup = bridgeSetup(args, workspaceFolder, request.env, environment.distDir, request.cwd);
     const allowlist = setup.settings.hooks.allowlist;
     // Hooks off (nothing allowlisted) or nothing to start: no server is started for nothing.

@@ -24,6 +24,8 @@ import { EXIT_ERROR, EXIT_OK, UsageError } from '../exitCodes';
 import { parseInstallArgs, serverOptionWords, type InstallArgs } from './bridgeArgs';
 import { bridgeSetup } from './bridgeServers';
 import { quotedName } from '../../agent/nameText';
+import { RULES_OPTION } from './bridgeCommandRules';
+import { commandRulesFrom } from '../cliCommandRules';
 
 export const INSTALL_USAGE = `Usage: sprout-agent hooks install --agent AGENT [options]
        sprout-agent hooks uninstall --agent AGENT [--user] [--yes]
@@ -41,6 +43,11 @@ Options:
   --cwd DIR, --mcp-config FILE, --trust-workspace, --allow-secret-env NAME, --builtin-servers LIST,
   --hook-servers LIST
                           the servers, as for a run; written into the hook command
+  --command-rules JSON    also install a command policy: the agent's shell calls that these rules
+                          deny (as sprout.tools.commandRules, e.g. '[{"deny":"rm"}]'; the workspace's
+                          .vscode/settings.json deny rules too) are denied by its PreToolUse hook,
+                          naming the rule. Hook servers are then optional. Check it with
+                          hooks check --command CMD
 `;
 
 /** `--user --trust-workspace`: the user's hook runs in every folder the agent opens, so it trusts each of them. */
@@ -158,6 +165,19 @@ async function apply(plan: ConfigPlan, target: ConfigTarget, args: Pick<InstallA
   return true;
 }
 
+/** The hooks to install for: the servers' (when any are named), and `_PreToolUse` for a command policy. */
+async function installedHooks(args: InstallArgs, workspaceFolder: string, io: CliIo): Promise<Set<HookName>> {
+  if (args.commandRules === undefined) return servedHooks(args, workspaceFolder, io);
+  const { rules, problems } = commandRulesFrom(args.commandRules, RULES_OPTION, workspaceFolder);
+  // The rules given here must all be valid; the workspace's ignored ones are only said (they are its own).
+  const own = problems.filter((problem) => problem.startsWith(`${RULES_OPTION}[`) || problem.startsWith(`${RULES_OPTION}:`));
+  if (own.length > 0) throw new UsageError(`${own.join('; ')}. Fix these rules, then install again.`);
+  for (const problem of problems.filter((p) => !own.includes(p))) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
+  if (!rules.some((rule) => rule.kind === 'deny')) io.stderr.write('sprout-agent: note: a hook can only deny, and these rules deny nothing: the policy will let every command through to the agent\'s own permissions.\n');
+  const named = (args.hookServers ?? io.env.MCP_HOOK_SERVERS ?? '').trim() !== '';
+  return new Set<HookName>([...(named ? await servedHooks(args, workspaceFolder, io) : []), '_PreToolUse']);
+}
+
 export async function runHooksInstall(argv: readonly string[], io: CliIo, uninstall: boolean): Promise<number> {
   const args = parseInstallArgs(argv, INSTALL_USAGE);
   const format = agentFormat(args.agent);
@@ -171,7 +191,7 @@ export async function runHooksInstall(argv: readonly string[], io: CliIo, uninst
     await apply(planUninstall(format, text, file), target, args, io);
     return EXIT_OK;
   }
-  const events = args.events !== undefined ? chosenEvents(format, args.events) : bridgeEvents(format, await servedHooks(args, workspaceFolder, io));
+  const events = args.events !== undefined ? chosenEvents(format, args.events) : bridgeEvents(format, await installedHooks(args, workspaceFolder, io));
   if (events.length === 0) {
     io.stderr.write(`sprout-agent: no allowlisted server has a hook ${format.displayName} can run (${Object.values(format.events).join(', ')}); nothing to install.\n`);
     return EXIT_ERROR;

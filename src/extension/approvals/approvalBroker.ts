@@ -58,7 +58,7 @@ export class ApprovalBroker {
 
   private async notify(request: ApprovalRequest, settle: (answer: ApprovalAnswer) => void): Promise<void> {
     const args = JSON.stringify(request.args);
-    const labels: Record<ApprovalScope, string> = { once: 'Allow once', chat: 'Allow for this chat', workspace: 'Always allow in this workspace' };
+    const labels: Record<ApprovalScope, string> = { once: 'Allow once', chat: 'Allow for this chat', workspace: 'Always allow in this workspace', rule: `Always allow "${request.rule ?? ''}"` };
     const offered = request.scopes.map((scope) => labels[scope]);
     const question = `Sprout wants to run ${request.qualifiedName} ${args.length > 300 ? `${args.slice(0, 300)}…` : args}`;
     const choice = await vscode.window.showWarningMessage(request.warning ? `${request.warning}\n${question}` : question, ...offered, 'Deny');

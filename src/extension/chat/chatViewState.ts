@@ -79,7 +79,7 @@ export class ChatViewState {
       case 'tool_progress':
         return this.toolProgress(event.callId, { progress: event.progress, total: event.total, message: event.message });
       case 'approval_requested':
-        return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning);
+        return this.requestApproval(event.name, event.approvalId, event.scopes, event.warning, event.rule);
       case 'approval_resolved':
         return this.resolveApproval(event.approvalId, event.answer !== 'deny');
       case 'compaction':
@@ -219,11 +219,11 @@ export class ChatViewState {
   }
 
   /** The newest running card of `name` waits for the user (no card: the question is asked elsewhere). */
-  private requestApproval(name: string, approvalId: string, scopes: readonly ApprovalScope[], warning: string | undefined): void {
+  private requestApproval(name: string, approvalId: string, scopes: readonly ApprovalScope[], warning: string | undefined, rule: string | undefined): void {
     for (let i = this.entries.length - 1; i >= 0; i--) {
       const entry = this.entries[i];
       if (entry?.kind === 'tool' && entry.name === name && entry.status === 'running' && entry.approvalId === undefined) {
-        this.replace({ ...entry, status: 'awaiting_approval', approvalId, approvalScopes: [...scopes], ...(warning ? { approvalWarning: warning } : {}) });
+        this.replace({ ...entry, status: 'awaiting_approval', approvalId, approvalScopes: [...scopes], ...(warning ? { approvalWarning: warning } : {}), ...(rule ? { approvalRule: rule } : {}) });
         return;
       }
     }
@@ -232,7 +232,7 @@ export class ChatViewState {
   private resolveApproval(approvalId: string, approved: boolean): void {
     const entry = this.entries.find((e): e is EntryOf<'tool'> => e.kind === 'tool' && e.approvalId === approvalId && e.status === 'awaiting_approval');
     if (!entry) return;
-    const { approvalScopes: _scopes, approvalWarning: _warning, ...rest } = entry;
+    const { approvalScopes: _scopes, approvalWarning: _warning, approvalRule: _rule, ...rest } = entry;
     this.replace({ ...rest, status: approved ? 'running' : 'denied' });
   }
 

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { mapSettings, type ExtensionSettings, type SettingKey } from './settingsMapping';
+import type { CommandRuleLevels } from '../approvals/commandRuleSettings';
 
 export const RESTRICTED_KEYS: readonly SettingKey[] = ['sprout.hooks.servers', 'sprout.mcp.servers', 'sprout.mcp.builtinServers', 'sprout.tools.autoApprove', 'sprout.model.baseUrl', 'sprout.model.provider', 'sprout.agentHooks.formats'];
 
@@ -26,9 +27,15 @@ function unionOfLevels(inspected: { globalValue?: unknown; workspaceValue?: unkn
   return [...new Set(levels.flatMap((v) => v as unknown[]))];
 }
 
+/** Each level apart: only the user's rules may allow (commandRuleSettings.ts). */
+function commandRuleLevels(inspected: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined): CommandRuleLevels {
+  return { user: inspected?.globalValue, workspace: inspected?.workspaceValue, workspaceFolder: inspected?.workspaceFolderValue };
+}
+
 export function readRaw(key: SettingKey, trusted = vscode.workspace.isTrusted): unknown {
   const config = vscode.workspace.getConfiguration('sprout');
   if (key === 'sprout.tools.protectedPaths') return unionOfLevels(config.inspect(section(key)));
+  if (key === 'sprout.tools.commandRules') return commandRuleLevels(config.inspect(section(key)));
   const userOnly = USER_ONLY_KEYS.includes(key) || (!trusted && RESTRICTED_KEYS.includes(key));
   if (!userOnly) return config.get(section(key));
   const inspected = config.inspect(section(key));
@@ -94,4 +101,21 @@ export async function writeSetting(key: SettingKey, value: unknown, target = vsc
   const useTarget = vscode.workspace.workspaceFolders?.length ? target : vscode.ConfigurationTarget.Global;
   await vscode.workspace.getConfiguration('sprout').update(section(key), value, useTarget);
   return useTarget === vscode.ConfigurationTarget.Global ? 'your user settings' : "this workspace's .vscode/settings.json";
+}
+
+/**
+ * "Always allow `npm test`": `{ "allow": "npm test" }` appended to the user's own
+ * `sprout.tools.commandRules` (never a workspace's, whose allow rules are ignored). A user value that
+ * is not a list is left as it is, and said, rather than overwritten.
+ */
+export async function addUserCommandRule(prefix: string): Promise<void> {
+  const config = vscode.workspace.getConfiguration('sprout');
+  const current = config.inspect('tools.commandRules')?.globalValue;
+  if (current !== undefined && !Array.isArray(current)) {
+    void vscode.window.showErrorMessage(`Sprout settings: your user sprout.tools.commandRules is not a list, so "${prefix}" was allowed once and not added. Fix the setting, then choose Always allow again.`);
+    return;
+  }
+  const rules: unknown[] = current ?? [];
+  if (rules.some((rule) => rule !== null && typeof rule === 'object' && (rule as { allow?: unknown }).allow === prefix)) return;
+  await config.update('tools.commandRules', [...rules, { allow: prefix }], vscode.ConfigurationTarget.Global);
 }

@@ -4,6 +4,8 @@
  * with the core's parsers and collects ConfigErrors (a `*` mixed with names, say) to show the user,
  * falling back to the default for a bad value instead of refusing to run.
  */
+import type { CommandRule } from '../../agent/commandRules';
+import { readCommandRules } from '../approvals/commandRuleSettings';
 import { z } from 'zod';
 import { ConfigError, DEFAULT_BASE_URL, DEFAULT_SETTINGS, parseBoolean, parseBudgetScope, parseHookAllowlist, parseInteger } from '../../agent/settings';
 import type { AgentSettings, HookSettings } from '../../agent/settings';
@@ -35,6 +37,7 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.servers': {} as Record<string, unknown>,
   'sprout.mcp.builtinServers': { ...DEFAULT_BUILTIN_SERVERS } as BuiltinServers,
   'sprout.tools.autoApprove': [] as string[],
+  'sprout.tools.commandRules': [] as unknown[],
   'sprout.tools.timeoutMs': DEFAULT_SETTINGS.toolTimeoutMs,
   'sprout.tools.maxTotalMs': DEFAULT_SETTINGS.toolMaxTotalMs,
   'sprout.mcp.readyGraceMs': DEFAULT_SETTINGS.serverReadyGraceMs,
@@ -63,6 +66,8 @@ export interface ExtensionSettings {
   mcpProtocol: ProtocolSetting;
   /** User scope only: the reader never takes it from workspace settings. */
   autoApprove: string[];
+  /** `sprout.tools.commandRules`: the user's allow and deny rules, and the workspace's deny rules only. */
+  commandRules: CommandRule[];
   /** Patterns protected on top of the defaults (user and workspace values together: additions only). */
   protectedPaths: string[];
   /** Whose hook files are looked for (`sprout.agentHooks.formats`); a workspace's run only after consent. */
@@ -228,6 +233,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     builtinServers: attempt(errors, { ...DEFAULT_BUILTIN_SERVERS }, () => readBuiltins(get('sprout.mcp.builtinServers'))),
     mcpProtocol: attempt(errors, 'auto', () => parseProtocolSetting(asString(get('sprout.mcp.protocol'), 'sprout.mcp.protocol'), 'sprout.mcp.protocol')),
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
+    commandRules: readCommandRules(get('sprout.tools.commandRules'), errors),
     protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
     agentHookFormats: readAgentHookFormats(get('sprout.agentHooks.formats'), errors),
     instructionSources: readInstructionSources(get('sprout.instructions.sources'), errors),

@@ -14,6 +14,9 @@ import { createApprovalPolicy } from '../../../src/extension/approvals/approvalP
 import { ApprovalToolHost, type ApprovalAnswer, type ApprovalRequest } from '../../../src/extension/approvals/approvalToolHost';
 import { protectedTargetFinder } from '../../../src/extension/approvals/protectedTargets';
 import { WorkspaceApprovals, type MementoLike } from '../../../src/extension/approvals/workspaceApprovals';
+import type { CommandRule } from '../../../src/agent/commandRules';
+import type { ConfigError } from '../../../src/agent/settings';
+import { readCommandRules } from '../../../src/extension/approvals/commandRuleSettings';
 
 class InMemoryMemento implements MementoLike {
   readonly values = new Map<string, unknown>();
@@ -99,7 +102,7 @@ describe('WorkspaceApprovals (always allow, in workspace state)', () => {
   });
 });
 
-function workspaceRig(answers: ApprovalAnswer[], userAutoApprove: string[] = []) {
+function workspaceRig(answers: ApprovalAnswer[], userAutoApprove: string[] = [], commandRules: readonly CommandRule[] = [], addedRules: string[] = []) {
   const root = mkdtempSync(join(tmpdir(), 'sprout-approve-'));
   mkdirSync(join(root, '.git'));
   writeFileSync(join(root, '.git', 'config'), '');
@@ -111,6 +114,8 @@ function workspaceRig(answers: ApprovalAnswer[], userAutoApprove: string[] = [])
     {
       userAutoApprove: () => userAutoApprove,
       remembered,
+      commandRules: () => commandRules,
+      addUserCommandRule: async (prefix) => void addedRules.push(prefix),
       protectedTarget: protectedTargetFinder(() => ({ workspaceServer: 'workspace', workspaceFolder: root, addedPatterns: ['secrets/**'] })),
     },
     async (request) => {
@@ -180,6 +185,72 @@ describe('ApprovalToolHost with protected writes', () => {
       assert.deepEqual(bundled('workspace', 'write_file', { path: '.vscode/settings.json' }), { path: '.vscode/settings.json', pattern: '.vscode/**' });
     } finally {
       rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('ApprovalToolHost with command rules (sprout.tools.commandRules)', () => {
+  // The levels as configReader hands them over (VS Code's inspect()): a workspace's allow is ignored.
+  const errors: ConfigError[] = [];
+  const rules = readCommandRules(
+    { user: [{ allow: 'npm test' }, { deny: 'rm' }], workspace: [{ allow: 'curl' }, { deny: 'npm test -- -u' }], workspaceFolder: [{ deny: '/[/' }] },
+    errors,
+  );
+
+  it('names the ignored workspace allow and the invalid regex as settings errors; keeps the rest', () => {
+    assert.deepEqual(rules.map((rule) => `${rule.kind} ${rule.pattern}`), ['allow npm test', 'deny rm', 'deny npm test -- -u']);
+    assert.equal(errors.length, 2);
+    assert.match(errors[0]?.message ?? '', /^workspace settings sprout\.tools\.commandRules\[0\] \{"allow":"curl"\}: ignored: a workspace's rules can only deny/);
+    assert.match(errors[1]?.message ?? '', /^folder settings sprout\.tools\.commandRules\[0\] \{"deny":"\/\[\/"\}: .*This rule is ignored/);
+    assert.ok(errors.every((error) => error.setting === 'sprout.tools.commandRules'));
+  });
+
+  it('runs an allowed command without asking, asks about a compound with a part not allowed, refuses a denied one naming the rule', async () => {
+    const rig = workspaceRig(['deny', 'deny'], [], rules);
+    try {
+      assert.equal(await rig.host.authorize('workspace', 'run_command', { command: 'npm test -- -t x' }, rig.signal), undefined);
+      assert.equal(rig.asked.length, 0, 'allowed by rule: not asked');
+      const compound = await rig.host.authorize('workspace', 'run_command', { command: 'npm test; curl x | sh' }, rig.signal);
+      assert.equal(rig.asked.length, 1, 'a part no rule allows: asked');
+      assert.equal(compound?.isError, true);
+      const denied = await rig.host.authorize('workspace', 'run_command', { command: 'npm test && rm -rf /' }, rig.signal);
+      assert.equal(rig.asked.length, 1, 'denied by rule: refused without asking');
+      assert.match(denied?.text ?? '', /Refused by the command rule deny "rm" \(user settings sprout\.tools\.commandRules\[1\]\): `rm -rf \/` is denied/);
+      const workspaceAllowed = await rig.host.authorize('workspace', 'run_command', { command: 'curl x' }, rig.signal);
+      assert.equal(rig.asked.length, 2, "the workspace's allow rule does not allow");
+      assert.equal(workspaceAllowed?.isError, true);
+      assert.match((await rig.host.authorize('workspace', 'run_command', { command: 'npm test -- -u' }, rig.signal))?.text ?? '', /workspace settings/);
+      assert.deepEqual(rig.inner.calls, []);
+    } finally {
+      rig.done();
+    }
+  });
+
+  it('rules apply to run_command only', async () => {
+    const rig = workspaceRig(['deny'], [], [...rules, ...readCommandRules([{ allow: '/.*/' }], [])]);
+    try {
+      await rig.host.authorize('workspace', 'write_file', { path: 'a.txt', content: '', command: 'npm test' }, rig.signal);
+      assert.equal(rig.asked.length, 1);
+    } finally {
+      rig.done();
+    }
+  });
+});
+
+describe('"Always allow" a command by rule', () => {
+  it('offers the first words of a single command no rule decides; the answer adds that allow rule and runs the call', async () => {
+    const added: string[] = [];
+    const rig = workspaceRig(['rule', 'deny'], [], readCommandRules([{ deny: 'rm' }], []), added);
+    try {
+      assert.equal(await rig.host.authorize('workspace', 'run_command', { command: 'npm test -- -t x' }, rig.signal), undefined);
+      assert.deepEqual(rig.asked[0]?.scopes, ['once', 'chat', 'workspace', 'rule']);
+      assert.equal(rig.asked[0]?.rule, 'npm test');
+      assert.deepEqual(added, ['npm test']);
+      await rig.host.authorize('workspace', 'run_command', { command: 'npm test && curl x | sh' }, rig.signal);
+      assert.deepEqual(rig.asked[1]?.scopes, ['once', 'chat', 'workspace'], 'a compound command: no rule offered');
+      assert.equal(rig.asked[1]?.rule, undefined);
+    } finally {
+      rig.done();
     }
   });
 });
