@@ -79,7 +79,7 @@ describe('toToolInfos', () => {
     );
     assert.deepEqual(infos[0]?.annotations, { readOnlyHint: true, title: 'Read' });
     assert.equal(reports.length, 2);
-    assert.match(reports[0] ?? '', /"srv".*"bad\\nname"/);
+    assert.match(reports[0] ?? '', /"srv".*"bad\\u000aname"/, 'the control character shown escaped');
     assert.match(reports[1] ?? '', /twice/);
   });
 });
