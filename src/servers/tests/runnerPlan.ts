@@ -28,11 +28,14 @@ export interface RunPlan {
 /** JavaScript runners a package manager runs from the workspace's dependencies (`yarn jest`). */
 const JS_RUNNER_BINS = ['jest', 'vitest', 'mocha', '_mocha', 'ava', 'tap', 'tape', 'uvu', 'jasmine', 'playwright', 'react-scripts', 'craco'];
 
-/** Yarn Plug'n'Play: no node_modules/.bin, so its runners run only through `yarn` (the `.pnp.cjs` of the folder or a parent). */
+/**
+ * Yarn Plug'n'Play: no node_modules/.bin, so its runners run only through `yarn` (the `.pnp.cjs` of
+ * the folder or a parent, up to the repository's root: the folder holding `.git`).
+ */
 export function isYarnPnp(dir: string): boolean {
   for (let at = resolve(dir), up = dirname(at); ; at = up, up = dirname(at)) {
     if (existsSync(join(at, '.pnp.cjs')) || existsSync(join(at, '.pnp.js'))) return true;
-    if (up === at) return false;
+    if (up === at || existsSync(join(at, '.git'))) return false;
   }
 }
 
