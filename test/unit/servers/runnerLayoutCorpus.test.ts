@@ -73,6 +73,10 @@ const OUTPUT_CASES: OutputCase[] = [
   { file: 'surefire-3.2-none.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/apache/maven-surefire/issues/1290 (Tests run: 0 ... BUILD SUCCESS)' },
   { file: 'surefire-3.2-fail.txt', exitCode: 1, runner: 'other', status: 'failed', passed: 1, failed: 1, names: ['CalcTest.multiplies'], source: 'https://github.com/apache/maven-surefire/issues/1384 (Tests run: N, Failures: N; not "Tests run:" as a test)' },
   { file: 'dotnet-8-none.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/microsoft/vstest/issues/479 (No test is available in ..., exit 0)' },
+  // Neighbours added after the fixes (not in the first-contact count): the same runners without --passWithNoTests.
+  { file: 'jest-30-none-exit1.txt', exitCode: 1, runner: 'jest', status: 'no_tests', source: 'https://github.com/react/create-react-app/issues/5283 (No tests found, exiting with code 1)' },
+  { file: 'vitest-4.1-none-exit1.txt', exitCode: 1, runner: 'vitest', status: 'no_tests', source: 'https://github.com/SocketDev/socket-sdk-js/pull/598 (No test files found, exit 1)' },
+  { file: 'mocha-12-nofiles.txt', exitCode: 1, runner: 'mocha', status: 'no_tests', source: 'https://github.com/js-primer/js-primer/issues/723 (Error: No test files found: "test")' },
   { file: 'eslint-10-lint-fails.txt', exitCode: 1, runner: 'jest', status: 'error', names: [], source: 'https://github.com/keystonejs/generator-keystone/issues/202 (a test script that lints first fails on lint)' },
 ];
 
