@@ -50,6 +50,13 @@ export function packageManager(root: string, pkg: PackageJson | undefined): 'npm
   return 'npm';
 }
 
+/** How the project's package manager runs a dependency's program: npm's `npx --no`, `pnpm exec`, `yarn` (the only way under Plug'n'Play). */
+function execPrefix(root: string): string {
+  const pm = packageManager(root, readPackageJson(root));
+  if (pm === 'yarn' || existsSync(join(root, '.pnp.cjs')) || existsSync(join(root, '.pnp.js'))) return 'yarn';
+  return pm === 'pnpm' ? 'pnpm exec' : 'npx --no';
+}
+
 function jsRunnerWithoutScript(root: string): string | undefined {
   let files: string[];
   try {
@@ -57,11 +64,12 @@ function jsRunnerWithoutScript(root: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (files.some((f) => /^jest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no jest';
-  if (files.some((f) => /^vitest\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no vitest run';
-  if (files.some((f) => /^\.mocharc\.(?:js|cjs|json|jsonc|ya?ml)$/.test(f))) return 'npx --no mocha';
-  if (files.some((f) => /^playwright\.config\.[cm]?[jt]s$/.test(f))) return 'npx --no playwright test';
-  if (existsSync(join(root, 'spec', 'support', 'jasmine.json'))) return 'npx --no jasmine';
+  const run = (program: string): string => `${execPrefix(root)} ${program}`;
+  if (files.some((f) => /^jest\.config\.[cm]?[jt]s$/.test(f))) return run('jest');
+  if (files.some((f) => /^vitest\.config\.[cm]?[jt]s$/.test(f))) return run('vitest run');
+  if (files.some((f) => /^\.mocharc\.(?:js|cjs|json|jsonc|ya?ml)$/.test(f))) return run('mocha');
+  if (files.some((f) => /^playwright\.config\.[cm]?[jt]s$/.test(f))) return run('playwright test');
+  if (existsSync(join(root, 'spec', 'support', 'jasmine.json'))) return run('jasmine');
   if (files.includes('deno.json') || files.includes('deno.jsonc')) return 'deno test';
   if (files.includes('bunfig.toml')) return 'bun test';
   return undefined;

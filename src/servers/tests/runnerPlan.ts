@@ -6,6 +6,9 @@
  * bytecode files). Anything else runs exactly as given and is read as text. pnpm and yarn scripts
  * get no flags (how they pass arguments differs by version); their runner's text is read instead.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { RunnerId } from './formats/readReport';
 import { readPackageJson, testScript } from './detectTestCommand';
 
@@ -18,6 +21,32 @@ export interface RunPlan {
   runner: RunnerId;
   /** The report file the runner was asked to write, when it was. */
   reportFile?: string;
+  /** The report file is the user's own (named in their command): read it, never delete it. */
+  ownReport?: boolean;
+}
+
+/** JavaScript runners a package manager runs from the workspace's dependencies (`yarn jest`). */
+const JS_RUNNER_BINS = ['jest', 'vitest', 'mocha', '_mocha', 'ava', 'tap', 'tape', 'uvu', 'jasmine', 'playwright', 'react-scripts', 'craco'];
+
+/**
+ * Yarn Plug'n'Play: no node_modules/.bin, so its runners run only through `yarn` (the `.pnp.cjs` of
+ * the folder or a parent, up to the repository's root: the folder holding `.git`).
+ */
+export function isYarnPnp(dir: string): boolean {
+  for (let at = resolve(dir), up = dirname(at); ; at = up, up = dirname(at)) {
+    if (existsSync(join(at, '.pnp.cjs')) || existsSync(join(at, '.pnp.js'))) return true;
+    if (up === at || existsSync(join(at, '.git'))) return false;
+  }
+}
+
+/**
+ * Commands run through the package manager that owns the workspace: under Yarn PnP a runner named
+ * bare, through npx or node_modules/.bin (`jest`, `npx --no vitest run`) runs as `yarn jest`.
+ */
+function throughYarn(command: string): string {
+  const bins = JS_RUNNER_BINS.join('|');
+  const start = new RegExp(`(^|&&|\\|\\||;|\\|)(\\s*)(?:npx\\s+(?:--no(?:-install)?\\s+|-y\\s+)?)?(?:\\./)?(?:node_modules/\\.bin/)?(${bins})(?=\\s|$)`, 'g');
+  return command.replace(start, '$1$2yarn $3');
 }
 
 /** Words of a shell segment, quotes removed (enough to recognise a runner, never to run anything). */
@@ -31,6 +60,7 @@ export function lastCommand(line: string): string[] {
   const tokens = words(segments[segments.length - 1] ?? '');
   while (tokens.length > 0 && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(tokens[0] ?? '') || ['cross-env', 'env', 'npx', 'exec'].includes(tokens[0] ?? '') || /^--no(?:-install)?$/.test(tokens[0] ?? ''))) tokens.shift();
   if ((tokens[0] === 'pnpm' || tokens[0] === 'yarn' || tokens[0] === 'bundle') && tokens[1] === 'exec') tokens.splice(0, 2);
+  else if ((tokens[0] === 'yarn' || tokens[0] === 'pnpm') && JS_RUNNER_BINS.includes(tokens[1] ?? '')) tokens.shift();
   return tokens;
 }
 
@@ -39,6 +69,9 @@ export function runnerOf(tokens: readonly string[]): RunnerId {
   const [program = '', ...rest] = tokens;
   const base = program.split('/').pop() ?? '';
   if (base === 'jest') return 'jest';
+  // Create React App's test script is Jest, with Jest's flags.
+  if ((base === 'react-scripts' || base === 'craco') && rest[0] === 'test') return 'jest';
+  if (base === 'ctest') return 'ctest';
   if (base === 'vitest') return 'vitest';
   if (base === 'mocha' || base === '_mocha') return 'mocha';
   if (base === 'node' && rest.includes('--test')) return 'node';
@@ -81,6 +114,8 @@ function reporterFlags(runner: RunnerId, reportFile: string): string | undefined
       return `--format progress --format json --out ${quote(reportFile)}`;
     case 'phpunit':
       return `--log-junit ${quote(reportFile)}`;
+    case 'ctest':
+      return ctestWritesJunit() ? `--output-junit ${quote(reportFile)}` : undefined;
     default:
       return undefined;
   }
@@ -93,7 +128,47 @@ const REPORT_BY_ENV: Partial<Record<RunnerId, (file: string) => Record<string, s
 };
 
 /** Runners whose report file is the flag's business: the ones with a machine report on a file. */
-const FILE_REPORTS = new Set<RunnerId>(['jest', 'vitest', 'mocha', 'pytest', 'playwright', 'bun', 'deno', 'rspec', 'phpunit']);
+const FILE_REPORTS = new Set<RunnerId>(['jest', 'vitest', 'mocha', 'pytest', 'playwright', 'bun', 'deno', 'rspec', 'phpunit', 'ctest']);
+
+let ctestJunit: boolean | undefined;
+
+/** CTest writes JUnit XML from 3.21 on (`--output-junit`); older ones are read from their text. */
+function ctestWritesJunit(): boolean {
+  if (ctestJunit === undefined) {
+    const version = /ctest version (\d+)\.(\d+)/.exec(spawnSync('ctest', ['--version'], { encoding: 'utf8', timeout: 10_000 }).stdout ?? '');
+    ctestJunit = version !== null && (Number(version[1]) > 3 || (Number(version[1]) === 3 && Number(version[2]) >= 21));
+  }
+  return ctestJunit;
+}
+
+/** The JUnit file a command names itself, per runner: the user's report, read where they asked for it. */
+const OWN_REPORT: Partial<Record<RunnerId, RegExp>> = {
+  pytest: /\s--junit-?xml(?:=|\s+)(\S+)/,
+  phpunit: /\s--log-junit(?:=|\s+)(\S+)/,
+  deno: /\s--junit-path(?:=|\s+)(\S+)/,
+  bun: /\s--reporter-outfile(?:=|\s+)(\S+)/,
+  ctest: /\s--output-junit(?:=|\s+)(\S+)/,
+};
+
+/** The folder the last segment runs in: `cd build && ctest` runs in build; CTest's paths are its test dir's. */
+function segmentDir(command: string, root: string, runner: RunnerId): string {
+  let dir = root;
+  for (const cd of command.matchAll(/(?:^|&&|;)\s*cd\s+("[^"]*"|'[^']*'|\S+)\s*(?=&&|;)/g)) dir = resolve(dir, (cd[1] ?? '.').replace(/^["']|["']$/g, ''));
+  const testDir = runner === 'ctest' ? /\s--test-dir(?:=|\s+)(\S+)/.exec(command)?.[1] : undefined;
+  return testDir ? resolve(dir, testDir) : dir;
+}
+
+function ownReport(command: string, root: string, runner: RunnerId): string | undefined {
+  const named = OWN_REPORT[runner]?.exec(command)?.[1]?.replace(/^["']|["']$/g, '');
+  if (!named) return undefined;
+  return isAbsolute(named) ? named : resolve(segmentDir(command, root, runner), named);
+}
+
+/** Runners whose default is watch mode whatever the terminal (Create React App's `test`): CI=true runs them once. */
+function watchesByDefault(tokens: readonly string[]): boolean {
+  const base = (tokens[0] ?? '').split('/').pop() ?? '';
+  return (base === 'react-scripts' || base === 'craco') && tokens[1] === 'test' && !tokens.includes('--watchAll=false');
+}
 
 function runnerEnv(runner: RunnerId, reportFile?: string): Record<string, string> {
   // Wide lines keep pytest's summaries whole; no .pyc files keeps the workspace as it was.
@@ -109,7 +184,13 @@ function beforeHarnessArgs(command: string, flags: string): string {
   return harness < 0 ? `${command} ${flags}` : `${command.slice(0, harness)} ${flags}${command.slice(harness)}`;
 }
 
-function withFlags(command: string, runner: RunnerId, reportFile: string): { shell: string; reportFile?: string } {
+function withFlags(command: string, runner: RunnerId, reportFile: string, root: string): { shell: string; reportFile?: string; ownReport?: boolean } {
+  const own = ownReport(command, root, runner);
+  if (own) {
+    // The user's report stays theirs: no second file flag; pytest still gets its failure summary and xunit1's file and line.
+    const extra = runner === 'pytest' ? ' -rfE --tb=short -o junit_family=xunit1' : '';
+    return { shell: `${command}${extra}`, reportFile: own, ownReport: true };
+  }
   // cargo names each test binary on stderr and prints its results on stdout: one pipe keeps them in order.
   if (runner === 'cargo') return { shell: `${/--no-fail-fast\b/.test(command) ? command : beforeHarnessArgs(command, '--no-fail-fast')} 2>&1` };
   if (runner === 'go') return { shell: /\s-json\b/.test(command) ? command : command.replace(/\bgo\s+test\b/, 'go test -json') };
@@ -126,9 +207,11 @@ function scriptPlan(command: string, tokens: readonly string[], root: string, re
   const script = testScript(readPackageJson(root));
   const runner = script === undefined ? 'other' : runnerOf(lastCommand(script));
   const flags = reporterFlags(runner, reportFile);
-  if (pm !== 'npm' || !flags || /[;|&]/.test(command)) return { command, shell: command, env: runnerEnv(runner), runner };
+  const scriptTokens = script === undefined ? [] : lastCommand(script);
+  const env = { ...runnerEnv(runner, reportFile), ...(watchesByDefault(scriptTokens) ? { CI: 'true' } : {}) };
+  if (pm !== 'npm' || !flags || /[;|&]/.test(command)) return { command, shell: command, env: { ...runnerEnv(runner), ...(env.CI ? { CI: env.CI } : {}) }, runner };
   const file = FILE_REPORTS.has(runner) ? { reportFile } : {};
-  return { command, shell: `${command}${tokens.includes('--') ? '' : ' --'} ${flags}`, env: runnerEnv(runner, reportFile), runner, ...file };
+  return { command, shell: `${command}${tokens.includes('--') ? '' : ' --'} ${flags}`, env, runner, ...file };
 }
 
 export function planRun(command: string, root: string, reportFile: string): RunPlan {
@@ -136,6 +219,8 @@ export function planRun(command: string, root: string, reportFile: string): RunP
   const script = scriptPlan(command, tokens, root, reportFile);
   if (script) return script;
   const runner = runnerOf(tokens);
-  const planned = withFlags(command, runner, reportFile);
-  return { command, ...planned, env: runnerEnv(runner, planned.reportFile), runner };
+  const line = isYarnPnp(root) ? throughYarn(command) : command;
+  const planned = withFlags(line, runner, reportFile, root);
+  const env = { ...runnerEnv(runner, planned.ownReport ? undefined : planned.reportFile), ...(watchesByDefault(tokens) ? { CI: 'true' } : {}) };
+  return { command, ...planned, env, runner };
 }

@@ -3,11 +3,12 @@
  * captured (bounded), and its report read into counts and failing tests with their verdict
  * (verdict.ts). A monorepo run is several of these (suiteRun.ts); a single-package run is one.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ensurePrivateDir } from '../../platform/privateState';
 import { startCommand, type CommandRun } from '../common/processGroup';
 import { readReport } from './formats/readReport';
+import { readLeftReports } from './leftReports';
 import { planRun, type RunPlan } from './runnerPlan';
 import type { ParsedTestReport, TestStatus } from './testResult';
 import { cannotStart, statusOf } from './verdict';
@@ -34,6 +35,15 @@ function readAndRemove(file: string | undefined): string | undefined {
     return undefined;
   } finally {
     rmSync(file, { force: true });
+  }
+}
+
+/** The report the user's own command named: this run's only (written since it started), and left in place. */
+function readOwn(file: string, sinceMs: number): string | undefined {
+  try {
+    return statSync(file).mtimeMs >= sinceMs ? readFileSync(file, 'utf8') : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -78,9 +88,11 @@ export function startCommandRun(spec: CommandSpec): StartedCommand {
   // Reports hold test output, which can hold secrets: a folder only the user can enter.
   ensurePrivateDir(spec.reportDir);
   const plan = planRun(spec.command, spec.cwd, join(spec.reportDir, `run-${process.pid}-${++runCounter}.report`));
-  if (plan.reportFile) rmSync(plan.reportFile, { force: true });
+  if (plan.reportFile && !plan.ownReport) rmSync(plan.reportFile, { force: true });
   let output = '';
+  // File times can be a little coarser than the clock: a second's grace still excludes an earlier run's report.
   const startedAt = Date.now();
+  const since = startedAt - 1000;
   const run = startCommand(
     plan.shell,
     spec.cwd,
@@ -92,8 +104,10 @@ export function startCommandRun(spec: CommandSpec): StartedCommand {
     { ...plan.env, ...pathWithBins(spec.binDirs) },
   );
   const outcome = run.done.then((done): CommandOutcome => {
-    const reportText = readAndRemove(plan.reportFile);
-    const report = spec.read ? spec.read(plan, output, reportText) : readReport({ runner: plan.runner, output, report: reportText, root: spec.cwd });
+    const reportText = plan.ownReport && plan.reportFile ? readOwn(plan.reportFile, since) : readAndRemove(plan.reportFile);
+    // A build tool's reports (Surefire, Gradle) are read when the runner wrote none the server asked for.
+    const left = spec.read || reportText !== undefined ? undefined : readLeftReports(plan.command, spec.cwd, since);
+    const report = spec.read ? spec.read(plan, output, reportText) : (left ?? readReport({ runner: plan.runner, output, report: reportText, root: spec.cwd }));
     const problem = cannotStart(done.exitCode, output, report);
     return {
       plan,

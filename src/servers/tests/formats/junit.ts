@@ -95,7 +95,12 @@ export function parseJunit(output: string, root: string, format = 'junit'): Pars
     }
     // pytest reports a test that failed and then errored in teardown twice; it is one failing test.
     erroredFailures += problems.length - 1;
-    for (const p of problems) failures.push(caseFailure(tag, p[1] ?? 'failure', p[2] ?? '', p[3] ?? '', root, format));
+    for (const p of problems) {
+      const failure = caseFailure(tag, p[1] ?? 'failure', p[2] ?? '', p[3] ?? '', root, format);
+      // A failure that says nothing (CTest's `<failure message=""/>`): what the test printed says why.
+      const printed = failure.message === '' ? /<system-(?:out|err)>([\s\S]*?)<\/system-(?:out|err)>/.exec(body)?.[1] : undefined;
+      failures.push(printed ? { ...failure, message: cleanMessage(decodeEntities(printed.replace(/<!\[CDATA\[|\]\]>/g, ''))) } : failure);
+    }
   }
   return { format, passed, failed: failures.length - erroredFailures, skipped, failures };
 }

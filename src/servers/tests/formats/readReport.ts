@@ -16,7 +16,7 @@ import { parseJunit } from './junit';
 import { parseMochaJson } from './mochaJson';
 import { parseNodeSpec } from './nodeTest';
 import { parseTap } from './tap';
-import { parseCtest, parsePhpunit, parseProve, parseRspec, parseRspecJson } from './scriptRunners';
+import { parseCtest, parseDotnet, parsePhpunit, parseProve, parseRspec, parseRspecJson, parseSurefire } from './scriptRunners';
 import { parsePytestText, parseUnittest } from './python';
 
 /** Which runner a command ends in: decides the flags it gets and the report read first. */
@@ -39,6 +39,7 @@ export type RunnerId =
   | 'deno'
   | 'rspec'
   | 'phpunit'
+  | 'ctest'
   | 'other';
 
 type Parser = (text: string, root: string) => ParsedTestReport | undefined;
@@ -53,6 +54,7 @@ const MACHINE: Partial<Record<RunnerId, Parser>> = {
   deno: (t, r) => parseJunit(t, r, 'deno-junit'),
   rspec: parseRspecJson,
   phpunit: (t, r) => parseJunit(t, r, 'phpunit-junit'),
+  ctest: (t, r) => parseJunit(t, r, 'ctest-junit'),
 };
 
 const TEXT: Parser[] = [
@@ -75,6 +77,8 @@ const TEXT: Parser[] = [
   parsePhpunit,
   parseCtest,
   parseProve,
+  parseSurefire,
+  parseDotnet,
 ];
 
 const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
@@ -95,6 +99,7 @@ const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
   deno: parseDenoText,
   rspec: parseRspec,
   phpunit: parsePhpunit,
+  ctest: parseCtest,
 };
 
 function meaningful(report: ParsedTestReport | undefined): report is ParsedTestReport {
@@ -142,7 +147,28 @@ export function readReport(run: RunOutput): ParsedTestReport | undefined {
     if (meaningful(report)) return report;
     zero ??= report;
   }
-  return zero ?? parseSummary(output);
+  return zero ?? (ranNothing(output) ? { format: 'nothing-ran', passed: 0, failed: 0, skipped: 0, failures: [] } : parseSummary(output));
+}
+
+/**
+ * Each runner's own words for "nothing ran", read when no summary with counts was found: a run is
+ * PASSED only with positive evidence that tests ran, whatever its exit code (`--passWithNoTests`,
+ * an empty solution, a `-run` pattern that matched nothing).
+ */
+const NOTHING_RAN: RegExp[] = [
+  /^No tests found, exiting with code \d+$/m, // Jest
+  /^No tests found related to files changed since last commit\.?$/m, // Jest -o
+  /^No test files found, exiting with code \d+$/m, // Vitest
+  /^(?:Warning: )?No test is available in \S+/m, // dotnet test (vstest)
+  /^(?:\[\w+\]\s+)?There are no tests to run\.$/m, // Surefire
+  /^Error: No test files found\b/m, // Mocha
+];
+
+function ranNothing(output: string): boolean {
+  if (NOTHING_RAN.some((p) => p.test(output))) return true;
+  // go test: every package line says it had no test to run (`?  pkg [no test files]`, `ok pkg 0.1s [no tests to run]`).
+  const packages = [...output.matchAll(/^(?:ok|\?|FAIL)\s+\S+\s.*$/gm)].map((m) => m[0]);
+  return packages.length > 0 && packages.every((line) => /\[no test files\]|\[no tests to run\]/.test(line));
 }
 
 /**
@@ -153,6 +179,8 @@ export function readReport(run: RunOutput): ParsedTestReport | undefined {
 function isTestId(name: string): boolean {
   if (name === '' || /:$/.test(name)) return false;
   if (/^\d+(?:\/\d+)?\s+(?:subtests?|tests?|examples?|specs?|assertions?)\b/i.test(name)) return false;
+  // Any other count line: a linter's `1 problem (1 error, 0 warnings)`, `3 files, 2 errors`.
+  if (/^\d+(?:\/\d+)?\s+[a-z]+\b\s*(?:[(,]|$)/i.test(name)) return false;
   if (/^(?:tests?|examples?|specs?|suites?|assertions?|test files?)\s*[:=]/i.test(name)) return false;
   return !/\bthere (?:was|were) \d+ (?:failures?|errors?)\b/i.test(name);
 }

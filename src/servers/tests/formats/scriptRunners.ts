@@ -137,3 +137,47 @@ export function parseRspecJson(text: string, root: string): ParsedTestReport | u
   for (const message of outside > 0 ? (data.messages ?? []).slice(0, outside) : []) failures.push({ name: 'error outside of examples', message: cleanMessage(message) });
   return { format: 'rspec-json', passed, failed: failures.length, skipped, failures };
 }
+
+/**
+ * Maven Surefire (and Failsafe): each module's `Results:` totals line, `Tests run: N, Failures: F,
+ * Errors: E, Skipped: S` (the per-class lines end in `Time elapsed`, so they are not summed twice),
+ * summed over a reactor's modules; failures from the `[ERROR] Failures:`/`[ERROR] Errors:` lists
+ * (`[ERROR]   CalcTest.multiplies:6 expected: <5> but was: <4>`). The XML it leaves in
+ * target/surefire-reports says more and is read first when it is there (leftReports.ts).
+ */
+export function parseSurefire(output: string): ParsedTestReport | undefined {
+  const totals = [...output.matchAll(/^(?:\[\w+\]\s+)?Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)\s*$/gm)];
+  if (totals.length === 0) return undefined;
+  let run = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const t of totals) {
+    run += Number(t[1]);
+    failed += Number(t[2]) + Number(t[3]);
+    skipped += Number(t[4]);
+  }
+  const failures: TestFailure[] = [];
+  let inList = false;
+  for (const line of output.split('\n')) {
+    if (/^\[ERROR\] (?:Failures|Errors): ?$/.test(line)) {
+      inList = true;
+      continue;
+    }
+    const entry = inList ? /^\[ERROR\]\s{2,}(?!Run \d+:)([\w$.]+?)(?::(\d+))?\s+(\S.*)?$/.exec(line) : null;
+    if (entry) failures.push({ name: entry[1] ?? '', message: cleanMessage(entry[3] ?? '') });
+    else if (!/^\[ERROR\]\s{2,}/.test(line)) inList = false;
+  }
+  return { format: 'surefire-text', passed: Math.max(0, run - failed - skipped), failed, skipped, failures };
+}
+
+/**
+ * `dotnet test`: one summary line per test assembly, `Passed!  - Failed: 0, Passed: 3, Skipped: 0,
+ * Total: 3, Duration: ...` (or `Failed!  - ...`), summed; failing tests from `  Failed Name [4 ms]`.
+ */
+export function parseDotnet(output: string): ParsedTestReport | undefined {
+  const lines = [...output.matchAll(/^\s*(?:Passed|Failed)!\s+-\s+Failed:\s+(\d+),\s+Passed:\s+(\d+),\s+Skipped:\s+(\d+),\s+Total:\s+\d+/gm)];
+  if (lines.length === 0) return undefined;
+  const sum = (i: number): number => lines.reduce((n, l) => n + Number(l[i]), 0);
+  const failures = [...output.matchAll(/^\s+Failed (\S+) \[[^\]]*\]\s*$/gm)].map((m) => ({ name: m[1] ?? '', message: '' }));
+  return { format: 'dotnet-text', passed: sum(2), failed: sum(1), skipped: sum(3), failures };
+}

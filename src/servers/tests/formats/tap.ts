@@ -113,9 +113,12 @@ function summaryCounts(output: string): { pass?: number; fail?: number; skip?: n
   return { pass: total('pass'), fail: total('fail'), skip: total('skipped') ?? total('skip'), todo: total('todo') };
 }
 
+/** A totals line of tape or node's TAP (`# suites 0`, `# duration_ms 51`): never a test's name. */
+const NODE_TOTALS = /^(?:tests|pass|fail|skip|skipped|todo|ok|suites|cancelled|duration_ms)\b/;
+
 export function parseTap(output: string, root: string): ParsedTestReport | undefined {
   if (!/^\s*(?:TAP version \d+|(?:not )?ok \d+)/m.test(output)) return undefined;
-  if (/^# tests \d+$/m.test(output) && !/^\s*# Subtest:/m.test(output) && /^# (?!tests |pass |fail |skip|todo )\S/m.test(output)) return parseTape(output, root);
+  if (/^# tests \d+$/m.test(output) && !/^\s*# Subtest:/m.test(output) && /^# (?!(?:tests|pass|fail|skip|todo|suites|cancelled|duration_ms|skipped) )\S/m.test(output)) return parseTape(output, root);
   const lines = output.split('\n');
   const failures: TestFailure[] = [];
   const open: { name: string; line: number }[] = [];
@@ -175,7 +178,7 @@ export function parseTape(output: string, root: string): ParsedTestReport | unde
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const head = /^# (.+)$/.exec(line);
-    if (head && !/^(?:tests|pass|fail|skip|todo|ok)\b/.test(head[1] ?? '')) {
+    if (head && !NODE_TOTALS.test(head[1] ?? '')) {
       current = head[1] ?? current;
       if (!tests.has(current)) tests.set(current, null);
       continue;
