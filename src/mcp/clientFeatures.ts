@@ -5,9 +5,10 @@
  * server never sends a request that would go unanswered. Every question and answer is reported as an
  * event, so the chat, the CLI and the transcript all see it.
  */
-import type { Client, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
-import type { Logger, ToolHostEvent } from '../agent/ports';
-import type { ElicitationAnswer, ElicitationRequest } from '../agent/messages';
+import { ProtocolError, type Client, type ClientCapabilities, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
+import type { Logger, ModelClient, ToolHostEvent } from '../agent/ports';
+import type { ElicitationAnswer, ElicitationRequest, SamplingRequest, Usage } from '../agent/messages';
+import { SAMPLING_REFUSED_CODE, samplingModelRequest, samplingNote, samplingRequestOf, stopReasonOf } from './sampling';
 import { errorMessage } from '../agent/errorMessage';
 import { checkElicitationAnswer, elicitationFields } from '../shared/elicitationForm';
 import { quotedName } from '../agent/nameText';
@@ -19,6 +20,38 @@ export interface ElicitationHandling {
   answer(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer>;
 }
 
+/** Whether a server's sampling request may reach the model: the user (a card, as approvals) or a policy (the CLI's --allow-sampling). */
+export interface SamplingPermission {
+  by: 'user' | 'policy';
+  /** True lets it through; false (or a reject, an abort) refuses it. */
+  allow(request: SamplingRequest, signal: AbortSignal): Promise<boolean>;
+}
+
+export interface SampledReply {
+  text: string;
+  model: string;
+  finishReason: string;
+  usage: Usage | null;
+}
+
+/** Sampling as the hub offers it: the host's permission and the one model call (samplingThrough). */
+export interface SamplingHandling extends SamplingPermission {
+  sample(request: SamplingRequest, signal: AbortSignal): Promise<SampledReply>;
+}
+
+/** The single model call that answers a sampling request: `model()` is the chat's model at the time. */
+export function samplingThrough(permission: SamplingPermission, client: ModelClient, model: () => string): SamplingHandling {
+  return {
+    by: permission.by,
+    allow: (request, signal) => permission.allow(request, signal),
+    sample: async (request, signal) => {
+      const name = model();
+      const reply = await client.complete(samplingModelRequest(request, name), { signal });
+      return { text: reply.content ?? '', model: name, finishReason: reply.finishReason, usage: reply.usage };
+    },
+  };
+}
+
 export interface Root {
   /** A `file://` URI. */
   uri: string;
@@ -27,6 +60,8 @@ export interface Root {
 
 export interface ClientFeatures {
   elicitation?: ElicitationHandling;
+  /** Declared whenever given, so a refusal reaches the server as an MCP error it can report. */
+  sampling?: SamplingHandling;
   /** The current roots; asked on every `roots/list`. */
   roots?: () => readonly Root[];
 }
@@ -35,10 +70,12 @@ export function clientCapabilities(features: ClientFeatures): ClientCapabilities
   return {
     ...(features.elicitation !== undefined ? { elicitation: { form: {} } } : {}),
     ...(features.roots !== undefined ? { roots: { listChanged: true } } : {}),
+    ...(features.sampling !== undefined ? { sampling: {} } : {}),
   };
 }
 
 let elicitations = 0;
+let samplings = 0;
 
 /**
  * `questionFromHook`: the question can only come from a hook (every call in flight is a hook call). A
@@ -53,6 +90,7 @@ export function installFeatureHandlers(
   const { emit, logger } = on;
   const roots = features.roots;
   if (roots !== undefined) client.setRequestHandler('roots/list', () => ({ roots: roots().map((r) => ({ ...r })) }));
+  if (features.sampling !== undefined) installSampling(client, server, features.sampling, on);
   const handling = features.elicitation;
   if (handling === undefined) return;
   client.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
@@ -100,4 +138,73 @@ async function ask(
     if (!signal.aborted) logger?.warn('elicitation handler failed; cancelled', { server: question.server, message: errorMessage(error) });
     return { result: { action: 'cancel' }, by: 'abort' };
   }
+}
+
+function refuse(message: string): never {
+  throw new ProtocolError(SAMPLING_REFUSED_CODE, message);
+}
+
+/**
+ * `sampling/createMessage`: read (text only, maxTokens capped), asked for, answered by one model call.
+ * Every way it ends is an event, and every refusal an MCP error whose message says why and what to do.
+ */
+function installSampling(
+  client: Client,
+  server: string,
+  handling: SamplingHandling,
+  on: { emit: (event: ToolHostEvent) => void; questionFromHook: () => boolean; logger?: Logger },
+): void {
+  const { emit, logger } = on;
+  client.setRequestHandler('sampling/createMessage', async (request, ctx): Promise<CreateMessageResult> => {
+    const signal = ctx.mcpReq.signal;
+    if (on.questionFromHook()) refuse(`Sprout does not sample for hooks (server ${quotedName(server)} asked during a hook call).`);
+    const id = `${server}-sampling-${++samplings}`;
+    const read = samplingRequestOf(id, server, request.params);
+    if ('error' in read) {
+      emit({ type: 'server_error', server, message: `MCP server ${quotedName(server)} sent a sampling request Sprout cannot answer (${read.error}); it was refused.` });
+      refuse(`Sprout cannot answer this sampling request: ${read.error}.`);
+    }
+    emit({ type: 'sampling_requested', request: read });
+    let allowed = false;
+    try {
+      allowed = await handling.allow(read, signal);
+    } catch (error) {
+      if (!signal.aborted) logger?.warn('sampling permission failed; refused', { server, message: errorMessage(error) });
+    }
+    if (!allowed || signal.aborted) {
+      const by = signal.aborted ? 'abort' : handling.by;
+      emit({ type: 'sampling_answered', id, server, outcome: 'refused', by });
+      refuse(
+        handling.by === 'policy'
+          ? `Sampling refused: the Sprout CLI lets a server sample only with --allow-sampling ${server}.`
+          : 'Sampling refused: the user did not allow this server to use the chat\'s model.',
+      );
+    }
+    let reply: SampledReply;
+    try {
+      reply = await handling.sample(read, signal);
+    } catch (error) {
+      const message = errorMessage(error);
+      emit({ type: 'sampling_answered', id, server, outcome: 'failed', by: signal.aborted ? 'abort' : handling.by, message });
+      throw new ProtocolError(-32603, `Sampling failed: the model call failed: ${message}`);
+    }
+    const note = samplingNote(read, reply.model);
+    emit({
+      type: 'sampling_answered',
+      id,
+      server,
+      outcome: 'answered',
+      by: handling.by,
+      model: reply.model,
+      ...(reply.usage === null ? {} : { usage: reply.usage }),
+      ...(note === undefined ? {} : { message: note }),
+    });
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: reply.text },
+      model: reply.model,
+      stopReason: stopReasonOf(reply.finishReason),
+      ...(note === undefined ? {} : { _meta: { 'sprout/note': note } }),
+    };
+  });
 }
