@@ -151,6 +151,8 @@ export type ToolHostEvent =
   | { type: 'tools_changed'; server: string }
   | { type: 'elicitation_requested'; request: ElicitationRequest }
   | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
+  /** A server asked the user to open `url` (URL-mode elicitation, MCP 2025-11-25); `action` is the answer it got. */
+  | { type: 'url_elicitation'; id: string; server: string; message: string; url: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
   /** A server asks for a model reply (MCP sampling); answered or refused by `sampling_answered`. */
   | { type: 'sampling_requested'; request: SamplingRequest }
   /**

@@ -114,6 +114,8 @@ function diagnostic(event: AgentEvent): string | undefined {
       return `server ${event.request.server} asks: ${oneLine(event.request.message, 300)}`;
     case 'elicitation_answered':
       return elicitationNote(event.server, event.action, event.by);
+    case 'url_elicitation':
+      return `${event.action === 'accept' ? 'the user opened' : event.action === 'decline' ? 'declined' : 'cancelled'} the URL server ${event.server} asked to open`;
     case 'sampling_requested':
       return `server ${event.request.server} asks the model for a reply (sampling, maxTokens ${event.request.maxTokens}${event.request.cappedTo === undefined ? '' : `, capped to ${event.request.cappedTo}`})`;
     case 'sampling_answered':

@@ -23,9 +23,9 @@ import type { CliIo } from './cliIo';
 import { checkHookAllowlist, selectAndAnnounce, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor } from './cliSession';
 import { mcpProtocolOptions, modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
-import { elicitationPolicy } from './cliElicitation';
+import { elicitationPolicy, urlElicitation } from './cliElicitation';
 import { samplingPolicy } from './cliSampling';
-import type { SamplingPermission } from '../mcp/clientFeatures';
+import type { ElicitationHandling, SamplingPermission } from '../mcp/clientFeatures';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
@@ -92,13 +92,18 @@ function mcpClientOptions(
   const source = args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION';
   return {
     mcpFeatures: {
-      elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, source),
+      elicitation: withUrlMode(elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, source), io),
       roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
     },
     oauth: cliOAuthHost(io.env, io.stderr),
     mcp,
     samplingPermission: sampling,
   };
+}
+
+/** URL-mode questions are printed, and asked about on a terminal (declined elsewhere). */
+function withUrlMode(policy: ElicitationHandling | undefined, io: CliIo): ElicitationHandling | undefined {
+  return policy === undefined ? undefined : { ...policy, openUrl: urlElicitation(io.stdin, io.stderr) };
 }
 
 /** The hub as the session sees it: with other agents' command hooks, then command rules on the shell tool. */

@@ -19,6 +19,9 @@ import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, restoreChatEditors, t
 import { ChatViews } from './chat/chatViews';
 import { QuestionBrokers } from './chat/questionBrokers';
 import { SamplingBroker } from './chat/samplingBroker';
+import { quotedName } from '../agent/nameText';
+import type { UrlElicitation } from '../mcp/clientFeatures';
+import type { ElicitationAction } from '../agent/messages';
 import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
 import { askConsent, askKeyConsent, askSecretConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
@@ -141,13 +144,25 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
 function mcpHostOptions(context: vscode.ExtensionContext, questions: QuestionBrokers, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs' | 'sampling'> {
   return {
     features: {
-      elicitation: { by: 'user', answer: (request, signal) => questions.elicitations.answer(request, signal) },
+      elicitation: { by: 'user', answer: (request, signal) => questions.elicitations.answer(request, signal), openUrl: openElicitationUrl },
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     },
     sampling: new SamplingBroker(context.workspaceState, () => questions.openChat),
     oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
     inputs: (source, specs, signal) => resolveInputs(context.secrets, source, specs, prompts.askInput, signal),
   };
+}
+
+/** URL-mode elicitation: a modal shows the server, its message and the URL; the URL opens only on "Open". */
+async function openElicitationUrl(request: UrlElicitation, signal: AbortSignal): Promise<ElicitationAction> {
+  const choice = await vscode.window.showWarningMessage(
+    `The MCP server ${quotedName(request.server)} asks you to open a web page.`,
+    { modal: true, detail: `${request.message}\n\n${request.url}` },
+    'Open',
+  );
+  if (signal.aborted) return 'cancel';
+  if (choice !== 'Open') return 'decline';
+  return (await vscode.env.openExternal(vscode.Uri.parse(request.url, true))) ? 'accept' : 'decline';
 }
 
 let shutdown: (() => Promise<void>) | undefined;

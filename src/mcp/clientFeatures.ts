@@ -7,7 +7,7 @@
  */
 import { ProtocolError, type Client, type ClientCapabilities, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/client';
 import type { Logger, ModelClient, ToolHostEvent } from '../agent/ports';
-import type { ElicitationAnswer, ElicitationRequest, SamplingRequest, Usage } from '../agent/messages';
+import type { ElicitationAction, ElicitationAnswer, ElicitationRequest, SamplingRequest, Usage } from '../agent/messages';
 import { SAMPLING_REFUSED_CODE, samplingModelRequest, samplingNote, samplingRequestOf, stopReasonOf } from './sampling';
 import { errorMessage } from '../agent/errorMessage';
 import { checkElicitationAnswer, elicitationFields } from '../shared/elicitationForm';
@@ -18,6 +18,19 @@ export interface ElicitationHandling {
   by: 'user' | 'policy';
   /** Rejects or aborts count as cancel. `signal` aborts when the server gives up or goes away. */
   answer(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationAnswer>;
+  /**
+   * URL mode (MCP 2025-11-25): the server asks the user to open `url` (a sign-in, a payment). Opens it
+   * after the user agrees and answers `accept`; otherwise decline or cancel. Declared only when given.
+   */
+  openUrl?(request: UrlElicitation, signal: AbortSignal): Promise<ElicitationAction>;
+}
+
+export interface UrlElicitation {
+  id: string;
+  server: string;
+  message: string;
+  /** An http(s) URL: anything else is declined before anyone is asked. */
+  url: string;
 }
 
 /** Whether a server's sampling request may reach the model: the user (a card, as approvals) or a policy (the CLI's --allow-sampling). */
@@ -68,7 +81,7 @@ export interface ClientFeatures {
 
 export function clientCapabilities(features: ClientFeatures): ClientCapabilities {
   return {
-    ...(features.elicitation !== undefined ? { elicitation: { form: {} } } : {}),
+    ...(features.elicitation !== undefined ? { elicitation: { form: {}, ...(features.elicitation.openUrl !== undefined ? { url: {} } : {}) } } : {}),
     ...(features.roots !== undefined ? { roots: { listChanged: true } } : {}),
     ...(features.sampling !== undefined ? { sampling: {} } : {}),
   };
@@ -99,9 +112,8 @@ export function installFeatureHandlers(
       logger?.warn('a hook asked the user a question; hooks cannot ask, so it was declined', { server });
       return { action: 'decline' };
     }
-    // The SDK refuses url mode for us (only form is declared); this keeps the types honest.
-    if (params.mode === 'url') return { action: 'decline' };
     const id = `${server}-elicitation-${++elicitations}`;
+    if (params.mode === 'url') return { action: await urlElicitation(handling, { id, server, message: params.message, url: params.url }, ctx.mcpReq.signal, on) };
     const form = elicitationFields(params.requestedSchema);
     if ('error' in form) {
       emit({ type: 'server_error', server, message: `MCP server ${quotedName(server)} asked a question that cannot be shown (${form.error}); it was declined.` });
@@ -123,6 +135,36 @@ export function installFeatureHandlers(
     emit({ type: 'elicitation_answered', id, server, action: 'accept', by });
     return { action: 'accept', content: checked.content };
   });
+}
+
+/** Only http(s) URLs are offered to the user; the answer is reported as `url_elicitation`. */
+async function urlElicitation(handling: ElicitationHandling, request: UrlElicitation, signal: AbortSignal, on: { emit: (event: ToolHostEvent) => void; logger?: Logger }): Promise<ElicitationAction> {
+  const report = (action: ElicitationAction, by: 'user' | 'policy' | 'abort'): ElicitationAction => {
+    on.emit({ type: 'url_elicitation', ...request, action, by });
+    return action;
+  };
+  if (handling.openUrl === undefined) return report('decline', 'policy');
+  if (!isWebUrl(request.url)) {
+    on.emit({ type: 'server_error', server: request.server, message: `MCP server ${quotedName(request.server)} asked you to open a URL that is not http(s) (${request.url.slice(0, 200)}); it was declined.` });
+    return report('decline', 'policy');
+  }
+  try {
+    const action = await handling.openUrl(request, signal);
+    return signal.aborted ? report('cancel', 'abort') : report(action, handling.by);
+  } catch (error) {
+    if (!signal.aborted) on.logger?.warn('URL elicitation failed; cancelled', { server: request.server, message: errorMessage(error) });
+    return report('cancel', 'abort');
+  }
+}
+
+/** True for an absolute http: or https: URL. */
+export function isWebUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
 }
 
 async function ask(

@@ -101,6 +101,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
       return { level: 'info', text: adaptedText(event) };
     case 'instructions':
       return instructionsNote(event);
+    case 'url_elicitation':
+      return { level: 'info', text: `The server ${event.server} asked you to open ${event.url}: ${event.action === 'accept' ? 'opened' : event.action === 'decline' ? 'declined' : 'cancelled'}.` };
     case 'sampling_requested':
     case 'sampling_answered':
       return samplingNote(event);

@@ -114,3 +114,31 @@ describe('MCP sampling in the CLI with @modelcontextprotocol/server-everything',
     assert.match(result.stderr, /--allow-sampling everythin: no server of that name \(this run's servers: everything\)/);
   });
 });
+
+describe('URL-mode elicitation in the CLI with @modelcontextprotocol/server-everything', () => {
+  it('prints the URL, and declines when there is no terminal to ask on', async () => {
+    fake = await startFakeOpenAi({
+      responses: [call('echo', { message: 'warm up' }), call('trigger-url-elicitation', { url: 'https://example.com/consent?x=1', message: 'Grant access' }), fakeReply.text('done')],
+    });
+    const result = await runCli(['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /MCP server "?everything"? asks you to open this URL \(Grant access\):\n {2}https:\/\/example\.com\/consent\?x=1\n/);
+    assert.match(result.stderr, /declined \(no terminal to ask on\)/);
+    const events = parseEvents(result.stdout);
+    const asked = events.find((e): e is Extract<AgentEvent, { type: 'url_elicitation' }> => e.type === 'url_elicitation');
+    assert.deepEqual([asked?.server, asked?.url, asked?.action, asked?.by], ['everything', 'https://example.com/consent?x=1', 'decline', 'policy']);
+    const last = events.filter((e): e is Extract<AgentEvent, { type: 'tool_finished' }> => e.type === 'tool_finished').at(-1);
+    assert.match(last?.text ?? '', /decline/);
+  });
+
+  it('a URL that is not http(s) is declined before anyone is asked, and said', async () => {
+    fake = await startFakeOpenAi({ responses: [call('echo', { message: 'warm up' }), call('trigger-url-elicitation', { url: 'file:///etc/passwd' }), fakeReply.text('done')] });
+    const result = await runCli(['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /asks you to open this URL/);
+    const events = parseEvents(result.stdout);
+    assert.ok(events.some((e) => e.type === 'server_error' && /not http\(s\) \(file:\/\/\/etc\/passwd\); it was declined/.test(e.message)));
+    const asked = events.find((e) => e.type === 'url_elicitation');
+    assert.equal(asked?.type === 'url_elicitation' ? asked.action : undefined, 'decline');
+  });
+});

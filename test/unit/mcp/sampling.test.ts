@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SAMPLING_MAX_TOKENS, samplingModelRequest, samplingNote, samplingRequestOf, stopReasonOf } from '../../../src/mcp/sampling';
 import { toStreamingParams } from '../../../src/model/wire';
+import { isWebUrl } from '../../../src/mcp/clientFeatures';
 
 const user = (text: string) => ({ role: 'user', content: { type: 'text', text } });
 
@@ -65,5 +66,11 @@ describe('samplingModelRequest', () => {
 
   it('maps finish reasons to MCP stop reasons', () => {
     assert.deepEqual(['stop', 'length', 'content_filter'].map(stopReasonOf), ['endTurn', 'maxTokens', 'content_filter']);
+  });
+});
+
+describe('isWebUrl (URL-mode elicitation offers only these)', () => {
+  it('accepts http(s), refuses other schemes and non-URLs', () => {
+    assert.deepEqual(['https://a.example/x', 'http://localhost:3000', 'file:///etc/passwd', 'javascript:alert(1)', 'not a url'].map(isWebUrl), [true, true, false, false, false]);
   });
 });
