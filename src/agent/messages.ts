@@ -90,6 +90,21 @@ export interface ElicitationRequest {
   schema: Record<string, unknown>;
 }
 
+/**
+ * A server's request for a model reply (MCP `sampling/createMessage`), text only. `maxTokens` is what the
+ * server asked; `cappedTo` is set when Sprout lowered it to its cap. `modelHints` are the server's
+ * `modelPreferences` hints (recorded: the chat's model answers).
+ */
+export interface SamplingRequest {
+  id: string;
+  server: string;
+  messages: { role: 'user' | 'assistant'; text: string }[];
+  systemPrompt?: string;
+  maxTokens: number;
+  cappedTo?: number;
+  modelHints?: string[];
+}
+
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
 
 export interface ElicitationAnswer {

@@ -4,7 +4,7 @@
  * a logger over Node (src/platform, src/runtime). The transcript store's port is beside the record it
  * keeps, in events.ts (this file names no event but the tool host's own).
  */
-import type { ChatMessage, ElicitationAction, ElicitationRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
+import type { ChatMessage, ElicitationAction, ElicitationRequest, SamplingRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
 
 export interface ToolSpec {
   /** The real qualified name, `<server>__<tool>`, any characters (the model layer sends an alias where the endpoint needs one). */
@@ -19,6 +19,8 @@ export interface ModelRequest {
   messages: readonly ChatMessage[];
   /** Empty for calls without tools (the compaction summary). */
   tools: readonly ToolSpec[];
+  /** The reply's token limit (`max_tokens`), for a call that has one (a server's sampling request). */
+  maxTokens?: number;
 }
 
 export interface ModelReply {
@@ -149,6 +151,16 @@ export type ToolHostEvent =
   | { type: 'tools_changed'; server: string }
   | { type: 'elicitation_requested'; request: ElicitationRequest }
   | { type: 'elicitation_answered'; id: string; server: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
+  /** A server asked the user to open `url` (URL-mode elicitation, MCP 2025-11-25); `action` is the answer it got. */
+  | { type: 'url_elicitation'; id: string; server: string; message: string; url: string; action: ElicitationAction; by: 'user' | 'policy' | 'abort' }
+  /** A server asks for a model reply (MCP sampling); answered or refused by `sampling_answered`. */
+  | { type: 'sampling_requested'; request: SamplingRequest }
+  /**
+   * `answered`: the chat's `model` replied (`usage` as the endpoint counted it); `refused`: the user or
+   * the policy said no; `failed`: the model call failed (`message` says why). The server got an MCP
+   * error for both of the latter.
+   */
+  | { type: 'sampling_answered'; id: string; server: string; outcome: 'answered' | 'refused' | 'failed'; by: 'user' | 'policy' | 'abort'; model?: string; usage?: Usage; message?: string }
   /** `rule`: the command rule "Always allow" would add (`npm test`), when `scopes` offers `rule`. */
   | { type: 'approval_requested'; approvalId: string; name: string; scopes: ApprovalScope[]; warning?: string; rule?: string }
   | { type: 'approval_resolved'; approvalId: string; name: string; answer: ApprovalAnswer };

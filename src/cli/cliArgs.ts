@@ -31,6 +31,8 @@ export interface CliArgs {
   agentHooks?: string;
   /** Secret variables a workspace-defined server may receive (`--allow-secret-env NAME`, repeatable or comma-separated). */
   allowSecretEnv: string[];
+  /** Servers whose MCP sampling requests reach the model (`--allow-sampling SERVER`, repeatable or comma-separated); others are refused. */
+  allowSampling: string[];
   /** Image files sent with the prompt (`--image PATH`, repeatable). */
   images: string[];
   /** What the prompt may do: agent (default), ask (read-only tools), plan (read-only tools, a numbered plan). */
@@ -60,6 +62,8 @@ Options:
   --allow-secret-env NAME  let the workspace's own servers receive the secret variable NAME through
                            \${env:NAME} (a *_KEY, *_TOKEN, *_SECRET, *PASSWORD* variable or the API key);
                            refused without it. Repeat it, or give a comma list
+  --allow-sampling SERVER  answer SERVER's MCP sampling requests with the model (one call, no tools,
+                           maxTokens capped at 4096); refused without it. Repeat it, or give a comma list
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
@@ -145,6 +149,7 @@ const CLI_OPTIONS = {
   elicitation: { type: 'string' },
   'allow-protected-writes': { type: 'boolean' },
   'allow-secret-env': { type: 'string', multiple: true },
+  'allow-sampling': { type: 'string', multiple: true },
   image: { type: 'string', multiple: true },
   mode: { type: 'string' },
   'approve-plan': { type: 'boolean' },
@@ -184,6 +189,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     allowProtectedWrites: v['allow-protected-writes'] === true,
     agentHooks: v['agent-hooks'],
     allowSecretEnv: secretEnvNames(v['allow-secret-env']),
+    allowSampling: secretEnvNames(v['allow-sampling']),
     images: v.image ?? [],
     mode: modeOption(v.mode),
     approvePlan: v['approve-plan'] === true,

@@ -7,6 +7,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import type { ElicitationAction } from '../agent/messages';
+import type { UrlElicitation } from '../mcp/clientFeatures';
+import { quotedName } from '../agent/nameText';
+import { neutralizeTerminalText } from '../platform/terminalText';
+import type { WritableLike } from '../runtime/streamLogger';
 import type { ElicitationAnswer, ElicitationRequest } from '../agent/messages';
 import type { ElicitationHandling } from '../mcp/clientFeatures';
 import { checkElicitationAnswer, elicitationFields } from '../shared/elicitationForm';
@@ -47,4 +53,28 @@ export function elicitationPolicy(value: string | undefined, cwd: string, source
   if (policy === 'off') return undefined;
   const answers = readAnswers(resolve(cwd, policy), source);
   return { by: 'policy', answer: async (request) => answerFromFile(answers, request) };
+}
+
+/**
+ * URL mode: the URL is printed (neutralised) on stderr; on a terminal the user is asked whether they
+ * opened it (y: accept), anywhere else it is declined, since nobody can open it.
+ */
+export function urlElicitation(stdin: { isTTY?: boolean }, stderr: WritableLike): (request: UrlElicitation, signal: AbortSignal) => Promise<ElicitationAction> {
+  return async (request, signal) => {
+    const safe = (text: string): string => neutralizeTerminalText(text);
+    stderr.write(`sprout-agent: MCP server ${quotedName(request.server)} asks you to open this URL (${safe(request.message)}):\n  ${safe(request.url)}\n`);
+    if (stdin.isTTY !== true) {
+      stderr.write('sprout-agent: declined (no terminal to ask on)\n');
+      return 'decline';
+    }
+    const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
+    try {
+      const answer = await rl.question('Open it in your browser, then answer y to go on (y/N): ', { signal });
+      return /^\s*y(es)?\s*$/i.test(answer) ? 'accept' : 'decline';
+    } catch {
+      return 'cancel';
+    } finally {
+      rl.close();
+    }
+  };
 }

@@ -114,6 +114,12 @@ function diagnostic(event: AgentEvent): string | undefined {
       return `server ${event.request.server} asks: ${oneLine(event.request.message, 300)}`;
     case 'elicitation_answered':
       return elicitationNote(event.server, event.action, event.by);
+    case 'url_elicitation':
+      return `${event.action === 'accept' ? 'the user opened' : event.action === 'decline' ? 'declined' : 'cancelled'} the URL server ${event.server} asked to open`;
+    case 'sampling_requested':
+      return `server ${event.request.server} asks the model for a reply (sampling, maxTokens ${event.request.maxTokens}${event.request.cappedTo === undefined ? '' : `, capped to ${event.request.cappedTo}`})`;
+    case 'sampling_answered':
+      return samplingNote(event);
     case 'tools_limited':
       return (
         `the MCP servers list ${event.listed} tools, more than one request may carry (${event.limit}); the model finds the tools of ` +
@@ -142,6 +148,16 @@ function seconds(ms: number): number {
 function progressAmount(progress: number | undefined, total: number | undefined): string {
   if (progress === undefined) return '';
   return total !== undefined && total > 0 ? ` ${progress}/${total}` : ` ${progress}`;
+}
+
+function samplingNote(event: Extract<AgentEvent, { type: 'sampling_answered' }>): string {
+  const server = event.server;
+  if (event.outcome === 'refused') {
+    return event.by === 'abort' ? `the sampling request of server ${server} was withdrawn` : `refused the sampling request of server ${server} (--allow-sampling ${server} allows it)`;
+  }
+  if (event.outcome === 'failed') return `the sampling request of server ${server} failed: ${oneLine(event.message ?? '', 300)}`;
+  const tokens = event.usage === undefined ? '' : `, ${event.usage.totalTokens} tokens`;
+  return `answered the sampling request of server ${server} with ${event.model ?? 'the model'}${tokens}${event.message === undefined ? '' : ` (${oneLine(event.message, 300)})`}`;
 }
 
 function elicitationNote(server: string, action: string, by: string): string {

@@ -23,7 +23,9 @@ import type { CliIo } from './cliIo';
 import { checkHookAllowlist, selectAndAnnounce, type ServerSelection } from './cliServers';
 import { readPrompt, resolveWorkspace, sessionFileFor, sessionIdFor, stateDirFor } from './cliSession';
 import { mcpProtocolOptions, modelConnectionFromEnv, protectedPathsFromEnv, settingsFromEnv, type Env } from './cliSettings';
-import { elicitationPolicy } from './cliElicitation';
+import { elicitationPolicy, urlElicitation } from './cliElicitation';
+import { samplingPolicy } from './cliSampling';
+import type { ElicitationHandling, SamplingPermission } from '../mcp/clientFeatures';
 import { cliOAuthHost } from './cliOAuth';
 import { jsonEventPrinter, textEventPrinter } from './eventPrinters';
 import { runHooksCommand } from './hooksCheck';
@@ -79,17 +81,29 @@ async function runPrompt(runtime: AgentRuntime, prompt: string, io: CliIo, optio
   }
 }
 
-/** What the CLI offers MCP servers: answers by policy, the workspace as the root, sign-in by a printed URL. */
-function mcpClientOptions(args: CliArgs, io: CliIo, workspaceFolder: string, mcp: AgentRuntimeOptions['mcp']): Pick<AgentRuntimeOptions, 'mcpFeatures' | 'oauth' | 'mcp'> {
+/** What the CLI offers MCP servers: answers by policy, the workspace as the root, sign-in by a printed URL, sampling by --allow-sampling. */
+function mcpClientOptions(
+  args: CliArgs,
+  io: CliIo,
+  workspaceFolder: string,
+  mcp: AgentRuntimeOptions['mcp'],
+  sampling: SamplingPermission,
+): Pick<AgentRuntimeOptions, 'mcpFeatures' | 'oauth' | 'mcp' | 'samplingPermission'> {
   const source = args.elicitation !== undefined ? '--elicitation' : 'SPROUT_AGENT_ELICITATION';
   return {
     mcpFeatures: {
-      elicitation: elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, source),
+      elicitation: withUrlMode(elicitationPolicy(args.elicitation ?? io.env.SPROUT_AGENT_ELICITATION, io.cwd, source), io),
       roots: () => [{ uri: pathToFileURL(workspaceFolder).href, name: basename(workspaceFolder) }],
     },
     oauth: cliOAuthHost(io.env, io.stderr),
     mcp,
+    samplingPermission: sampling,
   };
+}
+
+/** URL-mode questions are printed, and asked about on a terminal (declined elsewhere). */
+function withUrlMode(policy: ElicitationHandling | undefined, io: CliIo): ElicitationHandling | undefined {
+  return policy === undefined ? undefined : { ...policy, openUrl: urlElicitation(io.stdin, io.stderr) };
 }
 
 /** The hub as the session sees it: with other agents' command hooks, then command rules on the shell tool. */
@@ -98,11 +112,11 @@ function wrapTools(hooks: AgentRuntimeOptions['wrapTools'], rules: readonly Comm
   return { wrapTools: (hub) => new CommandRulesToolHost(hooks?.(hub) ?? hub, rules) };
 }
 
-/** The servers this run starts, with what was said about the configuration; a misconfiguration throws. */
-function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist: HookAllowlist): ServerSelection {
+/** The servers this run starts, with what was said about the configuration and who may sample; a misconfiguration throws. */
+function runServers(args: CliArgs, io: CliIo, workspaceFolder: string, allowlist: HookAllowlist): ServerSelection & { sampling: SamplingPermission } {
   const selection = selectAndAnnounce(args, workspaceFolder, io.env, io.stderr);
   checkHookAllowlist(allowlist, selection);
-  return selection;
+  return { ...selection, sampling: samplingPolicy(args.allowSampling, [...selection.configured.map((s) => s.name), ...selection.bundled]) };
 }
 
 /** The prompt: the argument, else stdin (asked for on a terminal); none when approving a plan without one. */
@@ -156,7 +170,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     parentEnv: { ...io.env },
     clientVersion: io.version,
     onServerStderr: (server, text) => secretLogger.debug(`[${server} stderr] ${text.slice(0, 4000)}`),
-    ...mcpClientOptions(args, io, workspaceFolder, mcp),
+    ...mcpClientOptions(args, io, workspaceFolder, mcp, selection.sampling),
   });
   io.onRuntime?.(runtime);
   for (const event of runtime.startupEvents) print(event);

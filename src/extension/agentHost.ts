@@ -26,7 +26,7 @@ import { ModelRouter } from './modelSources/modelRouter';
 import { raceAbort } from '../mcp/abort';
 import type { ConsentStore } from './settings/consentStore';
 import type { SecretConsent } from './settings/secretConsent';
-import type { ClientFeatures } from '../mcp/clientFeatures';
+import { samplingThrough, type ClientFeatures, type SamplingPermission } from '../mcp/clientFeatures';
 import type { OAuthHost } from '../mcp/oauthClient';
 import type { AdaptationMemory } from '../model/adaptationMemory';
 import type { BaseUrlLevels, KeyConsent } from './settings/keyConsent';
@@ -51,7 +51,9 @@ export interface AgentHostDeps {
   trusted: () => boolean;
   onServerStderr?: (server: string, line: string) => void;
   /** Elicitation (the chat's question cards) and roots (the workspace folders) offered to servers. */
-  features?: ClientFeatures;
+  features?: Omit<ClientFeatures, 'sampling'>;
+  /** Who lets a server's sampling request reach the chat's model (the user, by a modal); omitted: not offered. */
+  sampling?: SamplingPermission;
   /** Sign-in for HTTP servers (tokens in SecretStorage, the page in the browser). */
   oauth?: OAuthHost;
   /** Values for `${input:id}` in `.vscode/mcp.json` (SecretStorage, asked once). */
@@ -264,7 +266,7 @@ export class AgentHost {
     // Each server's protocol era is remembered in the extension's private storage, across windows.
     this.eras ??= fileEraStore(join(this.deps.storageDir, 'mcp-eras.json'), (error) => this.deps.logger.warn('cannot keep MCP protocol eras', { error: error.message }));
     const mcp = { protocol: settings.mcpProtocol, eraStore: this.eras };
-    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.deps.features, oauth: this.deps.oauth, ...mcp });
+    const hub = createHub(resolved.servers, { logger: this.deps.logger, onServerStderr: this.deps.onServerStderr, features: this.hubFeatures(), oauth: this.deps.oauth, ...mcp });
     hub.onStatus(() => {
       if (this.hub === hub) this.serversChanged();
     });
@@ -274,6 +276,13 @@ export class AgentHost {
   }
 
   /** The servers and hook files to run, with every question to the user asked under the build's signal. */
+  /** The deps' features, with sampling answered through the chat's model (whichever source is in use). */
+  private hubFeatures(): ClientFeatures {
+    const permission = this.deps.sampling;
+    if (permission === undefined) return { ...this.deps.features };
+    return { ...this.deps.features, sampling: samplingThrough(permission, this.model, () => this.modelSources.agentSettings().model) };
+  }
+
   private async resolve(settings: ExtensionSettings, signal: AbortSignal): Promise<{ resolved: ResolvedServers; files: HookFilesLoad | undefined }> {
     const bySource = readMcpServersBySource();
     const resolved = await resolveServers(

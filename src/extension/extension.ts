@@ -18,6 +18,10 @@ import { handleChatMessage } from './chat/chatMessages';
 import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, restoreChatEditors, type ChatWebviewDeps } from './chat/chatViewProvider';
 import { ChatViews } from './chat/chatViews';
 import { QuestionBrokers } from './chat/questionBrokers';
+import { SamplingBroker } from './chat/samplingBroker';
+import { quotedName } from '../agent/nameText';
+import type { UrlElicitation } from '../mcp/clientFeatures';
+import type { ElicitationAction } from '../agent/messages';
 import { registerCommands } from './commands/commands';
 import { ConsentStore } from './settings/consentStore';
 import { askConsent, askKeyConsent, askSecretConsent, reportSettingErrors, watchConfiguration } from './settings/lifecycle';
@@ -137,15 +141,28 @@ function registerParts(context: vscode.ExtensionContext, parts: Parts, config: {
  * What the window offers MCP servers: questions go to the chat's form cards, roots are the workspace
  * folders, sign-in and `${input:id}` values live in SecretStorage.
  */
-function mcpHostOptions(context: vscode.ExtensionContext, questions: QuestionBrokers, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'> {
+function mcpHostOptions(context: vscode.ExtensionContext, questions: QuestionBrokers, prompts: McpUserPrompts): Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs' | 'sampling'> {
   return {
     features: {
-      elicitation: { by: 'user', answer: (request, signal) => questions.elicitations.answer(request, signal) },
+      elicitation: { by: 'user', answer: (request, signal) => questions.elicitations.answer(request, signal), openUrl: openElicitationUrl },
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     },
+    sampling: new SamplingBroker(context.workspaceState, () => questions.openChat),
     oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
     inputs: (source, specs, signal) => resolveInputs(context.secrets, source, specs, prompts.askInput, signal),
   };
+}
+
+/** URL-mode elicitation: a modal shows the server, its message and the URL; the URL opens only on "Open". */
+async function openElicitationUrl(request: UrlElicitation, signal: AbortSignal): Promise<ElicitationAction> {
+  const choice = await vscode.window.showWarningMessage(
+    `The MCP server ${quotedName(request.server)} asks you to open a web page.`,
+    { modal: true, detail: `${request.message}\n\n${request.url}` },
+    'Open',
+  );
+  if (signal.aborted) return 'cancel';
+  if (choice !== 'Open') return 'decline';
+  return (await vscode.env.openExternal(vscode.Uri.parse(request.url, true))) ? 'accept' : 'decline';
 }
 
 let shutdown: (() => Promise<void>) | undefined;
@@ -163,7 +180,7 @@ interface HostInputs {
 type Consents = Pick<SproutApi, 'consent' | 'keyConsent' | 'secretConsent' | 'hookFiles'>;
 
 /** The agent host with its consents. */
-function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs'>): Consents & { host: AgentHost } {
+function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: Pick<AgentHostDeps, 'features' | 'oauth' | 'inputs' | 'sampling'>): Consents & { host: AgentHost } {
   const consent = new ConsentStore(context.globalState, askConsent);
   const keyConsent = new KeyConsent(context.workspaceState, askKeyConsent);
   const secretConsent = new SecretConsent(context.workspaceState, askSecretConsent);

@@ -166,6 +166,7 @@ export function toStreamingParams(
     model: request.model,
     messages: rules.mergeTurns === true ? mergeConsecutiveTurns(folded) : folded,
     ...(tools ? { tools } : {}),
+    ...(request.maxTokens === undefined ? {} : { max_tokens: request.maxTokens }),
     stream: true,
     ...(options.streamUsage === false ? {} : { stream_options: { include_usage: true } }),
   };

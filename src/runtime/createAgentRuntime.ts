@@ -9,7 +9,7 @@ import type { AgentSession } from '../agent/session';
 import type { Clock, Logger, ToolHost } from '../agent/ports';
 import type { AgentEvent, TranscriptStore } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
-import type { ClientFeatures } from '../mcp/clientFeatures';
+import { samplingThrough, type ClientFeatures, type SamplingPermission } from '../mcp/clientFeatures';
 import type { McpServerConfig } from '../mcp/config';
 import type { McpHub, McpHubOptions } from '../mcp/mcpHub';
 import type { OAuthHost } from '../mcp/oauthClient';
@@ -62,7 +62,9 @@ export interface AgentRuntimeOptions {
   /** A server wrote to its stderr. */
   onServerStderr?: (server: string, text: string) => void;
   /** Elicitation and roots offered to MCP servers (each declared only when given). */
-  mcpFeatures?: ClientFeatures;
+  mcpFeatures?: Omit<ClientFeatures, 'sampling'>;
+  /** Who lets a server's sampling request reach the session's model; omitted: sampling is not offered. */
+  samplingPermission?: SamplingPermission;
   /** Sign-in for HTTP servers that ask for it. */
   oauth?: OAuthHost;
   /** Which MCP protocol era to speak, and where each server's era is remembered. */
@@ -99,13 +101,15 @@ function transcriptStore(option: AgentRuntimeOptions['transcript'], logger: Logg
 export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<AgentRuntime> {
   const logger = options.logger ?? silentLogger;
   const servers = allServers(options);
+  const model = new OpenAiModelClient({ ...options.model });
+  const sampling = options.samplingPermission === undefined ? undefined : samplingThrough(options.samplingPermission, model, () => options.settings.model);
   const hub = createHub(servers, {
     tuning: options.hub,
     clientVersion: options.clientVersion,
     logger,
     parentEnv: options.parentEnv,
     onServerStderr: options.onServerStderr,
-    features: options.mcpFeatures,
+    features: { ...options.mcpFeatures, ...(sampling === undefined ? {} : { sampling }) },
     oauth: options.oauth,
     ...options.mcp,
   });
@@ -118,7 +122,6 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
       await hub.close();
     }
   };
-  const model = new OpenAiModelClient({ ...options.model });
   let opened: OpenedSession;
   try {
     opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, tools: options.wrapTools?.(hub) ?? hub, clock: options.clock, logger, transcript });

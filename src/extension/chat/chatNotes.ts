@@ -101,7 +101,26 @@ export function noteFor(event: AgentEvent): Note | undefined {
       return { level: 'info', text: adaptedText(event) };
     case 'instructions':
       return instructionsNote(event);
+    case 'url_elicitation':
+      return { level: 'info', text: `The server ${event.server} asked you to open ${event.url}: ${event.action === 'accept' ? 'opened' : event.action === 'decline' ? 'declined' : 'cancelled'}.` };
+    case 'sampling_requested':
+    case 'sampling_answered':
+      return samplingNote(event);
     default:
       return undefined;
   }
+}
+
+function samplingNote(event: Extract<AgentEvent, { type: 'sampling_requested' | 'sampling_answered' }>): Note {
+  if (event.type === 'sampling_requested') {
+    const r = event.request;
+    const limit = r.cappedTo === undefined ? `up to ${r.maxTokens} tokens` : `up to ${r.cappedTo} tokens (it asked for ${r.maxTokens}: capped)`;
+    return { level: 'info', text: `The server ${r.server} asks the chat's model for a reply (MCP sampling, ${limit}): "${firstLine(r.messages[0]?.text ?? '')}"` };
+  }
+  if (event.outcome === 'refused') {
+    return { level: 'info', text: event.by === 'abort' ? `The server ${event.server} withdrew its sampling request.` : `The sampling request of the server ${event.server} was refused; the server was told so.` };
+  }
+  if (event.outcome === 'failed') return { level: 'warning', text: `The sampling request of the server ${event.server} failed: ${firstLine(event.message ?? '')}` };
+  const tokens = event.usage === undefined ? '' : ` (${event.usage.totalTokens} tokens)`;
+  return { level: 'info', text: `The model ${event.model ?? ''} answered the sampling request of the server ${event.server}${tokens}.${event.message === undefined ? '' : ` Note: ${event.message}.`}` };
 }

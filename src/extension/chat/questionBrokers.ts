@@ -41,6 +41,11 @@ export class QuestionBrokers {
     this.cards = cards;
   }
 
+  /** The chat open now (a sampling allowance "in this chat" is about it). */
+  get openChat(): ChatViewState | undefined {
+    return this.cards;
+  }
+
   private shownOnCard(approvalId: string): boolean {
     return this.deps.visible() && this.cards?.showsApproval(approvalId) === true;
   }

@@ -193,6 +193,9 @@ export function validateChatRequest(body: unknown): Rejection | undefined {
   if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) {
     return reject("The 'stream_options' parameter is only allowed when 'stream' is enabled.", 'stream_options', null);
   }
+  if (body.max_tokens !== undefined && body.max_tokens !== null && (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1)) {
+    return reject(`Invalid 'max_tokens': integer below minimum value. Expected a value >= 1, but got ${JSON.stringify(body.max_tokens)} instead.`, 'max_tokens', 'integer_below_min_value');
+  }
   return checkTools(body.tools) ?? new HistoryChecker().check(body.messages);
 }
 
