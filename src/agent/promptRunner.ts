@@ -72,8 +72,11 @@ export class PromptRunner {
     if (ctx.skills !== undefined && this.options.skills !== undefined) {
       ctx.skills.set = this.options.skills;
       const announced = skillsAnnouncement(this.options.skills);
-      if (JSON.stringify(announced) !== ctx.skills.announced) ctx.emit({ type: 'skills', ...announced });
-      ctx.skills.announced = JSON.stringify(announced);
+      const key = JSON.stringify(announced);
+      // Said when what the model is offered changes; a session that never had skills says nothing.
+      const nothing = ctx.skills.announced === '' && announced.skills.length === 0 && announced.notes.length === 0;
+      if (key !== ctx.skills.announced && !nothing) ctx.emit({ type: 'skills', ...announced });
+      ctx.skills.announced = key;
     }
     const hooks = ctx.settings().hooks;
     if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));
