@@ -11,6 +11,7 @@ import type { AgentEvent, SessionStartSource } from './events';
 import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
 import type { InstructionState } from './instructionState';
+import type { SkillSet } from './skills';
 
 export interface CoreContext {
   readonly sessionId: string;
@@ -37,6 +38,8 @@ export interface CoreContext {
   readonly toolWait?: { listedOnce: boolean };
   /** The repository's and the user's instruction files and the paths the conversation touched (instructionState.ts). */
   readonly instructions?: InstructionState;
+  /** The skills the host found last (PromptOptions.skills), kept for later prompts until one brings new ones (skills.ts). */
+  readonly skills?: { set: SkillSet | undefined; announced: string };
 }
 
 export interface SessionLifecycle {

@@ -113,7 +113,9 @@ export type AgentEvent =
   /** A tool search (toolSearch.ts) loaded these tools (real names) for the rest of the conversation. */
   | { type: 'tools_loaded'; query: string; names: string[] }
   /** What instruction files apply from this round on, and why; emitted when that changes (with the reading notes). */
-  | { type: 'instructions'; applied: AppliedInstruction[]; notes: string[] };
+  | { type: 'instructions'; applied: AppliedInstruction[]; notes: string[] }
+  /** The skills the model is offered (skills.ts), by name and file, with the reading notes; emitted when that changes. */
+  | { type: 'skills'; skills: { name: string; path: string }[]; notes: string[] };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

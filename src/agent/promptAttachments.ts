@@ -5,6 +5,7 @@
  */
 import type { ImagePart } from './messages';
 import type { InstructionSet } from './instructions';
+import type { SkillSet } from './skills';
 import type { Mode } from './modes';
 
 export interface PromptAttachment {
@@ -34,6 +35,8 @@ export interface PromptOptions {
    * apply each round. Kept for the session's later rounds and compaction until a prompt brings new ones.
    */
   instructions?: InstructionSet;
+  /** The skills the host found (src/customizations/skills.ts): listed in the system text, read through `sprout__read_skill`. */
+  skills?: SkillSet;
   /** What the prompt may do (modes.ts): Agent when absent. It narrows the tools offered and run, and adds system text. */
   mode?: Mode;
 }

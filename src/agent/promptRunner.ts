@@ -22,6 +22,7 @@ import { type ToolCallRecord, answerUnrun, runToolCalls } from './toolRunner';
 import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
+import { skillsAnnouncement } from './skills';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
 
@@ -67,6 +68,15 @@ export class PromptRunner {
     if (ctx.instructions !== undefined) {
       if (this.options.instructions !== undefined) ctx.instructions.set = this.options.instructions;
       notePaths(ctx.instructions, attached);
+    }
+    if (ctx.skills !== undefined && this.options.skills !== undefined) {
+      ctx.skills.set = this.options.skills;
+      const announced = skillsAnnouncement(this.options.skills);
+      const key = JSON.stringify(announced);
+      // Said when what the model is offered changes; a session that never had skills says nothing.
+      const nothing = ctx.skills.announced === '' && announced.skills.length === 0 && announced.notes.length === 0;
+      if (key !== ctx.skills.announced && !nothing) ctx.emit({ type: 'skills', ...announced });
+      ctx.skills.announced = key;
     }
     const hooks = ctx.settings().hooks;
     if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));

@@ -14,6 +14,7 @@ import { offeredTools } from './toolSearch';
 import type { InstructionDecision } from './instructions';
 import { currentInstructions } from './instructionState';
 import { type Mode, modeSystemText, modeTools } from './modes';
+import { readSkillSpec, skillsSystemText } from './skills';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -43,14 +44,17 @@ function withSystemText(system: string, text: string): string {
  * in the system text.
  */
 export function roundRequest(
-  ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state'>>,
+  ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
   tools: readonly ToolInfo[],
   mode: Mode = 'agent',
 ): RoundRequest {
   const offered = offeredTools(modeTools(mode, tools), ctx.state?.().loadedTools ?? []);
-  const specs = [...(offered.search ? [offered.search] : []), ...toolSpecs(offered.tools)];
+  const skills = ctx.skills?.set;
+  const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
+  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
-  const base = withSystemText(ctx.settings().systemPrompt, modeSystemText(mode));
+  // Skills: names and descriptions only (progressive disclosure); the body is read through the tool.
+  const base = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), skillsSystemText(skills));
   // In the system text, not a user turn: re-sent every round, so compaction cannot summarise them away.
   const instructions = ctx.state === undefined ? undefined : currentInstructions(ctx.instructions, ctx.state().history);
   if (instructions === undefined) return { system: base, specs, ...limited };

@@ -107,6 +107,7 @@ export class AgentSession {
       lifecycle: { sessionStart: resumed ? 'resume' : 'new', promptRan: false, ended: false },
       toolWait: { listedOnce: false },
       instructions: newInstructionState(),
+      skills: { set: undefined, announced: '' },
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }

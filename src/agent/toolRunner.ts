@@ -19,6 +19,7 @@ import { errorMessage } from './errorMessage';
 import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
 import { runWithIdleTimeout } from './toolTimeout';
 import { answerSearchCall, usesSearch } from './toolSearch';
+import { answerSkillCall } from './skills';
 import { type Mode, modeAllows, modeRefusal } from './modes';
 
 /**
@@ -80,6 +81,9 @@ export interface ToolCallRecord {
 }
 
 async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | undefined, round: ToolRound, signal: AbortSignal): Promise<Executed> {
+  // Answered by the core (skills.ts), like the tool search: no server, so no hook and no approval.
+  const skill = answerSkillCall(call, ctx.skills?.set);
+  if (skill !== undefined) return { result: skill };
   const searched = round.search?.(call);
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };

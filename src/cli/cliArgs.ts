@@ -46,6 +46,7 @@ export interface CliArgs {
 export const USAGE = `Usage: sprout-agent [options] [prompt]
        sprout-agent hooks check [options]   (check hook servers; see sprout-agent hooks --help)
        sprout-agent instructions [folder] [--agent NAME] [--json]   (which instruction files apply, and why)
+       sprout-agent skills [--json]         (the Agent Skills the model is offered)
        sprout-agent hooks install --agent AGENT   (gate Claude Code, Codex, Gemini CLI, Copilot, Cursor
                                           or Kiro with the same hook servers; see hooks install --help)
 

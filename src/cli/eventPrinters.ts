@@ -131,6 +131,9 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'instructions':
       // Notes only (a file that could not be used, an untrusted workspace); the files themselves with --verbose.
       return event.notes.length === 0 ? undefined : event.notes.map((n) => `instructions: ${oneLine(n, 500)}`).join('\nsprout-agent: ');
+    case 'skills':
+      // Notes only (a SKILL.md that could not be used, an untrusted workspace); `sprout-agent skills` lists them.
+      return event.notes.length === 0 ? undefined : event.notes.map((n) => `skills: ${oneLine(n, 500)}`).join('\nsprout-agent: ');
     case 'hooks_not_enabled':
       return (
         `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled ` +

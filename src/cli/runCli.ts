@@ -37,8 +37,9 @@ import { runBridgeProcess } from './bridge/bridgeProcess';
 import { runHookHostCommand } from './bridge/hookHost';
 import { runHooksInstall } from './bridge/hooksInstall';
 import { describeFailures, runVerdict } from './serverFailures';
-import { cliInstructions, instructionSources, runInstructionsCommand, verboseInstructions } from './cliInstructions';
+import { runInstructionsCommand, verboseInstructions } from './cliInstructions';
 import { trustsWorkspace } from './cliServers';
+import { cliCustomizations, runSkillsCommand } from './cliSkills';
 import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
 import type { CommandRule } from '../agent/commandRules';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
@@ -138,7 +139,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   const images = readCliImages(args.images, io.cwd);
-  const instructions = cliInstructions(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), instructionSources(args.instructionsSources, io.env), io.env);
+  const customizations = cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env);
   const commandRules = cliCommandRules(io.env, workspaceFolder);
   for (const problem of commandRules.problems) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
   const prompt = await runPromptText(args, io);
@@ -178,7 +179,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const planned = await plannedRun(runtime, args, prompt, { images, instructions }, io.interrupt);
+    const planned = await plannedRun(runtime, args, prompt, { images, ...customizations }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
@@ -217,6 +218,7 @@ export async function runCli(given: CliIo): Promise<number> {
   const io: CliIo = { ...given, stdout: terminalWriter(given.stdout), stderr: terminalWriter(given.stderr) };
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
   if (io.argv[0] === 'hooks') return runHooks(io, logger);
+  if (io.argv[0] === 'skills') return withExitCodes(io, () => Promise.resolve(runSkillsCommand(io.argv.slice(1), io)));
   if (io.argv[0] === 'instructions') return withExitCodes(io, () => Promise.resolve(runInstructionsCommand(io.argv.slice(1), io)));
   let args: CliArgs;
   try {

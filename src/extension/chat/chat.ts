@@ -11,6 +11,7 @@ import type { SessionEndReason, TranscriptRecord } from '../../agent/events';
 import { errorMessage } from '../../agent/errorMessage';
 import type { PromptAttachment, PromptOptions } from '../../agent/promptAttachments';
 import type { InstructionSet } from '../../agent/instructions';
+import type { SkillSet } from '../../agent/skills';
 import { openSession } from '../../runtime/compose';
 import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
 import type { HostMessage } from '../../shared/protocol';
@@ -33,6 +34,8 @@ export interface ChatDeps {
   events?: ViewEvents;
   /** Reads the instruction files for a prompt (chatInstructions.ts); none when absent. */
   instructions?: () => InstructionSet | undefined;
+  /** Reads the skills for each prompt (chatInstructions.ts). */
+  skills?: () => SkillSet | undefined;
 }
 
 export interface ChatFiles {
@@ -70,6 +73,7 @@ export class Chat {
     /** The views hear this chat (off while a replaced chat winds down), and how. */
     private readonly audience: { live: boolean; events?: ViewEvents },
     private readonly readInstructions?: () => InstructionSet | undefined,
+    private readonly readSkills?: () => SkillSet | undefined,
   ) {}
 
   /** Opens (or resumes) the chat `id`; its view events start with `chat_opened` and the stored events. */
@@ -96,7 +100,7 @@ export class Chat {
       view.apply(event);
       if (audience.live) deps.events?.publish({ type: 'agent', event, at: Date.now() });
     });
-    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe, deps.logger, audience, deps.instructions);
+    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe, deps.logger, audience, deps.instructions, deps.skills);
   }
 
   /**
@@ -117,7 +121,8 @@ export class Chat {
       const attachments = await prepare();
       // Read again for each prompt: the files may have changed, and trust may have been granted since.
       const instructions = options.instructions ?? this.readInstructions?.();
-      await this.session.run(prompt, abort.signal, { ...options, attachments, ...(instructions === undefined ? {} : { instructions }) });
+      const skills = options.skills ?? this.readSkills?.();
+      await this.session.run(prompt, abort.signal, { ...options, attachments, ...(instructions === undefined ? {} : { instructions }), ...(skills === undefined ? {} : { skills }) });
     } finally {
       this.abort = undefined;
       this.tellRunning();

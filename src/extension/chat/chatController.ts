@@ -5,7 +5,7 @@
  * The open chat speaks to the views by itself (its view state posts its entries, its events go on
  * the window's view events); this controller only says which chat that is.
  */
-import { windowInstructions } from './chatInstructions';
+import { windowInstructions, windowSkills } from './chatInstructions';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
@@ -198,6 +198,7 @@ export class ChatController {
       post: (message) => this.deps.views.broadcast(message),
       events: this.deps.events,
       instructions: windowInstructions(this.deps.host.workspaceFolder, this.deps.settings),
+      skills: windowSkills(this.deps.host.workspaceFolder),
     });
     this.chat = chat;
     this.deps.questions.showOn(chat.view);

@@ -7,6 +7,8 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { InstructionSet } from '../../agent/instructions';
 import { readInstructions } from '../../customizations/instructionFiles';
+import type { SkillSet } from '../../agent/skills';
+import { readSkills } from '../../customizations/skills';
 import { nodeInstructionFs } from '../../platform/instructionFs';
 import { globMatcher } from '../../servers/common/glob';
 import type { ExtensionSettings } from '../settings/settingsMapping';
@@ -28,4 +30,9 @@ export function windowInstructions(workspaceFolder: string, settings: () => Exte
       compileGlob: globMatcher,
     });
   };
+}
+
+/** The window's skills for a prompt: the user's always, the workspace's only in a trusted window (src/customizations/skills.ts). */
+export function windowSkills(workspaceFolder: string): () => SkillSet | undefined {
+  return () => readSkills(nodeInstructionFs(), { root: workspaceFolder.replace(/\\/g, '/'), home: homedir().replace(/\\/g, '/'), trusted: workspaceFolder !== '' && vscode.workspace.isTrusted });
 }

@@ -49,6 +49,14 @@ function instructionsNote(event: Extract<AgentEvent, { type: 'instructions' }>):
   return { level: event.notes.length > 0 ? 'warning' : 'info', text: [files, ...event.notes].join(' ') };
 }
 
+/** "2 skills: context-map, pytest-coverage." when the skills offered change, with the SKILL.md files that could not be used. */
+function skillsNote(event: Extract<AgentEvent, { type: 'skills' }>): Note | undefined {
+  const n = event.skills.length;
+  if (n === 0 && event.notes.length === 0) return undefined;
+  const names = n === 0 ? 'No skills.' : `${n} ${n === 1 ? 'skill' : 'skills'}: ${event.skills.map((s) => s.name).join(', ')}.`;
+  return { level: event.notes.length > 0 ? 'warning' : 'info', text: [names, ...event.notes].join(' ') };
+}
+
 /** The note an event deserves, or undefined (most events have an entry of their own, or need none). */
 export function noteFor(event: AgentEvent): Note | undefined {
   switch (event.type) {
@@ -106,6 +114,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'sampling_requested':
     case 'sampling_answered':
       return samplingNote(event);
+    case 'skills':
+      return skillsNote(event);
     default:
       return undefined;
   }

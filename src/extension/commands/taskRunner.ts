@@ -1,5 +1,5 @@
 /** Runs one `sprout` task prompt in a chat of its own (listed with the others), streaming its events. */
-import { windowInstructions } from '../chat/chatInstructions';
+import { windowInstructions, windowSkills } from '../chat/chatInstructions';
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../agent/ports';
 import type { AgentEvent, Outcome } from '../../agent/events';
@@ -29,6 +29,7 @@ export async function runPromptInNewChat(deps: TaskRunnerDeps, prompt: string, o
     // No chat view shows a task's chat: its questions are notifications.
     policy: deps.questions.notificationPolicy,
     instructions: windowInstructions(deps.host.workspaceFolder, deps.settings),
+    skills: windowSkills(deps.host.workspaceFolder),
   });
   const stopListening = chat.session.subscribe((event) => {
     if (event.type === 'outcome') outcome = event.outcome;

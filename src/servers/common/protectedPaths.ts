@@ -33,6 +33,9 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   '.clinerules',
   '.clinerules/**',
   '.cursorrules',
+  // Agent Skills (docs: README.md#skills): a SKILL.md folder tells the model what to do (`.claude/skills` is under `.claude/**`).
+  '.github/skills/**',
+  '.agents/skills/**',
 ];
 
 export class ProtectedPatternError extends Error {

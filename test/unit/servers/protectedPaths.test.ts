@@ -40,6 +40,13 @@ describe('protected-path rule', () => {
     assert.equal(hit('docs/AGENTS.md.bak'), undefined);
   });
 
+  it('protects the Agent Skills folders: a SKILL.md or a script beside it tells the model what to do', () => {
+    assert.equal(hit('.github/skills/release/SKILL.md'), '.github/skills/**');
+    assert.equal(hit('.agents/skills/release/scripts/run.sh'), '.agents/skills/**');
+    assert.equal(hit('.claude/skills/release/SKILL.md'), '.claude/**');
+    assert.equal(hit('docs/skills/SKILL.md'), undefined);
+  });
+
   it('leaves ordinary files alone, including look-alikes', () => {
     for (const path of ['src/a.ts', 'README.md', '.github/CODEOWNERS', '.github/dependabot.yml', 'vscode/settings.json', '.gitignore', '.gitattributes', 'git/config', 'my.vscode.txt', 'x.code-workspace.bak']) {
       assert.equal(hit(path), undefined, path);
