@@ -79,14 +79,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'server_error':
       return { level: 'error', text: `The server ${event.server} failed: ${event.message}` };
     case 'tools_limited':
-      return {
-        level: 'warning',
-        text:
-          `The MCP servers list ${event.listed} tools, more than one request to the model may carry (${event.limit}). The model finds the tools of ${limitedServersText(event.servers)} ` +
-          'with the tool search as it needs them. To choose yourself, mark the servers this task does not need "disabled": true in the MCP configuration.',
-      };
     case 'tools_loaded':
-      return { level: 'info', text: `The tool search for "${event.query}" loaded ${event.names.join(', ')}.` };
+      return toolSearchNote(event);
     case 'hooks_not_enabled':
       return {
         level: 'warning',
@@ -119,6 +113,16 @@ export function noteFor(event: AgentEvent): Note | undefined {
     default:
       return undefined;
   }
+}
+
+function toolSearchNote(event: Extract<AgentEvent, { type: 'tools_limited' | 'tools_loaded' }>): Note {
+  if (event.type === 'tools_loaded') return { level: 'info', text: `The tool search for "${event.query}" loaded ${event.names.join(', ')}.` };
+  return {
+    level: 'warning',
+    text:
+      `The MCP servers list ${event.listed} tools, more than one request to the model may carry (${event.limit}). The model finds the tools of ${limitedServersText(event.servers)} ` +
+      'with the tool search as it needs them. To choose yourself, mark the servers this task does not need "disabled": true in the MCP configuration.',
+  };
 }
 
 function samplingNote(event: Extract<AgentEvent, { type: 'sampling_requested' | 'sampling_answered' }>): Note {
