@@ -90,8 +90,13 @@ function parseCommand(found: Found, text: string, notes: string[]): PromptComman
     ({ fields, body } = readFrontMatter(text));
   } catch (error) {
     if (!(error instanceof FrontMatterError)) throw error;
-    notes.push(`${found.shown}:${error.line}: not used as a command: ${error.message}.`);
-    return undefined;
+    // Claude Code reads `argument-hint: [pr-number] [priority]` (its own docs' example, not valid YAML) line by line.
+    const lines = found.format === 'claude' ? headerLines(text) : undefined;
+    if (lines === undefined) {
+      notes.push(`${found.shown}:${error.line}: not used as a command: ${error.message}.`);
+      return undefined;
+    }
+    ({ fields, body } = lines);
   }
   const known = found.format === 'copilot' ? COPILOT_FIELDS : CLAUDE_FIELDS;
   const unknown = Object.keys(fields).filter((k) => !known.has(k));
@@ -116,6 +121,20 @@ function parseCommand(found: Found, text: string, notes: string[]): PromptComman
     ...(model ? { model } : {}),
     ...(mode !== undefined && mode !== 'unknown' ? { mode } : {}),
   };
+}
+
+/** A header read line by line (`key: value`, the value as written); undefined when there is no closed header. */
+function headerLines(text: string): { fields: Record<string, string>; body: string } | undefined {
+  const lines = text.split(/\r?\n/);
+  if (lines[0]?.replace(/^\uFEFF/, '').trim() !== '---') return undefined;
+  const close = lines.findIndex((line, i) => i > 0 && line.trim() === '---');
+  if (close < 0) return undefined;
+  const fields: Record<string, string> = {};
+  for (const line of lines.slice(1, close)) {
+    const match = /^([A-Za-z][\w-]*):\s*(.*)$/.exec(line);
+    if (match !== null) fields[match[1]!] = match[2]!.trim().replace(/^(['"])(.*)\1$/, '$2');
+  }
+  return { fields, body: lines.slice(close + 1).join('\n') };
 }
 
 /** `argument-hint: [pr-number] [priority]` is YAML for a list of lists; shown as the user wrote it. */
