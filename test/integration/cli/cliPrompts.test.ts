@@ -102,7 +102,7 @@ test('untrusted: the workspace\'s commands are not read (said); the user\'s ~/.c
   copyFileSync(join(shared.dir, 'vibestamps.fix-issue.md'), join(home, '.claude', 'commands', 'fix-issue.md'));
   const refused = await runCli(['--cwd', ws, '--input', 'framework=jest', '/fix-tests'], { env: env(home) });
   assert.equal(refused.code, 2);
-  assert.match(refused.stderr, /\/fix-tests is not a command\. Did you mean \/fix-issue\?[\s\S]*note: The workspace is not trusted, so none of its prompt files/);
+  assert.match(refused.stderr, /\/fix-tests is not a command\. Available: \/fix-issue\.[\s\S]*note: The workspace is not trusted, so none of its prompt files/);
   const mine = await runCli(['--cwd', ws, '/fix-issue 123'], { env: env(home) });
   assert.equal(mine.code, 0, mine.stderr);
   assert.match(userText(0), /^Analyze and fix GitHub issue: 123\n[\s\S]*gh issue view 123/);
