@@ -7,10 +7,10 @@
  */
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
-import { expandCommand, parseSlash, unknownCommandMessage } from '../../agent/promptCommands';
+import { BUILTIN_COMMANDS, expandCommand, parseSlash, unknownCommandMessage } from '../../agent/promptCommands';
 import { readPromptFiles } from '../../customizations/promptFiles';
 import { nodeInstructionFs } from '../../platform/instructionFs';
-import type { ChatMode } from '../../shared/protocol';
+import type { ChatMode, SlashCommandInfo } from '../../shared/protocol';
 
 export type SlashResult =
   /** Not a command: send as typed. */
@@ -22,6 +22,19 @@ export type SlashResult =
   /** Nothing sent: the reason was said; the text goes back to the box. */
   | { kind: 'refused' };
 
+function windowCommands(workspaceFolder: string): ReturnType<typeof readPromptFiles> {
+  return readPromptFiles(nodeInstructionFs(), { root: workspaceFolder.replace(/\\/g, '/'), home: homedir(), trusted: vscode.workspace.isTrusted });
+}
+
+/** What the composer's `/` menu lists: Sprout's own commands, then the window's prompt files. */
+export function slashCommandList(workspaceFolder: string): SlashCommandInfo[] {
+  const files = workspaceFolder === '' ? [] : windowCommands(workspaceFolder).commands;
+  return [
+    ...BUILTIN_COMMANDS.map((b) => ({ name: b.name, description: b.description, source: 'Sprout' })),
+    ...files.map((c) => ({ name: c.name, description: c.description ?? '', source: c.path, ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}) })),
+  ];
+}
+
 const BUILTIN_ACTIONS: Readonly<Record<string, string>> = { new: 'sprout.newChat', compact: 'sprout.compactNow', hooks: 'sprout.showHooks' };
 
 export async function runSlashCommand(text: string, workspaceFolder: string): Promise<SlashResult> {
@@ -32,7 +45,7 @@ export async function runSlashCommand(text: string, workspaceFolder: string): Pr
     await vscode.commands.executeCommand(builtin);
     return { kind: 'done' };
   }
-  const set = readPromptFiles(nodeInstructionFs(), { root: workspaceFolder.replace(/\\/g, '/'), home: homedir(), trusted: vscode.workspace.isTrusted });
+  const set = windowCommands(workspaceFolder);
   const command = set.commands.find((c) => c.name === slash.name);
   if (command === undefined) {
     const untrusted = set.notes.some((n) => n.startsWith('The workspace is not trusted')) ? ' The workspace is not trusted, so its prompt files were not read.' : '';

@@ -6,11 +6,11 @@
  * the window's view events); this controller only says which chat that is.
  */
 import { windowInstructions } from './chatInstructions';
-import { runSlashCommand } from './chatCommands';
+import { runSlashCommand, slashCommandList } from './chatCommands';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
-import type { AttachmentRef, ChatMode, ImageInput, SetupInfo } from '../../shared/protocol';
+import type { AttachmentRef, ChatMode, ImageInput, SetupInfo, SlashCommandInfo } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
@@ -67,6 +67,11 @@ export class ChatController {
   setupNeeded(): SetupInfo | null {
     const setup = this.deps.host.modelSources.setup();
     return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
+  }
+
+  /** The commands the composer's `/` menu lists. */
+  slashCommands(): SlashCommandInfo[] {
+    return slashCommandList(this.deps.host.workspaceFolder);
   }
 
   facts(): ChatFacts {
