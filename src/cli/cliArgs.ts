@@ -37,6 +37,10 @@ export interface CliArgs {
   images: string[];
   /** What the prompt may do: agent (default), ask (read-only tools), plan (read-only tools, a numbered plan). */
   mode: Mode;
+  /** Whether --mode was given (a prompt file's own mode applies only when it was not). */
+  modeGiven: boolean;
+  /** Values for a prompt file's \${input:NAME}: `--input NAME=VALUE`, repeatable. */
+  inputs: string[];
   /** Approve the plan the session's last answer holds: its steps become the todo list, then the prompt runs in Agent mode. */
   approvePlan: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
@@ -47,6 +51,7 @@ export const USAGE = `Usage: sprout-agent [options] [prompt]
        sprout-agent hooks check [options]   (check hook servers; see sprout-agent hooks --help)
        sprout-agent instructions [folder] [--agent NAME] [--json]   (which instruction files apply, and why)
        sprout-agent skills [--json]         (the Agent Skills the model is offered)
+       sprout-agent prompts [--json]   (the slash commands: prompt files, Claude commands)
        sprout-agent hooks install --agent AGENT   (gate Claude Code, Codex, Gemini CLI, Copilot, Cursor
                                           or Kiro with the same hook servers; see hooks install --help)
 
@@ -74,6 +79,8 @@ Options:
                            repeat it for more, at most 10. A model that takes no images gets a note instead
   --mode MODE              agent (default: every tool), ask (only tools marked read-only: nothing is
                            written or run), plan (read-only tools; the answer is a numbered plan of steps)
+  --input NAME=VALUE       a value for \${input:NAME} when the prompt is a slash command ("/NAME args": a
+                           .github/prompts/NAME.prompt.md or .claude/commands/NAME.md file); repeatable
   --approve-plan           with --session: the numbered steps of the session's last answer (a --mode plan
                            run) become the todo list, then the prompt (default: carry out the plan) runs
                            in agent mode, held to the plan by the todo server's _Stop
@@ -154,6 +161,7 @@ const CLI_OPTIONS = {
   image: { type: 'string', multiple: true },
   mode: { type: 'string' },
   'approve-plan': { type: 'boolean' },
+  input: { type: 'string', multiple: true },
 } as const;
 
 /** `--mode`'s value; anything else is a usage error naming the flag and the choices. */
@@ -193,6 +201,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     allowSampling: secretEnvNames(v['allow-sampling']),
     images: v.image ?? [],
     mode: modeOption(v.mode),
+    modeGiven: v.mode !== undefined,
+    inputs: v.input ?? [],
     approvePlan: v['approve-plan'] === true,
     prompt,
   };

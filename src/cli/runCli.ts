@@ -40,6 +40,7 @@ import { describeFailures, runVerdict } from './serverFailures';
 import { runInstructionsCommand, verboseInstructions } from './cliInstructions';
 import { trustsWorkspace } from './cliServers';
 import { cliCustomizations, runSkillsCommand } from './cliSkills';
+import { cliPromptCommands, expandCliPrompt, parseInputs, runPromptsCommand } from './cliPrompts';
 import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
 import type { CommandRule } from '../agent/commandRules';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
@@ -142,7 +143,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const customizations = cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env);
   const commandRules = cliCommandRules(io.env, workspaceFolder);
   for (const problem of commandRules.problems) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
-  const prompt = await runPromptText(args, io);
+  const { prompt, runArgs, attachments } = slashCommand(await runPromptText(args, io), args, io, workspaceFolder);
   const sessionFile = sessionFileFor(args.session, io.cwd, workspaceFolder);
   const sessionId = await sessionIdFor(sessionFile, logger);
   const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
@@ -179,7 +180,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const planned = await plannedRun(runtime, args, prompt, { images, ...customizations }, io.interrupt);
+    const planned = await plannedRun(runtime, runArgs, prompt, { images, ...customizations, ...attachments }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
@@ -191,6 +192,18 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   } finally {
     await endRun(runtime, io, unsubscribe);
   }
+}
+
+/** A typed "/name args" expanded from its prompt file (its mode too, unless --mode was given); other text as typed. */
+function slashCommand(typed: string, args: CliArgs, io: CliIo, workspaceFolder: string): { prompt: string; runArgs: CliArgs; attachments: Pick<PromptOptions, 'attachments'> } {
+  if (!typed.trimStart().startsWith('/')) return { prompt: typed, runArgs: args, attachments: {} };
+  const commands = cliPromptCommands(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.env);
+  const expanded = expandCliPrompt(typed, commands, parseInputs(args.inputs), workspaceFolder);
+  return {
+    prompt: expanded.prompt,
+    runArgs: !args.modeGiven && expanded.mode !== undefined ? { ...args, mode: expanded.mode } : args,
+    attachments: expanded.attachments.length > 0 ? { attachments: expanded.attachments } : {},
+  };
 }
 
 /** Each event printed, and with --verbose (text mode) the instruction files that apply. */
@@ -219,6 +232,7 @@ export async function runCli(given: CliIo): Promise<number> {
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
   if (io.argv[0] === 'hooks') return runHooks(io, logger);
   if (io.argv[0] === 'skills') return withExitCodes(io, () => Promise.resolve(runSkillsCommand(io.argv.slice(1), io)));
+  if (io.argv[0] === 'prompts') return withExitCodes(io, () => Promise.resolve(runPromptsCommand(io.argv.slice(1), io)));
   if (io.argv[0] === 'instructions') return withExitCodes(io, () => Promise.resolve(runInstructionsCommand(io.argv.slice(1), io)));
   let args: CliArgs;
   try {

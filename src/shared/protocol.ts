@@ -151,6 +151,10 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
 /** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
+/** One entry of the composer's `/` menu: `source` is the file it comes from, or "Sprout" for Sprout's own. */
+export const slashCommandSchema = z.object({ name: z.string().check(z.minLength(1)), description: z.string(), argumentHint: z.optional(z.string()), source: z.string() });
+export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
+
 export const setupSchema = z.object({ reason: z.string(), needsKey: z.boolean(), needsModel: z.boolean(), vscodeModels: z.boolean(), pendingPrompt: z.optional(z.string()) });
 export type SetupInfo = z.infer<typeof setupSchema>;
 
@@ -186,6 +190,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attached'), attachment: attachmentSchema }),
   /** The host's check of an image for the message box (`checkImage` by id, or `picked:N` from Attach): the image, or null and why it was refused. */
   z.object({ type: z.literal('imageChecked'), id: z.string(), image: z.nullable(imageViewSchema), refusal: z.optional(z.string()) }),
+  /** The slash commands the `/` menu offers: Sprout's own and the window's prompt files (README.md#prompt-files-and-slash-commands). */
+  z.object({ type: z.literal('commands'), commands: z.array(slashCommandSchema) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 

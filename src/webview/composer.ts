@@ -4,8 +4,9 @@
  * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
  * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse } from '../shared/protocol';
+import type { AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
 import { ModePicker } from './modePicker';
+import { SlashMenu } from './slashMenu';
 import { button, el, icon } from './dom';
 import { ImageTray, type CheckImage } from './imageTray';
 
@@ -45,6 +46,7 @@ export class Composer {
   private attachments: AttachmentRef[] = [];
   private readonly images: ImageTray;
   private readonly mode = new ModePicker();
+  private readonly slash = new SlashMenu(this.input);
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -70,7 +72,7 @@ export class Composer {
       this.sendButton,
       this.stopButton,
     );
-    box.append(this.chips, this.images.element, this.input, toolbar);
+    box.append(this.slash.element, this.chips, this.images.element, this.input, toolbar);
     this.form.append(box, this.images.refusal);
     this.chips.hidden = true;
     this.form.addEventListener('submit', (event) => {
@@ -78,6 +80,7 @@ export class Composer {
       this.submit();
     });
     this.input.addEventListener('keydown', (event) => {
+      if (!event.isComposing && this.slash.key(event)) return event.preventDefault();
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
@@ -102,6 +105,11 @@ export class Composer {
   setText(text: string): void {
     this.input.value = text;
     this.grow();
+  }
+
+  /** The commands the `/` menu offers. */
+  setCommands(commands: readonly SlashCommandInfo[]): void {
+    this.slash.setCommands(commands);
   }
 
   setRunning(running: boolean): void {

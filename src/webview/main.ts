@@ -195,6 +195,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.addAttachment(m.attachment);
     case 'imageChecked':
       return composer.imageChecked(m.id, m.image, m.refusal);
+    case 'commands':
+      return composer.setCommands(m.commands);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

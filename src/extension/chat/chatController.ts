@@ -6,10 +6,11 @@
  * the window's view events); this controller only says which chat that is.
  */
 import { windowInstructions, windowSkills } from './chatInstructions';
+import { runSlashCommand, slashCommandList } from './chatCommands';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
-import type { AttachmentRef, ChatMode, ImageInput, SetupInfo } from '../../shared/protocol';
+import type { AttachmentRef, ChatMode, ImageInput, SetupInfo, SlashCommandInfo } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
@@ -68,11 +69,22 @@ export class ChatController {
     return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
   }
 
+  /** The commands the composer's `/` menu lists. */
+  slashCommands(): SlashCommandInfo[] {
+    return slashCommandList(this.deps.host.workspaceFolder);
+  }
+
   facts(): ChatFacts {
     return { setup: this.setupNeeded(), model: this.deps.host.modelSources.inUse() };
   }
 
-  async send(text: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = [], mode?: ChatMode): Promise<void> {
+  async send(typed: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = [], pickedMode?: ChatMode): Promise<void> {
+    // A slash command: Sprout's own runs here; a prompt file becomes the prompt (in its mode, when it names one).
+    const slash = await runSlashCommand(typed, this.deps.host.workspaceFolder);
+    if (slash.kind === 'done') return;
+    if (slash.kind === 'refused') return void this.deps.views.broadcast({ type: 'focusInput', text: typed });
+    const text = slash.kind === 'prompt' ? slash.text : typed;
+    const mode = slash.kind === 'prompt' && slash.mode !== undefined ? slash.mode : pickedMode;
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     const { images, refusals } = checkSentImages(sentImages);

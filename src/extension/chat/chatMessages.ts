@@ -31,7 +31,10 @@ type Handlers = { [T in WebviewMessage['type']]: (message: Extract<WebviewMessag
 const SETUP_COMMANDS = { setApiKey: 'sprout.setApiKey', selectModel: 'sprout.selectModel', setBaseUrl: 'sprout.setBaseUrl' } as const;
 
 const HANDLERS: Handlers = {
-  ready: async (_m, { chats, views }) => views.sendSnapshot(await chats.current(), chats.facts()),
+  ready: async (_m, { chats, views }) => {
+    views.sendSnapshot(await chats.current(), chats.facts());
+    views.broadcast({ type: 'commands', commands: chats.slashCommands() });
+  },
   send: (m, { chats }) => chats.send(m.text, m.attachments, m.images, m.mode),
   stop: (_m, { chats }) => chats.stop(),
   newChat: (_m, { chats }) => chats.newChat(),

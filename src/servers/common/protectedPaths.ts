@@ -30,6 +30,8 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   'GEMINI.md',
   '.github/copilot-instructions.md',
   '.github/instructions/**',
+  // Prompt files become slash commands (docs: README.md#prompt-files-and-slash-commands); .claude/** is protected above.
+  '.github/prompts/**',
   '.clinerules',
   '.clinerules/**',
   '.cursorrules',

@@ -34,6 +34,8 @@ describe('protected-path rule', () => {
     assert.equal(hit('GEMINI.md'), 'GEMINI.md');
     assert.equal(hit('.github/copilot-instructions.md'), '.github/copilot-instructions.md');
     assert.equal(hit('.github/instructions/ts.instructions.md'), '.github/instructions/**');
+    assert.equal(hit('.github/prompts/fix.prompt.md'), '.github/prompts/**');
+    assert.equal(hit('.claude/commands/fix.md'), '.claude/**');
     assert.equal(hit('.clinerules'), '.clinerules');
     assert.equal(hit('.clinerules/01-style.md'), '.clinerules/**');
     assert.equal(hit('.cursorrules'), '.cursorrules');
