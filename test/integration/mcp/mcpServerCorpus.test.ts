@@ -13,6 +13,7 @@ import { eraKey, memoryEraStore } from '../../../src/mcp/protocolEra';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { startScriptedMcpHttpServer, type ScriptedMcpHttpServer } from '../../fakes/scriptedMcpHttpServer';
 import { scaledMs } from '../../loadScale';
+import { waitFor } from '../../waitFor';
 import { InMemoryOAuthStore, signal } from './mcpHarness';
 import { MCP_CASES, type McpCase } from './corpus/mcpServers';
 
@@ -63,7 +64,9 @@ async function play(c: McpCase): Promise<void> {
     return;
   }
   const tools = await guarded(hub.listTools(), 'the listing');
-  assert.ok(tools.some((t) => t.bareName === tool), `listed: ${tools.map((t) => t.bareName).join(', ')}`);
+  const names = tools.map((t) => t.bareName);
+  assert.ok(names.includes(tool), `listed: ${names.join(', ')}`);
+  assert.equal(new Set(names).size, names.length, `each tool once: ${names.join(', ')}`);
   const outcome = await guarded(
     hub.callTool('corpus', tool, { text: 'ping' }, { signal: signal() }).then(
       (result) => ({ result }),
@@ -75,6 +78,8 @@ async function play(c: McpCase): Promise<void> {
     assert.ok('result' in outcome, `expected an answer, got: ${'error' in outcome ? outcome.error : ''}`);
     assert.equal(outcome.result.isError, false, outcome.result.text);
     assert.equal(outcome.result.text, expect.answers);
+    const added = expect.thenLists;
+    if (added !== undefined) await waitFor(async () => (await hub.listTools()).some((t) => t.bareName === added), `${added} to be listed`);
   } else {
     const words = 'error' in outcome ? outcome.error : outcome.result.isError ? outcome.result.text : `answered ${outcome.result.text}`;
     assert.ok('error' in outcome || outcome.result.isError, words);
