@@ -55,6 +55,8 @@ async function hubFor(c: McpCase): Promise<{ hub: McpHub; tool: string }> {
 
 async function play(c: McpCase): Promise<void> {
   const { hub, tool } = await hubFor(c);
+  const notes: string[] = [];
+  hub.subscribe((event) => void (event.type === 'server_error' && notes.push(event.message)));
   const expect = c.expect;
   if ('listingFails' in expect) {
     const outcome = await guarded(hub.listTools().then(() => undefined, (error: unknown) => error), 'the listing');
@@ -65,6 +67,7 @@ async function play(c: McpCase): Promise<void> {
   }
   const tools = await guarded(hub.listTools(), 'the listing');
   const names = tools.map((t) => t.bareName);
+  for (const absent of c.notListed ?? []) assert.ok(!names.includes(absent), `${absent} is not offered: ${names.join(', ')}`);
   assert.ok(names.includes(tool), `listed: ${names.join(', ')}`);
   assert.equal(new Set(names).size, names.length, `each tool once: ${names.join(', ')}`);
   const outcome = await guarded(
@@ -78,6 +81,7 @@ async function play(c: McpCase): Promise<void> {
     assert.ok('result' in outcome, `expected an answer, got: ${'error' in outcome ? outcome.error : ''}`);
     assert.equal(outcome.result.isError, false, outcome.result.text);
     assert.equal(outcome.result.text, expect.answers);
+    if (c.notes !== undefined) assert.match(notes.join('\n'), c.notes, 'what Sprout said about the server');
     const added = expect.thenLists;
     if (added !== undefined) await waitFor(async () => (await hub.listTools()).some((t) => t.bareName === added), `${added} to be listed`);
   } else {

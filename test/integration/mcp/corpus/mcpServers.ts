@@ -17,6 +17,10 @@ export interface McpCase {
    * `thenLists`: a tool the server adds during the call is listed afterwards. Every listing holds each tool once.
    */
   expect: { answers: string; thenLists?: string } | { fails: RegExp } | { listingFails: RegExp };
+  /** What Sprout says about the server meanwhile (its `server_error` notes), for an answered call. */
+  notes?: RegExp;
+  /** Tools the server lists that must not be offered. */
+  notListed?: string[];
 }
 
 const notFound = (body: string, status = 404, contentType = 'text/plain'): ScriptedMcpHttpOptions['unknownSession'] => ({ status, body, contentType });
@@ -215,12 +219,15 @@ export const MCP_CASES: McpCase[] = [
     source: 'https://github.com/sandialabs/atlas-ui-3/issues/727',
     server: { stdio: { extraTools: [{ name: 'lookup', inputSchema: { type: 'string', description: 'the document title' } }] } },
     expect: { answers: 'ping' },
+    notListed: ['lookup'],
+    notes: /"lookup".*inputSchema has type "string"/,
   },
   {
     id: 'stdio: one tool\'s outputSchema has top-level type "array": the tool is listed and answers, the schema ignored',
     source: 'https://github.com/Wynelson94/longhand/issues/10',
     server: { stdio: { extraTools: [{ name: 'search_sessions', outputSchema: { type: 'array', items: { type: 'string' } }, behaviour: { kind: 'text', text: 'ping' } }] }, tool: 'search_sessions' },
     expect: { answers: 'ping' },
+    notes: /"search_sessions" has an outputSchema that is not an object schema/,
   },
   {
     id: 'stdio: an error result whose structuredContent does not match the outputSchema: the server\'s own error words reach the model',
@@ -243,6 +250,7 @@ export const MCP_CASES: McpCase[] = [
       tool: 'weather',
     },
     expect: { answers: 'ping' },
+    notes: /"weather" answered, but its structured content does not match its outputSchema \(.*temperature/,
   },
   {
     id: 'stdio: a tool that declares an outputSchema answers with text only (no structuredContent): the text is the answer',
