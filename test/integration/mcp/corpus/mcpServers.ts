@@ -16,7 +16,7 @@ export interface McpCase {
    * The call `echo {text: "ping"}` (or the listing, for `listing`) ends so: answered `ping`, or failed with these words;
    * `thenLists`: a tool the server adds during the call is listed afterwards. Every listing holds each tool once.
    */
-  expect: { answers: string; thenLists?: string } | { fails: RegExp } | { listingFails: RegExp };
+  expect: { answers: string; thenLists?: string } | { answersLength: number } | { fails: RegExp } | { listingFails: RegExp };
   /** What Sprout says about the server meanwhile (its `server_error` notes), for an answered call. */
   notes?: RegExp;
   /** Tools the server lists that must not be offered. */
@@ -257,6 +257,12 @@ export const MCP_CASES: McpCase[] = [
     source: 'https://github.com/rekog-labs/MCP-Nest/issues/79',
     server: { stdio: { extraTools: [{ name: 'getUserProfile', outputSchema: { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' }, behaviour: { kind: 'text', text: 'ping' } }] }, tool: 'getUserProfile' },
     expect: { answers: 'ping' },
+  },
+  {
+    id: 'stdio: a 10 MiB text result in one message: read whole (the agent caps it for the model with a marker), the server stays up',
+    source: 'https://github.com/DeusData/codebase-memory-mcp/issues/1375',
+    server: { stdio: { extraTools: [{ name: 'query_graph', behaviour: { kind: 'bigText', bytes: 10 * 1024 * 1024 } }] }, tool: 'query_graph' },
+    expect: { answersLength: 10 * 1024 * 1024 },
   },
   {
     id: 'Streamable HTTP: POST /mcp answered 307 to /mcp/ (Starlette trailing slash): followed, the call goes through',
