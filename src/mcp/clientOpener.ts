@@ -14,6 +14,7 @@ import type { McpServerConfig } from './config';
 import type { ServerOAuth } from './oauthClient';
 import type { ConnectionOptions } from './connectionTypes';
 import { eraKey, eraPlan, learnedEra, type EraPlan, type ProtocolEra } from './protocolEra';
+import { readToolListsLeniently } from './toolListWire';
 import { exitRetryFailure, retryPlan, runStderr, sseFallbackFailure, type Attempt } from './openRetry';
 import { createServerTransport, type ServerTransport } from './serverTransport';
 import { quotedName } from '../agent/nameText';
@@ -58,6 +59,8 @@ export interface OpenRequest {
   abandon: AbortSignal;
   onStderrLine(line: string): void;
   onToolsChanged(client: Client): void;
+  /** Something the server sent was read leniently (toolListWire.ts): said, not silent. */
+  onNote(what: string): void;
   /** A question from the server can only come from a hook call (see CallsInFlight). */
   questionFromHook(): boolean;
   /** The transport being opened (so a kill can stop it), or undefined once settled. */
@@ -110,6 +113,7 @@ export async function openClient(request: OpenRequest): Promise<Opened> {
       // A kill, reset or close ends the start here whatever the SDK is still waiting for (its request
       // timeout covers initialize, not the notification after it), so a start always settles.
       await raceAbort(client.connect(st.transport, { timeout: opts.connectTimeoutMs, ...(plan.prior !== undefined ? { prior: plan.prior } : {}) }), request.abandon, `start of MCP server ${quotedName(config.name)}`);
+      readToolListsLeniently(st.transport, (what) => request.onNote(what));
       const opened = connected(request, key, plan, client, st);
       await listenForToolChanges(request, { ...opened, oauth });
       return opened;

@@ -138,8 +138,10 @@ export class ServerConnection {
     const isHook = isHookName(bareName);
     const end = this.inFlight.begin(isHook);
     try {
-      const asTask = this.lastTools().find((t) => t.bareName === bareName)?.taskSupport !== undefined && serverRunsToolTasks(client);
-      const plan = { name: bareName, args, meta, asTask, isHook, signal, onProgress };
+      const listed = this.lastTools().find((t) => t.bareName === bareName);
+      const asTask = listed?.taskSupport !== undefined && serverRunsToolTasks(client);
+      const onMismatch = (why: string): void => this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server ${quotedName(this.name)}: the tool ${quotedName(bareName)} answered, but ${why}.` });
+      const plan = { name: bareName, args, meta, asTask, isHook, signal, onProgress, ...this.toolList.definition(listed), onMismatch };
       const result = await afterSignIn(live, () => callToolOverClient(client, plan), signal, this.name);
       return flattenToolResult(end() ? hookAskedForInput(bareName) : result);
     } catch (error) {
@@ -227,6 +229,7 @@ export class ServerConnection {
         abandon: this.abandon.signal,
         onStderrLine: (line) => (this.opts.onStderr ? this.opts.onStderr(this.name, line) : this.opts.logger?.debug('mcp server stderr', { server: this.name, line })),
         onToolsChanged: (client) => this.onToolsChanged(client),
+        onNote: (what) => this.opts.emit({ type: 'server_error', server: this.name, message: `MCP server ${quotedName(this.name)}: ${what}.` }),
         questionFromHook: () => this.inFlight.questionFromHook(),
         track: (st) => (this.pending = st),
         failed: (error, st) => this.startFailed(error, st),

@@ -6,9 +6,10 @@
  * `tasks/cancel` when the caller gives up. The core owns timeouts, so the SDK's own never fire.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client, type Tool } from '@modelcontextprotocol/client';
 import { CancelTaskResultSchema, CreateTaskResultSchema, GetTaskResultSchema, CallToolResultSchema } from '@modelcontextprotocol/core';
 import type { ToolProgress } from '../agent/ports';
+import { checkStructuredContent } from './structuredCheck';
 import type { RawToolResult } from './toolResults';
 
 /** setTimeout's ceiling: the core owns call timeouts, so the SDK's own 60 s default must never fire. */
@@ -30,6 +31,12 @@ export interface ToolCallPlan {
   isHook: boolean;
   signal: AbortSignal;
   onProgress?: (progress: ToolProgress) => void;
+  /**
+   * The tool as listed: the SDK gets its input schema without the outputSchema (so it never throws a
+   * result away), and the structured content is checked here against `outputSchema`, the mismatch said to `onMismatch`.
+   */
+  definition?: { inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> };
+  onMismatch?: (why: string) => void;
 }
 
 /** The server answered the call with a JSON-RPC error (not a lost connection or a timeout, which are the SDK's own errors). */
@@ -57,9 +64,12 @@ export async function callToolOverClient(client: Client, plan: ToolCallPlan): Pr
     plan.onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message.slice(0, MAX_PROGRESS_MESSAGE) } : {}) });
   const options = { signal: plan.signal, timeout: NO_TIMEOUT, onprogress };
   if (plan.asTask) return callAsTask(client, params, plan, options);
-  // callTool (not a bare request) so the SDK still checks structured content against the tool's outputSchema.
-  const result = await client.callTool(params, { ...options, ...(plan.isHook ? { allowInputRequired: true } : {}) });
-  return isInputRequired(result) ? hookAskedForInput(plan.name) : (result as RawToolResult);
+  // callTool (not a bare request) for input_required and header mirroring; the listed definition without its
+  // outputSchema, so a mismatching structured content is checked by checkStructuredContent instead of losing the result.
+  const definition = plan.definition !== undefined ? { toolDefinition: { name: plan.name, inputSchema: plan.definition.inputSchema } as Tool } : {};
+  const result = await client.callTool(params, { ...options, ...definition, ...(plan.isHook ? { allowInputRequired: true } : {}) });
+  if (isInputRequired(result)) return hookAskedForInput(plan.name);
+  return checkStructuredContent(result as RawToolResult, plan.definition?.outputSchema, (why) => plan.onMismatch?.(why));
 }
 
 function isInputRequired(result: CallToolResult): boolean {

@@ -11,6 +11,7 @@ export interface RawTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   annotations?: Record<string, unknown>;
   execution?: { taskSupport?: unknown };
 }
@@ -28,6 +29,28 @@ function pickAnnotations(raw: Record<string, unknown> | undefined): ToolAnnotati
 function taskSupport(tool: RawTool): ToolInfo['taskSupport'] {
   const value = tool.execution?.taskSupport;
   return value === 'required' || value === 'optional' ? value : undefined;
+}
+
+/** Marks a placeholder input schema (toolListWire.ts) with the reason the server's own could not be used. */
+export const REFUSED_SCHEMA_KEY = 'x-sprout-refused';
+
+/**
+ * A tool's arguments are always an object; what a server lists is read so. A schema with no `type`
+ * (a top-level `anyOf`/`oneOf` of object arms, only a `$schema`, nothing at all) is an object schema
+ * that did not say so: `type: "object"` is added. A schema whose type cannot be an object
+ * (`"string"`, `"array"`) describes no arguments a tool can take: the tool is refused, in words.
+ */
+export function objectInputSchema(schema: unknown): { schema: Record<string, unknown> } | { refused: string } {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return { schema: { type: 'object', properties: {} } };
+  const given = schema as Record<string, unknown>;
+  const type = given.type;
+  if (typeof given[REFUSED_SCHEMA_KEY] === 'string') return { refused: given[REFUSED_SCHEMA_KEY] };
+  if (type === 'object') return { schema: given };
+  const combined = ['anyOf', 'oneOf', 'allOf'].some((k) => Array.isArray(given[k]));
+  const properties = given.properties !== undefined || combined ? {} : { properties: {} };
+  if (type === undefined) return { schema: { ...given, type: 'object', ...properties } };
+  if (Array.isArray(type) && type.includes('object')) return { schema: { ...given, type: 'object', ...properties } };
+  return { refused: `its inputSchema has type ${JSON.stringify(type)}, and a tool's arguments must be an object schema (type "object")` };
 }
 
 /**
@@ -51,6 +74,11 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
       continue;
     }
     seen.add(tool.name);
+    const input = objectInputSchema(tool.inputSchema);
+    if ('refused' in input) {
+      report(`MCP server ${quotedName(server)}: the tool ${quotedName(tool.name)} is not offered to the model: ${input.refused}.`);
+      continue;
+    }
     const tasks = taskSupport(tool);
     if (tasks === 'required' && !runsTasks) {
       report(
@@ -64,7 +92,7 @@ export function toToolInfos(server: string, raw: readonly RawTool[], report: (me
       bareName: tool.name,
       qualifiedName,
       description: tool.description ?? '',
-      inputSchema: tool.inputSchema,
+      inputSchema: input.schema,
       annotations: pickAnnotations(tool.annotations),
       isHook: isHookName(tool.name),
       ...(tasks !== undefined && runsTasks ? { taskSupport: tasks } : {}),

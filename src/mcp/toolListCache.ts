@@ -30,6 +30,8 @@ export class ToolListCache {
   private lastListed: ToolInfo[] = [];
   private version = 0;
   private fetching: Promise<ToolInfo[]> | undefined;
+  /** Each listed tool's outputSchema, by bare name (a call's structured content is checked against it). */
+  private outputSchemas = new Map<string, Record<string, unknown>>();
 
   constructor(private readonly owner: ToolListOwner) {}
 
@@ -41,6 +43,18 @@ export class ToolListCache {
   /** What the server last listed (kept while it is down or slow). */
   get last(): ToolInfo[] {
     return this.lastListed;
+  }
+
+  /** A listed tool's definition for a call: its input schema and the outputSchema the server listed for it, if any. */
+  definition(tool: ToolInfo | undefined): { definition?: { inputSchema: Record<string, unknown>; outputSchema?: Record<string, unknown> } } {
+    if (tool === undefined) return {};
+    const outputSchema = this.outputSchemas.get(tool.bareName);
+    return { definition: { inputSchema: tool.inputSchema, ...(outputSchema !== undefined ? { outputSchema } : {}) } };
+  }
+
+  /** Every page at once (the SDK follows nextCursor, bounded); toolListWire.ts has made each tool readable. */
+  private async listRaw(client: Client): Promise<RawTool[]> {
+    return (await client.listTools(undefined, { timeout: this.owner.timeoutMs, cacheMode: 'refresh' })).tools as RawTool[];
   }
 
   /** The connection changed (dropped, or a new one is up): its listing is asked for again. */
@@ -68,10 +82,12 @@ export class ToolListCache {
   async fetch(client: Client): Promise<ToolInfo[]> {
     const version = this.version;
     const live = this.owner.live()?.client === client ? this.owner.live() : undefined;
-    // Every page at once (the SDK follows nextCursor, bounded), and from the wire: this runs because the list is new or changed.
-    const listed = await afterSignIn(live, () => client.listTools(undefined, { timeout: this.owner.timeoutMs, cacheMode: 'refresh' }), this.owner.abandon(), this.owner.server);
-    const tools = toToolInfos(this.owner.server, listed.tools as RawTool[], (message) => this.owner.report(message), serverRunsToolTasks(client));
+    // From the wire: this runs because the list is new or changed.
+    const report = (message: string): void => this.owner.report(message);
+    const raw = await afterSignIn(live, () => this.listRaw(client), this.owner.abandon(), this.owner.server);
+    const tools = toToolInfos(this.owner.server, raw, report, serverRunsToolTasks(client));
     if (this.owner.live()?.client === client && this.version === version) {
+      this.outputSchemas = new Map(raw.flatMap((t) => (t.outputSchema !== undefined && typeof t.outputSchema === 'object' ? [[t.name, t.outputSchema] as const] : [])));
       this.current = tools;
       this.lastListed = tools;
       this.owner.listed();

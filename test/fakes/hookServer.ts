@@ -50,6 +50,7 @@ function toWire(tool: FakeToolSpec): Tool {
     description: tool.description ?? '',
     inputSchema: (tool.inputSchema ?? OPEN_SCHEMA) as Tool['inputSchema'],
     ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
   };
 }
 
@@ -106,7 +107,7 @@ function buildServer(config: HookServerConfig, tools: FakeToolSpec[], added: { n
     const start = Number(request.params?.cursor ?? 0);
     const size = config.pageSize ?? tools.length;
     const page = tools.slice(start, start + size).map(toWire);
-    const next = start + size < tools.length ? { nextCursor: String(start + size) } : {};
+    const next = start + size < tools.length ? { nextCursor: String(start + size) } : config.repeatCursor ? { nextCursor: String(start) } : {};
     return { tools: page, ...next };
   });
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {

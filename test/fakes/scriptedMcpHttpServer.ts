@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { legacySseHandler } from './legacySseMcp';
 
 /** What `tools/call` does. */
 export type CallScript =
@@ -38,6 +39,12 @@ export interface ScriptedMcpHttpOptions {
    * authorization server (this server) publishes this metadata; `ORIGIN` in it is replaced by the origin.
    */
   authMetadata?: Record<string, unknown>;
+  /** The endpoint lives at `/mcp/`, and `/mcp` answers with this redirect status (Starlette's trailing-slash 307). */
+  redirect?: number;
+  /** `initialize` is answered with this protocol version whatever the client asked for. */
+  protocolVersion?: string;
+  /** The old HTTP+SSE transport only (legacySseMcp.ts): a POST to `/mcp` is refused, a GET opens the stream. */
+  legacySse?: boolean;
 }
 
 export interface ScriptedMcpHttpServer {
@@ -69,6 +76,7 @@ export async function startScriptedMcpHttpServer(options: ScriptedMcpHttpOptions
   let calls = 0;
   let origin = '';
   const unknown = options.unknownSession ?? SPEC_404;
+  const legacy = legacySseHandler(TOOLS);
 
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -98,7 +106,14 @@ export async function startScriptedMcpHttpServer(options: ScriptedMcpHttpOptions
       note(401);
       return json(res, 401, { error: 'invalid_token', error_description: 'Authentication required' }, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` });
     }
-    if (path !== '/mcp') {
+    if (options.legacySse) return legacy(req, res, path, rpc, note);
+    if (options.redirect !== undefined && path === '/mcp') {
+      note(options.redirect);
+      res.writeHead(options.redirect, { location: `${origin}/mcp/` });
+      res.end();
+      return;
+    }
+    if (path !== (options.redirect !== undefined ? '/mcp/' : '/mcp')) {
       note(404);
       return json(res, 404, { error: 'not found' });
     }
@@ -143,7 +158,7 @@ export async function startScriptedMcpHttpServer(options: ScriptedMcpHttpOptions
         return json(
           res,
           200,
-          { jsonrpc: '2.0', id: rpc.id, result: { protocolVersion: String(rpc.params?.protocolVersion ?? '2025-06-18'), capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1.0.0' } } },
+          { jsonrpc: '2.0', id: rpc.id, result: { protocolVersion: options.protocolVersion ?? String(rpc.params?.protocolVersion ?? '2025-06-18'), capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1.0.0' } } },
           { 'mcp-session-id': id },
         );
       }

@@ -124,6 +124,7 @@ export async function runBehaviour(
     case 'hang':
       return forever();
     case 'crash':
+      if (behaviour.stderr !== undefined) await new Promise<void>((resolve) => process.stderr.write(`${behaviour.stderr}\n`, () => resolve()));
       process.exit(behaviour.exitCode ?? 1);
     // eslint-disable-next-line no-fallthrough
     case 'exitMidCall':
@@ -134,6 +135,8 @@ export async function runBehaviour(
     case 'printThen':
       await new Promise<void>((resolve) => process.stdout.write(behaviour.lines.map((line) => `${line}\n`).join(''), () => resolve()));
       return text(behaviour.text);
+    case 'structured':
+      return { ...text(behaviour.text), structuredContent: behaviour.structured, ...(behaviour.isError ? { isError: true } : {}) };
     case 'whitespace':
       return text('  \n\t  \n');
     case 'image': {

@@ -15,8 +15,10 @@ export type HookBehaviour =
   /** Wait, then answer `text` (default empty). */
   | { kind: 'delay'; ms: number; text?: string }
   | { kind: 'hang' }
-  /** Exit the process when called. */
-  | { kind: 'crash'; exitCode?: number }
+  /** Exit the process when called (after writing `stderr`, a line, when given). */
+  | { kind: 'crash'; exitCode?: number; stderr?: string }
+  /** Answer `text` as content and `structured` as structuredContent (an error result with `isError`). */
+  | { kind: 'structured'; text: string; structured: Record<string, unknown>; isError?: boolean }
   /** Write half a JSON-RPC line to stdout, then exit. */
   | { kind: 'exitMidCall'; exitCode?: number }
   | { kind: 'isError'; text?: string }
@@ -54,6 +56,7 @@ export interface FakeToolSpec {
   description?: string;
   annotations?: Record<string, unknown>;
   inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
   behaviour?: HookBehaviour;
 }
 
@@ -84,6 +87,8 @@ export interface HookServerConfig {
   manyTools?: number;
   /** tools/list page size (default: everything in one page). */
   pageSize?: number;
+  /** The last tools/list page still names a `nextCursor`, the one it was asked with (a cursor that never advances). */
+  repeatCursor?: boolean;
   /** On every start but the first (counted in the state file), wait this long before answering initialize. */
   restartDelayMs?: number;
   /** On every start, wait this long before answering initialize (a server silent at start-up). */

@@ -13,6 +13,7 @@ import { eraKey, memoryEraStore } from '../../../src/mcp/protocolEra';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { startScriptedMcpHttpServer, type ScriptedMcpHttpServer } from '../../fakes/scriptedMcpHttpServer';
 import { scaledMs } from '../../loadScale';
+import { waitFor } from '../../waitFor';
 import { InMemoryOAuthStore, signal } from './mcpHarness';
 import { MCP_CASES, type McpCase } from './corpus/mcpServers';
 
@@ -54,6 +55,8 @@ async function hubFor(c: McpCase): Promise<{ hub: McpHub; tool: string }> {
 
 async function play(c: McpCase): Promise<void> {
   const { hub, tool } = await hubFor(c);
+  const notes: string[] = [];
+  hub.subscribe((event) => void (event.type === 'server_error' && notes.push(event.message)));
   const expect = c.expect;
   if ('listingFails' in expect) {
     const outcome = await guarded(hub.listTools().then(() => undefined, (error: unknown) => error), 'the listing');
@@ -63,7 +66,10 @@ async function play(c: McpCase): Promise<void> {
     return;
   }
   const tools = await guarded(hub.listTools(), 'the listing');
-  assert.ok(tools.some((t) => t.bareName === tool), `listed: ${tools.map((t) => t.bareName).join(', ')}`);
+  const names = tools.map((t) => t.bareName);
+  for (const absent of c.notListed ?? []) assert.ok(!names.includes(absent), `${absent} is not offered: ${names.join(', ')}`);
+  assert.ok(names.includes(tool), `listed: ${names.join(', ')}`);
+  assert.equal(new Set(names).size, names.length, `each tool once: ${names.join(', ')}`);
   const outcome = await guarded(
     hub.callTool('corpus', tool, { text: 'ping' }, { signal: signal() }).then(
       (result) => ({ result }),
@@ -71,10 +77,17 @@ async function play(c: McpCase): Promise<void> {
     ),
     `the call of ${tool}`,
   );
-  if ('answers' in expect) {
+  if ('answersLength' in expect) {
+    assert.ok('result' in outcome, `expected an answer, got: ${'error' in outcome ? outcome.error : ''}`);
+    assert.equal(outcome.result.isError, false);
+    assert.equal(outcome.result.text.length, expect.answersLength);
+  } else if ('answers' in expect) {
     assert.ok('result' in outcome, `expected an answer, got: ${'error' in outcome ? outcome.error : ''}`);
     assert.equal(outcome.result.isError, false, outcome.result.text);
     assert.equal(outcome.result.text, expect.answers);
+    if (c.notes !== undefined) assert.match(notes.join('\n'), c.notes, 'what Sprout said about the server');
+    const added = expect.thenLists;
+    if (added !== undefined) await waitFor(async () => (await hub.listTools()).some((t) => t.bareName === added), `${added} to be listed`);
   } else {
     const words = 'error' in outcome ? outcome.error : outcome.result.isError ? outcome.result.text : `answered ${outcome.result.text}`;
     assert.ok('error' in outcome || outcome.result.isError, words);

@@ -55,6 +55,11 @@ async function play(c: ModelCase): Promise<void> {
       assert.equal(reasoning, expect.reasoning ?? '', 'the thinking as it streamed');
       assert.equal(attempts, expect.attempts, 'requests the server answered');
       if (expect.waitedMs) assert.deepEqual(waits, expect.waitedMs, 'the waits the server asked for');
+      assert.deepEqual(
+        outcome.reply.toolCalls.map((call) => `${call.name} ${call.arguments}`),
+        expect.toolCalls ?? [],
+        'the tool calls, whole',
+      );
     } else {
       assert.ok('error' in outcome, `expected a failure, got the answer ${JSON.stringify('reply' in outcome ? outcome.reply.content : '')}`);
       assert.ok(outcome.error instanceof ModelError, String(outcome.error));

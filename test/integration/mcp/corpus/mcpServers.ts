@@ -12,11 +12,20 @@ export interface McpCase {
   source: string;
   /** A stdio FakeHookServer with this configuration, or a scripted Streamable HTTP server. */
   server: { stdio: HookServerConfig; tool?: string } | { http: ScriptedMcpHttpOptions };
-  /** The call `echo {text: "ping"}` (or the listing, for `listing`) ends so: answered `ping`, or failed with these words. */
-  expect: { answers: string } | { fails: RegExp } | { listingFails: RegExp };
+  /**
+   * The call `echo {text: "ping"}` (or the listing, for `listing`) ends so: answered `ping`, or failed with these words;
+   * `thenLists`: a tool the server adds during the call is listed afterwards. Every listing holds each tool once.
+   */
+  expect: { answers: string; thenLists?: string } | { answersLength: number } | { fails: RegExp } | { listingFails: RegExp };
+  /** What Sprout says about the server meanwhile (its `server_error` notes), for an answered call. */
+  notes?: RegExp;
+  /** Tools the server lists that must not be offered. */
+  notListed?: string[];
 }
 
 const notFound = (body: string, status = 404, contentType = 'text/plain'): ScriptedMcpHttpOptions['unknownSession'] => ({ status, body, contentType });
+
+const OBJECT_ARM = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] };
 
 export const MCP_CASES: McpCase[] = [
   // ── A call in flight ends when its transport or session does ───────────────────────────────────
@@ -167,5 +176,117 @@ export const MCP_CASES: McpCase[] = [
     source: 'https://github.com/kud/mcp-jenkins/issues/6',
     server: { stdio: { extraTools: [{ name: 'dies', behaviour: { kind: 'exitMidCall', exitCode: 3 } }] }, tool: 'dies' },
     expect: { fails: /exit|stopped|code 3/ },
+  },
+  // ── Added in the second corpus round (issue 32) ────────────────────────────────────────────────
+  {
+    id: 'stdio: the server dies mid-call after printing why on stderr: the call ends at once with the exit code and the stderr line',
+    source: 'https://github.com/anthropics/claude-code/issues/35287',
+    server: { stdio: { extraTools: [{ name: 'query', behaviour: { kind: 'crash', exitCode: 2, stderr: 'Error: SQLITE_CANTOPEN: unable to open database file' } }] }, tool: 'query' },
+    expect: { fails: /code 2[\s\S]*SQLITE_CANTOPEN|SQLITE_CANTOPEN[\s\S]*code 2/ },
+  },
+  {
+    id: 'stdio: tools/list paginates with nextCursor: a tool on the second page is listed and callable',
+    source: 'https://github.com/vercel/ai/issues/19240',
+    server: { stdio: { pageSize: 2, extraTools: [{ name: 'first' }, { name: 'late', behaviour: { kind: 'text', text: 'ping' } }] }, tool: 'late' },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'stdio: a nextCursor that never advances (the last page names itself again): the listing ends, each tool once',
+    source: 'https://github.com/DeusData/codebase-memory-mcp/issues/1247',
+    server: { stdio: { pageSize: 5, repeatCursor: true } },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'stdio: notifications/tools/list_changed during a call: the call answers, and the added tool is listed afterwards',
+    source: 'https://github.com/anthropics/claude-code/issues/79826',
+    server: { stdio: { listChangedAfterCall: true } },
+    expect: { answers: 'ping', thenLists: 'added_0' },
+  },
+  {
+    id: 'stdio: one tool\'s inputSchema is a top-level anyOf with no "type": "object": that tool and its neighbours stay usable',
+    source: 'https://github.com/anthropics/claude-code/issues/88049',
+    server: { stdio: { extraTools: [{ name: 'search', inputSchema: { anyOf: [OBJECT_ARM, { type: 'object', properties: { id: { type: 'number' } }, required: ['id'] }] }, behaviour: { kind: 'text', text: 'ping' } }] }, tool: 'search' },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'stdio: tools whose inputSchema is only {"$schema": ...} (no type): listed and callable, not the whole server dropped',
+    source: 'https://github.com/awwaiid/mcp-server-taskwarrior/issues/11',
+    server: { stdio: { extraTools: [{ name: 'add_task', inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#' }, behaviour: { kind: 'text', text: 'ping' } }] }, tool: 'add_task' },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'stdio: a tool whose inputSchema is {"type": "string"} does not take the server\'s other tools down',
+    source: 'https://github.com/sandialabs/atlas-ui-3/issues/727',
+    server: { stdio: { extraTools: [{ name: 'lookup', inputSchema: { type: 'string', description: 'the document title' } }] } },
+    expect: { answers: 'ping' },
+    notListed: ['lookup'],
+    notes: /"lookup".*inputSchema has type "string"/,
+  },
+  {
+    id: 'stdio: one tool\'s outputSchema has top-level type "array": the tool is listed and answers, the schema ignored',
+    source: 'https://github.com/Wynelson94/longhand/issues/10',
+    server: { stdio: { extraTools: [{ name: 'search_sessions', outputSchema: { type: 'array', items: { type: 'string' } }, behaviour: { kind: 'text', text: 'ping' } }] }, tool: 'search_sessions' },
+    expect: { answers: 'ping' },
+    notes: /"search_sessions" has an outputSchema that is not an object schema/,
+  },
+  {
+    id: 'stdio: an error result whose structuredContent does not match the outputSchema: the server\'s own error words reach the model',
+    source: 'https://github.com/HexSleeves/tailscale-mcp/pull/101',
+    server: {
+      stdio: {
+        extraTools: [{ name: 'manage_dns', outputSchema: { type: 'object', properties: { data: { type: 'string' } }, required: ['data'] }, behaviour: { kind: 'structured', isError: true, text: 'Tool requires write/admin risk level', structured: { error: { code: 'FORBIDDEN' } } } }],
+      },
+      tool: 'manage_dns',
+    },
+    expect: { fails: /requires write\/admin risk level/ },
+  },
+  {
+    id: 'stdio: content and structuredContent that misses the outputSchema (a number sent as a string): the content is answered, the mismatch named',
+    source: 'https://github.com/MCPJam/inspector/pull/1513',
+    server: {
+      stdio: {
+        extraTools: [{ name: 'weather', outputSchema: { type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] }, behaviour: { kind: 'structured', text: 'ping', structured: { temperature: '21' } } }],
+      },
+      tool: 'weather',
+    },
+    expect: { answers: 'ping' },
+    notes: /"weather" answered, but its structured content does not match its outputSchema \(.*temperature/,
+  },
+  {
+    id: 'stdio: a tool that declares an outputSchema answers with text only (no structuredContent): the text is the answer',
+    source: 'https://github.com/rekog-labs/MCP-Nest/issues/79',
+    server: { stdio: { extraTools: [{ name: 'getUserProfile', outputSchema: { type: 'object', $schema: 'http://json-schema.org/draft-07/schema#' }, behaviour: { kind: 'text', text: 'ping' } }] }, tool: 'getUserProfile' },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'stdio: a 10 MiB text result in one message: read whole (the agent caps it for the model with a marker), the server stays up',
+    source: 'https://github.com/DeusData/codebase-memory-mcp/issues/1375',
+    server: { stdio: { extraTools: [{ name: 'query_graph', behaviour: { kind: 'bigText', bytes: 10 * 1024 * 1024 } }] }, tool: 'query_graph' },
+    expect: { answersLength: 10 * 1024 * 1024 },
+  },
+  {
+    id: 'Streamable HTTP: POST /mcp answered 307 to /mcp/ (Starlette trailing slash): followed, the call goes through',
+    source: 'https://github.com/modelcontextprotocol/python-sdk/issues/732',
+    server: { http: { redirect: 307 } },
+    expect: { answers: 'ping' },
+  },
+  {
+    // First written expecting a refusal; 2024-10-07 is a real early revision the SDK speaks, so the server is usable.
+    id: 'Streamable HTTP: initialize answered with the early revision 2024-10-07 (that stricter clients refuse): spoken, the call goes through',
+    source: 'https://github.com/strowk/mcp-k8s-go/issues/40',
+    server: { http: { protocolVersion: '2024-10-07' } },
+    expect: { answers: 'ping' },
+  },
+  {
+    id: 'Streamable HTTP: initialize answered with a revision no client knows (the server answers its own whatever was asked): words naming the version',
+    source: 'https://github.com/jonnyzzz/mcp-steroid/issues/482',
+    server: { http: { protocolVersion: '2099-01-01' } },
+    expect: { listingFails: /2099-01-01/ },
+  },
+  {
+    id: 'HTTP+SSE (2024-11-05) server only: the POST is refused, the legacy event stream is used and the call goes through',
+    source: 'https://github.com/quarkiverse/quarkus-mcp-server/pull/326',
+    server: { http: { legacySse: true } },
+    expect: { answers: 'ping' },
   },
 ];

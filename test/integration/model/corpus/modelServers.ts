@@ -24,7 +24,8 @@ export interface ModelCase {
 
 /** The call succeeds after `attempts` requests, with this answer (and thinking, kept apart). */
 export interface Answered {
-  answer: string;
+  /** The text; `null` for a reply that is only tool calls. */
+  answer: string | null;
   reasoning?: string;
   toolCalls?: string[];
   attempts: number;
@@ -380,5 +381,68 @@ export const MODEL_CASES: ModelCase[] = [
     source: 'https://github.com/BerriAI/litellm/issues/6629',
     play: [{ type: 'scenario', events: [{ error: { message: 'litellm.ContextWindowExceededError: BedrockException: Context Window Error - Input is too long for requested model.', type: null, param: null, code: '400' } }] }],
     expect: { fails: /Input is too long/, attempts: 1 },
+  },
+  // ── Added in the second corpus round (issue 32) ────────────────────────────────────────────────
+  {
+    id: 'vLLM (DeepSeek): tool-call deltas carry "content": null explicitly: the call is read, no text',
+    source: 'https://github.com/vllm-project/vllm-ascend/issues/14501',
+    play: [
+      {
+        type: 'scenario',
+        events: [
+          chunk({ role: 'assistant', content: null, tool_calls: [{ id: 'call_v1', type: 'function', index: 0, function: { name: 'tools__echo', arguments: '' } }] }),
+          chunk({ content: null, tool_calls: [{ index: 0, function: { arguments: '{"text":' } }] }),
+          chunk({ content: null, tool_calls: [{ index: 0, function: { arguments: '"hi"}' } }] }),
+          chunk({ content: null }, 'tool_calls'),
+          '[DONE]',
+        ],
+      },
+    ],
+    expect: { answer: null, toolCalls: ['tools__echo {"text":"hi"}'], attempts: 1 },
+  },
+  {
+    id: 'Cloudflare Workers AI: role null on deltas and tool-call id null on every continuation fragment: the arguments still add up',
+    source: 'https://github.com/Effect-TS/effect/pull/8333',
+    play: [
+      {
+        type: 'scenario',
+        events: [
+          chunk({ role: null, content: null, tool_calls: [{ id: 'call_cf1', type: 'function', index: 0, function: { name: 'tools__echo', arguments: '{"te' } }] }),
+          chunk({ role: null, content: null, tool_calls: [{ id: null, index: 0, type: 'function', function: { name: null, arguments: 'xt":"cf"}' } }] }),
+          chunk({ role: null }, 'tool_calls'),
+          '[DONE]',
+        ],
+      },
+    ],
+    expect: { answer: null, toolCalls: ['tools__echo {"text":"cf"}'], attempts: 1 },
+  },
+  {
+    id: 'Open WebUI/DeepInfra: function.arguments null on the first tool-call delta: read as empty, not a crash',
+    source: 'https://github.com/open-webui/open-webui/issues/27195',
+    play: [
+      {
+        type: 'scenario',
+        events: [
+          chunk({ role: 'assistant', content: 'Searching.' }),
+          chunk({ tool_calls: [{ id: 'call_n1', type: 'function', index: 0, function: { name: 'tools__echo', arguments: null } }] }),
+          chunk({ tool_calls: [{ index: 0, function: { arguments: '{"text":"q"}' } }] }),
+          chunk({}, 'tool_calls'),
+          '[DONE]',
+        ],
+      },
+    ],
+    expect: { answer: 'Searching.', toolCalls: ['tools__echo {"text":"q"}'], attempts: 1 },
+  },
+  {
+    id: 'Gemini (OpenAI-compatible): 413 "Maximum request body size 1048576 exceeded": final, never resent unchanged, words say the request is too large',
+    source: 'https://github.com/google-gemini/gemini-cli/issues/13776',
+    play: times(MAX_ATTEMPTS, err(413, { error: { message: 'Maximum request body size 1048576 exceeded, actual body size 1056562', code: 413, status: 'Request Entity Too Large' } })),
+    expect: { fails: /too large|body size|exceeded/i, attempts: 1 },
+  },
+  {
+    id: 'nginx in front of a server: 413 with an HTML page: final, one request, words not an HTML dump',
+    source: 'https://github.com/MiniMax-AI/MiniMax-M2/issues/16',
+    play: times(MAX_ATTEMPTS, { type: 'error', status: 413, contentType: 'text/html', text: '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>openresty</center>\r\n</body>\r\n</html>' }),
+    expect: { fails: /too large/i, neverSays: /<html|<center/, attempts: 1 },
   },
 ];
