@@ -35,6 +35,11 @@ export function toProblem(workspaceFolder: string, uri: vscode.Uri, d: vscode.Di
   };
 }
 
+function inTab(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key));
+}
+
 export interface SettleResult {
   settled: boolean;
   waitedMs: number;
@@ -98,13 +103,14 @@ export class ProblemsWatch implements vscode.Disposable {
   }
 
   /**
-   * Opens the changed files (so their language servers check them) and waits until each has had a
+   * Shows the changed files not in a tab yet (so their language servers check them) and waits until each has had a
    * diagnostics report since it last changed and none came for a short quiet time, at most `budgetMs`.
    */
   async settle(files: readonly string[], budgetMs: number, signal?: AbortSignal): Promise<SettleResult> {
     const started = Date.now();
     const uris = files.slice(0, MAX_OPENED).map((f) => vscode.Uri.file(isAbsolute(f) ? f : join(this.workspaceFolder, f)));
-    await Promise.all(uris.map((uri) => Promise.resolve(vscode.workspace.openTextDocument(uri)).then(() => undefined, () => undefined)));
+    // The TypeScript extension checks only files open in a tab: a changed file not in one is shown, without focus.
+    for (const uri of uris) if (!inTab(uri)) await Promise.resolve(vscode.window.showTextDocument(uri, { preview: false, preserveFocus: true })).catch(() => undefined);
     const keys = uris.map((u) => u.toString());
     const isSettled = (): { done: boolean; wait: number } => {
       const now = Date.now();
