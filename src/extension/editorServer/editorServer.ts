@@ -205,7 +205,7 @@ export class EditorServer implements vscode.Disposable {
   private async stop(session: string, signal: AbortSignal): Promise<CallToolResult> {
         const turn = this.watch.turn(session);
         if (turn === undefined || turn.changed.size === 0) return { content: [{ type: 'text', text: '' }], structuredContent: { failures: [], settled: true } };
-        const changed = [...turn.changed];
+        const changed = this.watch.toSettle(turn);
         const settle = await this.watch.settle(changed, this.options.settleBudgetMs(), signal);
         if (!settle.settled) this.options.log?.(`editor _Stop: the diagnostics of ${changed.length} changed file(s) did not settle within ${settle.waitedMs} ms; judged on what the language servers reported so far.`);
         const found = newErrors(turn.problems, this.watch.all(), turn.changed);

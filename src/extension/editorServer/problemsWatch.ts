@@ -4,6 +4,7 @@
  * agent made), and a bounded wait for the changed files' diagnostics to settle, since language servers
  * answer late. Which errors are new is the core's decision (src/agent/newProblems.ts).
  */
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import type { Problem } from '../../agent/newProblems';
@@ -35,9 +36,27 @@ export function toProblem(workspaceFolder: string, uri: vscode.Uri, d: vscode.Di
   };
 }
 
+/** An open, unmodified document whose text is not the file's on disk (its reload is still to come). */
+function behindDisk(uri: vscode.Uri): boolean {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (doc === undefined || doc.isDirty) return false;
+  try {
+    return readFileSync(uri.fsPath, 'utf8') !== doc.getText();
+  } catch {
+    return false;
+  }
+}
+
 function inTab(uri: vscode.Uri): boolean {
   const key = uri.toString();
   return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key));
+}
+
+/** One prompt's "before" and what it changed: `named` by a tool call's `path` (shown and waited for), `changed` any way. */
+export interface Turn {
+  problems: Problem[];
+  changed: Set<string>;
+  named: Set<string>;
 }
 
 export interface SettleResult {
@@ -46,7 +65,7 @@ export interface SettleResult {
 }
 
 export class ProblemsWatch implements vscode.Disposable {
-  private readonly snapshots = new Map<string, { problems: Problem[]; changed: Set<string> }>();
+  private readonly snapshots = new Map<string, Turn>();
   /** When each file's diagnostics last changed, and when the file itself last changed (ms, by uri string). */
   private readonly diagnosedAt = new Map<string, number>();
   private readonly changedAt = new Map<string, number>();
@@ -80,13 +99,19 @@ export class ProblemsWatch implements vscode.Disposable {
 
   /** A prompt starts in this chat session: what is known now is "before". */
   snapshot(session: string): void {
-    this.snapshots.set(session, { problems: this.all(), changed: new Set() });
+    this.snapshots.set(session, { problems: this.all(), changed: new Set(), named: new Set() });
   }
 
   /** A tool call named this path (relative to the workspace, or absolute): the turn may have changed it. */
   touched(session: string, path: string): void {
     const uri = vscode.Uri.file(isAbsolute(path) ? path : join(this.workspaceFolder, path));
-    this.snapshots.get(session)?.changed.add(relativeFile(this.workspaceFolder, uri));
+    const turn = this.snapshots.get(session);
+    const file = relativeFile(this.workspaceFolder, uri);
+    // The tool has written it by now: a report from before is stale, even when the editor's reload of
+    // the document (and so its change event) comes later.
+    this.changedAt.set(uri.toString(), Date.now());
+    turn?.changed.add(file);
+    turn?.named.add(file);
   }
 
   private fileChanged(uri: vscode.Uri): void {
@@ -98,8 +123,17 @@ export class ProblemsWatch implements vscode.Disposable {
   }
 
   /** The files the session's turn changed, and its snapshot (undefined: no prompt started while the server ran). */
-  turn(session: string): { problems: Problem[]; changed: Set<string> } | undefined {
+  turn(session: string): Turn | undefined {
     return this.snapshots.get(session);
+  }
+
+  /**
+   * The files `_Stop` waits for: those a tool call named, and other changed files already in a tab (a
+   * build's outputs, changed by a command, are never opened for it).
+   */
+  toSettle(turn: Turn): string[] {
+    const inTabs = [...turn.changed].filter((f) => !turn.named.has(f) && inTab(vscode.Uri.file(isAbsolute(f) ? f : join(this.workspaceFolder, f))));
+    return [...turn.named, ...inTabs];
   }
 
   /**
@@ -115,6 +149,8 @@ export class ProblemsWatch implements vscode.Disposable {
     const isSettled = (): { done: boolean; wait: number } => {
       const now = Date.now();
       let last = 0;
+      // An open document the editor has not reloaded from disk yet is checked as it was: not settled.
+      if (uris.some((uri) => behindDisk(uri))) return { done: false, wait: QUIET_MS };
       for (const key of keys) {
         const diagnosed = this.diagnosedAt.get(key);
         if (diagnosed === undefined || diagnosed < (this.changedAt.get(key) ?? 0)) return { done: false, wait: QUIET_MS };

@@ -64,7 +64,8 @@ describe('the editor server and the Problems hook (TypeScript)', function () {
     const definition = await call('go_to_definition', { path: 'problems-ts/src/use.ts', line: 3, column: 20 });
     assert.equal(definition.text, 'problems-ts/src/cart.ts:1:17: export function total(items: number[]): number {');
     const symbols = await call('document_symbols', { path: 'problems-ts/src/cart.ts' });
-    assert.equal(symbols.text, 'problems-ts/src/cart.ts:1 Function total');
+    // Nested symbols are indented under their parent (TypeScript names the reduce callback too).
+    assert.equal(symbols.text, 'problems-ts/src/cart.ts:1 Function total\nproblems-ts/src/cart.ts:2   Function items.reduce() callback');
   });
 
   it('_Stop objects to the new type error with file:line, the next round fixes it and the check passes', async () => {
