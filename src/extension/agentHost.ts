@@ -22,6 +22,7 @@ import { createHub } from '../runtime/compose';
 import { fileEraStore } from '../runtime/eraFileStore';
 import type { EraStore } from '../mcp/protocolEra';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
+import { EDITOR_SERVER_NAME, type EditorServer } from './editorServer/editorServer';
 import { ModelRouter } from './modelSources/modelRouter';
 import { raceAbort } from '../mcp/abort';
 import type { ConsentStore } from './settings/consentStore';
@@ -60,6 +61,8 @@ export interface AgentHostDeps {
   inputs?: ServerSources['inputs'];
   /** Other agents' hook files that run beside the servers (asked about when the servers start). */
   hookFiles?: { load(taken: readonly string[], signal?: AbortSignal): Promise<HookFilesLoad>; fingerprint(): string };
+  /** The editor's own in-process server (`editor`), added after the configured and bundled servers. */
+  editorServer?: EditorServer;
 }
 
 /**
@@ -250,6 +253,7 @@ export class AgentHost {
     const hub = this.hub;
     this.use(undefined);
     await hub?.close();
+    this.deps.editorServer?.dispose();
   }
 
   private async build(signal: AbortSignal): Promise<McpHub> {
@@ -305,9 +309,21 @@ export class AgentHost {
     );
     // A stopped build's late result is not logged as the window's notices.
     signal.throwIfAborted();
+    this.addEditorServer(resolved);
     for (const notice of resolved.notices) this.deps.logger.warn(notice);
     // Asked before the hub exists, as the servers' consents are, so a stopped build leaves nothing running.
     const files = await this.deps.hookFiles?.load(resolved.servers.map((s) => s.name), signal);
     return { resolved, files };
+  }
+
+  /** The editor's server joins the others by name; a configured server that took the name keeps it, said. */
+  private addEditorServer(resolved: ResolvedServers): void {
+    const editor = this.deps.editorServer;
+    if (editor === undefined) return;
+    if (resolved.servers.some((s) => s.name === EDITOR_SERVER_NAME)) {
+      resolved.notices.push(`A configured MCP server is named "${EDITOR_SERVER_NAME}", the name of Sprout's own editor server (Problems, symbols): the editor server did not start. Rename yours to use both.`);
+      return;
+    }
+    resolved.servers.push(editor.config());
   }
 }

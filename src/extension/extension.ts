@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../agent/errorMessage';
 import type { Logger } from '../agent/ports';
 import type { ChatState, WebviewMessage } from '../shared/protocol';
+import { EditorServer } from './editorServer/editorServer';
 import { AgentHost, type AgentHostDeps } from './agentHost';
 import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
@@ -209,6 +210,12 @@ function createHost(context: vscode.ExtensionContext, inputs: HostInputs, mcp: P
     trusted: () => vscode.workspace.isTrusted,
     onServerStderr: (server, line) => inputs.channel.debug(`[${server}] ${line}`),
     hookFiles,
+    // The editor's own server (Problems, symbols, the Problems _Stop), in-process; the CLI has none.
+    editorServer: new EditorServer({
+      workspaceFolder: inputs.workspaceFolder,
+      settleBudgetMs: () => Math.max(200, inputs.settings().agent.hooks.timeoutMs - 500),
+      log: (message) => inputs.logger.warn(message),
+    }),
     ...mcp,
   });
   return { host, consent, keyConsent, secretConsent, hookFiles };

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, resolve, sep, basename } from 'node:path';
 import { z } from 'zod';
+import type { Transport } from '@modelcontextprotocol/client';
 import { stripJsonComments } from './jsonc';
 import { ToolNameError, validateServerName } from '../agent/toolNames';
 import { parseEnvFile } from './envFile';
@@ -16,7 +17,13 @@ import { quotedName } from '../agent/nameText';
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { type: 'http'; url: string; headers: Record<string, string> };
+  | { type: 'http'; url: string; headers: Record<string, string> }
+  /**
+   * A server that runs inside the host's own process (the editor's server in the extension host): never
+   * read from a file, only given by a host. `connect` returns the client's end of a linked in-memory
+   * pair whose other end it has given to its SDK server.
+   */
+  | { type: 'inProcess'; connect: () => Promise<Transport> };
 
 export interface McpServerConfig {
   name: string;

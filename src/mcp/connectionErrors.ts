@@ -95,6 +95,7 @@ export function failureWords(error: unknown): string {
 /** `command "npx"` or `URL https://host/mcp`: where a server is, for messages. */
 export function serverTarget(config: McpServerConfig): string {
   const t = config.transport;
+  if (t.type === 'inProcess') return 'in-process';
   return t.type === 'stdio' ? `command "${t.command}"` : `URL ${safeUrl(t.url)}`;
 }
 

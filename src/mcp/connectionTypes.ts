@@ -12,7 +12,7 @@ export type ServerState = 'idle' | 'starting' | 'ready' | 'killed' | 'restarting
 export interface ServerStatus {
   name: string;
   /** `sse`: an HTTP server reached over the old HTTP+SSE transport. */
-  transport: 'stdio' | 'http' | 'sse';
+  transport: 'stdio' | 'http' | 'sse' | 'inProcess';
   state: ServerState;
   error?: string;
   /** Successful restarts since the hub started. */

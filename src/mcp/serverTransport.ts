@@ -14,7 +14,7 @@ import { ProcessGroupTransport } from './processGroupTransport';
 export interface ServerTransport {
   transport: Transport;
   /** Which wire it is: a process's stdio, Streamable HTTP, or the old HTTP+SSE. */
-  kind: 'stdio' | 'http' | 'sse';
+  kind: 'stdio' | 'http' | 'sse' | 'inProcess';
   /** Process id of a stdio server (the leader of its process group). */
   pid: number | undefined;
   /** What happened to the process, for error messages ("exited with code 1; last stderr: ..."). */
@@ -60,6 +60,7 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
       close: () => transport.close(),
     };
   }
+  if (t.type === 'inProcess') return inProcessTransport(config.name, t.connect);
   const http = { requestInit: { headers: t.headers }, ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}) };
   if (options.legacySse) {
     const sse = new SSEClientTransport(new URL(t.url), http);
@@ -84,4 +85,33 @@ export function createServerTransport(config: McpServerConfig, options: ServerTr
     close: () => stop(options.closeGraceMs ?? 2000),
     finishAuth: (callback) => transport.finishAuth(callback),
   };
+}
+
+/**
+ * The client's end of an in-process server: the SDK transport is made lazily (on `start`, which the
+ * client calls in `connect`), since making it may start the server's side; kill and close both close it.
+ */
+function inProcessTransport(server: string, connect: () => Promise<Transport>): ServerTransport {
+  let inner: Transport | undefined;
+  let closed = false;
+  const transport: Transport = {
+    async start() {
+      inner = await connect();
+      inner.onmessage = (message, extra) => transport.onmessage?.(message, extra);
+      inner.onerror = (error) => transport.onerror?.(error);
+      inner.onclose = () => transport.onclose?.();
+      await inner.start();
+    },
+    async send(message, options) {
+      if (inner === undefined || closed) throw new Error(`in-process MCP server "${server}" is not connected`);
+      await inner.send(message, options);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await inner?.close();
+    },
+  };
+  const close = () => transport.close().catch(() => undefined);
+  return { transport, kind: 'inProcess', pid: undefined, describeExit: () => '', kill: close, close };
 }

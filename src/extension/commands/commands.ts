@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { AgentHost } from '../agentHost';
 import type { ApiKeyStore } from '../settings/apiKeyStore';
 import type { ChatController } from '../chat/chatController';
-import { configureHookServers, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
+import { configureHookServers, enableProblemsHook, enableTestRunnerHook, showObjection } from '../hooks/hookCommands';
 import { useHooksInAgent, type UseHooksOptions } from '../hooks/agentHooksCommand';
 import { forgetToolApprovals } from '../approvals/forgetToolApprovals';
 import type { WorkspaceApprovals } from '../approvals/workspaceApprovals';
@@ -90,6 +90,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     },
     'sprout.configureHookServers': (preselect?: string) => configureHookServers(host, settings, preselect),
     'sprout.enableTestRunnerHook': () => enableTestRunnerHook(settings),
+    'sprout.enableProblemsHook': () => enableProblemsHook(settings),
     'sprout.useHooksInAgent': (agent?: string, options?: UseHooksOptions) => useHooksInAgent(host, settings, agent, options),
     'sprout.showHooks': () => vscode.commands.executeCommand('sprout.hooks.focus'),
     'sprout.resetHookBudget': async () => (await controller.current()).session.resetBudget(),

@@ -1,10 +1,11 @@
 /**
  * Commands about hooks: choose which servers may act as hooks (from the servers that expose `_` tools;
- * writes the workspace's `sprout.hooks.servers`), enable the bundled test runner as a `_Stop` hook, and
+ * writes the workspace's `sprout.hooks.servers`), enable the bundled test runner or the editor's Problems as a `_Stop` hook, and
  * show one objection's full text.
  */
 import * as vscode from 'vscode';
 import type { AgentHost } from '../agentHost';
+import { EDITOR_SERVER_NAME } from '../editorServer/editorServer';
 import { writeSetting } from '../settings/configReader';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
@@ -35,6 +36,23 @@ export async function enableTestRunnerHook(settings: () => ExtensionSettings): P
   if (allowlist.kind === 'names' && !allowlist.names.includes('tests')) await writeSetting('sprout.hooks.servers', [...allowlist.names, 'tests']);
   tellWhere(
     `Sprout: the bundled test runner is now a completion check: the agent cannot finish while tests fail (up to the objection budget). Saved sprout.mcp.builtinServers and sprout.hooks.servers to ${where}.`,
+    where,
+  );
+}
+
+/**
+ * The editor's own server (always running in the extension) becomes a completion check: its `_Stop`
+ * objects while files the turn changed have new errors in the Problems panel. Only the allowlist changes.
+ */
+export async function enableProblemsHook(settings: () => ExtensionSettings): Promise<void> {
+  const allowlist = settings().agent.hooks.allowlist;
+  if (allowlist.kind === 'all' || allowlist.names.includes(EDITOR_SERVER_NAME)) {
+    void vscode.window.showInformationMessage(`Sprout: the Problems hook is already on (sprout.hooks.servers allows "${EDITOR_SERVER_NAME}").`);
+    return;
+  }
+  const where = await writeSetting('sprout.hooks.servers', [...allowlist.names, EDITOR_SERVER_NAME]);
+  tellWhere(
+    `Sprout: the editor's Problems are now a completion check: the agent cannot finish while files it changed have new errors (up to the objection budget). Saved sprout.hooks.servers to ${where}.`,
     where,
   );
 }

@@ -15,7 +15,8 @@ export type ConsentPrompt = (server: McpServerConfig) => Promise<boolean>;
 
 export function serverFingerprint(server: McpServerConfig): string {
   const t = server.transport;
-  const material = t.type === 'stdio' ? { type: t.type, command: t.command, args: t.args, env: t.env, cwd: t.cwd } : { type: t.type, url: t.url, headers: t.headers };
+  const material =
+    t.type === 'stdio' ? { type: t.type, command: t.command, args: t.args, env: t.env, cwd: t.cwd } : t.type === 'http' ? { type: t.type, url: t.url, headers: t.headers } : { type: t.type };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
 

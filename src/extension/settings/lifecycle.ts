@@ -38,6 +38,7 @@ function serverSummary(server: McpServerConfig): string {
     const headers = Object.keys(t.headers);
     return `${t.url}${headers.length > 0 ? `, sending the headers ${headers.join(', ')}` : ''}`;
   }
+  if (t.type === 'inProcess') return 'a server inside the editor';
   const env = Object.keys(t.env);
   return `${t.command} ${t.args.join(' ')}${env.length > 0 ? ` (with the environment variables ${env.join(', ')})` : ''}`;
 }

@@ -69,8 +69,9 @@ describe('untrusted workspace (Restricted Mode)', function () {
     const chat = await sprout.controller.current();
     assert.ok(chat.view.entries.some((e) => e.kind === 'assistant' && e.text.includes('Fake model reply to: hello from an untrusted workspace')), 'the chat itself still works');
 
-    assert.deepEqual(sprout.host.servers.map((s) => s.name), [], 'no server is configured to start');
-    assert.deepEqual(sprout.host.status().map((s) => s.name), []);
+    // Only the editor's own server: in the extension host, no process, read-only tools over VS Code's API.
+    assert.deepEqual(sprout.host.servers.map((s) => s.name), ['editor'], 'no configured server starts');
+    assert.deepEqual(sprout.host.status().map((s) => s.name), ['editor']);
     assert.equal(asked, 0, 'consent is never even asked in Restricted Mode');
     assert.equal(existsSync(marker), false, 'a workspace-defined server process ran');
 
