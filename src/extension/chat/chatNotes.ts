@@ -8,6 +8,7 @@
 import type { AgentEvent } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import { limitedServersText } from '../../agent/toolLimit';
+import { EDITOR_SERVER_NAME } from '../editorServer/editorServerName';
 import { hookFailedText, hookLabel, hookTimedOutText } from '../../shared/hookText';
 
 export interface Note {
@@ -82,6 +83,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'tools_loaded':
       return toolSearchNote(event);
     case 'hooks_not_enabled':
+      // Sprout's own editor server always runs; its Problems check is one command away, not a misconfiguration.
+      if (event.server === EDITOR_SERVER_NAME) return { level: 'info', text: 'The Problems check is off: run "Sprout: Enable Problems Hook" to keep the agent from finishing while files it changed have new errors.' };
       return {
         level: 'warning',
         text: `The server ${event.server} offers hooks (${event.hooks.map(hookLabel).join(', ')}) that do not run: it is not in sprout.hooks.servers. Run "Sprout: Configure Hook Servers" to turn them on.`,

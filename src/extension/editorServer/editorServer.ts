@@ -14,8 +14,9 @@ import { z } from 'zod';
 import type { McpServerConfig } from '../../mcp/config';
 import { newErrors, type Problem } from '../../agent/newProblems';
 import { ProblemsWatch, relativeFile, toProblem } from './problemsWatch';
+import { EDITOR_SERVER_NAME } from './editorServerName';
 
-export const EDITOR_SERVER_NAME = 'editor';
+export { EDITOR_SERVER_NAME } from './editorServerName';
 /** At most this many rows in one tool answer (the rest is counted in a note). */
 const MAX_ROWS = 200;
 /** At most this many new errors are listed in an objection. */

@@ -330,3 +330,15 @@ test('a prompt\'s mode is on its message entry (Ask, Plan), Agent and no mode le
   assert.deepEqual(users.map((e) => (e.kind === 'user' ? [e.text, e.mode] : [])), [['plan it', 'plan'], ['do it', undefined], ['old transcript', undefined]]);
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
+
+test("the editor server's hooks not enabled is an info note pointing at Enable Problems Hook; another server's stays a warning naming the setting", () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'hooks_not_enabled', server: 'editor', hooks: ['_Stop'] });
+  model.apply({ type: 'hooks_not_enabled', server: 'gate', hooks: ['_Stop'] });
+  const notes = sent.flatMap((m) => (m.type === 'entry' && m.entry.kind === 'hookEvent' ? [[m.entry.level, m.entry.text]] : []));
+  assert.equal(notes.length, 2);
+  assert.equal(notes[0]?.[0], 'info');
+  assert.match(notes[0]?.[1] ?? '', /Enable Problems Hook/);
+  assert.equal(notes[1]?.[0], 'warning');
+  assert.match(notes[1]?.[1] ?? '', /gate.*sprout\.hooks\.servers/);
+});
