@@ -47,6 +47,18 @@ function behindDisk(uri: vscode.Uri): boolean {
   }
 }
 
+/** Reverts an unmodified document to the file on disk (it becomes the active editor for the revert); true when it ran. */
+async function reloadFromDisk(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.window.showTextDocument(uri, { preview: false, preserveFocus: false });
+    if (vscode.window.activeTextEditor?.document.uri.toString() !== uri.toString() || vscode.window.activeTextEditor.document.isDirty) return false;
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function inTab(uri: vscode.Uri): boolean {
   const key = uri.toString();
   return vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.toString() === key));
@@ -146,6 +158,7 @@ export class ProblemsWatch implements vscode.Disposable {
     // The TypeScript extension checks only files open in a tab: a changed file not in one is shown, without focus.
     for (const uri of uris) if (!inTab(uri)) await Promise.resolve(vscode.window.showTextDocument(uri, { preview: false, preserveFocus: true })).catch(() => undefined);
     const keys = uris.map((u) => u.toString());
+    const reloaded = new Set<string>();
     const isSettled = (): { done: boolean; wait: number } => {
       const now = Date.now();
       let last = 0;
@@ -160,6 +173,9 @@ export class ProblemsWatch implements vscode.Disposable {
       return quietFor >= QUIET_MS ? { done: true, wait: 0 } : { done: false, wait: QUIET_MS - quietFor };
     };
     for (;;) {
+      // A file watcher can be slow to tell the editor of a write by another process (the workspace server): an
+      // unmodified document still showing the old text is reloaded from disk (a revert loses nothing: no edits).
+      for (const uri of uris) if (!reloaded.has(uri.toString()) && behindDisk(uri) && (await reloadFromDisk(uri))) reloaded.add(uri.toString());
       const { done, wait } = isSettled();
       if (done) return { settled: true, waitedMs: Date.now() - started };
       const left = budgetMs - (Date.now() - started);

@@ -148,7 +148,7 @@ describe('MCP client features in the editor', function () {
     const hub = await started;
     assert.deepEqual(hub.status().map((s) => s.name), ['newer', 'editor'], 'the start that began first does not win (the editor\'s own server is always there)');
     await hub.listTools();
-    assert.deepEqual(sprout.host.status().map((s) => [s.name, s.state]), [['newer', 'ready']], 'the current hub');
+    assert.deepEqual(sprout.host.status().map((s) => [s.name, s.state]), [['newer', 'ready'], ['editor', 'ready']], 'the current hub (with the editor\'s own server)');
     await changeMcpJson(sprout, () => rmSync(file, { force: true }));
   });
 
@@ -163,7 +163,8 @@ describe('MCP client features in the editor', function () {
       setTimeout(() => void browse(url).catch(() => undefined), 10);
     };
     const tools = await (await sprout.host.ensureServers()).listTools();
-    assert.deepEqual(tools.map((t) => t.qualifiedName), ['secure__whoami', 'secure__admin', 'secure__audit']);
+    // The editor's own server is always there beside the configured ones.
+    assert.deepEqual(tools.filter((t) => t.server !== 'editor').map((t) => t.qualifiedName), ['secure__whoami', 'secure__admin', 'secure__audit']);
     // A remote window (as this one is): the redirect is the address the editor gives the loopback listener.
     const port = /\/proxy\/(\d+)\/callback$/.exec(redirects[0] ?? '')?.[1];
     assert.ok(port !== undefined, `redirect through the window's port mapping: ${redirects[0]}`);
