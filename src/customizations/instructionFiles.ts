@@ -46,7 +46,7 @@ function join(folder: string, relative: string): string {
 }
 
 /** A workspace file whose real path (links resolved) is still inside the real workspace root: a link out of it is not read. */
-function linkedOut(fs: InstructionFileSystem, realRoot: string, absolute: string): boolean {
+export function linkedOut(fs: InstructionFileSystem, realRoot: string, absolute: string): boolean {
   const real = fs.realPath(absolute);
   return real === undefined || (real !== realRoot && !real.startsWith(`${realRoot.replace(/\/+$/, '')}/`));
 }

@@ -9,7 +9,7 @@
 import { BUILTIN_COMMANDS, type PromptCommand } from '../agent/promptCommands';
 import { isMode, type Mode } from '../agent/modes';
 import { FrontMatterError, listField, readFrontMatter, stringField } from './frontMatter';
-import { readText } from './instructionFiles';
+import { linkedOut, readText } from './instructionFiles';
 import type { InstructionFileSystem } from './instructionSources';
 
 export interface ReadPromptFilesOptions {
@@ -158,12 +158,9 @@ export function readPromptFiles(fs: InstructionFileSystem, options: ReadPromptFi
   const commands: PromptCommand[] = [];
   const taken = new Map<string, string>(BUILTIN_COMMANDS.map((b) => [b.name, 'Sprout\'s own command']));
   for (const file of found) {
-    if (file.scope === 'workspace') {
-      const real = fs.realPath(file.absolute);
-      if (real === undefined || !real.startsWith(`${realRoot.replace(/\/+$/, '')}/`)) {
-        notes.push(`${file.shown}: not read, it links to a file outside the workspace.`);
-        continue;
-      }
+    if (file.scope === 'workspace' && linkedOut(fs, realRoot, file.absolute)) {
+      notes.push(`${file.shown}: not read, it links to a file outside the workspace.`);
+      continue;
     }
     const read = readText(fs, file.absolute, file.shown);
     if ('note' in read) {
