@@ -3,6 +3,7 @@
  * fenced block headed by its label. The host reads the files (the core has no file system); the core
  * only words them, so the CLI and the extension send attachments the same way.
  */
+import type { AgentProfile } from './agentProfiles';
 import type { ImagePart } from './messages';
 import type { InstructionSet } from './instructions';
 import type { SkillSet } from './skills';
@@ -39,6 +40,10 @@ export interface PromptOptions {
   skills?: SkillSet;
   /** What the prompt may do (modes.ts): Agent when absent. It narrows the tools offered and run, and adds system text. */
   mode?: Mode;
+  /** The chat's chosen custom agent (agentProfiles.ts): its instructions and tool filter shape each round. */
+  agent?: AgentProfile;
+  /** The agents a `delegate` call may hand a task to (custom agents the host found); the generic one besides. */
+  agents?: readonly AgentProfile[];
 }
 
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {
