@@ -6,6 +6,8 @@
 import { quotedName } from './nameText';
 
 export const NAME_SEPARATOR = '__';
+/** The server part of the core's own tools (`sprout__search_tools`, `sprout__read_skill`): no configured server may take it. */
+export const RESERVED_SERVER_NAME = 'sprout';
 const PART_PATTERN = /^[A-Za-z0-9_-]{1,128}$/;
 
 export class ToolNameError extends Error {
@@ -29,6 +31,13 @@ export function validateServerName(name: string): void {
       name,
       `MCP server name ${quotedName(name)} is invalid: use 1-128 letters, digits, "-" or "_", with no "__" inside ` +
         'and no "_" at either end (tool names are "<server>__<tool>"). Rename the server in your MCP configuration.',
+    );
+  }
+  if (name.toLowerCase() === RESERVED_SERVER_NAME) {
+    throw new ToolNameError(
+      name,
+      `MCP server name ${quotedName(name)} is reserved: Sprout's own tools are named "${RESERVED_SERVER_NAME}__..." (the tool search, ` +
+        'skills), so a server of that name would be confused with them. Rename the server in your MCP configuration.',
     );
   }
 }

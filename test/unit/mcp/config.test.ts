@@ -96,6 +96,15 @@ describe('parseMcpConfig', () => {
     assert.match(error.message, /invalid/);
   });
 
+  it('rejects a server named "sprout" (any case): the core\'s own tools are sprout__search_tools, sprout__read_skill', () => {
+    for (const name of ['sprout', 'Sprout']) {
+      const error = parseError({ servers: { [name]: { command: 'x' } } });
+      assert.equal(error.field, 'name');
+      assert.match(error.message, /is reserved: Sprout's own tools are named "sprout__\.\.\."[\s\S]*Rename the server/);
+    }
+    assert.doesNotThrow(() => parseMcpConfig({ servers: { sprouts: { command: 'x' } } }, 'mcp.json', vars));
+  });
+
   it('rejects unknown variables', () => {
     assert.match(parseError({ servers: { s: { command: '${nope}' } } }).message, /unknown variable \$\{nope\}/);
   });
