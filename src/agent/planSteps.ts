@@ -38,11 +38,18 @@ export function planSteps(text: string): string[] {
   return steps;
 }
 
+const APPROVED_MARKER = 'The user approved this plan; its steps are now your todo list.';
+
 /** The prompt that starts carrying out an approved plan (in Agent mode), with the user's own words if any. */
 export function approvedPlanPrompt(steps: readonly string[], userText = ''): string {
   const list = steps.map((s, i) => `${i + 1}. ${s}`).join('\n');
   const ask = userText.trim() === '' ? 'Carry out the approved plan.' : userText.trim();
-  return `${ask}\n\nThe user approved this plan; its steps are now your todo list. Work through them in order and tick each off with the todo tool as you finish it:\n${list}`;
+  return `${ask}\n\n${APPROVED_MARKER} Work through them in order and tick each off with the todo tool as you finish it:\n${list}`;
+}
+
+/** Whether a prompt is the one `approvedPlanPrompt` wrote (a chat replayed from its transcript marks its plan approved by it). */
+export function isApprovedPlanPrompt(text: string): boolean {
+  return text.includes(`\n\n${APPROVED_MARKER} `);
 }
 
 /** What to say when the answer being approved has no numbered steps. */

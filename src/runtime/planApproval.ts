@@ -26,7 +26,11 @@ export function lastAnswer(history: readonly ChatMessage[]): string | undefined 
 export async function approvePlan(history: readonly ChatMessage[], tools: ToolHost, signal: AbortSignal): Promise<PlanApproval> {
   const answer = lastAnswer(history);
   if (answer === undefined) return { ok: false, message: 'There is no answer to approve yet: run a prompt in Plan mode first.' };
-  const steps = planSteps(answer);
+  return writePlan(planSteps(answer), tools, signal);
+}
+
+/** Writes `steps` (a plan as the user approved it, perhaps edited) into the todo server's list. */
+export async function writePlan(steps: readonly string[], tools: ToolHost, signal: AbortSignal): Promise<PlanApproval> {
   if (steps.length === 0) return { ok: false, message: NO_PLAN_STEPS };
   const listed = await tools.listTools(signal);
   if (!listed.some((t) => t.server === TODO_SERVER && t.bareName === TODO_TOOL)) {
@@ -34,5 +38,5 @@ export async function approvePlan(history: readonly ChatMessage[], tools: ToolHo
   }
   const result = await tools.callTool(TODO_SERVER, TODO_TOOL, { items: steps.map((text) => ({ text, done: false })) }, { signal });
   if (result.isError) return { ok: false, message: `The plan was not approved: ${result.text}` };
-  return { ok: true, steps, todoText: result.text };
+  return { ok: true, steps: [...steps], todoText: result.text };
 }

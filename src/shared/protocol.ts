@@ -147,6 +147,11 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
   }),
   /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),
+  /**
+   * A Plan-mode answer's steps (model text), for the user to edit and approve: `open` offers Approve,
+   * `approved` once the plan runs, `closed` when another prompt came first.
+   */
+  z.object({ kind: z.literal('plan'), id: z.string(), steps: z.array(z.string()), state: z.enum(['open', 'approved', 'closed']) }),
 ]);
 export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
@@ -207,6 +212,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approve'), approvalId: z.string(), scope: approvalScopeSchema }),
   z.object({ type: z.literal('deny'), approvalId: z.string() }),
   z.object({ type: z.literal('continueAnyway') }),
+  /** The plan card's Approve: `text` is its steps as the user left them, one numbered line each. */
+  z.object({ type: z.literal('approvePlan'), text: z.string() }),
   z.object({ type: z.literal('draft'), text: z.string() }),
   z.object({ type: z.literal('setup'), action: z.enum(['setApiKey', 'setBaseUrl', 'selectModel', 'useVscodeModel']) }),
   z.object({ type: z.literal('copy'), text: z.string() }),

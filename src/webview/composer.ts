@@ -123,6 +123,11 @@ export class Composer {
     this.mode.setChat(chatId, lastMode);
   }
 
+  /** The mode picked for the chat shown now (an approved plan switches it to Agent). */
+  setMode(mode: ChatMode): void {
+    this.mode.pick(mode);
+  }
+
   addAttachment(ref: AttachmentRef): void {
     if (this.attachments.some((a) => a.label === ref.label)) return;
     this.attachments.push(ref);

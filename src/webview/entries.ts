@@ -4,9 +4,10 @@ import { el, icon } from './dom';
 import { elicitationCard, type ElicitationSend } from './elicitationCard';
 import { injectionCard, objectionCard, outcomeEntry, type HookSend } from './hookCards';
 import { renderMarkdown } from './markdown';
+import { planCard, type PlanSend } from './planCard';
 import { toolCard, type ToolSend } from './toolCard';
 
-export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0]) => void;
+export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0] | Parameters<PlanSend>[0]) => void;
 
 export { el };
 
@@ -74,5 +75,7 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
       card.append(el('summary', {}, e.done ? 'Thinking' : 'Thinking…'), el('pre', { class: 'thinking-text' }, e.text));
       return card;
     }
+    case 'plan':
+      return planCard(e, send);
   }
 }

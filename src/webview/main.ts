@@ -73,6 +73,8 @@ function showEmpty(): void {
 
 function upsert(entry: ChatEntry): void {
   const node = renderEntry(entry, post);
+  // An approved plan runs in Agent mode: the picker follows, so the next message does not go back to planning.
+  if (entry.kind === 'plan' && entry.state === 'approved') composer.setMode('agent');
   streams.delete(entry.id);
   thinking.delete(entry.id);
   if (entry.kind === 'thinking' && !entry.done) thinking.set(entry.id, node.querySelector('pre') ?? node);

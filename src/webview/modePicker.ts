@@ -34,6 +34,13 @@ export class ModePicker {
     return picked?.mode ?? 'agent';
   }
 
+  /** Picks `mode` for the chat shown now, as the user's own choice would. */
+  pick(mode: ChatMode): void {
+    this.element.value = mode;
+    this.byChat.set(this.chatId, mode);
+    this.showTitle();
+  }
+
   /** `lastMode`: the mode of the chat's last message (a chat reopened after a reload), used when nothing was picked in it here. */
   setChat(chatId: string, lastMode?: ChatMode): void {
     this.chatId = chatId;

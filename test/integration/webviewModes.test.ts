@@ -4,10 +4,13 @@
 // last message, and Ask and Plan messages are tagged. What the host and core do with the mode
 // is tested through the CLI (test/integration/cli/cliModes.test.ts).
 import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openWebviewPage, type WebviewPage } from './webviewPage';
 
+const SHOTS = resolve(__dirname, '..', '..', 'test-results', 'webview');
 let view: WebviewPage | undefined;
 let page: Page;
 
@@ -68,4 +71,28 @@ test('a reopened chat starts in the mode of its last message, which is tagged wi
   await view!.send({ type: 'snapshot', state: state('plain', [{ kind: 'user', id: 'u', text: 'hi' }]) });
   assert.equal(await page.locator('[data-testid=mode-picker]').inputValue(), 'agent');
   assert.equal(await page.locator('[data-testid=message-mode]').count(), 0, 'Agent messages carry no tag');
+});
+
+test('a plan card offers its steps to edit and Approve, which posts the edited text once; approved, the picker goes back to Agent', async () => {
+  const entries = [
+    { kind: 'user', id: 'u1', text: 'plan a discount', mode: 'plan' },
+    { kind: 'assistant', id: 'a1', text: '1. Add a field\n2. Apply it', done: true },
+    { kind: 'plan', id: 'p1', steps: ['Add a field', 'Apply it'], state: 'open' },
+  ];
+  await view!.send({ type: 'snapshot', state: state('planned', entries) });
+  const picker = page.locator('[data-testid=mode-picker]');
+  assert.equal(await picker.inputValue(), 'plan');
+  const box = page.locator('[data-testid=plan-steps]');
+  assert.equal(await box.inputValue(), '1. Add a field\n2. Apply it');
+  await box.fill('1. Add a field\n2. Apply it at checkout\n3. Test it');
+  await view!.clearPosted();
+  await page.locator('[data-testid=approve-plan]').click();
+  assert.deepEqual((await view!.posted()).filter((m) => m.type === 'approvePlan'), [{ type: 'approvePlan', text: '1. Add a field\n2. Apply it at checkout\n3. Test it' }]);
+  assert.equal(await page.locator('[data-testid=approve-plan]').isDisabled(), true, 'one click, one approval');
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, 'plan-card-open.png') });
+  await view!.send({ type: 'entry', entry: { kind: 'plan', id: 'p1', steps: ['Add a field', 'Apply it at checkout', 'Test it'], state: 'approved' } });
+  assert.match(await page.locator('[data-testid=plan-state]').textContent() ?? '', /Approved: the steps are the todo list/);
+  assert.equal(await page.locator('[data-testid=approve-plan]').count(), 0);
+  assert.equal(await picker.inputValue(), 'agent', 'the approved plan runs in Agent mode, and the picker says so');
 });

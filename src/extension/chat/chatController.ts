@@ -13,6 +13,8 @@ import type { Logger } from '../../agent/ports';
 import type { AttachmentRef, ChatMode, ImageInput, SetupInfo, SlashCommandInfo } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
+import { approvedPlanPrompt, planSteps } from '../../agent/planSteps';
+import { writePlan } from '../../runtime/planApproval';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
@@ -108,6 +110,20 @@ export class ChatController {
       return attached;
     }, { images, ...(mode === undefined ? {} : { mode }) });
     this.deps.index.touch(chat.id, undefined, Date.now());
+  }
+
+  /**
+   * The plan card's Approve: the steps as the user left them become the todo server's list (where the
+   * todo `_Stop` holds the agent to them), and the plan runs in Agent mode. Nothing is written when the
+   * text has no numbered steps or the todo server is off; the user is told which.
+   */
+  async approvePlan(text: string): Promise<void> {
+    const chat = await this.current();
+    if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
+    const hub = await this.deps.host.ensureServers();
+    const written = await writePlan(planSteps(text), hub, new AbortController().signal);
+    if (!written.ok) return void vscode.window.showWarningMessage(`Sprout: ${written.message}`);
+    await this.send(approvedPlanPrompt(written.steps), [], [], 'agent');
   }
 
   /** Images the message box had checked, refused when sent (the webview's word is not taken): the text goes back to the box. */

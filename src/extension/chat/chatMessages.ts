@@ -40,6 +40,7 @@ const HANDLERS: Handlers = {
   newChat: (_m, { chats }) => chats.newChat(),
   openChat: (m, { chats }) => chats.openChat(m.chatId),
   continueAnyway: (_m, { chats }) => chats.continueAnyway(),
+  approvePlan: (m, { chats }) => chats.approvePlan(m.text),
   undoTurn: (m, { chats }) => chats.undoTurn(m.turn),
   showHistory: (_m, { chats }) => chats.showHistory(),
   cancelPendingPrompt: (_m, { chats }) => chats.dropPending(),

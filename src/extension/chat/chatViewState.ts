@@ -14,6 +14,8 @@ import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
 import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ImageView, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { noteFor } from './chatNotes';
+import { closedPlan, planOffer } from './chatPlans';
+import type { Mode } from '../../agent/modes';
 import { StreamedText } from './streamedText';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
@@ -42,6 +44,9 @@ export class ChatViewState {
   private turn = -1;
   private checks: HookCheck[] = [];
   private readonly callsByTurn = new Map<number, string[]>();
+  /** The current turn's mode and last answer with text: a Plan turn's answer becomes a plan card (chatPlans.ts). */
+  private turnMode: Mode | undefined;
+  private answer: string | undefined;
 
   constructor(
     private readonly post: (message: HostMessage) => void = () => {},
@@ -57,6 +62,7 @@ export class ChatViewState {
         this.promptOpen = true;
         this.turn += 1;
         this.checks = [];
+        this.closePlans(event.text, event.mode);
         // The mode shows on the message (Agent, the default, does not), and the picker starts from it after a reload.
         this.add({ kind: 'user', id: this.id(), text: event.text, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}), ...(event.mode === undefined || event.mode === 'agent' ? {} : { mode: event.mode }) });
         return;
@@ -65,7 +71,7 @@ export class ChatViewState {
       case 'reasoning_delta':
         return this.streamed.appendThinking(event.delta);
       case 'message':
-        if (event.message.role === 'assistant') this.streamed.finishAssistant(event.message.content, event.message.reasoning);
+        if (event.message.role === 'assistant') this.finishAnswer(event.message.content, event.message.reasoning);
         // The prompt's images come with its message, right after prompt_started made its entry.
         else if (event.message.role === 'user' && event.message.images?.length) this.withImages(event.message.images);
         return;
@@ -102,6 +108,21 @@ export class ChatViewState {
         return this.finishOutcome(event.outcome);
       default:
         return this.applyHookEvent(event);
+    }
+  }
+
+  private finishAnswer(content: string | null, reasoning: string | undefined): void {
+    this.streamed.finishAssistant(content, reasoning);
+    if (content !== null && content.trim() !== '') this.answer = content;
+  }
+
+  /** A new prompt (in `mode`) started: an open plan card is approved by it or closed, and the turn's answer is not known yet. */
+  private closePlans(text: string, mode: Mode | undefined): void {
+    this.turnMode = mode;
+    this.answer = undefined;
+    for (const entry of this.entries) {
+      const closed = closedPlan(entry, text);
+      if (closed) this.replace(closed);
     }
   }
 
@@ -286,6 +307,9 @@ export class ChatViewState {
     });
     this.checks = [];
     this.promptOpen = false;
+    const plan = planOffer(this.turnMode, outcome.reason, this.answer);
+    if (plan !== undefined && 'steps' in plan) this.add({ kind: 'plan', id: this.id(), steps: plan.steps, state: 'open' });
+    else if (plan !== undefined) this.note('info', plan.note);
   }
 
   /** The files the turn's calls changed, for the footer's Undo (nothing when none did). */

@@ -51,6 +51,9 @@ export function entriesToMarkdown(title: string, entries: readonly ChatEntry[]):
       case 'elicitation':
         out.push(`**Question** from \`${e.server}\` (${e.status}, server text):`, '', ...fenced(e.message), '');
         break;
+      case 'plan':
+        out.push(`**Plan** (${e.state}, model text):`, '', ...fenced(e.steps.map((s, i) => `${i + 1}. ${s}`).join('\n')), '');
+        break;
     }
   }
   return out.join('\n');

@@ -342,3 +342,34 @@ test("the editor server's hooks not enabled is an info note pointing at Enable P
   assert.equal(notes[1]?.[0], 'warning');
   assert.match(notes[1]?.[1] ?? '', /gate.*sprout\.hooks\.servers/);
 });
+
+test('a Plan turn that ends with numbered steps offers a plan card; the approved plan\'s prompt marks it approved, another prompt closes it', async () => {
+  const { approvedPlanPrompt } = await import('../../../src/agent/planSteps');
+  const { model, sent } = recorder();
+  const planTurn = (text: string): void => {
+    model.apply({ type: 'prompt_started', text: 'plan the fix', mode: 'plan' });
+    model.apply({ type: 'message', message: { role: 'assistant', content: text } });
+    model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  };
+  planTurn('Here is the plan:\n1. Read **src/a.ts**\n2. Fix the off-by-one:\n   1. nested detail\n3. Run the tests');
+  const plan = model.entries.findLast((e) => e.kind === 'plan');
+  assert.deepEqual(plan, { kind: 'plan', id: plan?.id, steps: ['Read src/a.ts', 'Fix the off-by-one', 'Run the tests'], state: 'open' });
+  model.apply({ type: 'prompt_started', text: approvedPlanPrompt(['Read src/a.ts', 'Run the tests']) });
+  const stateOf = (id: string | undefined): string | undefined => {
+    const entry = model.entries.find((e) => e.id === id);
+    return entry?.kind === 'plan' ? entry.state : undefined;
+  };
+  assert.equal(stateOf(plan?.id), 'approved');
+  model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
+  assert.equal(model.entries.filter((e) => e.kind === 'plan').length, 1, 'an Agent turn offers no plan');
+
+  planTurn('1. Only step');
+  const second = model.entries.findLast((e) => e.kind === 'plan');
+  model.apply({ type: 'prompt_started', text: 'never mind, do something else' });
+  assert.equal(stateOf(second?.id), 'closed');
+
+  planTurn('I would rewrite it all, no list.');
+  const last = model.entries.at(-1);
+  assert.ok(last?.kind === 'hookEvent' && /no numbered steps to approve/.test(last.text), JSON.stringify(last));
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
