@@ -6,6 +6,7 @@
  * goes into the history as synthetic pairs. Also the hooks at a prompt's start (`_SessionStart`,
  * `_UserPromptSubmit`) and at the session's end (`_SessionEnd`).
  */
+import type { Mode } from './modes';
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair, capHookField } from './hookEnvelope';
 import { collectObjections, serversWithHook } from './stopGateRules';
@@ -50,7 +51,7 @@ export function injectHookTexts(ctx: CoreContext, hook: HookName, texts: readonl
  * Right after the user's prompt and before its first model call: `_SessionStart` (when due), then
  * `_UserPromptSubmit`, their texts injected in that order. False when the prompt was cancelled meanwhile.
  */
-export async function runPromptStartHooks(ctx: CoreContext, tools: readonly ToolInfo[], prompt: string, signal: AbortSignal): Promise<boolean> {
+export async function runPromptStartHooks(ctx: CoreContext, tools: readonly ToolInfo[], prompt: string, signal: AbortSignal, mode: Mode = 'agent'): Promise<boolean> {
   const source = ctx.lifecycle.sessionStart;
   // docs/hooks.md#instructions-in-_meta: which files the model is told, so a hook can check what they ask.
   const instructions = instructionsMeta(currentInstructions(ctx.instructions, ctx.state().history));
@@ -60,7 +61,7 @@ export async function runPromptStartHooks(ctx: CoreContext, tools: readonly Tool
     ctx.lifecycle.sessionStart = null;
     injectHookTexts(ctx, '_SessionStart', texts);
   }
-  const texts = await askHook(ctx, hookServers(ctx, tools, '_UserPromptSubmit'), '_UserPromptSubmit', { prompt: capHookField(prompt), ...instructions }, signal);
+  const texts = await askHook(ctx, hookServers(ctx, tools, '_UserPromptSubmit'), '_UserPromptSubmit', { prompt: capHookField(prompt), mode, ...instructions }, signal);
   if (signal.aborted) return false;
   injectHookTexts(ctx, '_UserPromptSubmit', texts);
   return true;

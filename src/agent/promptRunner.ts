@@ -127,7 +127,7 @@ export class PromptRunner {
     const tools = cached !== undefined ? this.hintIgnoredHooks(cached) : await this.listTools();
     if (!Array.isArray(tools)) return tools;
     if (!this.startHooksDone) {
-      if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal))) return finish('cancelled');
+      if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal, this.options.mode))) return finish('cancelled');
       this.startHooksDone = true;
     }
     const request = roundRequest(ctx, tools, this.options.mode);
@@ -207,7 +207,7 @@ export class PromptRunner {
     // An empty reply is not appended (OpenAI rejects it) and counts as the end of the turn.
     if (content.trim() !== '') appendMessage(ctx, replyMessage(reply, content));
     if (cutOff) return finish(reply.finishReason as OutcomeReason);
-    const decided = runStopGate(ctx, this.gate, tools, this.signal, { toolCalls: this.toolCalls, lastAssistantText: content, prompt: this.prompt });
+    const decided = runStopGate(ctx, this.gate, tools, this.signal, { toolCalls: this.toolCalls, lastAssistantText: content, prompt: this.prompt, mode: this.options.mode ?? 'agent' });
     const gate = decided instanceof Promise ? await decided : decided;
     if (gate.kind === 'cancelled') return finish('cancelled');
     if (gate.kind === 'continue') return { kind: 'next' };

@@ -6,6 +6,7 @@
  * carries the evidence of the prompt (the tool calls made, the model's closing text). It also says what
  * became of the previous round's objections (`objection_resolved`), and what stands when the turn ends.
  */
+import type { Mode } from './modes';
 import { currentInstructions, instructionsMeta } from './instructionState';
 import { type CoreContext, appendMessage } from './context';
 import { buildHookPair, capHookField } from './hookEnvelope';
@@ -26,6 +27,8 @@ export interface StopEvidence {
   lastAssistantText: string;
   /** The user's prompt the turn answers, where known (a bridged agent's Stop payload may have none). */
   prompt?: string;
+  /** The prompt's mode (modes.ts), where the core ran it: a hook may hold an Ask answer to less than a change. */
+  mode?: Mode;
 }
 
 type ObjectionResolution = Extract<AgentEvent, { type: 'objection_resolved' }>['resolution'];
@@ -116,6 +119,7 @@ function stopFields(ctx: CoreContext, gate: PromptGate, evidence: StopEvidence):
     toolCalls: evidence.toolCalls.slice(-STOP_EVIDENCE_MAX_CALLS).map(({ tool, isError }) => ({ tool, isError })),
     lastAssistantText: capHookField(evidence.lastAssistantText, STOP_EVIDENCE_TEXT_BYTES),
     ...(evidence.prompt !== undefined ? { prompt: capHookField(evidence.prompt) } : {}),
+    ...(evidence.mode !== undefined ? { mode: evidence.mode } : {}),
     ...instructionsMeta(currentInstructions(ctx.instructions, ctx.state().history)),
   };
 }

@@ -30,13 +30,13 @@ export function sampleFields(hook: HookName, call: SampleCall, hooks: HookSettin
     case '_SessionStart':
       return { source: 'new', instructions };
     case '_UserPromptSubmit':
-      return { prompt, instructions };
+      return { prompt, mode: 'agent', instructions };
     case '_PreToolUse':
       return { ...callFields, denialsUsed: 0, denialBudget: hooks.preToolUseMaxDenials };
     case '_PostToolUse':
       return { ...callFields, isError: false, durationMs: 42, result: 'sample tool result' };
     case '_Stop':
-      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.', prompt, instructions };
+      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.', prompt, mode: 'agent', instructions };
     case '_PostCompact':
       return budget;
     case '_SessionEnd':

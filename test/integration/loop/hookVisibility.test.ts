@@ -99,5 +99,6 @@ test('an objection becomes the exact synthetic pair; hostile text stays inside t
     toolCalls: [],
     lastAssistantText: 'first try',
     prompt: 'do it',
+    mode: 'agent',
   });
 });

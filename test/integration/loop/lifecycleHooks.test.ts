@@ -58,7 +58,7 @@ test('_SessionStart then _UserPromptSubmit are injected right after the prompt, 
     [['_SessionStart', 'alpha'], ['_SessionStart', 'beta'], ['_UserPromptSubmit', 'alpha']],
   );
   assert.deepEqual(hookMeta(rig.calls('alpha', '_SessionStart')[0]), { event: '_SessionStart', sessionId: 'start-session', source: 'new' });
-  assert.deepEqual(hookMeta(rig.calls('beta', '_UserPromptSubmit')[0]), { event: '_UserPromptSubmit', sessionId: 'start-session', prompt: 'first prompt' });
+  assert.deepEqual(hookMeta(rig.calls('beta', '_UserPromptSubmit')[0]), { event: '_UserPromptSubmit', sessionId: 'start-session', prompt: 'first prompt', mode: 'agent' });
   assert.deepEqual(rig.calls('alpha', '_SessionStart')[0]?.arguments, {});
 
   await rig.runtime.session.run('second prompt');

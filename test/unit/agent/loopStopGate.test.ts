@@ -25,7 +25,7 @@ test('session scope: the budget carries across prompts; once spent, each end of 
   assert.equal(h.of('hook_objected').length, 2, 'the verdict continues nothing, so it is no objection round');
   const [call0, call1, verdict] = h.tools.callsTo('_Stop');
   assert.deepEqual(call0?.args, {});
-  const stopMeta = { event: '_Stop', sessionId: 'test-session', rejectionsUsed: 0, rejectionBudget: 2, afterObjection: false, toolCalls: [], lastAssistantText: 'done', prompt: 'fix it' };
+  const stopMeta = { event: '_Stop', sessionId: 'test-session', rejectionsUsed: 0, rejectionBudget: 2, afterObjection: false, toolCalls: [], lastAssistantText: 'done', prompt: 'fix it', mode: 'agent' };
   assert.deepEqual(call0?.meta, { 'sprout/hook': stopMeta });
   assert.equal((call1?.meta?.['sprout/hook'] as { afterObjection: boolean }).afterObjection, true);
   assert.deepEqual(verdict?.meta, { 'sprout/hook': { ...stopMeta, rejectionsUsed: 2, afterObjection: true, lastAssistantText: 'really done', final: true } });
