@@ -10,7 +10,7 @@
 import { IMPORT_MAX_DEPTH, importReferences, resolveImport } from './instructionImports';
 
 /** The file formats, each as its agent names it. */
-export type InstructionFormat = 'agents' | 'claude' | 'gemini' | 'copilot' | 'copilot-scoped' | 'cursor' | 'cline';
+export type InstructionFormat = 'agents' | 'claude' | 'claude-rule' | 'gemini' | 'copilot' | 'copilot-scoped' | 'cursor' | 'cline';
 
 export interface InstructionFile {
   /** Workspace-relative with `/` (`packages/a/AGENTS.md`), or `~/...` for a user-level file. */
@@ -20,7 +20,7 @@ export interface InstructionFile {
   /** The body, front matter removed. */
   text: string;
   sha256: string;
-  /** `applyTo` (Copilot) or `globs` (Cursor): the file applies when a touched path matches one. */
+  /** `applyTo` (Copilot), `globs` (Cursor) or `paths` (Claude Code's and Cline's rules): the file applies when a touched path matches one. */
   globs?: readonly string[];
   /** Cursor's `alwaysApply`. */
   alwaysApply?: boolean;
@@ -111,7 +111,8 @@ function globWhy(file: InstructionFile, touched: readonly string[], compile: Glo
 
 function candidateOf(file: InstructionFile, touched: readonly string[], compile: GlobCompiler, notes: string[]): Candidate | undefined {
   if (file.scope === 'user') return { file, why: 'a user-level file', rank: 0 };
-  if (file.format === 'copilot-scoped' || file.format === 'cursor') {
+  // A rule format, or any file whose header names paths, is scoped by its globs; the others by their folder.
+  if (file.format === 'copilot-scoped' || file.format === 'cursor' || file.globs !== undefined) {
     const why = globWhy(file, touched, compile, notes);
     return why === undefined ? undefined : { file, why, rank: 2 };
   }

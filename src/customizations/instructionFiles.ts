@@ -33,6 +33,8 @@ const MAX_IMPORTED_FILES = 64;
 /** Where each agent keeps its user-level file, under the home folder. */
 export const USER_FILES: readonly { path: string; format: InstructionFile['format'] }[] = [
   { path: '.claude/CLAUDE.md', format: 'claude' },
+  // Codex reads ~/.codex/AGENTS.override.md instead of AGENTS.md when there is one (userFiles keeps the first).
+  { path: '.codex/AGENTS.override.md', format: 'agents' },
   { path: '.codex/AGENTS.md', format: 'agents' },
   { path: '.gemini/GEMINI.md', format: 'gemini' },
 ];
@@ -94,7 +96,9 @@ function toFile(found: FoundFile, rule: ParsedRule, sha256: string): Instruction
 
 function userFiles(home: string | undefined, fs: InstructionFileSystem): FoundFile[] {
   if (home === undefined) return [];
-  return USER_FILES.filter((f) => fs.size(join(home, f.path)) !== undefined).map((f) => ({ absolute: join(home, f.path), shown: `~/${f.path}`, scope: 'user' as const, format: f.format }));
+  return USER_FILES.filter((f) => fs.size(join(home, f.path)) !== undefined)
+    .filter((f, _, all) => f.path !== '.codex/AGENTS.md' || !all.some((o) => o.path === '.codex/AGENTS.override.md'))
+    .map((f) => ({ absolute: join(home, f.path), shown: `~/${f.path}`, scope: 'user' as const, format: f.format }));
 }
 
 /** Reads the files `@path` imports reach, inside the workspace, breadth first and bounded. */
@@ -155,5 +159,5 @@ export function readInstructions(fs: InstructionFileSystem, options: ReadInstruc
 
 /** The source a format belongs to (a user-level file also needs its agent's source on). */
 export function sourceOf(format: InstructionFile['format']): InstructionSource {
-  return format === 'copilot-scoped' ? 'copilot' : format;
+  return format === 'copilot-scoped' ? 'copilot' : format === 'claude-rule' ? 'claude' : format;
 }

@@ -1,5 +1,6 @@
 /**
- * One instruction file's header, per format: Copilot's `applyTo`, Cursor's `globs` and `alwaysApply`.
+ * One instruction file's header, per format: Copilot's `applyTo`, Cursor's `globs` and `alwaysApply`,
+ * Claude Code's rules' and Cline's `paths` (https://docs.cline.bot/features/cline-rules/conditional-rules).
  * Cursor writes `globs: **\/*.tsx, src/**` unquoted, which is not valid YAML (a `*` starts an alias):
  * when YAML refuses a Cursor header, its lines are read as Cursor itself reads them, `key: value`.
  * A file whose header cannot be read is a note naming the line; it still applies when its scope does
@@ -41,7 +42,7 @@ function lineOfField(text: string, field: string): number | undefined {
 }
 
 function scoped(file: FoundFile, text: string): ParsedRule {
-  const field = file.format === 'cursor' ? 'globs' : 'applyTo';
+  const field = file.format === 'cursor' ? 'globs' : file.format === 'copilot-scoped' ? 'applyTo' : 'paths';
   try {
     const header = readFrontMatter(text);
     const globs = listField(header.fields, field);
@@ -66,6 +67,8 @@ function scoped(file: FoundFile, text: string): ParsedRule {
 /** Reads `text` as `file`'s format. */
 export function parseRule(file: FoundFile, text: string): ParsedRule {
   if (file.format === 'copilot-scoped' || (file.format === 'cursor' && file.shown.endsWith('.mdc'))) return scoped(file, text);
+  // Rules a `paths` header scopes; without one they apply everywhere (a `.clinerules` file with no header, a Claude rule).
+  if (file.format === 'claude-rule' || (file.format === 'cline' && /^\uFEFF?---\r?\n/.test(text))) return scoped(file, text);
   // AGENTS.md, CLAUDE.md and the like have no header of their own; one that is there is left out of the text.
   try {
     return { body: readFrontMatter(text).body, usable: true };

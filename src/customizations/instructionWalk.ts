@@ -22,8 +22,12 @@ const SKIPPED = new Set(['node_modules', '.git']);
 
 /** The nested files, by name. */
 const NESTED: Readonly<Record<string, { format: InstructionFile['format']; source: InstructionSource }>> = {
+  // Codex reads AGENTS.override.md instead of AGENTS.md in a folder that has both (dropOverridden).
+  'AGENTS.override.md': { format: 'agents', source: 'agents' },
   'AGENTS.md': { format: 'agents', source: 'agents' },
   'CLAUDE.md': { format: 'claude', source: 'claude' },
+  // Claude Code's personal file beside CLAUDE.md (kept out of git), read with it.
+  'CLAUDE.local.md': { format: 'claude', source: 'claude' },
   'GEMINI.md': { format: 'gemini', source: 'gemini' },
 };
 
@@ -66,6 +70,8 @@ function rootFiles(fs: InstructionFileSystem, root: string, sources: readonly In
   }
   if (sources.includes('copilot')) for (const file of filesUnder(fs, root, '.github/instructions', '.instructions.md')) add(file, 'copilot-scoped');
   if (sources.includes('cursor')) for (const file of filesUnder(fs, root, '.cursor/rules', '.mdc')) add(file, 'cursor');
+  if (sources.includes('claude')) for (const file of filesUnder(fs, root, '.claude/rules', '.md')) add(file, 'claude-rule');
+  if (sources.includes('cline')) for (const file of filesUnder(fs, root, '.cline/rules', '.md')) add(file, 'cline');
   return found;
 }
 
@@ -96,6 +102,12 @@ function nestedFiles(fs: InstructionFileSystem, root: string, sources: readonly 
   return found.sort((a, b) => (a.shown < b.shown ? -1 : 1));
 }
 
+/** Codex reads at most one file per folder, AGENTS.override.md before AGENTS.md: an overridden AGENTS.md is left out. */
+function dropOverridden(files: FoundFile[]): FoundFile[] {
+  const overrides = new Set(files.filter((f) => /(^|\/)AGENTS\.override\.md$/.test(f.shown)).map((f) => f.shown.replace(/AGENTS\.override\.md$/, 'AGENTS.md')));
+  return files.filter((f) => !overrides.has(f.shown));
+}
+
 export function findInstructionFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[], notes: string[]): FoundFile[] {
-  return [...rootFiles(fs, root, sources), ...nestedFiles(fs, root, sources, notes)];
+  return dropOverridden([...rootFiles(fs, root, sources), ...nestedFiles(fs, root, sources, notes)]);
 }

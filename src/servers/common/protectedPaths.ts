@@ -26,7 +26,9 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   ...agentConfigPatterns(),
   // What the agent is told (docs: README.md#instructions): a write to one rewrites the agent's own instructions.
   'AGENTS.md',
+  'AGENTS.override.md',
   'CLAUDE.md',
+  'CLAUDE.local.md',
   'GEMINI.md',
   '.github/copilot-instructions.md',
   '.github/instructions/**',
@@ -34,6 +36,7 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   '.github/prompts/**',
   '.clinerules',
   '.clinerules/**',
+  '.cline/rules/**',
   '.cursorrules',
   // Agent Skills (docs: README.md#skills): a SKILL.md folder tells the model what to do (`.claude/skills` is under `.claude/**`).
   '.github/skills/**',

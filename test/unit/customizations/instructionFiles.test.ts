@@ -188,3 +188,40 @@ test('Cursor rules as Cursor writes them: bare globs, a bare "**/*", an empty gl
     ['.cursor/rules/openapi.mdc', 'api/spec/openapi.json matches "*.json"'],
   ]);
 });
+
+// Codex: "In each directory along the path, it checks for AGENTS.override.md, then AGENTS.md ... at most one
+// file per directory" and the same at ~/.codex (https://developers.openai.com/codex/guides/agents-md).
+// Claude Code: CLAUDE.local.md beside CLAUDE.md; `.claude/rules/**/*.md` scoped by `paths`. Cline: `paths`
+// in `.clinerules/` files (https://docs.cline.bot/features/cline-rules/conditional-rules), `.cline/rules/`.
+test('AGENTS.override.md replaces AGENTS.md in its folder (and at ~/.codex); CLAUDE.local.md joins CLAUDE.md; Claude and Cline rules are scoped by paths', () => {
+  const fs = new InMemoryFs({
+    '/ws/AGENTS.md': 'root agents',
+    '/ws/CLAUDE.md': 'root claude',
+    '/ws/CLAUDE.local.md': 'my own claude notes',
+    '/ws/pkg/AGENTS.md': 'pkg agents',
+    '/ws/pkg/AGENTS.override.md': 'pkg override',
+    '/ws/.claude/rules/api.md': '---\npaths:\n  - "src/api/**/*.ts"\n---\napi rule',
+    '/ws/.claude/rules/general/style.md': 'always style',
+    '/ws/.clinerules/react.md': '---\npaths:\n  - "src/components/**"\n---\nreact rule',
+    '/ws/.clinerules/plain.md': 'cline plain',
+    '/ws/.cline/rules/db.md': '---\npaths: ["db/**"]\n---\ndb rule',
+    '/home/u/.codex/AGENTS.md': 'codex home',
+    '/home/u/.codex/AGENTS.override.md': 'codex home override',
+  });
+  const set = readInstructions(fs, options);
+  const paths = set.files.map((f) => f.path);
+  assert.ok(!paths.includes('pkg/AGENTS.md') && paths.includes('pkg/AGENTS.override.md'), paths.join(', '));
+  assert.ok(paths.includes('~/.codex/AGENTS.override.md') && !paths.includes('~/.codex/AGENTS.md'), paths.join(', '));
+  assert.deepEqual(set.notes, []);
+  const applied = (touched: string[]): string[] => decideInstructions(set, touched).applied.map((a) => a.path).sort();
+  const always = ['.claude/rules/general/style.md', '.clinerules/plain.md', 'AGENTS.md', 'CLAUDE.local.md', 'CLAUDE.md', '~/.codex/AGENTS.override.md'];
+  assert.deepEqual(applied([]), always);
+  assert.deepEqual(applied(['src/api/users.ts', 'src/components/Button.tsx', 'db/schema.sql', 'pkg/index.ts']), [...always, '.claude/rules/api.md', '.cline/rules/db.md', '.clinerules/react.md', 'pkg/AGENTS.override.md'].sort());
+});
+
+test('a Cline rule whose header is broken is named and not applied (its scope is unknown); without a header it applies everywhere', () => {
+  const fs = new InMemoryFs({ '/ws/.clinerules/bad.md': '---\npaths: [unclosed\n---\nbad', '/ws/.clinerules/ok.md': 'ok' });
+  const set = readInstructions(fs, { ...options, home: undefined });
+  assert.deepEqual(set.files.map((f) => f.path), ['.clinerules/ok.md']);
+  assert.match(set.notes.join('\n'), /\.clinerules\/bad\.md line \d+: .*not applied until it is fixed/);
+});
