@@ -23,6 +23,8 @@ export interface ReadInstructionsOptions {
   trusted: boolean;
   sources: readonly InstructionSource[];
   compileGlob: GlobCompiler;
+  /** Workspace-relative folders holding Copilot's `*.instructions.md` files (VS Code's `chat.instructionsFilesLocations`); `.github/instructions` when absent. */
+  copilotFolders?: readonly string[];
 }
 
 /** A file bigger than this is not instructions anyone wrote by hand. */
@@ -134,7 +136,7 @@ export function readInstructions(fs: InstructionFileSystem, options: ReadInstruc
   const notes: string[] = [];
   const found: FoundFile[] = options.sources.includes('user') ? userFiles(options.home, fs).filter((f) => options.sources.includes(sourceOf(f.format))) : [];
   // Untrusted: the walk only lists names (to say so when there is something to say), nothing is read.
-  const workspace = findInstructionFiles(fs, options.root, options.sources, notes);
+  const workspace = findInstructionFiles(fs, options.root, options.sources, notes, options.copilotFolders);
   if (options.trusted) found.push(...workspace);
   else if (workspace.length > 0) notes.push(UNTRUSTED_NOTE);
   const files: InstructionFile[] = [];

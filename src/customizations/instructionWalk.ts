@@ -59,7 +59,30 @@ function filesUnder(fs: InstructionFileSystem, root: string, folder: string, suf
   return out.sort();
 }
 
-function rootFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[]): FoundFile[] {
+/** Where Copilot's `*.instructions.md` files are looked for by default (VS Code: `chat.instructionsFilesLocations`). */
+export const COPILOT_INSTRUCTION_FOLDERS: readonly string[] = ['.github/instructions'];
+
+/**
+ * VS Code's `chat.instructionsFilesLocations` (`{ "folder": true, ... }`) as the folders to look in: the
+ * ones turned on, inside the workspace. A folder outside it (absolute, `~`, `..`) is not read, with a note:
+ * the setting can come from the workspace's own settings, and a repository must not point the agent at
+ * files elsewhere on the machine. Not an object: the default folder.
+ */
+export function instructionFolders(value: unknown): { folders: string[]; notes: string[] } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { folders: [...COPILOT_INSTRUCTION_FOLDERS], notes: [] };
+  const folders: string[] = [];
+  const notes: string[] = [];
+  for (const [raw, on] of Object.entries(value)) {
+    if (on !== true) continue;
+    const folder = raw.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+    if (folder === '' || folder === '.' || folder.startsWith('/') || folder.startsWith('~') || /^[A-Za-z]:/.test(folder) || folder.split('/').includes('..')) {
+      notes.push(`chat.instructionsFilesLocations: "${raw}" is not read; Sprout reads instruction folders inside the workspace only.`);
+    } else if (!folders.includes(folder)) folders.push(folder);
+  }
+  return { folders, notes };
+}
+
+function rootFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[], copilotFolders: readonly string[]): FoundFile[] {
   const found: FoundFile[] = [];
   const add = (shown: string, format: InstructionFile['format']): void => void found.push({ absolute: abs(root, shown), shown, scope: 'workspace', format });
   for (const [name, { format, source }] of Object.entries(NESTED)) if (sources.includes(source) && fs.size(abs(root, name)) !== undefined) add(name, format);
@@ -68,7 +91,7 @@ function rootFiles(fs: InstructionFileSystem, root: string, sources: readonly In
     if (fs.size(abs(root, path)) !== undefined) add(path, format);
     else if (path === '.clinerules') for (const file of filesUnder(fs, root, '.clinerules', '')) if (/\.(md|txt)$/i.test(file) || !file.slice(12).includes('.')) add(file, 'cline');
   }
-  if (sources.includes('copilot')) for (const file of filesUnder(fs, root, '.github/instructions', '.instructions.md')) add(file, 'copilot-scoped');
+  if (sources.includes('copilot')) for (const folder of copilotFolders) for (const file of filesUnder(fs, root, folder, '.instructions.md')) add(file, 'copilot-scoped');
   if (sources.includes('cursor')) for (const file of filesUnder(fs, root, '.cursor/rules', '.mdc')) add(file, 'cursor');
   if (sources.includes('claude')) for (const file of filesUnder(fs, root, '.claude/rules', '.md')) add(file, 'claude-rule');
   if (sources.includes('cline')) for (const file of filesUnder(fs, root, '.cline/rules', '.md')) add(file, 'cline');
@@ -108,6 +131,7 @@ function dropOverridden(files: FoundFile[]): FoundFile[] {
   return files.filter((f) => !overrides.has(f.shown));
 }
 
-export function findInstructionFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[], notes: string[]): FoundFile[] {
-  return dropOverridden([...rootFiles(fs, root, sources), ...nestedFiles(fs, root, sources, notes)]);
+export function findInstructionFiles(fs: InstructionFileSystem, root: string, sources: readonly InstructionSource[], notes: string[], copilotFolders = COPILOT_INSTRUCTION_FOLDERS): FoundFile[] {
+  const unique = [...new Map(rootFiles(fs, root, sources, copilotFolders).map((f) => [f.shown, f])).values()];
+  return dropOverridden([...unique, ...nestedFiles(fs, root, sources, notes)]);
 }

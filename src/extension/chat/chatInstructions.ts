@@ -9,11 +9,12 @@ import type { InstructionSet } from '../../agent/instructions';
 import { readInstructions } from '../../customizations/instructionFiles';
 import type { SkillSet } from '../../agent/skills';
 import { readSkills } from '../../customizations/skills';
+import { instructionFolders } from '../../customizations/instructionWalk';
 import { nodeInstructionFs } from '../../platform/instructionFs';
 import { globMatcher } from '../../servers/common/glob';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 
-/** VS Code's own `chat.useAgentsMdFile: false` turns AGENTS.md off here too (only where the user set it). */
+/** VS Code's own `chat.useAgentsMdFile: false` turns AGENTS.md off here too (only where the user set it); `chat.instructionsFilesLocations` is read in windowInstructions. */
 function honourVsCodeSettings(sources: ExtensionSettings['instructionSources']): ExtensionSettings['instructionSources'] {
   const useAgentsMd = vscode.workspace.getConfiguration('chat').get<unknown>('useAgentsMdFile');
   return useAgentsMd === false ? sources.filter((s) => s !== 'agents') : sources;
@@ -22,13 +23,16 @@ function honourVsCodeSettings(sources: ExtensionSettings['instructionSources']):
 export function windowInstructions(workspaceFolder: string, settings: () => ExtensionSettings): () => InstructionSet | undefined {
   return () => {
     if (workspaceFolder === '') return undefined;
-    return readInstructions(nodeInstructionFs(), {
+    const locations = instructionFolders(vscode.workspace.getConfiguration('chat').get<unknown>('instructionsFilesLocations'));
+    const set = readInstructions(nodeInstructionFs(), {
       root: workspaceFolder.replace(/\\/g, '/'),
       home: homedir(),
       trusted: vscode.workspace.isTrusted,
       sources: honourVsCodeSettings(settings().instructionSources),
       compileGlob: globMatcher,
+      copilotFolders: locations.folders,
     });
+    return locations.notes.length === 0 ? set : { ...set, notes: [...locations.notes, ...set.notes] };
   };
 }
 
