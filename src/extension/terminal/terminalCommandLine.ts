@@ -3,9 +3,10 @@
  * is typed into its line editor, so a command with a control character (a newline runs what came
  * before it, a tab completes, an escape starts a key binding, Ctrl-C interrupts) cannot be sent as it
  * is: it runs as the hidden process instead (`undefined` here). Otherwise the command runs as the
- * workspace server runs it, in a shell of its own: a subshell that changes to the planned directory
- * and `eval`s the command, single-quoted, so nothing it does (`cd`, `export`, `set -e`, `exit`)
- * outlives it in the terminal and a trailing comment cannot swallow the closing parenthesis.
+ * workspace server runs it (`/bin/sh -c`, src/servers/common/processGroup.ts), in the planned
+ * directory: a shell of its own, so nothing it does (`cd`, `export`, `set -e`, `exit`) outlives it in
+ * the terminal. Not in a subshell `( ... )`: bash's shell integration sees a command start through its
+ * DEBUG trap, which a subshell does not inherit, so neither the output nor the end would be reported.
  * vscode-free, so it is unit-tested under node.
  */
 
@@ -21,6 +22,5 @@ export function shellQuote(text: string): string {
 /** The line for `command` run in `cwd`, or undefined when it cannot be typed into a terminal. */
 export function terminalCommandLine(command: string, cwd: string): string | undefined {
   if (CONTROL.test(command) || CONTROL.test(cwd)) return undefined;
-  // The leading space keeps the line out of the history of a shell that ignores such lines (HISTCONTROL).
-  return ` (cd ${shellQuote(cwd)} && eval ${shellQuote(command)})`;
+  return `cd ${shellQuote(cwd)} && /bin/sh -c ${shellQuote(command)}`;
 }

@@ -1,6 +1,6 @@
 // The line the Sprout terminal is given for a run_command call, and the result the model reads back:
-// a command runs in a subshell of its own in the planned directory (so a trailing comment, a `cd` or an
-// `exit` cannot change the terminal), a command the terminal's line editor would act on runs hidden
+// a command runs in a shell of its own (`/bin/sh -c`, as the workspace server runs it) in the planned
+// directory (so a trailing comment, a `cd` or an `exit` cannot change the terminal's shell), a command the terminal's line editor would act on runs hidden
 // instead, and the result says how it ended in the workspace server's words.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -20,10 +20,14 @@ const inBash = (line: string): string => execFileSync('/bin/bash', ['-c', line],
 
 describe('terminalCommandLine', () => {
   it('runs the command in the planned directory, quotes and comments intact', () => {
-    const line = terminalCommandLine(`echo "it's here" # a comment)`, root);
+    const line = terminalCommandLine(`echo "it's here" # a comment`, root);
     assert.ok(line !== undefined);
-    assert.equal(inBash(`${line}; pwd`), `it's here\n/\n`, 'the cd stayed in the subshell');
-    assert.equal(inBash(`${terminalCommandLine('pwd', root) ?? ''}`), `${root}\n`);
+    assert.equal(inBash(`${line}; echo after`), `it's here\nafter\n`, 'the comment ended with the command');
+    assert.equal(inBash(`${terminalCommandLine('cd /; pwd', root) ?? ''}; pwd`), `/\n${root}\n`, "the command's cd stayed in its own shell");
+  });
+
+  it('is one top-level command line, no subshell (bash shell integration reports only those)', () => {
+    assert.ok(terminalCommandLine('npm test', root)?.startsWith(`cd '${root}' && /bin/sh -c 'npm test'`));
   });
 
   it('keeps the command\'s exit code and keeps `exit` from closing the shell', () => {
