@@ -67,11 +67,13 @@ export class SproutTerminals implements vscode.Disposable, CommandTerminals<Take
   private readonly byCall = new Map<string, vscode.Terminal>();
   private readonly waitedInVain = new WeakSet<vscode.Terminal>();
   private readonly closing: vscode.Disposable;
+  private opened = 0;
 
   constructor(private readonly cwd: string) {
     this.closing = vscode.window.onDidCloseTerminal((terminal) => {
       this.idle.delete(terminal);
       this.all.delete(terminal);
+      for (const [callId, ranIn] of this.byCall) if (ranIn === terminal) this.byCall.delete(callId);
     });
   }
 
@@ -129,7 +131,9 @@ export class SproutTerminals implements vscode.Disposable, CommandTerminals<Take
   private open(): vscode.Terminal | undefined {
     const shellPath = bashPath();
     if (shellPath === undefined) return undefined;
-    const name = this.all.size === 0 ? 'Sprout' : `Sprout (${this.all.size + 1})`;
+    // "Sprout" while it is the only one; a second one at once (another chat's command) is numbered.
+    this.opened += 1;
+    const name = this.all.size === 0 ? 'Sprout' : `Sprout (${this.opened})`;
     const terminal = vscode.window.createTerminal({ name, shellPath, cwd: this.cwd, iconPath: new vscode.ThemeIcon('sparkle'), isTransient: true });
     this.all.add(terminal);
     return terminal;

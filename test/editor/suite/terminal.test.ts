@@ -83,6 +83,16 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     assert.equal(card?.status, 'error');
     assert.equal(card?.terminal, true, 'the card offers Show terminal');
     assert.equal(sproutTerminals().length, 1, 'one Sprout terminal');
+    // The card's button shows that terminal again after the user moved to another one.
+    const other = vscode.window.createTerminal({ name: 'the user\'s own' });
+    try {
+      other.show();
+      await until(() => vscode.window.activeTerminal === other, "the user's terminal in front");
+      await sprout.handle({ type: 'showTerminal', entryId: card?.id ?? '' });
+      await until(() => vscode.window.activeTerminal?.name === 'Sprout', 'Show terminal to bring the Sprout terminal to the front');
+    } finally {
+      other.dispose();
+    }
   });
 
   it("stops the command when the chat is stopped (the command's process is gone)", async () => {
