@@ -1,7 +1,8 @@
 // run_command in the Sprout terminal, in the real extension host (code-server's, where bash's shell
 // integration starts): the bundled workspace server's call, approved in the user's settings (the approvals run first), runs in
 // a terminal named Sprout; its output (escape sequences removed) and exit code come back to the model in
-// the next request; the chat's stop interrupts the command (its process is gone); a terminal the user
+// the next request; the chat's stop interrupts the command (its process is gone), and so does the
+// server's timeout (closing the terminal when Ctrl-C is ignored); a terminal the user
 // closes mid-command ends the call saying so; and with shell integration off the command runs as the
 // hidden process, said once in the chat.
 import * as assert from 'node:assert/strict';
@@ -105,6 +106,17 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     await sent;
     await until(() => !alive(pid), 'the stopped command to end');
     assert.match(toolCards(chat.view.entries)[0]?.result ?? '', /cancelled/, 'the call ended as cancelled');
+  });
+
+  it("keeps the server's timeout: a command that ignores Ctrl-C is stopped by closing its terminal", async () => {
+    rmSync(pidFile, { force: true });
+    const command = `trap "" INT; echo $$ > terminal-test.pid; exec sleep 600`;
+    const chat = await chatWith(fakeReply.toolCalls([{ name: 'workspace__run_command', arguments: { command, timeoutMs: 2000 } }]), fakeReply.text('noted'));
+    await sprout.controller.send('run it');
+    assert.match(toolResultIn(fake!, 1), /timed out after 2000 ms \(the terminal was closed to stop it\)/);
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    await until(() => !alive(pid), 'the command to be gone with its terminal');
+    assert.equal(toolCards(chat.view.entries)[0]?.status, 'error');
   });
 
   it('ends the call with "the terminal was closed" when the user closes the terminal mid-command', async () => {
