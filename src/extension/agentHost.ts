@@ -110,6 +110,11 @@ export class AgentHost {
     });
   }
 
+  /** The private folder of the bundled servers' state; each server's is the subfolder of its name (bundledServers.ts). */
+  get serversStateDir(): string {
+    return join(this.deps.storageDir, 'servers');
+  }
+
   /** The folder the servers run in (and tool paths are relative to). */
   get workspaceFolder(): string {
     return this.deps.workspaceFolder;
@@ -298,7 +303,7 @@ export class AgentHost {
         builtins: settings.builtinServers,
         distDir: join(this.deps.extensionPath, 'dist'),
         // One private folder (0700) for every server's state: command output, todo lists, test results.
-        stateDir: ensurePrivateDir(join(this.deps.storageDir, 'servers')),
+        stateDir: ensurePrivateDir(this.serversStateDir),
         protectedPaths: settings.protectedPaths,
         inputs: this.deps.inputs,
         knownSecrets: [this.deps.apiKey()].filter((key): key is string => key !== undefined),

@@ -16,6 +16,7 @@ import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
 import { ChatIndex } from './chat/chatIndex';
 import { handleChatMessage } from './chat/chatMessages';
+import { SproutTerminals } from './terminal/sproutTerminals';
 import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, restoreChatEditors, type ChatWebviewDeps } from './chat/chatViewProvider';
 import { ChatViews } from './chat/chatViews';
 import { QuestionBrokers } from './chat/questionBrokers';
@@ -255,10 +256,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const { host, consent, keyConsent, secretConsent, hookFiles } = createHost(context, hostInputs, mcpHostOptions(context, questions, mcpPrompts));
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
-  context.subscriptions.push(testing);
-  const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events });
+  const terminals = new SproutTerminals(workspaceFolder);
+  context.subscriptions.push(testing, terminals);
+  const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events, terminals });
   const handle = (message: WebviewMessage): Promise<void> =>
-    handleChatMessage(message, { chats: controller, views, questions, testing, state: context.workspaceState, runCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args) });
+    handleChatMessage(message, { chats: controller, views, questions, testing, terminals, state: context.workspaceState, runCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args) });
   registerParts(context, { channel, keys, logger, host, events, hooks, tree, index, controller, views, questions, handle, approvals, testing, workspaceFolder }, {
     get: () => settings,
     reread: () => {

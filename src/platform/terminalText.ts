@@ -83,3 +83,36 @@ export function terminalWriter<T extends TextSink>(stream: T): TextSink {
   if ((stream as { [NEUTRALISED]?: true })[NEUTRALISED]) return stream;
   return { [NEUTRALISED]: true, write: (chunk: string) => stream.write(neutralizeTerminalText(chunk)) } as TextSink;
 }
+
+/**
+ * The end of a chunk where an escape sequence may have begun and not ended yet: an ESC alone, a CSI
+ * without its final byte, an OSC, DCS or other string without its terminator (or with only the ESC of
+ * `ESC \`), and their 8-bit shapes.
+ */
+// eslint-disable-next-line no-control-regex
+const OPEN_AT_END = /(?:\u001b(?:\[[0-?]*[ -/]*|[\]PX^_][^\u0007\u001b\u009c]*\u001b?|[ -/]*)|\u009b[0-?]*[ -/]*|[\u009d\u0090\u0098\u009e\u009f][^\u0007\u001b\u009c]*\u001b?)$/;
+/** The most held back at once: a longer "sequence" is text with a stray introducer, passed on. */
+const MAX_HELD = 4096;
+
+/**
+ * Neutralises a stream chunk by chunk (a terminal's output as it comes), holding back the end of a
+ * chunk where a sequence began until the next one completes it, so a sequence split between two
+ * chunks is removed whole instead of leaving its parameters behind as text.
+ */
+export function terminalTextStream(): { push(chunk: string): string; end(): string } {
+  let held = '';
+  return {
+    push: (chunk) => {
+      const text = held + chunk;
+      const open = OPEN_AT_END.exec(text);
+      const cut = open !== null && text.length - open.index <= MAX_HELD ? open.index : text.length;
+      held = text.slice(cut);
+      return neutralizeTerminalText(text.slice(0, cut));
+    },
+    end: () => {
+      const rest = held;
+      held = '';
+      return neutralizeTerminalText(rest);
+    },
+  };
+}

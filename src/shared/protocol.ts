@@ -91,6 +91,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     approvalRule: z.optional(z.string()),
     /** The file this call changed (a checkpoint holds its before and after): the card offers Open diff. */
     change: z.optional(z.object({ path: z.string(), undone: z.boolean() })),
+    /** The call runs (or ran) in a Sprout terminal that is still open: the card offers Show terminal. */
+    terminal: z.optional(z.boolean()),
     /** A `_PreToolUse` hook denied the call (it never ran): which server, and what it said (untrusted). */
     blocked: z.optional(z.object({ server: z.string(), text: z.string() })),
   }),
@@ -230,6 +232,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('applyCode'), text: z.string(), path: z.optional(z.string()) }),
   /** A tool card's Open diff (by entry id), a turn footer's Undo (by turn). */
   z.object({ type: z.literal('openDiff'), entryId: z.string() }),
+  /** A tool card's Show terminal: the Sprout terminal its command runs in. */
+  z.object({ type: z.literal('showTerminal'), entryId: z.string() }),
   z.object({ type: z.literal('undoTurn'), turn: z.number() }),
   z.object({ type: z.literal('showHistory') }),
   z.object({ type: z.literal('showHooks') }),

@@ -12,7 +12,7 @@ import { prettyArgs, toolServer, toolSummary, toolTitle } from './toolSummary';
 
 export type ToolEntry = Extract<ChatEntry, { kind: 'tool' }>;
 export type ToolSend = (
-  message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' | 'rule' } | { type: 'deny'; approvalId: string } | { type: 'openDiff'; entryId: string },
+  message: { type: 'approve'; approvalId: string; scope: 'once' | 'chat' | 'workspace' | 'rule' } | { type: 'deny'; approvalId: string } | { type: 'openDiff'; entryId: string } | { type: 'showTerminal'; entryId: string },
 ) => void;
 
 const STATUS: Record<ToolStatus, { icon: string; text: string }> = {
@@ -89,6 +89,7 @@ export function toolCard(e: ToolEntry, send: ToolSend): HTMLElement {
     if (e.change.undone) actions.append(el('span', { class: 'tag', 'data-testid': 'change-undone' }, 'undone'));
     actions.append(button({ label: `Open diff of ${e.change.path}`, testid: 'open-diff', icon: 'diff', iconOnly: true, onClick: () => send({ type: 'openDiff', entryId: e.id }) }));
   }
+  if (e.terminal) actions.append(button({ label: 'Show the Sprout terminal this command runs in', testid: 'show-terminal', icon: 'terminal', iconOnly: true, onClick: () => send({ type: 'showTerminal', entryId: e.id }) }));
   card.append(details, actions);
   const progress = e.progress !== undefined && (e.status === 'running' || e.status === 'awaiting_approval') ? progressText(e.progress) : '';
   if (progress !== '') card.append(statusLine('progress', progress, 'tool-progress'));

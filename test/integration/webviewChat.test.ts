@@ -175,6 +175,15 @@ test('the notice is dismissible, the diff and undo actions post their requests',
   assert.match((await page.locator('[data-testid=checks-passed]').last().textContent()) ?? '', /Completion check passed \(tests\)/);
 });
 
+test("a command's card in a Sprout terminal has Show terminal, which posts its request", async () => {
+  await clearPosted();
+  await send({ type: 'entry', entry: { kind: 'tool', id: 't-run', name: 'workspace__run_command', args: '{"command":"npm test"}', status: 'running', terminal: true } });
+  await send({ type: 'entry', entry: { kind: 'tool', id: 't-hidden', name: 'workspace__run_command', args: '{"command":"ls"}', status: 'ok', result: 'ok' } });
+  assert.equal(await page.locator('[data-testid=show-terminal]').count(), 1, 'only the card in a terminal has the button');
+  await page.locator('[data-testid=show-terminal]').click();
+  assert.deepEqual(await posted(), [{ type: 'showTerminal', entryId: 't-run' }]);
+});
+
 test('a short, wide view (the bottom panel) keeps half its height for the conversation, with the setup card and with a running chat', async () => {
   // About what the bottom panel gives the webview in a 900 px high window.
   await page.setViewportSize({ width: 900, height: 260 });

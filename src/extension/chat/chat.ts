@@ -20,6 +20,9 @@ import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalTool
 import { ChatViewState } from './chatViewState';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
 import { CheckpointToolHost } from '../checkpoints/checkpointToolHost';
+import { TerminalToolHost, type CommandTerminals, type TerminalTargets } from '../terminal/terminalToolHost';
+import type { ToolHostRelay } from '../../runtime/toolHostRelay';
+import { join } from 'node:path';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 
@@ -36,6 +39,8 @@ export interface ChatDeps {
   instructions?: () => InstructionSet | undefined;
   /** Reads the skills for each prompt (chatInstructions.ts). */
   skills?: () => SkillSet | undefined;
+  /** The window's Sprout terminals: `run_command` runs in one (terminalToolHost.ts); without them, as the server runs it. */
+  terminals?: CommandTerminals;
 }
 
 export interface ChatFiles {
@@ -58,6 +63,17 @@ export function replayTranscript(chatId: string, records: readonly TranscriptRec
   view.endInterruptedPrompt();
 }
 
+/** What the terminal decorator needs of the window, and its one note in this chat's view. */
+function terminalTargets(deps: ChatDeps, view: ChatViewState): TerminalTargets {
+  return {
+    workspaceServer: () => deps.host.bundledWorkspaceServer,
+    workspaceFolder: deps.host.workspaceFolder,
+    stateDir: join(deps.host.serversStateDir, 'workspace'),
+    enabled: () => deps.settings().runInTerminal,
+    say: (text) => view.say('info', text),
+  };
+}
+
 export class Chat {
   private abort: AbortController | undefined;
 
@@ -67,7 +83,8 @@ export class Chat {
     readonly view: ChatViewState,
     readonly tools: ApprovalToolHost,
     readonly checkpoints: CheckpointStore,
-    private readonly recorder: CheckpointToolHost,
+    /** The chat's own relays of the window's tool host (checkpoints, the terminal). */
+    private readonly relays: readonly ToolHostRelay[],
     private readonly unsubscribe: () => void,
     private readonly logger: Logger,
     /** The views hear this chat (off while a replaced chat winds down), and how. */
@@ -88,10 +105,14 @@ export class Chat {
         return record && { path: record.path, undone: record.undone };
       },
       contextWindow: () => deps.settings().agent.contextWindowTokens,
+      terminalOf: (callId) => deps.terminals?.has(callId) === true,
     });
     replayTranscript(id, await store.load(), view, deps.events);
-    // Approval outside, checkpoints inside: a file's "before" is read after the user said yes.
-    const recorder = new CheckpointToolHost(deps.host.tools, checkpoints, { workspaceServer: () => deps.host.bundledWorkspaceServer, workspaceFolder: deps.host.workspaceFolder });
+    // Approval outside, checkpoints inside: a file's "before" is read after the user said yes; the
+    // terminal innermost, so a command runs there only once the rules and the user let it.
+    const workspaceServer = () => deps.host.bundledWorkspaceServer;
+    const runner = deps.terminals === undefined ? deps.host.tools : new TerminalToolHost(deps.host.tools, deps.terminals, terminalTargets(deps, view));
+    const recorder = new CheckpointToolHost(runner, checkpoints, { workspaceServer, workspaceFolder: deps.host.workspaceFolder });
     const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
     const { session } = await openSession({ sessionId: id, settings: deps.host.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
@@ -100,7 +121,7 @@ export class Chat {
       view.apply(event);
       if (audience.live) deps.events?.publish({ type: 'agent', event, at: Date.now() });
     });
-    return new Chat(id, session, view, tools, checkpoints, recorder, unsubscribe, deps.logger, audience, deps.instructions, deps.skills);
+    return new Chat(id, session, view, tools, checkpoints, [recorder, ...(runner instanceof TerminalToolHost ? [runner] : [])], unsubscribe, deps.logger, audience, deps.instructions, deps.skills);
   }
 
   /**
@@ -159,7 +180,7 @@ export class Chat {
     this.stop();
     this.unsubscribe();
     this.session.dispose();
-    // The recorder relays the window's tool host to this chat only.
-    this.recorder.use(undefined);
+    // The relays pass the window's tool host to this chat only.
+    for (const relay of this.relays) relay.use(undefined);
   }
 }

@@ -5,6 +5,7 @@
  * The open chat speaks to the views by itself (its view state posts its entries, its events go on
  * the window's view events); this controller only says which chat that is.
  */
+import type { SproutTerminals } from '../terminal/sproutTerminals';
 import { windowInstructions, windowSkills } from './chatInstructions';
 import { runSlashCommand, slashCommandList } from './chatCommands';
 import { randomUUID } from 'node:crypto';
@@ -39,6 +40,8 @@ export interface ChatControllerDeps {
   views: ChatViews;
   questions: QuestionBrokers;
   events: ViewEvents;
+  /** The window's Sprout terminals, where `run_command` runs when `sprout.tools.runInTerminal` is on. */
+  terminals?: SproutTerminals;
 }
 
 /** A prompt sent before setup was done, with what was attached to it. */
@@ -225,6 +228,7 @@ export class ChatController {
       policy: this.deps.questions.chatPolicy,
       post: (message) => this.deps.views.broadcast(message),
       events: this.deps.events,
+      ...(this.deps.terminals === undefined ? {} : { terminals: this.deps.terminals }),
       instructions: windowInstructions(this.deps.host.workspaceFolder, this.deps.settings),
       skills: windowSkills(this.deps.host.workspaceFolder),
     });

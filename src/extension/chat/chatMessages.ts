@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { WebviewMessage } from '../../shared/protocol';
 import { openDiff } from '../checkpoints/turnChanges';
+import type { SproutTerminals } from '../terminal/sproutTerminals';
 import type { TestResultsMirror } from '../testing/testResultsMirror';
 import { pickAttachment } from './attachments';
 import { checkComposerImage, pickImage } from './composerImages';
@@ -23,6 +24,7 @@ export interface ChatMessageContext {
   testing: TestResultsMirror;
   state: vscode.Memento;
   runCommand: (command: string, ...args: unknown[]) => void;
+  terminals: SproutTerminals;
 }
 
 type Handlers = { [T in WebviewMessage['type']]: (message: Extract<WebviewMessage, { type: T }>, ctx: ChatMessageContext) => Promise<unknown> | void };
@@ -45,6 +47,7 @@ const HANDLERS: Handlers = {
   showHistory: (_m, { chats }) => chats.showHistory(),
   cancelPendingPrompt: (_m, { chats }) => chats.dropPending(),
   openDiff: async (m, { chats }) => openDiff(await chats.current(), m.entryId),
+  showTerminal: (m, { terminals }) => void terminals.showEntry(m.entryId),
   approve: (m, { questions }) => void questions.approvals.answer(m.approvalId, m.scope),
   deny: (m, { questions }) => void questions.approvals.answer(m.approvalId, 'deny'),
   elicitationAnswer: (m, { questions }) =>

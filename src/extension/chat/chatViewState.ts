@@ -23,6 +23,8 @@ type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 export interface ChatViewOptions {
   /** The file a finished tool call changed, if a checkpoint recorded one. */
   changeOf?: (callId: string) => { path: string; undone: boolean } | undefined;
+  /** Whether the call runs (or ran) in a Sprout terminal that is still open (the card's Show terminal). */
+  terminalOf?: (callId: string) => boolean;
   /** The model's context window in tokens, for the usage indicator. */
   contextWindow?: () => number;
 }
@@ -281,7 +283,7 @@ export class ChatViewState {
 
   private toolProgress(callId: string, progress: ToolProgressInfo): void {
     const entry = this.tool(callId);
-    if (entry && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, progress });
+    if (entry && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, progress, ...(this.options.terminalOf?.(callId) ? { terminal: true } : {}) });
   }
 
   private finishTool(callId: string, status: ToolStatus, result: string): void {
@@ -317,6 +319,11 @@ export class ChatViewState {
     const changes = this.turnCallIds(this.turn).map((id) => this.options.changeOf?.(id)).filter((c) => c !== undefined);
     if (changes.length === 0) return {};
     return { files: { paths: [...new Set(changes.map((c) => c.path))], undone: changes.every((c) => c.undone) } };
+  }
+
+  /** A note from the host itself (not from an event), such as why commands run hidden. */
+  say(level: EntryOf<'hookEvent'>['level'], text: string): void {
+    this.note(level, text);
   }
 
   private note(level: EntryOf<'hookEvent'>['level'], text: string): void {

@@ -44,6 +44,7 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
   'sprout.mcp.protocol': 'auto' as ProtocolSetting,
   'sprout.tools.protectedPaths': [] as string[],
+  'sprout.tools.runInTerminal': true,
   'sprout.agentHooks.formats': [...SOURCE_FORMAT_IDS] as SourceFormatId[],
   'sprout.instructions.sources': [...INSTRUCTION_SOURCES] as InstructionSource[],
 } as const;
@@ -70,6 +71,8 @@ export interface ExtensionSettings {
   commandRules: CommandRule[];
   /** Patterns protected on top of the defaults (user and workspace values together: additions only). */
   protectedPaths: string[];
+  /** `sprout.tools.runInTerminal`: the workspace server's `run_command` runs in a "Sprout" terminal the user can watch. */
+  runInTerminal: boolean;
   /** Whose hook files are looked for (`sprout.agentHooks.formats`); a workspace's run only after consent. */
   agentHookFormats: SourceFormatId[];
   /** Which instruction formats are read (`sprout.instructions.sources`); the workspace's only in a trusted window. */
@@ -235,6 +238,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
     commandRules: readCommandRules(get('sprout.tools.commandRules'), errors),
     protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
+    runInTerminal: attempt(errors, true, () => parseBoolean(asBoolOrString(get('sprout.tools.runInTerminal'), 'sprout.tools.runInTerminal'), 'sprout.tools.runInTerminal')),
     agentHookFormats: readAgentHookFormats(get('sprout.agentHooks.formats'), errors),
     instructionSources: readInstructionSources(get('sprout.instructions.sources'), errors),
     errors,

@@ -14,7 +14,7 @@ import { readWorkspaceFile, READ_MAX_BYTES } from './readFile';
 import { listWorkspaceFiles, LIST_DEFAULT_MAX } from './listFiles';
 import { searchWorkspaceText, SEARCH_DEFAULT_MAX } from './searchText';
 import { editWorkspaceFile, writeWorkspaceFile } from './editFile';
-import { runWorkspaceCommand, COMMAND_DEFAULT_TIMEOUT_MS, COMMAND_MAX_TIMEOUT_MS } from './runCommand';
+import { runWorkspaceCommand, runCommandInput } from './runCommand';
 import { writeGuard, type WriteGuard } from './writeGuard';
 
 export interface WorkspaceServerOptions {
@@ -102,11 +102,7 @@ function registerChangingTools(server: McpServer, rootReal: string, stateDir: st
     {
       description:
         'Run a shell command in the workspace. Returns the exit code and the tail of the output; the full output is saved to a file named in the result.',
-      inputSchema: z.object({
-        command: z.string().min(1),
-        cwd: z.string().optional().describe('Working directory inside the workspace, default the root'),
-        timeoutMs: z.number().int().min(1).max(COMMAND_MAX_TIMEOUT_MS).optional().describe(`Default ${COMMAND_DEFAULT_TIMEOUT_MS}`),
-      }),
+      inputSchema: runCommandInput,
       annotations: { title: 'Run command', ...changing, openWorldHint: true },
     },
     (input) =>

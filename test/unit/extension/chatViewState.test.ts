@@ -196,6 +196,23 @@ test('a turn knows its tool calls and the files they changed; undoing marks the 
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
 
+test('a call running in a Sprout terminal offers Show terminal from its progress on; another call does not', () => {
+  const sent: HostMessage[] = [];
+  const model = new ChatViewState((m) => sent.push(m), { terminalOf: (id) => id === 'c1' });
+  model.apply({ type: 'prompt_started', text: 'run' });
+  for (const callId of ['c1', 'c2']) {
+    model.apply({ type: 'tool_started', callId, name: 'workspace__run_command', arguments: '{"command":"npm test"}' });
+    model.apply({ type: 'tool_progress', callId, name: 'workspace__run_command', message: 'Running in the Sprout terminal' });
+    model.apply({ type: 'tool_finished', callId, name: 'workspace__run_command', isError: false, text: 'ok', durationMs: 1 });
+  }
+  const [inTerminal, hidden] = model.entries.filter((e) => e.kind === 'tool');
+  assert.ok(inTerminal?.kind === 'tool' && inTerminal.terminal === true && inTerminal.status === 'ok', 'the finished card keeps its button');
+  assert.ok(hidden?.kind === 'tool' && hidden.terminal === undefined);
+  model.say('info', 'Commands run as a hidden process');
+  assert.ok(model.entries.some((e) => e.kind === 'hookEvent' && e.text === 'Commands run as a hidden process'));
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});
+
 test('a server wait is one note that ends saying how it went: ready in time, or gone on without the late ones', () => {
   const posted: HostMessage[] = [];
   const view = new ChatViewState((m) => posted.push(m));

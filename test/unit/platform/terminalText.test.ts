@@ -2,7 +2,7 @@
 // it stays readable, and a JSON line keeps its data exactly.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { neutralizeProgramOutput, neutralizeTerminalText, terminalSafeJson, terminalWriter } from '../../../src/platform/terminalText';
+import { neutralizeProgramOutput, neutralizeTerminalText, terminalSafeJson, terminalTextStream, terminalWriter } from '../../../src/platform/terminalText';
 
 const ESC = '\u001b';
 
@@ -72,5 +72,38 @@ describe('neutralizeProgramOutput', () => {
   it('neutralises other text as text, JSON-looking or not', () => {
     assert.equal(neutralizeProgramOutput(`{not json${ESC}[2J\n`), '{not json\n');
     assert.equal(neutralizeProgramOutput(`plain ${ESC}]0;title\u0007text\n`), 'plain text\n');
+  });
+});
+
+describe('terminalTextStream', () => {
+  // A terminal's output arrives in chunks that cut anywhere, the shell integration's own sequences
+  // (OSC 633) and colours included: every split of each case gives the text without its sequences.
+  const cases: [string, string, string][] = [
+    ['shell integration marker and colour, as VS Code read() gives them', `${ESC}]633;C\u0007hello\r\n${ESC}[31mred${ESC}[0m\r\n`, 'hello\nred\n'],
+    ['OSC 52 ended by ST', `a${ESC}]52;c;cm0gLXJmIH4=${ESC}\\b`, 'ab'],
+    ['CSI with parameters', `x${ESC}[38;5;196my`, 'xy'],
+    ['8-bit OSC', 'a\u009d0;title\u009cb', 'ab'],
+  ];
+  for (const [what, input, expected] of cases) {
+    it(`removes ${what}, split at every place`, () => {
+      for (let at = 0; at <= input.length; at += 1) {
+        const stream = terminalTextStream();
+        const out = stream.push(input.slice(0, at)) + stream.push(input.slice(at)) + stream.end();
+        assert.equal(out, expected, `split at ${at}`);
+      }
+    });
+  }
+
+  it('passes on a stray introducer followed by much text (nothing is held back for ever)', () => {
+    const stream = terminalTextStream();
+    const out = stream.push(`${ESC}]${'x'.repeat(5000)}`);
+    assert.ok(out.endsWith('x'.repeat(4999)), 'the text after a stray OSC introducer came through');
+    assert.equal(stream.end(), '');
+  });
+
+  it('ends with what it held, neutralised', () => {
+    const stream = terminalTextStream();
+    assert.equal(stream.push(`done${ESC}[1`), 'done');
+    assert.equal(stream.end(), '1');
   });
 });

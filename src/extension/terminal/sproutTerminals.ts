@@ -1,0 +1,189 @@
+/**
+ * The window's "Sprout" terminals, where the workspace server's `run_command` calls run when the user
+ * can watch them (terminalToolHost.ts decides which calls). One terminal per running command: a call
+ * takes an idle one (or opens one), runs its line through shell integration and gives it back, so two
+ * chats never type into the same shell. The command, its output and its exit code are read back
+ * through VS Code's terminal API (`executeCommand`, `read()`, `onDidEndTerminalShellExecution`).
+ *
+ * Shell integration takes a moment to start in a new terminal: the wait is bounded (generously) and
+ * ends on `onDidChangeTerminalShellIntegration`; a terminal where it never starts (a shell VS Code
+ * cannot integrate, the setting off) is `undefined` to the caller, who runs the hidden process instead.
+ * A stop (the chat's, or the timeout) interrupts with Ctrl-C and, if the command does not end within
+ * a grace, closes the terminal, which hangs up on everything running in it.
+ */
+import { existsSync } from 'node:fs';
+import * as vscode from 'vscode';
+import type { TerminalEnd } from './terminalResult';
+import type { CommandTerminals } from './terminalToolHost';
+
+/** How long a new terminal's shell integration may take to start (a slow shell profile, a loaded machine). */
+export const INTEGRATION_WAIT_MS = 20_000;
+/** After Ctrl-C, how long a command may take to end before its terminal is closed. */
+export const INTERRUPT_GRACE_MS = 5_000;
+/** After the end event, how long the rest of the output may take to arrive. */
+const STREAM_END_WAIT_MS = 2_000;
+
+
+export interface TerminalRunOptions {
+  /** Aborted by the chat's stop or the call's timeout: the command is interrupted. */
+  stop: AbortSignal;
+  onData(chunk: string): void;
+}
+
+/** The first shell VS Code integrates and every POSIX system has; where there is none, no terminal. */
+function bashPath(): string | undefined {
+  return ['/bin/bash', '/usr/bin/bash'].find((path) => existsSync(path));
+}
+
+/** Resolves with the terminal's shell integration once it is there, or undefined after `INTEGRATION_WAIT_MS` or its close. */
+function integrationOf(terminal: vscode.Terminal, signal: AbortSignal): Promise<vscode.TerminalShellIntegration | undefined> {
+  if (terminal.shellIntegration) return Promise.resolve(terminal.shellIntegration);
+  return new Promise((resolve) => {
+    const done = (value: vscode.TerminalShellIntegration | undefined): void => {
+      clearTimeout(timer);
+      changed.dispose();
+      closed.dispose();
+      signal.removeEventListener('abort', aborted);
+      resolve(value);
+    };
+    const aborted = (): void => done(undefined);
+    const timer = setTimeout(() => done(terminal.shellIntegration), INTEGRATION_WAIT_MS);
+    const changed = vscode.window.onDidChangeTerminalShellIntegration((event) => event.terminal === terminal && done(event.shellIntegration));
+    const closed = vscode.window.onDidCloseTerminal((t) => t === terminal && done(undefined));
+    signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/** A terminal reserved for one call, with its shell integration. */
+export interface TakenTerminal {
+  terminal: vscode.Terminal;
+  integration: vscode.TerminalShellIntegration;
+}
+
+export class SproutTerminals implements vscode.Disposable, CommandTerminals<TakenTerminal> {
+  private readonly idle = new Set<vscode.Terminal>();
+  private readonly all = new Set<vscode.Terminal>();
+  /** The terminal each call ran in, for the tool card's "Show terminal". */
+  private readonly byCall = new Map<string, vscode.Terminal>();
+  private readonly waitedInVain = new WeakSet<vscode.Terminal>();
+  private readonly closing: vscode.Disposable;
+  private opened = 0;
+
+  constructor(private readonly cwd: string) {
+    this.closing = vscode.window.onDidCloseTerminal((terminal) => {
+      this.idle.delete(terminal);
+      this.all.delete(terminal);
+      for (const [callId, ranIn] of this.byCall) if (ranIn === terminal) this.byCall.delete(callId);
+    });
+  }
+
+  /** Whether a terminal can run commands here at all (a bash to run them in, shell integration not turned off). */
+  available(): boolean {
+    return bashPath() !== undefined && vscode.workspace.getConfiguration('terminal.integrated').get<boolean>('shellIntegration.enabled') !== false;
+  }
+
+  /** Whether call `callId` runs (or ran) in a terminal that is still open. */
+  has(callId: string): boolean {
+    const terminal = this.byCall.get(callId);
+    return terminal !== undefined && this.all.has(terminal);
+  }
+
+  /** A tool card's Show terminal (its entry id is `t-<callId>`): the terminal, or why not. */
+  showEntry(entryId: string): void {
+    const terminal = this.byCall.get(entryId.replace(/^t-/, ''));
+    if (terminal !== undefined && this.all.has(terminal)) terminal.show(false);
+    else void vscode.window.showInformationMessage('Sprout: the terminal this command ran in was closed (its output is in the tool card).');
+  }
+
+  /** An idle terminal with shell integration, now reserved for `callId`; undefined when integration did not start. */
+  async take(callId: string, signal: AbortSignal): Promise<TakenTerminal | undefined> {
+    const ready = [...this.idle].find((t) => t.shellIntegration !== undefined);
+    // A terminal already waited for in vain is not waited for again (nor is another opened to wait on).
+    if (ready === undefined && [...this.idle].some((t) => this.waitedInVain.has(t))) return undefined;
+    const terminal = ready ?? [...this.idle][0] ?? this.open();
+    if (terminal === undefined) return undefined;
+    this.idle.delete(terminal);
+    const integration = await integrationOf(terminal, signal);
+    if (integration === undefined) {
+      if (!signal.aborted) this.waitedInVain.add(terminal);
+      this.release(terminal);
+      return undefined;
+    }
+    this.byCall.set(callId, terminal);
+    // Shown without focus: the user watches the command, their cursor stays where it was.
+    terminal.show(true);
+    return { terminal, integration };
+  }
+
+  run(taken: TakenTerminal, line: string, options: TerminalRunOptions): Promise<TerminalEnd> {
+    return runInTerminal(taken.terminal, taken.integration, line, options);
+  }
+
+  /** A terminal whose command ended goes back to the idle ones (if it is still open). */
+  give(taken: TakenTerminal): void {
+    this.release(taken.terminal);
+  }
+
+  private release(terminal: vscode.Terminal): void {
+    if (this.all.has(terminal)) this.idle.add(terminal);
+  }
+
+  private open(): vscode.Terminal | undefined {
+    const shellPath = bashPath();
+    if (shellPath === undefined) return undefined;
+    // "Sprout" while it is the only one; a second one at once (another chat's command) is numbered.
+    this.opened += 1;
+    const name = this.all.size === 0 ? 'Sprout' : `Sprout (${this.opened})`;
+    const terminal = vscode.window.createTerminal({ name, shellPath, cwd: this.cwd, iconPath: new vscode.ThemeIcon('sparkle'), isTransient: true });
+    this.all.add(terminal);
+    return terminal;
+  }
+
+  dispose(): void {
+    this.closing.dispose();
+    for (const terminal of this.all) terminal.dispose();
+    this.all.clear();
+    this.idle.clear();
+    this.byCall.clear();
+  }
+}
+
+/**
+ * Runs `line` in `terminal` and resolves with how it ended. The output stream is read from the moment
+ * the command is sent (`read()` only gives what comes after its first call); the end is the shell's
+ * end event for this very execution, matched by identity (https://github.com/microsoft/vscode/issues/221399
+ * reported a stray end event right after integration started).
+ */
+export function runInTerminal(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration, line: string, options: TerminalRunOptions): Promise<TerminalEnd> {
+  return new Promise((resolve) => {
+    let stopped: 'interrupted' | 'terminal closed' | undefined;
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    const subscriptions: vscode.Disposable[] = [];
+    const finish = (end: TerminalEnd): void => {
+      clearTimeout(grace);
+      for (const subscription of subscriptions) subscription.dispose();
+      options.stop.removeEventListener('abort', stop);
+      resolve(stopped === undefined ? end : { kind: 'stopped', how: end.kind === 'closed' ? 'terminal closed' : stopped });
+    };
+    const stop = (): void => {
+      stopped = 'interrupted';
+      terminal.sendText('\u0003', false);
+      grace = setTimeout(() => terminal.dispose(), INTERRUPT_GRACE_MS);
+    };
+    let pumped: Promise<void> = Promise.resolve();
+    subscriptions.push(
+      vscode.window.onDidEndTerminalShellExecution((event) => {
+        // The stream ends with the execution; the bound only keeps a stream that never ends from holding the call.
+        if (event.execution === execution) void Promise.race([pumped, new Promise((r) => setTimeout(r, STREAM_END_WAIT_MS))]).then(() => finish({ kind: 'exit', exitCode: event.exitCode }));
+      }),
+      vscode.window.onDidCloseTerminal((t) => t === terminal && finish({ kind: 'closed' })),
+    );
+    const execution = integration.executeCommand(line);
+    const stream = execution.read();
+    pumped = (async () => {
+      for await (const chunk of stream) options.onData(chunk);
+    })().catch(() => undefined);
+    options.stop.addEventListener('abort', stop, { once: true });
+    if (options.stop.aborted) stop();
+  });
+}
