@@ -229,6 +229,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('enableTestHook') }),
   /** `heldImages`: the images the message box holds already (an image picked counts against the cap). */
   z.object({ type: z.literal('attach'), heldImages: z.optional(z.number()) }),
+  /** The composer's tools button: the open chat's tool picker (Sprout: Pick Tools). */
+  z.object({ type: z.literal('pickTools') }),
   z.object({ type: z.literal('dismissNotice') }),
   z.object({ type: z.literal('cancelPendingPrompt') }),
 ]);

@@ -15,6 +15,8 @@ export interface ComposerEvents {
   stop(): void;
   /** `heldImages`: the images the box holds (a picked image counts against the cap). */
   attach(heldImages: number): void;
+  /** The tools button: the host's tool picker for the open chat. */
+  pickTools(): void;
   checkImage: CheckImage;
   draft(text: string): void;
   /** The model button: Sprout: Select Model. */
@@ -66,6 +68,7 @@ export class Composer {
     toolbar.append(
       button({ label: 'Attach a file, the selection or an image', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach(this.images.held()) }),
       this.mode.element,
+      button({ label: 'Tools: turn servers and tools on or off for this chat', testid: 'tools', icon: 'tools', iconOnly: true, onClick: () => this.events.pickTools() }),
       this.usage,
       el('span', { class: 'spacer' }),
       this.modelButton,

@@ -43,6 +43,7 @@ const composer = new Composer({
   },
   stop: () => post({ type: 'stop' }),
   attach: (heldImages) => post({ type: 'attach', heldImages }),
+  pickTools: () => post({ type: 'pickTools' }),
   checkImage: (id, image, held) => post({ type: 'checkImage', id, image, held }),
   draft: (text) => post({ type: 'draft', text }),
   selectModel: () => post({ type: 'setup', action: 'selectModel' }),
