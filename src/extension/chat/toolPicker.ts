@@ -17,26 +17,13 @@ import { quotedName } from '../../agent/nameText';
 import { readToolSets } from '../../runtime/toolSetFiles';
 import type { AgentHost } from '../agentHost';
 import type { Chat } from './chat';
+import { pickedOn } from './toolPickRule';
 
 export interface PickToolsArg {
   picked: string[];
 }
 
 type Item = vscode.QuickPickItem & { tools: ToolInfo[] };
-
-/** The tools on after the pick: each tool's own box, then a server or set whose box changed turns all of its tools that way. */
-export function pickedOn(items: readonly Item[], picked: ReadonlySet<Item>, groups: ReadonlyMap<Item, boolean>): Set<string> {
-  const on = new Set(items.filter((i) => groups.get(i) === undefined && picked.has(i)).flatMap((i) => i.tools.map((t) => t.qualifiedName)));
-  for (const [group, wasOn] of groups) {
-    const nowOn = picked.has(group);
-    if (nowOn === wasOn) continue;
-    for (const t of group.tools) {
-      if (nowOn) on.add(t.qualifiedName);
-      else on.delete(t.qualifiedName);
-    }
-  }
-  return on;
-}
 
 function items(tools: readonly ToolInfo[], sets: readonly ToolSet[], choice: ToolSelection): { list: Array<Item | vscode.QuickPickItem>; groups: Map<Item, boolean>; initial: Item[] } {
   const list: Array<Item | vscode.QuickPickItem> = [];
@@ -101,6 +88,9 @@ export async function pickTools(host: AgentHost, chat: Chat, arg?: PickToolsArg)
   const current = chat.toolChoice;
   let on: Set<string>;
   if (arg !== undefined) {
+    if (!Array.isArray(arg.picked) || !arg.picked.every((n) => typeof n === 'string')) {
+      throw new Error('sprout.pickTools takes { "picked": [names] }: server names, server/tool, server__tool or tool sets to keep on.');
+    }
     const only = expandToolNames(arg.picked, sets);
     const unknown = unmatchedEntries({ only }, tools);
     if (unknown.length > 0) void vscode.window.showWarningMessage(`Sprout: no MCP server lists ${unknown.map(quotedName).join(', ')}; the other tools were picked.`);
