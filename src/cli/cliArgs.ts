@@ -83,7 +83,8 @@ Options:
                            written or run), plan (read-only tools; the answer is a numbered plan of steps)
   --tools LIST             offer the model only these (and let it run only these): a comma list of server
                            names, tools (server/tool or server__tool) and tool sets of the workspace's
-                           .vscode/*.toolsets.jsonc; repeatable. A name nothing matches is said, the rest apply
+                           .vscode/*.toolsets.jsonc (with --trust-workspace); repeatable. A name nothing
+                           matches is said, the rest apply
   --input NAME=VALUE       a value for \${input:NAME} when the prompt is a slash command ("/NAME args": a
                            .github/prompts/NAME.prompt.md or .claude/commands/NAME.md file); repeatable
   --approve-plan           with --session: the numbered steps of the session's last answer (a --mode plan

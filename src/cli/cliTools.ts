@@ -10,9 +10,14 @@ import { readToolSets } from '../runtime/toolSetFiles';
 import type { WritableLike } from '../runtime/streamLogger';
 import { neutralizeTerminalText } from '../platform/terminalText';
 
-export function cliToolSelection(names: readonly string[] | undefined, workspaceFolder: string, stderr: WritableLike): Pick<PromptOptions, 'tools'> {
+/**
+ * The tool sets are the workspace's, read only with --trust-workspace (as its instruction and prompt
+ * files are): a set only narrows, but a cloned repository must not decide what a name the user typed
+ * stands for (a set named like a server would swap that server's tools for others).
+ */
+export function cliToolSelection(names: readonly string[] | undefined, workspaceFolder: string, trusted: boolean, stderr: WritableLike): Pick<PromptOptions, 'tools'> {
   if (names === undefined) return {};
-  const { sets, notes } = readToolSets(workspaceFolder);
+  const { sets, notes } = trusted ? readToolSets(workspaceFolder) : { sets: [], notes: [] };
   for (const note of notes) stderr.write(`sprout-agent: tool sets: ${neutralizeTerminalText(note)}\n`);
   return { tools: { only: expandToolNames(names, sets) } };
 }

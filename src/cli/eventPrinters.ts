@@ -128,7 +128,7 @@ function diagnostic(event: AgentEvent): string | undefined {
         'To choose yourself, name the servers or tools this task needs with --tools, or mark the others "disabled": true in the --mcp-config file'
       );
     case 'tools_unmatched':
-      return `--tools: no MCP server lists ${oneLine(event.names.map(quotedName).join(', '), 500)} (a server name, server/tool, server__tool or a tool set of .vscode/*.toolsets.jsonc); the other names still apply`;
+      return `--tools: no MCP server lists ${oneLine(event.names.map(quotedName).join(', '), 500)} (a server name, server/tool, server__tool or a tool set of .vscode/*.toolsets.jsonc, read with --trust-workspace); the other names still apply`;
     case 'tools_loaded':
       return `tool search "${oneLine(event.query, 200)}" loaded ${oneLine(event.names.join(', '), 500)}`;
     case 'instructions':

@@ -66,12 +66,17 @@ describe('--tools', () => {
     assertAllRequestsValid(fake.requests);
   });
 
-  it('a tool set stands for its tools; names nothing matches are said on stderr, the rest still apply', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('ok')] });
-    const run = await runCli(['--tools', 'reader,nosuch', 'hi'], { env: env(fake.url), cwd: dir });
+  it('a tool set (with --trust-workspace) stands for its tools; names nothing matches are said on stderr, the rest still apply', async () => {
+    fake = await startFakeOpenAi({ responses: [fakeReply.text('ok'), fakeReply.text('ok')] });
+    const run = await runCli(['--trust-workspace', '--tools', 'reader,nosuch', 'hi'], { env: env(fake.url), cwd: dir });
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(toolNames(requestAt(0)), ['workspace__list_files', 'workspace__read_file']);
     assert.match(run.stderr, /--tools: no MCP server lists "search\/codebase", "nosuch" .*the other names still apply/);
+    // Not trusted: the workspace's file is not read, so the set's name matches nothing (said) and the model gets no tool but the hooks' servers'.
+    const untrusted = await runCli(['--tools', 'reader,todo', 'hi'], { env: env(fake.url), cwd: dir });
+    assert.equal(untrusted.code, 0, untrusted.stderr);
+    assert.deepEqual(toolNames(requestAt(1)), ['todo__todo']);
+    assert.match(untrusted.stderr, /--tools: no MCP server lists "reader" .*read with --trust-workspace/);
   });
 
   it('--tools with no name exits 2 saying what to give; nothing is sent', async () => {
