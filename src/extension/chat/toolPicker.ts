@@ -31,8 +31,12 @@ function items(tools: readonly ToolInfo[], sets: readonly ToolSet[], choice: Too
   const initial: Item[] = [];
   const allOn = (group: readonly ToolInfo[]): boolean => group.length > 0 && group.every((t) => selectionAllows(choice, t));
   const setItems = sets.flatMap((set) => {
-    const members = tools.filter((t) => selectionAllows({ only: expandToolNames([set.name], sets) }, t));
-    return members.length === 0 ? [] : [{ label: `$(tools) ${set.name}`, description: set.description ?? `tool set, ${members.length} tools`, detail: set.file, tools: members }];
+    const only = expandToolNames([set.name], sets);
+    const members = tools.filter((t) => selectionAllows({ only }, t));
+    // Names no server lists (a VS Code built-in, a server not started) are said on the item; the rest count.
+    const unknown = unmatchedEntries({ only }, tools);
+    const detail = unknown.length === 0 ? set.file : `${set.file} · not found: ${unknown.map(quotedName).join(', ')}`;
+    return members.length === 0 ? [] : [{ label: `$(tools) ${set.name}`, description: set.description ?? `tool set, ${members.length} tools`, detail, tools: members }];
   });
   if (setItems.length > 0) list.push({ label: 'Tool sets', kind: vscode.QuickPickItemKind.Separator });
   for (const item of setItems) {
