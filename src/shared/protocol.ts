@@ -186,6 +186,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('usage'), usage: contextUsageSchema }),
   z.object({ type: z.literal('hooks'), hooks: hooksSummarySchema }),
   z.object({ type: z.literal('model'), model: z.nullable(modelInUseSchema) }),
+  /** How many tools the open chat turned off with the tool picker (the tools button shows it; 0: every tool). */
+  z.object({ type: z.literal('toolsOff'), count: z.number() }),
   /** The file or selection the user picked for the context bar (an answer to `attach`). */
   z.object({ type: z.literal('attached'), attachment: attachmentSchema }),
   /** The host's check of an image for the message box (`checkImage` by id, or `picked:N` from Attach): the image, or null and why it was refused. */

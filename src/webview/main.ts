@@ -198,6 +198,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.imageChecked(m.id, m.image, m.refusal);
     case 'commands':
       return composer.setCommands(m.commands);
+    case 'toolsOff':
+      return composer.setToolsOff(m.count);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();
