@@ -110,6 +110,8 @@ export type AgentEvent =
   | { type: 'hook_injected'; hook: HookName; server: string; text: string }
   /** The servers list more tools than one request may carry: these servers' tools were cut to fit (toolLimit.ts); said once per change in a session. */
   | ({ type: 'tools_limited' } & ToolsLimited)
+  /** Names of the prompt's tool selection (`--tools`, a tool set: toolSelection.ts) that no server lists; the others still apply. */
+  | { type: 'tools_unmatched'; names: string[] }
   /** A tool search (toolSearch.ts) loaded these tools (real names) for the rest of the conversation. */
   | { type: 'tools_loaded'; query: string; names: string[] }
   /** What instruction files apply from this round on, and why; emitted when that changes (with the reading notes). */

@@ -8,6 +8,7 @@ import type { ImagePart } from './messages';
 import type { InstructionSet } from './instructions';
 import type { SkillSet } from './skills';
 import type { Mode } from './modes';
+import type { ToolSelection } from './toolSelection';
 
 export interface PromptAttachment {
   /** What the user sees, e.g. `src/cart.ts` or `src/cart.ts:10-24`. */
@@ -44,6 +45,11 @@ export interface PromptOptions {
   agent?: AgentProfile;
   /** The agents a `delegate` call may hand a task to (custom agents the host found); the generic one besides. */
   agents?: readonly AgentProfile[];
+  /**
+   * Which servers and tools the model may see and call (toolSelection.ts): the editor's per-chat
+   * picker, the CLI's `--tools`. Only narrows; hooks are never turned off. Absent: every tool.
+   */
+  tools?: ToolSelection;
 }
 
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {

@@ -25,6 +25,7 @@ import { errorMessage } from './errorMessage';
 import { skillsAnnouncement } from './skills';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
+import { unmatchedEntries } from './toolSelection';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -48,6 +49,7 @@ export class PromptRunner {
   private readonly denials: DenialCount = { used: 0 };
   /** `_Stop`'s evidence: every call of this prompt, as it ended. */
   private readonly toolCalls: ToolCallRecord[] = [];
+  private unmatchedSaid = false;
 
   constructor(
     private readonly ctx: CoreContext,
@@ -121,6 +123,14 @@ export class PromptRunner {
     this.ctx.emit({ type: 'tools_limited', ...limited });
   }
 
+  /** The selection's names no server lists are said once per prompt (the rest still apply). */
+  private sayUnmatched(tools: readonly ToolInfo[]): void {
+    if (this.unmatchedSaid) return;
+    this.unmatchedSaid = true;
+    const names = unmatchedEntries(this.options.tools, tools);
+    if (names.length > 0) this.ctx.emit({ type: 'tools_unmatched', names });
+  }
+
   private async round(): Promise<Step> {
     const { ctx } = this;
     const cached = ctx.tools.cachedTools?.();
@@ -130,8 +140,9 @@ export class PromptRunner {
       if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal, this.options.mode))) return finish('cancelled');
       this.startHooksDone = true;
     }
-    const request = roundRequest(ctx, tools, this.options.mode);
+    const request = roundRequest(ctx, tools, this.options.mode, this.options.tools);
     this.sayToolLimit(request);
+    this.sayUnmatched(tools);
     const { specs } = request;
     const announced = request.instructions !== undefined && ctx.instructions !== undefined ? announcement(ctx.instructions, request.instructions) : undefined;
     if (announced !== undefined) ctx.emit({ type: 'instructions', ...announced });
@@ -200,7 +211,7 @@ export class PromptRunner {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
         return finish(reply.finishReason as OutcomeReason);
       }
-      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode)) this.toolCalls.push(record);
+      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode, this.options.tools)) this.toolCalls.push(record);
       if (this.toolCalls.length > 2 * STOP_EVIDENCE_MAX_CALLS) this.toolCalls.splice(0, this.toolCalls.length - STOP_EVIDENCE_MAX_CALLS);
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }

@@ -15,6 +15,7 @@ import type { InstructionDecision } from './instructions';
 import { currentInstructions } from './instructionState';
 import { type Mode, modeSystemText, modeTools } from './modes';
 import { readSkillSpec, skillsSystemText } from './skills';
+import { type ToolSelection, selectedTools } from './toolSelection';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -38,17 +39,18 @@ function withSystemText(system: string, text: string): string {
 }
 
 /**
- * The request parts of the next round, given every tool the servers list (hooks included) and the
- * prompt's mode (modes.ts): the tools the mode allows, all when they fit one request, else the tool
- * search and the tools it loaded (toolSearch.ts); the mode's text and the instruction files that apply,
- * in the system text.
+ * The request parts of the next round, given every tool the servers list (hooks included), the
+ * prompt's mode (modes.ts) and the chat's tool selection (toolSelection.ts): the tools both allow, all
+ * when they fit one request, else the tool search and the tools it loaded (toolSearch.ts, at the
+ * `toolSearchThreshold` setting); the mode's text and the instruction files that apply, in the system text.
  */
 export function roundRequest(
   ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
   tools: readonly ToolInfo[],
   mode: Mode = 'agent',
+  selection?: ToolSelection,
 ): RoundRequest {
-  const offered = offeredTools(modeTools(mode, tools), ctx.state?.().loadedTools ?? []);
+  const offered = offeredTools(modeTools(mode, selectedTools(selection, tools)), ctx.state?.().loadedTools ?? [], ctx.settings().toolSearchThreshold);
   const skills = ctx.skills?.set;
   const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
   const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...toolSpecs(offered.tools)];

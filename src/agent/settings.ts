@@ -42,6 +42,8 @@ export interface AgentSettings {
   toolResultMaxChars: number;
   /** Bound on tool calls of one round running at once. */
   maxParallelTools: number;
+  /** More tools than this (after the mode and the tool selection) and a round offers the tool search instead (toolSearch.ts); >= 2. */
+  toolSearchThreshold: number;
   hooks: HookSettings;
 }
 
@@ -77,6 +79,8 @@ export const DEFAULT_SETTINGS: AgentSettings = {
   firstPromptServerWaitMs: 10_000,
   toolResultMaxChars: 32_000,
   maxParallelTools: 4,
+  // OpenAI's and most gateways' cap on one request's tools (toolLimit.ts).
+  toolSearchThreshold: 128,
   hooks: {
     allowlist: { kind: 'names', names: [] },
     timeoutMs: 2500,

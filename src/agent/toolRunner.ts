@@ -21,6 +21,7 @@ import { runWithIdleTimeout } from './toolTimeout';
 import { answerSearchCall, usesSearch } from './toolSearch';
 import { answerSkillCall } from './skills';
 import { type Mode, modeAllows, modeRefusal } from './modes';
+import { type ToolSelection, selectedTools, selectionAllows, selectionRefusal } from './toolSelection';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -60,6 +61,8 @@ interface ToolRound {
   search?: (call: ToolCall) => ToolCallResult | undefined;
   /** The prompt's mode: a call it forbids is refused before any hook or approval (modes.ts). */
   mode: Mode;
+  /** The chat's tool selection: a call of a tool it turned off is refused the same way (toolSelection.ts). */
+  selection?: ToolSelection;
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -87,6 +90,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   const searched = round.search?.(call);
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
+  if (!selectionAllows(round.selection, tool)) return { result: { isError: true, text: selectionRefusal(call.name) } };
   if (!modeAllows(round.mode, tool)) return { result: { isError: true, text: modeRefusal(round.mode, call.name) } };
   const args = parseToolArguments(call.arguments);
   if (!args.ok) return { result: { isError: true, text: invalidArgumentsResult(call.name, call.arguments, args.error) } };
@@ -163,11 +167,17 @@ export async function runToolCalls(
   signal: AbortSignal,
   denials: DenialCount = { used: 0 },
   mode: Mode = 'agent',
+  selection?: ToolSelection,
 ): Promise<ToolCallRecord[]> {
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode };
-  if (usesSearch(tools)) round.search = (call) => answerSearchCall(call, tools, ctx.state().loadedTools, (query, names) => ctx.emit({ type: 'tools_loaded', query, names }));
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode, ...(selection ? { selection } : {}) };
+  // The search sees what the round offered: a tool turned off is neither found nor loaded.
+  const searchable = selectedTools(selection, tools);
+  const limit = ctx.settings().toolSearchThreshold;
+  if (usesSearch(searchable, limit)) {
+    round.search = (call) => answerSearchCall(call, searchable, ctx.state().loadedTools, (query, names) => ctx.emit({ type: 'tools_loaded', query, names }), limit);
+  }
   const results: CallResult[] = calls.map(() => ({ text: CANCELLED_TOOL_RESULT, isError: true }));
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -101,8 +101,9 @@ export function answerSearchCall(
   tools: readonly ToolInfo[],
   loaded: readonly string[],
   load: (query: string, names: string[]) => void,
+  limit = MAX_TOOLS_PER_REQUEST,
 ): ToolCallResult | undefined {
-  const offered = new Set(offeredTools(tools, loaded).tools.map((t) => t.qualifiedName));
+  const offered = new Set(offeredTools(tools, loaded, limit).tools.map((t) => t.qualifiedName));
   const waiting = tools.filter((t) => !t.isHook && !offered.has(t.qualifiedName));
   if (call.name === SEARCH_TOOL_NAME) {
     const args = parseToolArguments(call.arguments);

@@ -43,6 +43,8 @@ export interface CliArgs {
   inputs: string[];
   /** Approve the plan the session's last answer holds: its steps become the todo list, then the prompt runs in Agent mode. */
   approvePlan: boolean;
+  /** `--tools A,B` (repeatable): only these servers, tools (`server/tool`, `server__tool`) or tool sets are offered and may run; undefined: every tool. */
+  tools?: string[];
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -79,6 +81,10 @@ Options:
                            repeat it for more, at most 10. A model that takes no images gets a note instead
   --mode MODE              agent (default: every tool), ask (only tools marked read-only: nothing is
                            written or run), plan (read-only tools; the answer is a numbered plan of steps)
+  --tools LIST             offer the model only these (and let it run only these): a comma list of server
+                           names, tools (server/tool or server__tool) and tool sets of the workspace's
+                           .vscode/*.toolsets.jsonc (with --trust-workspace); repeatable. A name nothing
+                           matches is said, the rest apply
   --input NAME=VALUE       a value for \${input:NAME} when the prompt is a slash command ("/NAME args": a
                            .github/prompts/NAME.prompt.md or .claude/commands/NAME.md file); repeatable
   --approve-plan           with --session: the numbered steps of the session's last answer (a --mode plan
@@ -117,6 +123,7 @@ Environment:
   SPROUT_AGENT_TOOL_MAX_TOTAL_MS        progress extends a tool call up to this total (default: 1800000)
   SPROUT_AGENT_SERVER_READY_GRACE_MS    how long a round waits for MCP servers that are not ready (default: 1500)
   SPROUT_AGENT_SERVER_STARTUP_WAIT_MS   the same wait on the first round, while servers start (default: 10000)
+  SPROUT_AGENT_TOOL_SEARCH_THRESHOLD    more tools than this and the model finds them with a tool search (default: 128)
   SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
   SPROUT_AGENT_COMMAND_RULES            run_command rules, a JSON list: [{"allow":"npm test"},{"deny":"/git push.*/"}]; with allow
                                         rules set only what they allow runs (a workspace's .vscode/settings.json may only deny)
@@ -160,6 +167,7 @@ const CLI_OPTIONS = {
   'allow-sampling': { type: 'string', multiple: true },
   image: { type: 'string', multiple: true },
   mode: { type: 'string' },
+  tools: { type: 'string', multiple: true },
   'approve-plan': { type: 'boolean' },
   input: { type: 'string', multiple: true },
 } as const;
@@ -169,6 +177,13 @@ function modeOption(value: string | undefined): Mode {
   if (value === undefined) return 'agent';
   if (isMode(value)) return value;
   throw new UsageError(`--mode ${JSON.stringify(value)} is not a mode: use ${MODES.join(', ')} (default: agent).`);
+}
+
+/** `--tools`' names; a list that names nothing is a usage error (it would turn every tool off). */
+function toolsOption(values: readonly string[]): string[] {
+  const names = secretEnvNames(values);
+  if (names.length === 0) throw new UsageError('--tools names no server, tool or tool set: give a comma list (--tools workspace,todo), or leave --tools out for every tool.');
+  return names;
 }
 
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -203,6 +218,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     mode: modeOption(v.mode),
     modeGiven: v.mode !== undefined,
     inputs: v.input ?? [],
+    ...(v.tools === undefined ? {} : { tools: toolsOption(v.tools) }),
     approvePlan: v['approve-plan'] === true,
     prompt,
   };

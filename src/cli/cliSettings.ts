@@ -90,7 +90,14 @@ export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRoun
     contextWindowTokens:
       contextTokens === undefined ? DEFAULT_SETTINGS.contextWindowTokens : parseInteger(contextTokens, 'SPROUT_AGENT_MAX_CONTEXT_TOKENS', 1),
     hooks: hookSettings(env),
+    toolSearchThreshold: toolSearchThreshold(env),
   };
+}
+
+/** SPROUT_AGENT_TOOL_SEARCH_THRESHOLD: more tools than this and a round offers the tool search (the search takes one place, so >= 2). */
+function toolSearchThreshold(env: Env): number {
+  const value = envValue(env, 'SPROUT_AGENT_TOOL_SEARCH_THRESHOLD');
+  return value === undefined ? DEFAULT_SETTINGS.toolSearchThreshold : parseInteger(value, 'SPROUT_AGENT_TOOL_SEARCH_THRESHOLD', 2);
 }
 
 export function modelConnectionFromEnv(env: Env): ModelConnection {

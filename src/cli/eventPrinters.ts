@@ -12,6 +12,7 @@ import { withoutImageBytes } from '../runtime/transcriptImages';
 import { KILL_AFTER_TIMEOUTS } from '../agent/hookCaller';
 import { limitedServersText } from '../agent/toolLimit';
 import { SEARCH_TOOL_NAME } from '../agent/toolSearch';
+import { quotedName } from '../agent/nameText';
 import { hookFailedText, hookTimedOutText } from '../shared/hookText';
 
 export type EventPrinter = (event: AgentEvent) => void;
@@ -124,8 +125,10 @@ function diagnostic(event: AgentEvent): string | undefined {
       return (
         `the MCP servers list ${event.listed} tools, more than one request may carry (${event.limit}); the model finds the tools of ` +
         `${oneLine(limitedServersText(event.servers), 500)} with the tool search (${SEARCH_TOOL_NAME}). ` +
-        'To choose yourself, mark servers this task does not need "disabled": true in the --mcp-config file'
+        'To choose yourself, name the servers or tools this task needs with --tools, or mark the others "disabled": true in the --mcp-config file'
       );
+    case 'tools_unmatched':
+      return `--tools: no MCP server lists ${oneLine(event.names.map(quotedName).join(', '), 500)} (a server name, server/tool, server__tool or a tool set of .vscode/*.toolsets.jsonc, read with --trust-workspace); the other names still apply`;
     case 'tools_loaded':
       return `tool search "${oneLine(event.query, 200)}" loaded ${oneLine(event.names.join(', '), 500)}`;
     case 'instructions':

@@ -32,7 +32,9 @@ export function toolCountError(said: string, toolNames: readonly string[], where
   return new ModelError(
     'bad_request',
     `${where} refused the request's ${toolNames.length} tools (it said: ${first}). They come from the MCP servers ${toolsByServer(toolNames)}. ` +
-      'Turn off the servers this task does not need ("disabled": true in the MCP configuration) and send the prompt again.',
+      'Turn off the servers or tools this task does not need (in the editor, the tools button of the message box, Sprout: Pick Tools; ' +
+      'on the command line, --tools with the servers or tools to keep), or lower sprout.tools.searchThreshold (SPROUT_AGENT_TOOL_SEARCH_THRESHOLD) ' +
+      'below the provider\'s limit, and send the prompt again.',
     status,
   );
 }

@@ -193,6 +193,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('usage'), usage: contextUsageSchema }),
   z.object({ type: z.literal('hooks'), hooks: hooksSummarySchema }),
   z.object({ type: z.literal('model'), model: z.nullable(modelInUseSchema) }),
+  /** How many tools the open chat turned off with the tool picker (the tools button shows it; 0: every tool). */
+  z.object({ type: z.literal('toolsOff'), count: z.number() }),
   /** The file or selection the user picked for the context bar (an answer to `attach`). */
   z.object({ type: z.literal('attached'), attachment: attachmentSchema }),
   /** The host's check of an image for the message box (`checkImage` by id, or `picked:N` from Attach): the image, or null and why it was refused. */
@@ -240,6 +242,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('enableTestHook') }),
   /** `heldImages`: the images the message box holds already (an image picked counts against the cap). */
   z.object({ type: z.literal('attach'), heldImages: z.optional(z.number()) }),
+  /** The composer's tools button: the open chat's tool picker (Sprout: Pick Tools). */
+  z.object({ type: z.literal('pickTools') }),
   z.object({ type: z.literal('dismissNotice') }),
   z.object({ type: z.literal('cancelPendingPrompt') }),
 ]);

@@ -15,6 +15,8 @@ export interface ComposerEvents {
   stop(): void;
   /** `heldImages`: the images the box holds (a picked image counts against the cap). */
   attach(heldImages: number): void;
+  /** The tools button: the host's tool picker for the open chat. */
+  pickTools(): void;
   checkImage: CheckImage;
   draft(text: string): void;
   /** The model button: Sprout: Select Model. */
@@ -23,6 +25,7 @@ export interface ComposerEvents {
 
 /** The short view of media/chat.css (the bottom panel), where the conversation keeps at least half the height. */
 const SHORT_VIEW = '(max-height: 420px)';
+const TOOLS_LABEL = 'Tools: turn servers and tools on or off for this chat';
 
 function tokens(n: number): string {
   return n >= 10_000 ? `${Math.round(n / 1000)}k` : n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
@@ -46,9 +49,20 @@ export class Composer {
   private attachments: AttachmentRef[] = [];
   private readonly images: ImageTray;
   private readonly mode = new ModePicker();
+  private readonly toolsButton = button({ label: TOOLS_LABEL, testid: 'tools', icon: 'tools', iconOnly: true, onClick: () => this.events.pickTools() });
+  private readonly toolsCount = el('span', { class: 'tools-off', 'data-testid': 'tools-off', hidden: '' });
   private readonly slash = new SlashMenu(this.input);
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The tools button's count and words: how many tools the chat turned off (none: every tool). */
+  setToolsOff(count: number): void {
+    this.toolsCount.hidden = count === 0;
+    this.toolsCount.textContent = count === 0 ? '' : String(count);
+    const label = count === 0 ? TOOLS_LABEL : `${TOOLS_LABEL} (${count} ${count === 1 ? 'tool is' : 'tools are'} off)`;
+    this.toolsButton.title = label;
+    this.toolsButton.setAttribute('aria-label', label);
+  }
 
   constructor(private readonly events: ComposerEvents) {
     const box = el('div', { class: 'input-box' });
@@ -63,9 +77,11 @@ export class Composer {
     this.usage.append(bar, this.usageText);
     this.modelButton = button({ label: 'Select Model', testid: 'model-button', cls: 'model-button', onClick: () => this.events.selectModel() });
     this.modelButton.hidden = true;
+    this.toolsButton.append(this.toolsCount);
     toolbar.append(
       button({ label: 'Attach a file, the selection or an image', testid: 'attach', icon: 'attach', iconOnly: true, onClick: () => this.events.attach(this.images.held()) }),
       this.mode.element,
+      this.toolsButton,
       this.usage,
       el('span', { class: 'spacer' }),
       this.modelButton,

@@ -43,6 +43,7 @@ const composer = new Composer({
   },
   stop: () => post({ type: 'stop' }),
   attach: (heldImages) => post({ type: 'attach', heldImages }),
+  pickTools: () => post({ type: 'pickTools' }),
   checkImage: (id, image, held) => post({ type: 'checkImage', id, image, held }),
   draft: (text) => post({ type: 'draft', text }),
   selectModel: () => post({ type: 'setup', action: 'selectModel' }),
@@ -199,6 +200,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.imageChecked(m.id, m.image, m.refusal);
     case 'commands':
       return composer.setCommands(m.commands);
+    case 'toolsOff':
+      return composer.setToolsOff(m.count);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

@@ -25,6 +25,8 @@ import type { ToolHostRelay } from '../../runtime/toolHostRelay';
 import { join } from 'node:path';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
+import type { ToolSelection } from '../../agent/toolSelection';
+import { readToolChoice, writeToolChoice } from './toolChoiceFile';
 
 export interface ChatDeps {
   host: AgentHost;
@@ -47,6 +49,8 @@ export interface ChatFiles {
   transcript: string;
   /** The checkpoints of the files the chat's tool calls changed. */
   changes: string;
+  /** The chat's tool picker choice (toolPicker.ts); absent: every tool. */
+  tools?: string;
 }
 
 /**
@@ -91,7 +95,18 @@ export class Chat {
     private readonly audience: { live: boolean; events?: ViewEvents },
     private readonly readInstructions?: () => InstructionSet | undefined,
     private readonly readSkills?: () => SkillSet | undefined,
-  ) {}
+    private readonly choiceFile?: string,
+  ) {
+    this.toolChoice = readToolChoice(choiceFile, logger);
+  }
+
+  /** The servers and tools turned off in this chat (the tools button), kept in the chat's own file across reloads. */
+  toolChoice: ToolSelection;
+
+  setToolChoice(choice: ToolSelection): void {
+    this.toolChoice = choice;
+    if (this.choiceFile !== undefined) writeToolChoice(this.choiceFile, choice);
+  }
 
   /** Opens (or resumes) the chat `id`; its view events start with `chat_opened` and the stored events. */
   static async open(id: string, files: ChatFiles, deps: ChatDeps): Promise<Chat> {
@@ -121,7 +136,7 @@ export class Chat {
       view.apply(event);
       if (audience.live) deps.events?.publish({ type: 'agent', event, at: Date.now() });
     });
-    return new Chat(id, session, view, tools, checkpoints, [recorder, ...(runner instanceof TerminalToolHost ? [runner] : [])], unsubscribe, deps.logger, audience, deps.instructions, deps.skills);
+    return new Chat(id, session, view, tools, checkpoints, [recorder, ...(runner instanceof TerminalToolHost ? [runner] : [])], unsubscribe, deps.logger, audience, deps.instructions, deps.skills, files.tools);
   }
 
   /**
@@ -143,7 +158,14 @@ export class Chat {
       // Read again for each prompt: the files may have changed, and trust may have been granted since.
       const instructions = options.instructions ?? this.readInstructions?.();
       const skills = options.skills ?? this.readSkills?.();
-      await this.session.run(prompt, abort.signal, { ...options, attachments, ...(instructions === undefined ? {} : { instructions }), ...(skills === undefined ? {} : { skills }) });
+      const tools = options.tools ?? ((this.toolChoice.off ?? []).length > 0 ? this.toolChoice : undefined);
+      await this.session.run(prompt, abort.signal, {
+        ...options,
+        attachments,
+        ...(instructions === undefined ? {} : { instructions }),
+        ...(skills === undefined ? {} : { skills }),
+        ...(tools === undefined ? {} : { tools }),
+      });
     } finally {
       this.abort = undefined;
       this.tellRunning();

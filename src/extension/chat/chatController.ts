@@ -26,6 +26,8 @@ import { chatTitle, type ChatIndex } from './chatIndex';
 import { showChatHistory } from './chatHistory';
 import { DRAFT_KEY, type ChatFacts, type ChatViews } from './chatViews';
 import type { QuestionBrokers } from './questionBrokers';
+import { type PickToolsArg, pickTools } from './toolPicker';
+import type { ToolSelection } from '../../agent/toolSelection';
 
 export const CONTINUE_PROMPT = 'Continue: the hook objection above is still unresolved. Address it, or explain why it cannot be done.';
 
@@ -184,6 +186,14 @@ export class ChatController {
         index.remove(id);
       },
     });
+  }
+
+  /** The open chat's tool picker (toolPicker.ts); the tools button then shows the choice. */
+  async pickTools(arg?: PickToolsArg): Promise<ToolSelection | undefined> {
+    const chat = await this.current();
+    const choice = await pickTools(this.deps.host, chat, arg);
+    if (this.chat === chat) this.deps.views.sendToolsOff(chat);
+    return choice;
   }
 
   async undoTurn(turn: number): Promise<boolean> {

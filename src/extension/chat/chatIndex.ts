@@ -55,7 +55,7 @@ export class ChatIndex {
   }
 
   files(chatId: string): ChatFiles {
-    return { transcript: this.transcriptPath(chatId), changes: join(this.dir, `${safeId(chatId)}.changes.json`) };
+    return { transcript: this.transcriptPath(chatId), changes: join(this.dir, `${safeId(chatId)}.changes.json`), tools: join(this.dir, `${safeId(chatId)}.tools.json`) };
   }
 
   /**
@@ -113,6 +113,7 @@ export class ChatIndex {
     const files = this.files(chatId);
     rmSync(files.transcript, { force: true });
     rmSync(files.changes, { force: true });
+    if (files.tools !== undefined) rmSync(files.tools, { force: true });
     removeTranscriptImages(files.transcript);
     this.write();
   }

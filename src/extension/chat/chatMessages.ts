@@ -73,6 +73,7 @@ const HANDLERS: Handlers = {
   applyCode: (m) => applyToFile(m.text, m.path),
   setup: (m, { runCommand }) => (m.action === 'useVscodeModel' ? runCommand('sprout.selectModel', { source: 'vscode' }) : runCommand(SETUP_COMMANDS[m.action])),
   showHooks: (_m, { runCommand }) => runCommand('sprout.showHooks'),
+  pickTools: (_m, { runCommand }) => runCommand('sprout.pickTools'),
   enableTestHook: (_m, { runCommand }) => runCommand('sprout.enableTestRunnerHook'),
 };
 

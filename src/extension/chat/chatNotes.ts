@@ -8,6 +8,7 @@
 import type { AgentEvent } from '../../agent/events';
 import { KILL_AFTER_TIMEOUTS } from '../../agent/hookCaller';
 import { limitedServersText } from '../../agent/toolLimit';
+import { quotedName } from '../../agent/nameText';
 import { EDITOR_SERVER_NAME } from '../editorServer/editorServerName';
 import { hookFailedText, hookLabel, hookTimedOutText } from '../../shared/hookText';
 
@@ -82,6 +83,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'tools_limited':
     case 'tools_loaded':
       return toolSearchNote(event);
+    case 'tools_unmatched':
+      return { level: 'warning', text: `The tool selection names ${event.names.map(quotedName).join(', ')}, which no MCP server lists; the other names still apply.` };
     case 'hooks_not_enabled':
       // Sprout's own editor server always runs; its Problems check is one command away, not a misconfiguration.
       if (event.server === EDITOR_SERVER_NAME) return { level: 'info', text: 'The Problems check is off: run "Sprout: Enable Problems Hook" to keep the agent from finishing while files it changed have new errors.' };
@@ -124,7 +127,7 @@ function toolSearchNote(event: Extract<AgentEvent, { type: 'tools_limited' | 'to
     level: 'warning',
     text:
       `The MCP servers list ${event.listed} tools, more than one request to the model may carry (${event.limit}). The model finds the tools of ${limitedServersText(event.servers)} ` +
-      'with the tool search as it needs them. To choose yourself, mark the servers this task does not need "disabled": true in the MCP configuration.',
+      'with the tool search as it needs them. To choose yourself, turn off the servers or tools this chat does not need with the tools button in the message box (Sprout: Pick Tools).',
   };
 }
 

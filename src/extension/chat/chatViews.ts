@@ -96,6 +96,12 @@ export class ChatViews implements ViewEventListener {
 
   sendSnapshot(chat: Chat, facts: ChatFacts): void {
     this.broadcast({ type: 'snapshot', state: this.snapshot(chat, facts) });
+    this.sendToolsOff(chat);
+  }
+
+  /** The tools button says how many tools the chat turned off (the tool picker). */
+  sendToolsOff(chat: Chat): void {
+    this.broadcast({ type: 'toolsOff', count: chat.toolChoice.off?.length ?? 0 });
   }
 
   private showHooks(): void {

@@ -17,6 +17,7 @@ import { entriesToMarkdown } from '../chat/transcriptExport';
 import { errorMessage } from '../../agent/errorMessage';
 import type { TestResultsMirror } from '../testing/testResultsMirror';
 import { quotedName } from '../../agent/nameText';
+import type { PickToolsArg } from '../chat/toolPicker';
 
 export interface CommandDeps {
   controller: ChatController;
@@ -108,6 +109,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.openTestFailure': (file: string, line?: number) => deps.testing.openLocation(file, line),
     'sprout.showTestResults': () => deps.testing.reveal(),
     'sprout.forgetToolApprovals': (names?: string[]) => forgetToolApprovals(deps.approvals, names),
+    'sprout.pickTools': (arg?: PickToolsArg) => controller.pickTools(arg),
   };
   return Object.entries(table).map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: never[]) => {

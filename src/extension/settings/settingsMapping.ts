@@ -40,6 +40,7 @@ export const SETTING_DEFAULTS = {
   'sprout.tools.commandRules': [] as unknown[],
   'sprout.tools.timeoutMs': DEFAULT_SETTINGS.toolTimeoutMs,
   'sprout.tools.maxTotalMs': DEFAULT_SETTINGS.toolMaxTotalMs,
+  'sprout.tools.searchThreshold': DEFAULT_SETTINGS.toolSearchThreshold,
   'sprout.mcp.readyGraceMs': DEFAULT_SETTINGS.serverReadyGraceMs,
   'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
   'sprout.mcp.protocol': 'auto' as ProtocolSetting,
@@ -225,6 +226,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     maxRounds: attempt(errors, d.maxRounds, () => parseInteger(asNumberOrString(get('sprout.agent.maxRounds'), 'sprout.agent.maxRounds'), 'sprout.agent.maxRounds', 0)),
     hooks: readHooks(get, errors),
     ...readWaits(get, errors),
+    toolSearchThreshold: attempt(errors, DEFAULT_SETTINGS.toolSearchThreshold, () => parseInteger(asNumberOrString(get('sprout.tools.searchThreshold'), 'sprout.tools.searchThreshold'), 'sprout.tools.searchThreshold', 2)),
   };
   return {
     agent,

@@ -76,12 +76,18 @@ describe('event printers', () => {
     assert.equal(
       err.text,
       'sprout-agent: the MCP servers list 10002 tools, more than one request may carry (128); the model finds the tools of huge (10000 tools) with the tool search (sprout__search_tools). ' +
-        'To choose yourself, mark servers this task does not need "disabled": true in the --mcp-config file\n' +
+        'To choose yourself, name the servers or tools this task needs with --tools, or mark the others "disabled": true in the --mcp-config file\n' +
         'sprout-agent: tool search "deploy" loaded huge__deploy.preview\n',
     );
     const note = noteFor(event);
     assert.equal(note?.level, 'warning');
-    assert.match(note?.text ?? '', /list 10002 tools, more than one request to the model may carry \(128\)\. The model finds the tools of huge \(10000 tools\) with the tool search/);
+    assert.match(note?.text ?? '', /list 10002 tools, more than one request to the model may carry \(128\)\. The model finds the tools of huge \(10000 tools\) with the tool search.*tools button in the message box \(Sprout: Pick Tools\)/);
+    // A --tools name or a tool set's that no server lists: named (hidden characters visible), the rest apply.
+    const unmatched: AgentEvent = { type: 'tools_unmatched', names: ['search/codebase', 'gh\u200b'] };
+    print(unmatched);
+    assert.match(err.text, /sprout-agent: --tools: no MCP server lists "search\/codebase", "gh\\u200b" .*the other names still apply\n$/);
+    assert.equal(noteFor(unmatched)?.level, 'warning');
+    assert.match(noteFor(unmatched)?.text ?? '', /names "search\/codebase", "gh\\u200b", which no MCP server lists/);
   });
 
   it('text: a hook that took too long or failed is worded as the chat words it, for what that hook does', () => {

@@ -209,7 +209,7 @@ describe('a provider that still refuses the number of tools', () => {
     assert.equal(outcome.reason, 'error');
     assert.match(outcome.message ?? '', /refused the request's 13 tools/);
     assert.match(outcome.message ?? '', /MCP servers wide \(12\), tiny \(1\)/);
-    assert.match(outcome.message ?? '', /"disabled": true in the MCP configuration/);
+    assert.match(outcome.message ?? '', /Sprout: Pick Tools.*--tools/);
     assert.equal(rig.fake.chatRequests().length, 1, 'not retried: the same request would be refused again');
   });
 });
