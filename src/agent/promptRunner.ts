@@ -25,6 +25,8 @@ import { errorMessage } from './errorMessage';
 import { skillsAnnouncement } from './skills';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
+import type { AgentProfile } from './agentProfiles';
+import { delegateChoices } from './subagents';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -55,6 +57,11 @@ export class PromptRunner {
     private readonly signal: AbortSignal,
     private readonly options: PromptOptions = {},
   ) {}
+
+  /** The agents `sprout__delegate` may name this prompt (none in a subagent: depth 1). */
+  private get delegates(): AgentProfile[] {
+    return delegateChoices(this.options.agents, this.ctx.settings().subagents.enabled, this.ctx.subagent !== undefined || this.ctx.subagents === undefined, this.options.mode);
+  }
 
   private get attachments(): readonly PromptAttachment[] {
     return this.options.attachments ?? [];
@@ -126,11 +133,12 @@ export class PromptRunner {
     const cached = ctx.tools.cachedTools?.();
     const tools = cached !== undefined ? this.hintIgnoredHooks(cached) : await this.listTools();
     if (!Array.isArray(tools)) return tools;
-    if (!this.startHooksDone) {
+    // A subagent's task is not a user prompt: no `_SessionStart` or `_UserPromptSubmit` (docs/hooks.md#subagents).
+    if (!this.startHooksDone && ctx.subagent === undefined) {
       if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal))) return finish('cancelled');
       this.startHooksDone = true;
     }
-    const request = roundRequest(ctx, tools, this.options.mode);
+    const request = roundRequest(ctx, tools, this.options.mode, this.delegates);
     this.sayToolLimit(request);
     const { specs } = request;
     const announced = request.instructions !== undefined && ctx.instructions !== undefined ? announcement(ctx.instructions, request.instructions) : undefined;
@@ -200,7 +208,7 @@ export class PromptRunner {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
         return finish(reply.finishReason as OutcomeReason);
       }
-      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode)) this.toolCalls.push(record);
+      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode, this.delegates)) this.toolCalls.push(record);
       if (this.toolCalls.length > 2 * STOP_EVIDENCE_MAX_CALLS) this.toolCalls.splice(0, this.toolCalls.length - STOP_EVIDENCE_MAX_CALLS);
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }

@@ -15,6 +15,8 @@ import type { InstructionDecision } from './instructions';
 import { currentInstructions } from './instructionState';
 import { type Mode, modeSystemText, modeTools } from './modes';
 import { readSkillSpec, skillsSystemText } from './skills';
+import type { AgentProfile } from './agentProfiles';
+import { delegateSpec } from './subagents';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -39,7 +41,7 @@ function withSystemText(system: string, text: string): string {
 
 /**
  * The request parts of the next round, given every tool the servers list (hooks included) and the
- * prompt's mode (modes.ts): the tools the mode allows, all when they fit one request, else the tool
+ * prompt's mode (modes.ts) and the agents it may delegate to (subagents.ts): the tools the mode allows, all when they fit one request, else the tool
  * search and the tools it loaded (toolSearch.ts); the mode's text and the instruction files that apply,
  * in the system text.
  */
@@ -47,11 +49,14 @@ export function roundRequest(
   ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
   tools: readonly ToolInfo[],
   mode: Mode = 'agent',
+  delegates: readonly AgentProfile[] = [],
 ): RoundRequest {
   const offered = offeredTools(modeTools(mode, tools), ctx.state?.().loadedTools ?? []);
   const skills = ctx.skills?.set;
   const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
-  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...toolSpecs(offered.tools)];
+  // The agents a `sprout__delegate` call may name (subagents.ts: delegateChoices); none in a subagent.
+  const delegateTool = delegates.length > 0 ? [delegateSpec(delegates)] : [];
+  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...delegateTool, ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
   // Skills: names and descriptions only (progressive disclosure); the body is read through the tool.
   const base = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), skillsSystemText(skills));

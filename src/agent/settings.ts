@@ -43,6 +43,8 @@ export interface AgentSettings {
   /** Bound on tool calls of one round running at once. */
   maxParallelTools: number;
   hooks: HookSettings;
+  /** `sprout__delegate` (subagents.ts) is offered when the host gives the agents; false never offers it. */
+  subagents: { enabled: boolean };
 }
 
 /** A configuration mistake the user must fix; `setting` names the setting or variable. */
@@ -85,6 +87,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
     repeatedEndTurnStops: true,
     preToolUseMaxDenials: 10,
   },
+  subagents: { enabled: true },
 };
 
 /**

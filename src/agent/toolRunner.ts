@@ -21,6 +21,8 @@ import { runWithIdleTimeout } from './toolTimeout';
 import { answerSearchCall, usesSearch } from './toolSearch';
 import { answerSkillCall } from './skills';
 import { type Mode, modeAllows, modeRefusal } from './modes';
+import type { AgentProfile } from './agentProfiles';
+import { DELEGATE_TOOL_NAME, runSubagent } from './subagents';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -60,6 +62,8 @@ interface ToolRound {
   search?: (call: ToolCall) => ToolCallResult | undefined;
   /** The prompt's mode: a call it forbids is refused before any hook or approval (modes.ts). */
   mode: Mode;
+  /** The agents `sprout__delegate` may name this prompt (subagents.ts); empty: the tool is not offered. */
+  delegates: readonly AgentProfile[];
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -84,6 +88,10 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   // Answered by the core (skills.ts), like the tool search: no server, so no hook and no approval.
   const skill = answerSkillCall(call, ctx.skills?.set);
   if (skill !== undefined) return { result: skill };
+  // A delegation runs a child session (subagents.ts); its own tool calls pass their own hooks and approvals.
+  if (call.name === DELEGATE_TOOL_NAME && round.delegates.length > 0 && ctx.subagents !== undefined) {
+    return { result: await runSubagent({ ...ctx.subagents, emit: (e) => ctx.emit(e) }, call, round.delegates, signal, round.mode) };
+  }
   const searched = round.search?.(call);
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
@@ -163,10 +171,11 @@ export async function runToolCalls(
   signal: AbortSignal,
   denials: DenialCount = { used: 0 },
   mode: Mode = 'agent',
+  delegates: readonly AgentProfile[] = [],
 ): Promise<ToolCallRecord[]> {
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode };
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode, delegates };
   if (usesSearch(tools)) round.search = (call) => answerSearchCall(call, tools, ctx.state().loadedTools, (query, names) => ctx.emit({ type: 'tools_loaded', query, names }));
   const results: CallResult[] = calls.map(() => ({ text: CANCELLED_TOOL_RESULT, isError: true }));
   let next = 0;

@@ -180,7 +180,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const planned = await plannedRun(runtime, runArgs, prompt, { images, ...customizations, ...attachments }, io.interrupt);
+    const planned = await plannedRun(runtime, runArgs, prompt, { images, agents: [], ...customizations, ...attachments }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.

@@ -122,7 +122,8 @@ export class Chat {
       // Read again for each prompt: the files may have changed, and trust may have been granted since.
       const instructions = options.instructions ?? this.readInstructions?.();
       const skills = options.skills ?? this.readSkills?.();
-      await this.session.run(prompt, abort.signal, { ...options, attachments, ...(instructions === undefined ? {} : { instructions }), ...(skills === undefined ? {} : { skills }) });
+      // `agents`: the custom agents a delegation may name besides the generic one (subagents.ts).
+      await this.session.run(prompt, abort.signal, { agents: [], ...options, attachments, ...(instructions === undefined ? {} : { instructions }), ...(skills === undefined ? {} : { skills }) });
     } finally {
       this.abort = undefined;
       this.tellRunning();
