@@ -12,6 +12,7 @@ import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
 import type { InstructionState } from './instructionState';
 import type { SkillSet } from './skills';
+import type { SubagentRef, SubagentSlots, SubagentStarter } from './subagents';
 
 export interface CoreContext {
   readonly sessionId: string;
@@ -40,6 +41,10 @@ export interface CoreContext {
   readonly instructions?: InstructionState;
   /** The skills the host found last (PromptOptions.skills), kept for later prompts until one brings new ones (skills.ts). */
   readonly skills?: { set: SkillSet | undefined; announced: string };
+  /** Set in a subagent's session: its hooks' `_meta` name it (`agent`), its end of turn asks `_SubagentStop`, and it never delegates. */
+  readonly subagent?: SubagentRef;
+  /** How this session starts its children (subagents.ts); absent where a session cannot delegate. */
+  readonly subagents?: { slots: SubagentSlots; start: SubagentStarter };
 }
 
 export interface SessionLifecycle {

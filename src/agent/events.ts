@@ -12,7 +12,7 @@ import type { AppliedInstruction } from './instructions';
 import type { Mode } from './modes';
 
 /** The lifecycle hooks, in the order a session meets them (docs/hooks.md). */
-export const HOOK_NAMES = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_PostCompact', '_SessionEnd'] as const;
+export const HOOK_NAMES = ['_SessionStart', '_UserPromptSubmit', '_PreToolUse', '_PostToolUse', '_Stop', '_SubagentStop', '_PostCompact', '_SessionEnd'] as const;
 
 export type HookName = (typeof HOOK_NAMES)[number];
 
@@ -117,7 +117,13 @@ export type AgentEvent =
   /** What instruction files apply from this round on, and why; emitted when that changes (with the reading notes). */
   | { type: 'instructions'; applied: AppliedInstruction[]; notes: string[] }
   /** The skills the model is offered (skills.ts), by name and file, with the reading notes; emitted when that changes. */
-  | { type: 'skills'; skills: { name: string; path: string }[]; notes: string[] };
+  | { type: 'skills'; skills: { name: string; path: string }[]; notes: string[] }
+  /**
+   * An event of a subagent (subagents.ts) the `sprout__delegate` call `callId` runs, as it happened in
+   * the child session: wrapped, so it never changes the parent's history or budget (streamed text stays
+   * with the child).
+   */
+  | { type: 'subagent_event'; subagent: { id: string; name: string; callId: string }; event: AgentEvent };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

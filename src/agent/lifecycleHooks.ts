@@ -34,7 +34,8 @@ export async function askHook(
   signal: AbortSignal,
 ): Promise<HookReply[]> {
   if (servers.length === 0) return [];
-  const context = { sessionId: ctx.sessionId, ...fields };
+  // docs/hooks.md#subagents: a subagent's hooks say which agent asks.
+  const context = { sessionId: ctx.sessionId, ...fields, ...(ctx.subagent === undefined ? {} : { agent: { id: ctx.subagent.id, name: ctx.subagent.name } }) };
   const outcomes = await Promise.all(servers.map((server) => ctx.hookCaller.call(server, hook, context, signal)));
   return collectObjections(outcomes, servers);
 }

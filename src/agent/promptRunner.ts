@@ -13,7 +13,7 @@ import { type CoreContext, appendMessage, toolListOptions } from './context';
 import { validateHistory, wireSafeCalls } from './historyValidity';
 import { callModel, replyMessage } from './modelTurn';
 import type { ModelReply } from './ports';
-import { type RoundRequest, roundRequest } from './roundRequest';
+import { type RoundChoice, type RoundRequest, roundRequest } from './roundRequest';
 import { type PromptGate, STOP_EVIDENCE_MAX_CALLS, emitBudget, endWithObjectionsStanding, newPromptGate, noteToolRound, runStopGate } from './stopGate';
 import { budgetAtPromptStart, ignoredHookServers } from './stopGateRules';
 import { runPromptStartHooks } from './lifecycleHooks';
@@ -26,6 +26,8 @@ import { skillsAnnouncement } from './skills';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
 import { unmatchedEntries } from './toolSelection';
+import type { AgentProfile } from './agentProfiles';
+import { delegateChoices } from './subagents';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -57,6 +59,16 @@ export class PromptRunner {
     private readonly signal: AbortSignal,
     private readonly options: PromptOptions = {},
   ) {}
+
+  /** The agents `sprout__delegate` may name this prompt (none in a subagent: depth 1). */
+  /** The prompt's tool selection and the agents it may delegate to, for its rounds and calls. */
+  private get choice(): RoundChoice {
+    return { ...(this.options.tools ? { selection: this.options.tools } : {}), delegates: this.delegates };
+  }
+
+  private get delegates(): AgentProfile[] {
+    return delegateChoices(this.options.agents, this.ctx.settings().subagents.enabled, this.ctx.subagent !== undefined || this.ctx.subagents === undefined, this.options.mode);
+  }
 
   private get attachments(): readonly PromptAttachment[] {
     return this.options.attachments ?? [];
@@ -136,11 +148,12 @@ export class PromptRunner {
     const cached = ctx.tools.cachedTools?.();
     const tools = cached !== undefined ? this.hintIgnoredHooks(cached) : await this.listTools();
     if (!Array.isArray(tools)) return tools;
-    if (!this.startHooksDone) {
+    // A subagent's task is not a user prompt: no `_SessionStart` or `_UserPromptSubmit` (docs/hooks.md#subagents).
+    if (!this.startHooksDone && ctx.subagent === undefined) {
       if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal, this.options.mode))) return finish('cancelled');
       this.startHooksDone = true;
     }
-    const request = roundRequest(ctx, tools, this.options.mode, this.options.tools);
+    const request = roundRequest(ctx, tools, this.options.mode, this.choice);
     this.sayToolLimit(request);
     this.sayUnmatched(tools);
     const { specs } = request;
@@ -211,7 +224,7 @@ export class PromptRunner {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
         return finish(reply.finishReason as OutcomeReason);
       }
-      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode, this.options.tools)) this.toolCalls.push(record);
+      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode, this.choice)) this.toolCalls.push(record);
       if (this.toolCalls.length > 2 * STOP_EVIDENCE_MAX_CALLS) this.toolCalls.splice(0, this.toolCalls.length - STOP_EVIDENCE_MAX_CALLS);
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }

@@ -16,6 +16,16 @@ import { currentInstructions } from './instructionState';
 import { type Mode, modeSystemText, modeTools } from './modes';
 import { readSkillSpec, skillsSystemText } from './skills';
 import { type ToolSelection, selectedTools } from './toolSelection';
+import type { AgentProfile } from './agentProfiles';
+import { delegateSpec } from './subagents';
+
+/** What a prompt chose besides its mode, for its rounds and its tool calls alike. */
+export interface RoundChoice {
+  /** The chat's tool picker or the CLI's `--tools` (toolSelection.ts): only narrows. */
+  selection?: ToolSelection;
+  /** The agents a `sprout__delegate` call may name (subagents.ts); none: the tool is not offered. */
+  delegates?: readonly AgentProfile[];
+}
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -40,20 +50,24 @@ function withSystemText(system: string, text: string): string {
 
 /**
  * The request parts of the next round, given every tool the servers list (hooks included), the
- * prompt's mode (modes.ts) and the chat's tool selection (toolSelection.ts): the tools both allow, all
- * when they fit one request, else the tool search and the tools it loaded (toolSearch.ts, at the
- * `toolSearchThreshold` setting); the mode's text and the instruction files that apply, in the system text.
+ * prompt's mode (modes.ts) and its choices (RoundChoice: the chat's tool selection, toolSelection.ts; the
+ * agents it may delegate to, subagents.ts): the tools mode and selection allow, all when they fit one
+ * request, else the tool search and the tools it loaded (toolSearch.ts, at the `toolSearchThreshold`
+ * setting); the mode's text and the instruction files that apply, in the system text.
  */
 export function roundRequest(
   ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
   tools: readonly ToolInfo[],
   mode: Mode = 'agent',
-  selection?: ToolSelection,
+  choice: RoundChoice = {},
 ): RoundRequest {
+  const { selection, delegates = [] } = choice;
   const offered = offeredTools(modeTools(mode, selectedTools(selection, tools)), ctx.state?.().loadedTools ?? [], ctx.settings().toolSearchThreshold);
   const skills = ctx.skills?.set;
   const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
-  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...toolSpecs(offered.tools)];
+  // The agents a `sprout__delegate` call may name (subagents.ts: delegateChoices); none in a subagent.
+  const delegateTool = delegates.length > 0 ? [delegateSpec(delegates)] : [];
+  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...delegateTool, ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
   // Skills: names and descriptions only (progressive disclosure); the body is read through the tool.
   const base = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), skillsSystemText(skills));

@@ -25,6 +25,9 @@ import type { ChatMessage, Usage } from './messages';
 import { errorMessage } from './errorMessage';
 import type { PromptOptions } from './promptAttachments';
 import { newInstructionState } from './instructionState';
+import { type SubagentRef, type SubagentSession, SubagentSlots, subagentSettings, subagentToolHost } from './subagents';
+import type { AgentProfile } from './agentProfiles';
+import type { Mode } from './modes';
 
 export interface AgentSessionOptions {
   sessionId: string;
@@ -35,6 +38,8 @@ export interface AgentSessionOptions {
   logger?: Logger;
   /** Every event is appended as it happens; streamed text in pieces of `SAVED_TEXT_PIECE` characters. */
   transcript?: TranscriptStore;
+  /** Set when this session is a subagent (subagents.ts): a parent session builds it, never a host. */
+  subagent?: SubagentRef;
 }
 
 export interface SessionState {
@@ -94,7 +99,7 @@ export class AgentSession {
       sessionId: options.sessionId,
       settings: () => this.settings,
       model: options.model,
-      conversation: { id: options.sessionId },
+      conversation: { id: options.subagent === undefined ? options.sessionId : `${options.sessionId}/${options.subagent.id}` },
       tools: options.tools,
       clock: options.clock,
       logger: options.logger,
@@ -108,6 +113,7 @@ export class AgentSession {
       toolWait: { listedOnce: false },
       instructions: newInstructionState(),
       skills: { set: undefined, announced: '' },
+      ...(options.subagent === undefined ? { subagents: { slots: new SubagentSlots(), start: (ref, profile) => this.startSubagent(ref, profile) } } : { subagent: options.subagent }),
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }
@@ -210,6 +216,45 @@ export class AgentSession {
   dispose(): void {
     this.stopForwarding();
     this.listeners.clear();
+  }
+
+  /**
+   * A child session for a delegation (subagents.ts): its own history and budget, the agent's words and
+   * tool filter, this session's model client, tool host, clock, settings (as they are now) and the
+   * instruction files and skills of this session's last prompt. It keeps no transcript: its events
+   * reach this session's (wrapped), and its `_SessionStart`/`_SessionEnd` are never called.
+   */
+  private async startSubagent(ref: SubagentRef, profile: AgentProfile): Promise<SubagentSession> {
+    const { options, ctx } = this;
+    const child = await AgentSession.open({
+      sessionId: options.sessionId,
+      settings: subagentSettings(this.settings, profile),
+      model: options.model,
+      tools: subagentToolHost(options.tools, profile),
+      clock: options.clock,
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+      subagent: ref,
+    });
+    const instructions = ctx.instructions?.set;
+    const skills = ctx.skills?.set;
+    return {
+      run: (task: string, signal: AbortSignal, mode?: Mode) =>
+        child.run(task, signal, { ...(mode === undefined ? {} : { mode }), ...(instructions === undefined ? {} : { instructions }), ...(skills === undefined ? {} : { skills }) }),
+      finalText: () => child.finalText(),
+      subscribe: (listener) => child.subscribe(listener),
+      dispose: () => child.dispose(),
+    };
+  }
+
+  /** The last assistant text of the history: a subagent's answer. */
+  finalText(): string {
+    const history = this.replay.history;
+    for (let at = history.length - 1; at >= 0; at -= 1) {
+      const m = history[at];
+      if (m?.role === 'assistant' && typeof m.content === 'string' && m.content.trim() !== '') return m.content;
+      if (m?.role === 'user') break;
+    }
+    return '';
   }
 
   /**

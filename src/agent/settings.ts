@@ -45,6 +45,8 @@ export interface AgentSettings {
   /** More tools than this (after the mode and the tool selection) and a round offers the tool search instead (toolSearch.ts); >= 2. */
   toolSearchThreshold: number;
   hooks: HookSettings;
+  /** `sprout__delegate` (subagents.ts) is offered when the host gives the agents; false never offers it. */
+  subagents: { enabled: boolean };
 }
 
 /** A configuration mistake the user must fix; `setting` names the setting or variable. */
@@ -89,6 +91,7 @@ export const DEFAULT_SETTINGS: AgentSettings = {
     repeatedEndTurnStops: true,
     preToolUseMaxDenials: 10,
   },
+  subagents: { enabled: true },
 };
 
 /**

@@ -15,6 +15,11 @@ import { decideGate, serversWithHook } from './stopGateRules';
 import type { AgentEvent, HookObjection, Outcome, UnresolvedCause } from './events';
 import type { ToolInfo } from './messages';
 
+/** The gate's hook: `_Stop`, or `_SubagentStop` in a subagent's session (same rules, its own budget: docs/hooks.md#_subagentstop). */
+export function stopHook(ctx: Pick<CoreContext, 'subagent'>): '_Stop' | '_SubagentStop' {
+  return ctx.subagent === undefined ? '_Stop' : '_SubagentStop';
+}
+
 /** `_Stop`'s evidence: at most this many of the prompt's latest tool calls, and this much closing text. */
 export const STOP_EVIDENCE_MAX_CALLS = 100;
 export const STOP_EVIDENCE_TEXT_BYTES = 4096;
@@ -96,7 +101,7 @@ export function runStopGate(
   const used = ctx.state().rejectionsUsed;
   const decision = decideGate({ rejectionsUsed: used, afterObjection: gate.afterObjection }, hooks);
   if (decision.kind === 'finish') return finishStanding(ctx, gate, decision.cause);
-  const servers = serversWithHook(tools, hooks.allowlist, '_Stop', ctx.tools.serverNames());
+  const servers = serversWithHook(tools, hooks.allowlist, stopHook(ctx), ctx.tools.serverNames());
   if (servers.length === 0 && signal.aborted) return { kind: 'cancelled' };
   // Nobody left to ask for a verdict: what stood when the model declined or the budget ran out still stands.
   if (decision.kind === 'verdict') {
@@ -126,15 +131,16 @@ function stopFields(ctx: CoreContext, gate: PromptGate, evidence: StopEvidence):
 
 async function askStopHooks(ctx: CoreContext, gate: PromptGate, servers: string[], evidence: StopEvidence, signal: AbortSignal): Promise<GateResult> {
   const max = ctx.settings().hooks.stopMaxRejections;
-  const objections = await askHook(ctx, servers, '_Stop', stopFields(ctx, gate, evidence), signal);
+  const hook = stopHook(ctx);
+  const objections = await askHook(ctx, servers, hook, stopFields(ctx, gate, evidence), signal);
   if (signal.aborted) return { kind: 'cancelled' };
   if (objections.length === 0) return finishWithoutObjection(ctx, gate);
   const nowUsed = ctx.state().rejectionsUsed + 1;
   emitBudget(ctx, nowUsed);
   for (const objection of objections) {
-    const objected = { type: 'hook_objected' as const, hook: '_Stop' as const, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max, scope: ctx.settings().hooks.stopBudgetScope };
+    const objected = { type: 'hook_objected' as const, hook, server: objection.server, text: objection.text, rejectionsUsed: nowUsed, maxRejections: max, scope: ctx.settings().hooks.stopBudgetScope };
     ctx.emit(objection.failures ? { ...objected, failures: objection.failures } : objected);
-    for (const message of buildHookPair('_Stop', objection.server, objection.text)) appendMessage(ctx, message);
+    for (const message of buildHookPair(hook, objection.server, objection.text)) appendMessage(ctx, message);
   }
   gate.afterObjection = true;
   gate.pending = objections;
@@ -155,7 +161,7 @@ async function finalVerdict(
   signal: AbortSignal,
   cause: UnresolvedCause,
 ): Promise<GateResult> {
-  const objections: HookObjection[] = await askHook(ctx, servers, '_Stop', { ...stopFields(ctx, gate, evidence), final: true }, signal);
+  const objections: HookObjection[] = await askHook(ctx, servers, stopHook(ctx), { ...stopFields(ctx, gate, evidence), final: true }, signal);
   if (signal.aborted) return { kind: 'cancelled' };
   if (objections.length === 0 && cause !== 'declined') return finishWithoutObjection(ctx, gate);
   settlePending(ctx, gate, cause === 'declined' ? 'declined' : 'overridden');

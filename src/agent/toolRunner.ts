@@ -22,6 +22,9 @@ import { answerSearchCall, usesSearch } from './toolSearch';
 import { answerSkillCall } from './skills';
 import { type Mode, modeAllows, modeRefusal } from './modes';
 import { type ToolSelection, selectedTools, selectionAllows, selectionRefusal } from './toolSelection';
+import type { AgentProfile } from './agentProfiles';
+import { DELEGATE_TOOL_NAME, runSubagent } from './subagents';
+import type { RoundChoice } from './roundRequest';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -63,6 +66,8 @@ interface ToolRound {
   mode: Mode;
   /** The chat's tool selection: a call of a tool it turned off is refused the same way (toolSelection.ts). */
   selection?: ToolSelection;
+  /** The agents `sprout__delegate` may name this prompt (subagents.ts); empty: the tool is not offered. */
+  delegates: readonly AgentProfile[];
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -87,6 +92,10 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   // Answered by the core (skills.ts), like the tool search: no server, so no hook and no approval.
   const skill = answerSkillCall(call, ctx.skills?.set);
   if (skill !== undefined) return { result: skill };
+  // A delegation runs a child session (subagents.ts); its own tool calls pass their own hooks and approvals.
+  if (call.name === DELEGATE_TOOL_NAME && round.delegates.length > 0 && ctx.subagents !== undefined) {
+    return { result: await runSubagent({ ...ctx.subagents, emit: (e) => ctx.emit(e) }, call, round.delegates, signal, round.mode) };
+  }
   const searched = round.search?.(call);
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
@@ -167,11 +176,12 @@ export async function runToolCalls(
   signal: AbortSignal,
   denials: DenialCount = { used: 0 },
   mode: Mode = 'agent',
-  selection?: ToolSelection,
+  choice: RoundChoice = {},
 ): Promise<ToolCallRecord[]> {
+  const { selection, delegates = [] } = choice;
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode, ...(selection ? { selection } : {}) };
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode, delegates, ...(selection ? { selection } : {}) };
   // The search sees what the round offered: a tool turned off is neither found nor loaded.
   const searchable = selectedTools(selection, tools);
   const limit = ctx.settings().toolSearchThreshold;

@@ -127,7 +127,7 @@ export function hookOutputText(hook: HookName, answers: readonly HookObjection[]
  */
 export function bridgeEvents(format: AgentFormat, served: ReadonlySet<HookName>): string[] {
   const wanted = new Set(served);
-  if (wanted.has('_Stop')) wanted.add('_PostToolUse');
+  if (wanted.has('_Stop') || wanted.has('_SubagentStop')) wanted.add('_PostToolUse');
   if (wanted.size > 0) wanted.add('_SessionEnd');
   // Claude Code and Codex re-inject after compaction through their session-start event.
   if (wanted.has('_PostCompact')) wanted.add('_SessionStart');

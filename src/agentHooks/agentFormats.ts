@@ -23,7 +23,8 @@ const CLAUDE_NAMES = {
 const claudeFormat = claudeFamilyFormat({
   id: 'claude',
   displayName: 'Claude Code',
-  names: CLAUDE_NAMES,
+  // SubagentStop: a subagent (its Agent/Task tool) ending its turn, Sprout's _SubagentStop.
+  names: { ...CLAUDE_NAMES, _SubagentStop: 'SubagentStop' },
   closingTextField: 'last_assistant_message',
   blockWord: 'block',
   denyStyle: 'permissionDecision',

@@ -53,9 +53,18 @@ function schemaFor(hook: HookName, closingTextField: FamilyOptions['closingTextF
       return base.extend({ ...tool, tool_response: z.unknown() });
     case '_Stop':
       return base.extend({ stop_hook_active: z.boolean().optional(), [closingTextField]: z.string().nullish() });
+    // Claude Code's SubagentStop: the Stop fields plus which subagent (code.claude.com/docs/en/hooks#subagentstop).
+    case '_SubagentStop':
+      return base.extend({ stop_hook_active: z.boolean().optional(), [closingTextField]: z.string().nullish(), agent_id: z.string().nullish(), agent_type: z.string().nullish() });
     case '_SessionEnd':
       return base.extend({ reason: z.string().optional() });
   }
+}
+
+/** A SubagentStop payload's subagent, as Sprout's `_meta.agent` names one. */
+function subagentOf(p: Record<string, unknown>): { id: string; name: string } {
+  const name = typeof p.agent_type === 'string' && p.agent_type !== '' ? p.agent_type : 'subagent';
+  return { id: typeof p.agent_id === 'string' && p.agent_id !== '' ? p.agent_id : name, name };
 }
 
 /**
@@ -83,6 +92,8 @@ function fieldsOf(o: FamilyOptions, hook: HookName, p: Record<string, unknown>):
     }
     case '_Stop':
       return { lastAssistantText: typeof p[o.closingTextField] === 'string' ? p[o.closingTextField] : '', ...(typeof p.prompt === 'string' ? { prompt: p.prompt } : {}) };
+    case '_SubagentStop':
+      return { lastAssistantText: typeof p[o.closingTextField] === 'string' ? p[o.closingTextField] : '', agent: subagentOf(p) };
     case '_SessionEnd':
       return { reason: p.reason === 'clear' ? 'new_chat' : 'exit' };
     case '_PostCompact':
@@ -96,7 +107,7 @@ function parse(o: FamilyOptions, format: AgentFormat, event: string, payload: un
   // A session that starts again after compaction is where these agents let a hook re-inject state.
   if (hook === '_SessionStart' && p.source === 'compact') hook = '_PostCompact';
   const call: BridgeCall = { hook, sessionId: p.session_id as string, cwd: p.cwd as string, fields: fieldsOf(o, hook, p) };
-  return hook === '_Stop' ? { ...call, afterObjection: p.stop_hook_active === true } : call;
+  return hook === '_Stop' || hook === '_SubagentStop' ? { ...call, afterObjection: p.stop_hook_active === true } : call;
 }
 
 function answer(o: FamilyOptions, event: string, decided: SproutAnswer): AgentAnswer {
@@ -137,6 +148,10 @@ function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<stri
       return { ...common, ...toolPart(o, f), tool_use_id: f.callId, tool_response: f.result };
     case '_Stop':
       return { ...common, stop_hook_active: call.afterObjection === true, [o.closingTextField]: f.lastAssistantText, ...(o.geminiFields ? { prompt: typeof f.prompt === 'string' ? f.prompt : '' } : {}) };
+    case '_SubagentStop': {
+      const agent = objectField(f, 'agent');
+      return { ...common, stop_hook_active: call.afterObjection === true, [o.closingTextField]: f.lastAssistantText, agent_id: agent?.id ?? '', agent_type: agent?.name ?? '', agent_transcript_path: null };
+    }
     case '_SessionEnd':
       return { ...common, reason: f.reason === 'new_chat' ? 'clear' : 'other' };
   }
@@ -150,7 +165,7 @@ function payload(o: FamilyOptions, event: string, call: BridgeCall): Record<stri
  */
 function stopAnswer(o: FamilyOptions, hook: HookName, out: Record<string, unknown>): HookReply {
   const why = stringField(out, 'stopReason') ?? '';
-  if (hook === '_Stop') return { text: '' };
+  if (hook === '_Stop' || hook === '_SubagentStop') return { text: '' };
   if (hook === '_PreToolUse') return { text: `The hook stopped ${o.displayName} here ("continue": false)${why ? `: ${why}` : '.'}` };
   return { text: '', problem: `answered "continue": false${why ? ` (${why})` : ''}, which stops ${o.displayName}; a Sprout ${hook} hook cannot end the run, so nothing in this answer took effect` };
 }
@@ -168,7 +183,7 @@ function jsonText(o: FamilyOptions, hook: HookName, out: Record<string, unknown>
     if (rewrite !== undefined && rewrite !== null) return { text: why || 'The hook asked to rewrite the tool input.', problem: 'hooks may deny, never rewrite: the rewrite is a denial', rewrite: argumentsObject(rewrite) };
     return { text: denied ? why || 'Denied by a hook.' : '' };
   }
-  if (hook === '_Stop') return { text: blocks ? reason || 'A stop hook objected.' : '' };
+  if (hook === '_Stop' || hook === '_SubagentStop') return { text: blocks ? reason || 'A stop hook objected.' : '' };
   const context = stringField(specific, 'additionalContext') ?? '';
   if (blocks) return { text: [reason, context].filter(Boolean).join('\n'), problem: `a ${hook} hook cannot block in Sprout; its reason is passed on as context` };
   return { text: context };

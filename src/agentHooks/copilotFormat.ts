@@ -31,6 +31,8 @@ const SCHEMAS: Record<HookName, z.ZodType<Record<string, unknown>>> = {
   _PreToolUse: base.extend(tool),
   _PostToolUse: base.extend({ ...tool, toolResult: z.looseObject({ resultType: z.string().optional(), textResultForLlm: z.string().optional() }).optional() }),
   _Stop: base.extend({ stop_hook_active: z.boolean().optional(), stopReason: z.string().optional() }),
+  // Copilot has no subagent stop event: never mapped, here for the record's completeness.
+  _SubagentStop: base.extend({ stop_hook_active: z.boolean().optional(), stopReason: z.string().optional() }),
   _SessionEnd: base.extend({ reason: z.string().optional() }),
   _PostCompact: base,
 };
@@ -49,6 +51,7 @@ function fieldsOf(hook: HookName, p: Record<string, unknown>): Record<string, un
     }
     // Copilot sends no closing text with agentStop.
     case '_Stop':
+    case '_SubagentStop':
       return { lastAssistantText: '' };
     case '_SessionEnd':
       return { reason: p.reason === 'abort' ? 'interrupted' : 'exit' };
@@ -83,6 +86,7 @@ function payload(event: string, call: BridgeCall): Record<string, unknown> {
     case '_PostToolUse':
       return { ...common, toolName: f.tool, toolArgs: JSON.stringify(f.arguments ?? {}), toolResult: { resultType: f.isError === true ? 'failure' : 'success', textResultForLlm: f.result } };
     case '_Stop':
+    case '_SubagentStop':
       return { ...common, transcriptPath: '', stopReason: 'end_turn', stop_hook_active: call.afterObjection === true };
     case '_SessionEnd':
       return { ...common, reason: f.reason === 'interrupted' ? 'abort' : 'complete' };

@@ -79,6 +79,7 @@ export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRoun
   }
   const maxRoundsEnv = envValue(env, 'SPROUT_AGENT_MAX_ROUNDS');
   const contextTokens = envValue(env, 'SPROUT_AGENT_MAX_CONTEXT_TOKENS');
+  const subagentsEnabled = envValue(env, 'SPROUT_AGENT_SUBAGENTS');
   let maxRounds = DEFAULT_SETTINGS.maxRounds;
   if (args.maxRounds !== undefined) maxRounds = parseInteger(args.maxRounds, '--max-rounds', 0);
   else if (maxRoundsEnv !== undefined) maxRounds = parseInteger(maxRoundsEnv, 'SPROUT_AGENT_MAX_ROUNDS', 0);
@@ -91,6 +92,7 @@ export function settingsFromEnv(env: Env, args: Pick<CliArgs, 'model' | 'maxRoun
       contextTokens === undefined ? DEFAULT_SETTINGS.contextWindowTokens : parseInteger(contextTokens, 'SPROUT_AGENT_MAX_CONTEXT_TOKENS', 1),
     hooks: hookSettings(env),
     toolSearchThreshold: toolSearchThreshold(env),
+    subagents: { enabled: subagentsEnabled === undefined ? DEFAULT_SETTINGS.subagents.enabled : parseBoolean(subagentsEnabled, 'SPROUT_AGENT_SUBAGENTS') },
   };
 }
 

@@ -85,6 +85,18 @@ function narrative(event: AgentEvent): string | undefined {
   }
 }
 
+/**
+ * A subagent's event, nested under its delegate call: each line of the event's own narrative
+ * prefixed with the subagent's id and name (its end is one line: the outcome words are the parent's).
+ */
+function subagentNarrative(event: Extract<AgentEvent, { type: 'subagent_event' }>): string | undefined {
+  const inner = event.event;
+  const prefix = `   [${event.subagent.id} ${oneLine(event.subagent.name, 60)}] `;
+  if (inner.type === 'prompt_started') return `${prefix}started: ${oneLine(inner.text, 160)}`;
+  const story = inner.type === 'outcome' ? `== ${inner.outcome.reason} after ${inner.outcome.rounds} round${inner.outcome.rounds === 1 ? '' : 's'}` : narrative(inner);
+  return story?.split('\n').map((l) => `${prefix}${l}`).join('\n');
+}
+
 /** The stderr diagnostics for one event, or undefined. */
 function diagnostic(event: AgentEvent): string | undefined {
   switch (event.type) {
@@ -189,9 +201,9 @@ export function textEventPrinter(out: WritableLike, err: WritableLike): EventPri
       state.midLine = !text.endsWith('\n');
       return;
     }
-    const story = narrative(event);
+    const story = event.type === 'subagent_event' ? subagentNarrative(event) : narrative(event);
     if (story !== undefined) line(out, story);
-    const note = diagnostic(event);
+    const note = diagnostic(event.type === 'subagent_event' ? event.event : event);
     if (note !== undefined) line(err, `sprout-agent: ${note}`);
   };
 }

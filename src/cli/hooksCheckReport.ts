@@ -37,6 +37,9 @@ export function sampleFields(hook: HookName, call: SampleCall, hooks: HookSettin
       return { ...callFields, isError: false, durationMs: 42, result: 'sample tool result' };
     case '_Stop':
       return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.', prompt, mode: 'agent', instructions };
+    // docs/hooks.md#_subagentstop: `_Stop`'s fields (a subagent's task is its prompt), and which agent.
+    case '_SubagentStop':
+      return { ...budget, toolCalls: [{ tool: call.tool, isError: false }], lastAssistantText: 'Done: the test passes now.', prompt, mode: 'agent', instructions, agent: { id: 'sub-1', name: 'general' } };
     case '_PostCompact':
       return budget;
     case '_SessionEnd':
@@ -51,6 +54,7 @@ const EFFECT: Record<HookName, string> = {
   _PreToolUse: 'the call would be denied',
   _PostToolUse: 'injected after the round\'s tool results',
   _Stop: 'an objection: the agent would keep working',
+  _SubagentStop: 'an objection: the subagent would keep working',
   _PostCompact: 'injected into the fresh context',
   _SessionEnd: 'ignored: nothing reaches a model',
 };

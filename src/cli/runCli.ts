@@ -181,7 +181,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const planned = await plannedRun(runtime, runArgs, prompt, { images, ...customizations, ...attachments, ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr) }, io.interrupt);
+    const planned = await plannedRun(runtime, runArgs, prompt, { images, agents: [], ...customizations, ...attachments, ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr) }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.

@@ -19,6 +19,7 @@ const ADDS_NOTHING = { quiet: 'nothing to add', noEffect: 'so it adds nothing' }
 
 const HOOK_WORDS: Record<string, HookWords> = {
   _Stop: { label: 'Completion check', quiet: 'no objection', noEffect: 'so it counts as no objection' },
+  _SubagentStop: { label: 'Subagent completion check', quiet: 'no objection', noEffect: 'so it counts as no objection' },
   _PostCompact: { label: 'Compaction note', ...ADDS_NOTHING },
   _SessionStart: { label: 'Session start check', ...ADDS_NOTHING },
   _UserPromptSubmit: { label: 'Prompt check', ...ADDS_NOTHING },

@@ -81,7 +81,9 @@ function body(e: ToolEntry): HTMLElement {
 }
 
 export function toolCard(e: ToolEntry, send: ToolSend): HTMLElement {
-  const card = el('div', { class: `tool-card status-${e.status}`, 'data-testid': 'tool-card', 'data-status': e.status });
+  const card = el('div', { class: `tool-card status-${e.status}${e.subagent ? ' subagent-call' : ''}`, 'data-testid': 'tool-card', 'data-status': e.status });
+  // A subagent's call, nested under its delegate card: which agent made it (a custom agent's name is file text: text only).
+  if (e.subagent) card.append(el('div', { class: 'subagent-tag', 'data-testid': 'subagent-tag' }, `${showHidden(e.subagent.name)} (${e.subagent.id})`));
   const details = el('details', { class: 'tool' });
   details.append(head(e), body(e));
   const actions = el('div', { class: 'tool-actions' });

@@ -32,8 +32,18 @@ export interface BridgeRun {
 /** The bridge calls hooks only; a model call from it would be a bug, said as such. */
 const NO_MODEL: ModelClient = { complete: () => Promise.reject(new ModelError('config', 'the hook bridge calls no model')) };
 
+/** The subagent a `_SubagentStop` payload names (claudeFamily.ts: agent_id, agent_type). */
+function subagentOf(call: BridgeCall): { id: string; name: string } | undefined {
+  if (call.hook !== '_SubagentStop') return undefined;
+  const agent = call.fields.agent as { id?: unknown; name?: unknown } | undefined;
+  const name = typeof agent?.name === 'string' ? agent.name : 'subagent';
+  return { id: typeof agent?.id === 'string' ? agent.id : name, name };
+}
+
 function bridgeContext(run: BridgeRun): { ctx: CoreContext; timeouts: Map<string, number> } {
-  let replay: ReplayState = { ...emptyReplayState(), rejectionsUsed: run.state.rejectionsUsed };
+  const subagent = subagentOf(run.call);
+  const used = subagent === undefined ? run.state.rejectionsUsed : (run.state.subagents[subagent.id]?.rejectionsUsed ?? 0);
+  let replay: ReplayState = { ...emptyReplayState(), rejectionsUsed: used };
   const timeouts = new Map(Object.entries(run.state.timeouts));
   // The events only carry the budget used back into the state; nobody watches a bridge's event stream.
   const emit = (event: AgentEvent): void => {
@@ -52,6 +62,7 @@ function bridgeContext(run: BridgeRun): { ctx: CoreContext; timeouts: Map<string
     state: () => replay,
     hintedServers: new Set(),
     lifecycle: { sessionStart: null, promptRan: true, ended: false },
+    ...(subagent === undefined ? {} : { subagent }),
   };
   return { ctx, timeouts };
 }
@@ -94,6 +105,27 @@ async function stopEvent(run: BridgeRun, ctx: CoreContext, tools: ToolInfo[]): P
   return decided.kind === 'finish' && decided.unresolved !== undefined ? { kind: 'none', notice: unresolvedNotice(decided.unresolved) } : { kind: 'none' };
 }
 
+/**
+ * A subagent's end of turn: the same gate over that subagent's own state (its budget, its decline),
+ * kept beside the session's; its tool calls are the session's evidence (the agent's tool events do not
+ * say whose they are).
+ */
+async function subagentStopEvent(run: BridgeRun, ctx: CoreContext, tools: ToolInfo[]): Promise<SproutAnswer> {
+  const id = ctx.subagent?.id ?? 'subagent';
+  const own = run.state.subagents[id] ?? { rejectionsUsed: 0, afterObjection: false, pending: null };
+  if (run.call.afterObjection === false && own.afterObjection) Object.assign(own, { afterObjection: false, pending: null });
+  const gate: PromptGate = { afterObjection: own.afterObjection, pending: own.pending };
+  const lastAssistantText = typeof run.call.fields.lastAssistantText === 'string' ? run.call.fields.lastAssistantText : '';
+  const decided = await runStopGate(ctx, gate, tools, run.signal, { toolCalls: run.state.toolCalls, lastAssistantText });
+  if (decided.kind === 'continue') {
+    run.state.subagents[id] = { rejectionsUsed: ctx.state().rejectionsUsed, afterObjection: true, pending: gate.pending };
+    return { kind: 'object', text: hookOutputText('_SubagentStop', gate.pending ?? []) };
+  }
+  // The subagent is done: its gate is forgotten.
+  delete run.state.subagents[id];
+  return decided.kind === 'finish' && decided.unresolved !== undefined ? { kind: 'none', notice: unresolvedNotice(decided.unresolved) } : { kind: 'none' };
+}
+
 function toolOf(call: BridgeCall): { info: ToolInfo; args: Record<string, unknown>; id: string } {
   const f = call.fields;
   const info: ToolInfo = { server: String(f.server), bareName: String(f.toolName), qualifiedName: String(f.tool), description: '', inputSchema: {}, annotations: {}, isHook: false };
@@ -119,6 +151,7 @@ async function postToolEvent(run: BridgeRun, ctx: CoreContext, tools: ToolInfo[]
   state.toolCalls = [...state.toolCalls, { tool: info.qualifiedName, isError }].slice(-STOP_EVIDENCE_MAX_CALLS);
   state.afterObjection = false;
   state.pending = null;
+  for (const sub of Object.values(state.subagents)) Object.assign(sub, { afterObjection: false, pending: null });
   return texts.length > 0 ? { kind: 'inject', text: hookOutputText('_PostToolUse', texts) } : { kind: 'none' };
 }
 
@@ -143,6 +176,7 @@ export async function runBridgeCall(run: BridgeRun): Promise<SproutAnswer> {
   const tools = await run.tools.listTools(run.signal, { waitMs: run.settings.firstPromptServerWaitMs });
   let answer: SproutAnswer;
   if (run.call.hook === '_Stop') answer = await stopEvent(run, ctx, tools);
+  else if (run.call.hook === '_SubagentStop') answer = await subagentStopEvent(run, ctx, tools);
   else if (run.call.hook === '_PreToolUse') answer = await preToolEvent(run, ctx, tools);
   else if (run.call.hook === '_PostToolUse') answer = await postToolEvent(run, ctx, tools);
   else answer = await injectingEvent(run, ctx, tools, run.call.hook);

@@ -20,12 +20,14 @@ const stateSchema = z.object({
   timeouts: z.record(z.string(), z.number().int().nonnegative()),
   denialsUsed: z.number().int().nonnegative(),
   toolCalls: z.array(z.object({ tool: z.string(), isError: z.boolean() })),
+  /** Each subagent's own `_SubagentStop` gate (docs/hooks.md#_subagentstop), by the agent's id for it. */
+  subagents: z.record(z.string(), z.object({ rejectionsUsed: z.number().int().nonnegative(), afterObjection: z.boolean(), pending: z.array(objection).nullable() })).default({}),
 });
 
 export type BridgeSessionState = z.infer<typeof stateSchema>;
 
 export function freshBridgeState(): BridgeSessionState {
-  return { rejectionsUsed: 0, afterObjection: false, pending: null, timeouts: {}, denialsUsed: 0, toolCalls: [] };
+  return { rejectionsUsed: 0, afterObjection: false, pending: null, timeouts: {}, denialsUsed: 0, toolCalls: [], subagents: {} };
 }
 
 /** Session files untouched this long belong to sessions long over: removed when a session starts. */

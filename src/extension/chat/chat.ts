@@ -160,6 +160,8 @@ export class Chat {
       const skills = options.skills ?? this.readSkills?.();
       const tools = options.tools ?? ((this.toolChoice.off ?? []).length > 0 ? this.toolChoice : undefined);
       await this.session.run(prompt, abort.signal, {
+        // `agents`: the custom agents a delegation may name besides the generic one (subagents.ts).
+        agents: [],
         ...options,
         attachments,
         ...(instructions === undefined ? {} : { instructions }),

@@ -9,6 +9,7 @@
  * to undo the turn's file changes (the checkpoints themselves are the host's: `changeOf` reads them).
  * vscode-free so it is unit-tested under node.
  */
+import { subagentStep } from './subagentEntries';
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
@@ -108,6 +109,8 @@ export class ChatViewState {
         return;
       case 'outcome':
         return this.finishOutcome(event.outcome);
+      case 'subagent_event':
+        return this.applySubagent(event);
       default:
         return this.applyHookEvent(event);
     }
@@ -324,6 +327,16 @@ export class ChatViewState {
   /** A note from the host itself (not from an event), such as why commands run hidden. */
   say(level: EntryOf<'hookEvent'>['level'], text: string): void {
     this.note(level, text);
+  }
+
+  /** A subagent's call: its own card, tagged, under the delegate card (subagentEntries.ts). */
+  private applySubagent(event: Extract<AgentEvent, { type: 'subagent_event' }>): void {
+    const step = subagentStep(event);
+    if (step === undefined) return;
+    if ('note' in step) return this.note('warning', step.note);
+    this.apply(step.event);
+    const entry = step.tag && step.event.type === 'tool_started' ? this.tool(step.event.callId) : undefined;
+    if (entry && step.tag) this.replace({ ...entry, subagent: step.tag });
   }
 
   private note(level: EntryOf<'hookEvent'>['level'], text: string): void {

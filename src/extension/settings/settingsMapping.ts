@@ -28,6 +28,7 @@ export const SETTING_DEFAULTS = {
   'sprout.model.contextWindowTokens': DEFAULT_SETTINGS.contextWindowTokens,
   'sprout.model.compatibility': 'auto' as Compatibility,
   'sprout.agent.maxRounds': DEFAULT_SETTINGS.maxRounds,
+  'sprout.subagents.enabled': DEFAULT_SETTINGS.subagents.enabled,
   'sprout.hooks.servers': [] as string[],
   'sprout.hooks.timeoutMs': DEFAULT_SETTINGS.hooks.timeoutMs,
   'sprout.hooks.stopMaxRejections': DEFAULT_SETTINGS.hooks.stopMaxRejections,
@@ -225,6 +226,9 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     ),
     maxRounds: attempt(errors, d.maxRounds, () => parseInteger(asNumberOrString(get('sprout.agent.maxRounds'), 'sprout.agent.maxRounds'), 'sprout.agent.maxRounds', 0)),
     hooks: readHooks(get, errors),
+    subagents: {
+      enabled: attempt(errors, d.subagents.enabled, () => parseBoolean(asBoolOrString(get('sprout.subagents.enabled'), 'sprout.subagents.enabled'), 'sprout.subagents.enabled')),
+    },
     ...readWaits(get, errors),
     toolSearchThreshold: attempt(errors, DEFAULT_SETTINGS.toolSearchThreshold, () => parseInteger(asNumberOrString(get('sprout.tools.searchThreshold'), 'sprout.tools.searchThreshold'), 'sprout.tools.searchThreshold', 2)),
   };

@@ -116,6 +116,26 @@ describe('sprout-agent hooks run', () => {
     await until(() => !existsSync(join(rig?.env.XDG_STATE_HOME ?? '', 'sprout-agent', 'hook-host', 'host.sock')), 'the host to remove its socket');
   });
 
+  // Claude Code's SubagentStop (code.claude.com/docs/en/hooks#subagentstop: the Stop fields plus
+  // agent_id and agent_type) is _SubagentStop: the same gate, that subagent's own budget and decline.
+  it('Claude Code\'s SubagentStop: installed, objected once, then a decline ends with the verdict; the session\'s Stop is untouched', async () => {
+    rig = await openBridgeRig([{ name: 'sub', config: { hooks: { _SubagentStop: { kind: 'object', text: 'subagent not done {n}' }, _Stop: { kind: 'empty' } } } }]);
+    assert.equal((await rig.install('claude')).code, 0);
+    assert.match(rig.commandFor('claude', 'SubagentStop'), /hooks run --agent claude SubagentStop/);
+    const ws = rig.workspace;
+    const subStop = (active: boolean) => ({ event: 'SubagentStop', payload: claudePayload('Stop', 's9', ws, { hook_event_name: 'SubagentStop', stop_hook_active: active, agent_id: 'a1', agent_type: 'reviewer', last_assistant_message: 'found nothing' }) });
+    const answers = await rig.runAgent([subStop(false), subStop(true), { event: 'Stop', payload: claudePayload('Stop', 's9', ws) }]);
+    assert.deepEqual(answers.map((a) => a.exitCode), [0, 0, 0], answers.map((a) => a.stderr).join('\n'));
+    const [objected, verdict, stop] = answers.map((a) => block(a.stdout));
+    assert.equal(objected?.decision, 'block');
+    assert.deepEqual(JSON.parse(objected?.reason?.split('\n')[1] ?? '{}'), { hook: '_SubagentStop', server: 'sub', text: 'subagent not done 1' });
+    assert.equal(verdict?.decision, undefined, 'the subagent ended again right after the objection: declined, the verdict never continues');
+    assert.match(verdict?.systemMessage ?? '', /unresolved \(the agent finished without acting on it\)[\s\S]*sub: subagent not done 2/);
+    assert.equal(stop?.decision, undefined, 'the session\'s own Stop has its own gate');
+    assert.equal(rig.calls('sub', '_SubagentStop'), 2);
+    assert.equal(rig.calls('sub', '_Stop'), 1);
+  });
+
   it('without a host every event starts the servers afresh: in-memory state is lost', async () => {
     rig = await openBridgeRig([{ name: 'nag', config: { hooks: { _Stop: { kind: 'object', text: 'not done {n}' } } } }]);
     assert.equal((await rig.install('claude')).code, 0);

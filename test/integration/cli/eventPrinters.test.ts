@@ -17,6 +17,30 @@ function sink(): { text: string; write(chunk: string): void } {
 }
 
 describe('event printers', () => {
+  it('text: a subagent\'s events are indented and named with its id; its diagnostics go to stderr; its name cannot drive the terminal', () => {
+    const out = sink();
+    const err = sink();
+    const print = textEventPrinter(out, err);
+    const subagent = { id: 'sub-1', name: 'rev\u001b[31miewer', callId: 'd1' };
+    const inner: AgentEvent[] = [
+      { type: 'prompt_started', text: 'review x' },
+      { type: 'tool_started', callId: 'c1', name: 'fs__read', arguments: '{"path":"x"}' },
+      { type: 'hook_objected', hook: '_SubagentStop', server: 'gate', text: 'read y too', rejectionsUsed: 1, maxRejections: 3, scope: 'session' },
+      { type: 'server_killed', server: 'gate', reason: 'timed out twice' },
+      { type: 'outcome', outcome: { reason: 'end_turn', rounds: 2 } },
+    ];
+    for (const event of inner) print({ type: 'subagent_event', subagent, event });
+    assert.equal(
+      out.text,
+      '   [sub-1 reviewer] started: review x\n' +
+        '   [sub-1 reviewer] -> fs__read {"path":"x"}\n' +
+        '   [sub-1 reviewer] !! HOOK OBJECTION from gate (_SubagentStop 1/3):\n' +
+        '   [sub-1 reviewer]   | read y too\n' +
+        '   [sub-1 reviewer] == end_turn after 2 rounds\n',
+    );
+    assert.match(err.text, /gate/);
+  });
+
   it('text: streamed reply, then a tool line on a fresh line, objection marked, outcome with unresolved hint', () => {
     const out = sink();
     const err = sink();

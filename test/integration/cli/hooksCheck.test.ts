@@ -109,3 +109,14 @@ test('no hook to call, a bad --event or --args: exit 1 and 2 with what to do', a
   assert.equal(help.code, 0);
   assert.match(help.stdout, /Usage: sprout-agent hooks check/);
 });
+
+test('--event SubagentStop calls _SubagentStop with the _Stop fields and the sample agent; its objection is the subagent\'s', async () => {
+  const mcp = config('sub', { gate: { hooks: { _SubagentStop: { kind: 'text', text: 'run the tests first' } } } });
+  const result = await runCli(['hooks', 'check', '--mcp-config', mcp, '--event', 'SubagentStop'], { env: env({ MCP_HOOK_SERVERS: 'gate' }) });
+  assert.equal(result.code, 0, result.stdout + result.stderr);
+  assert.match(result.stdout, /_SubagentStop {2}\d+ ms {2}answered within 2500 ms: an objection: the subagent would keep working: "run the tests first"/);
+  const calls = readHookServerLog(join(dir, 'sub.gate.log')).filter((e) => e.type === 'call');
+  const meta = (calls[0]?.meta as Record<string, Record<string, unknown>>)['sprout/hook'];
+  assert.deepEqual(meta?.agent, { id: 'sub-1', name: 'general' });
+  assert.equal(meta?.dryRun, true);
+});

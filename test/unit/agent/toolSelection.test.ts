@@ -36,8 +36,8 @@ test('only the "only" names no server lists are unmatched (a hook does not count
 
 test('roundRequest offers what the mode and the selection both allow; the refusal says it is turned off', () => {
   const ctx = { settings: () => DEFAULT_SETTINGS };
-  assert.deepEqual(roundRequest(ctx, TOOLS, 'agent', { off: ['workspace'] }).specs.map((s) => s.name), ['todo__todo', 'github__get_issue']);
-  assert.deepEqual(roundRequest(ctx, TOOLS, 'agent', { only: ['github'] }).specs.map((s) => s.name), ['github__get_issue']);
+  assert.deepEqual(roundRequest(ctx, TOOLS, 'agent', { selection: { off: ['workspace'] } }).specs.map((s) => s.name), ['todo__todo', 'github__get_issue']);
+  assert.deepEqual(roundRequest(ctx, TOOLS, 'agent', { selection: { only: ['github'] } }).specs.map((s) => s.name), ['github__get_issue']);
   assert.match(selectionRefusal('workspace__write_file'), /^Error: "workspace__write_file" was not run: it is turned off for this chat/);
 });
 
@@ -48,7 +48,7 @@ test('the tool-search threshold is a setting: above it a round offers the search
   assert.equal(searched.specs[0]?.name, SEARCH_TOOL_NAME);
   assert.ok(searched.specs.length <= 4, `at most the threshold: ${searched.specs.length}`);
   assert.deepEqual(searched.limited?.servers.map((s) => s.server), ['big']);
-  const narrowed = roundRequest(ctx, [...many, tool('small', 'one')], 'agent', { only: ['big/t0', 'big/t1', 'small'] });
+  const narrowed = roundRequest(ctx, [...many, tool('small', 'one')], 'agent', { selection: { only: ['big/t0', 'big/t1', 'small'] } });
   assert.deepEqual(narrowed.specs.map((s) => s.name), ['big__t0', 'big__t1', 'small__one'], 'three selected tools fit: no search');
   assert.equal(roundRequest({ settings: () => DEFAULT_SETTINGS }, [...many, tool('small', 'one')]).limited, undefined, 'the default 128 is unchanged');
 });

@@ -14,6 +14,7 @@ const sampleFields: Record<HookName, Record<string, unknown>> = {
   _PreToolUse: { tool: 'Bash', server: 'x', toolName: 'Bash', arguments: { command: 'rm -rf build' }, callId: 'toolu_1' },
   _PostToolUse: { tool: 'Bash', server: 'x', toolName: 'Bash', arguments: { command: 'npm test' }, callId: 'toolu_2', isError: false, result: '3 passed' },
   _Stop: { lastAssistantText: 'All done.' },
+  _SubagentStop: { lastAssistantText: 'Found it.', agent: { id: 'agent-7', name: 'reviewer' } },
   _PostCompact: {},
   _SessionEnd: { reason: 'exit' },
 };
@@ -24,6 +25,16 @@ describe('agent payload -> Sprout hook', () => {
       session_id: 'abc', transcript_path: '/t.jsonl', cwd: '/w', hook_event_name: 'Stop', permission_mode: 'default', stop_hook_active: true, last_assistant_message: 'Done.',
     });
     assert.deepEqual(call, { hook: '_Stop', sessionId: 'abc', cwd: '/w', fields: { lastAssistantText: 'Done.' }, afterObjection: true });
+  });
+
+  // code.claude.com/docs/en/hooks#subagentstop: the Stop fields plus agent_id and agent_type.
+  it('Claude Code: SubagentStop is _SubagentStop, naming the subagent', () => {
+    const call = agentFormat('claude').parse('SubagentStop', {
+      session_id: 'abc', transcript_path: '/t.jsonl', cwd: '/w', hook_event_name: 'SubagentStop', stop_hook_active: false, agent_id: 'agent-7', agent_type: 'reviewer', agent_transcript_path: '/a.jsonl', last_assistant_message: 'Found it.',
+    });
+    assert.deepEqual(call, { hook: '_SubagentStop', sessionId: 'abc', cwd: '/w', fields: { lastAssistantText: 'Found it.', agent: { id: 'agent-7', name: 'reviewer' } }, afterObjection: false });
+    assert.equal(AGENT_FORMATS.codex.events.SubagentStop, undefined, 'only Claude Code maps it');
+    assert.deepEqual(agentFormat('claude').answer('SubagentStop', { kind: 'object', text: 'tests fail' }).stdout, `${JSON.stringify({ decision: 'block', reason: 'tests fail' })}\n`);
   });
 
   it('Claude Code: an MCP tool is split into server and tool; SessionStart after compaction is _PostCompact', () => {
