@@ -25,9 +25,9 @@ import { errorMessage } from './errorMessage';
 import { skillsAnnouncement } from './skills';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
-import { unmatchedEntries } from './toolSelection';
+import { selectionAllows, unmatchedEntries } from './toolSelection';
 import type { AgentProfile } from './agentProfiles';
-import { delegateChoices } from './subagents';
+import { DELEGATE_TOOL_INFO, delegateChoices } from './subagents';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -60,13 +60,14 @@ export class PromptRunner {
     private readonly options: PromptOptions = {},
   ) {}
 
-  /** The agents `sprout__delegate` may name this prompt (none in a subagent: depth 1). */
   /** The prompt's tool selection and the agents it may delegate to, for its rounds and calls. */
   private get choice(): RoundChoice {
     return { ...(this.options.tools ? { selection: this.options.tools } : {}), delegates: this.delegates };
   }
 
+  /** The agents `sprout__delegate` may name this prompt (none in a subagent: depth 1; none when the tool selection leaves the tool out). */
   private get delegates(): AgentProfile[] {
+    if (!selectionAllows(this.options.tools, DELEGATE_TOOL_INFO)) return [];
     return delegateChoices(this.options.agents, this.ctx.settings().subagents.enabled, this.ctx.subagent !== undefined || this.ctx.subagents === undefined, this.options.mode);
   }
 
@@ -139,7 +140,7 @@ export class PromptRunner {
   private sayUnmatched(tools: readonly ToolInfo[]): void {
     if (this.unmatchedSaid) return;
     this.unmatchedSaid = true;
-    const names = unmatchedEntries(this.options.tools, tools);
+    const names = unmatchedEntries(this.options.tools, [...tools, DELEGATE_TOOL_INFO]);
     if (names.length > 0) this.ctx.emit({ type: 'tools_unmatched', names });
   }
 

@@ -23,6 +23,9 @@ import { errorMessage } from './errorMessage';
 
 export const DELEGATE_TOOL_NAME = 'sprout__delegate';
 
+/** The delegate tool as a tool selection sees it (`--tools sprout__delegate`, `sprout/delegate`, `sprout`; a picker's `off`). */
+export const DELEGATE_TOOL_INFO: ToolInfo = { server: 'sprout', bareName: 'delegate', qualifiedName: DELEGATE_TOOL_NAME, description: '', inputSchema: {}, annotations: {}, isHook: false };
+
 /** Children of one session running at once; a further call waits for one of them to end. */
 export const MAX_PARALLEL_SUBAGENTS = 3;
 
