@@ -35,6 +35,8 @@ export interface AgentProfile {
   /** The model its file names, as written; the host resolves it (or says once that it cannot). */
   model?: string;
   handoffs?: readonly AgentHandoff[];
+  /** What the host could not use of its file (a tool it has no equivalent for, a field not applied), each naming file and line: said once when the agent is chosen. */
+  notes?: readonly string[];
 }
 
 /** Whether `selector` (see AgentProfile.tools) names `tool`. */
@@ -58,6 +60,16 @@ export function agentTools(agent: AgentProfile | undefined, tools: readonly Tool
 /** The agent's selectors that name no tool the servers list: said once, the rest still used. */
 export function unknownSelectors(agent: AgentProfile, tools: readonly ToolInfo[]): string[] {
   return (agent.tools ?? []).filter((s) => !tools.some((t) => !t.isHook && selectorMatches(s, t)));
+}
+
+/**
+ * What is said once when a chat works as `agent`: its file's notes, and its selectors that name no
+ * tool the servers list (the rest of its tools still work).
+ */
+export function agentNotes(agent: AgentProfile, tools: readonly ToolInfo[]): string[] {
+  const unknown = unknownSelectors(agent, tools);
+  const said = unknown.length === 0 ? [] : [`${agent.source}: the agent "${agent.name}" names tool${unknown.length === 1 ? '' : 's'} no server lists (${unknown.join(', ')}); its other tools are offered.`];
+  return [...(agent.notes ?? []), ...said];
 }
 
 /** What the agent adds to the system text. */

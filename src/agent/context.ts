@@ -40,6 +40,8 @@ export interface CoreContext {
   readonly instructions?: InstructionState;
   /** The skills the host found last (PromptOptions.skills), kept for later prompts until one brings new ones (skills.ts). */
   readonly skills?: { set: SkillSet | undefined; announced: string };
+  /** The custom agent last said (`agent` event), by name and notes, so it is said once per change. */
+  readonly agentSaid?: { key: string };
 }
 
 export interface SessionLifecycle {

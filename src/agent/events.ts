@@ -62,8 +62,8 @@ export type AgentEvent =
   /** What the tool host does on its own (servers restarting or failing, approval and elicitation questions), forwarded as is. */
   | ToolHostEvent
   | { type: 'session_started'; sessionId: string; resumed: boolean }
-  /** `attachments`: labels of the files the user attached (their text went to the model with the prompt); `mode`: the prompt's mode when the host chose one (absent: Agent). */
-  | { type: 'prompt_started'; text: string; attachments?: string[]; mode?: Mode }
+  /** `attachments`: labels of the files the user attached (their text went to the model with the prompt); `mode`: the prompt's mode when the host chose one (absent: Agent); `agent`: the custom agent's name when the chat works as one. */
+  | { type: 'prompt_started'; text: string; attachments?: string[]; mode?: Mode; agent?: string }
   | { type: 'round_started'; round: number }
   | { type: 'text_delta'; delta: string }
   /** One message appended to the history (user prompt, model reply, tool result, synthetic hook pair). */
@@ -115,7 +115,9 @@ export type AgentEvent =
   /** What instruction files apply from this round on, and why; emitted when that changes (with the reading notes). */
   | { type: 'instructions'; applied: AppliedInstruction[]; notes: string[] }
   /** The skills the model is offered (skills.ts), by name and file, with the reading notes; emitted when that changes. */
-  | { type: 'skills'; skills: { name: string; path: string }[]; notes: string[] };
+  | { type: 'skills'; skills: { name: string; path: string }[]; notes: string[] }
+  /** The chat works as this custom agent (agentProfiles.ts), with what of its file is not used; emitted when that changes. */
+  | { type: 'agent'; name: string; source: string; notes: string[] };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

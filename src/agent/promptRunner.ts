@@ -23,6 +23,7 @@ import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
 import { skillsAnnouncement } from './skills';
+import { agentNotes } from './agentProfiles';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
 
@@ -63,8 +64,8 @@ export class PromptRunner {
   async run(): Promise<Outcome> {
     const { ctx } = this;
     const attached = this.attachments.map((a) => a.label);
-    const mode = this.options.mode;
-    ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}), ...(mode === undefined ? {} : { mode }) });
+    const { mode, agent } = this.options;
+    ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}), ...(mode === undefined ? {} : { mode }), ...(agent === undefined ? {} : { agent: agent.name }) });
     if (ctx.instructions !== undefined) {
       if (this.options.instructions !== undefined) ctx.instructions.set = this.options.instructions;
       notePaths(ctx.instructions, attached);
@@ -121,6 +122,17 @@ export class PromptRunner {
     this.ctx.emit({ type: 'tools_limited', ...limited });
   }
 
+  /** The chat's custom agent and what of it is not used (its file's notes, tools no server lists): said when that changes. */
+  private sayAgent(tools: readonly ToolInfo[]): void {
+    const { agent } = this.options;
+    if (agent === undefined || this.ctx.agentSaid === undefined) return;
+    const notes = agentNotes(agent, tools);
+    const key = JSON.stringify([agent.name, agent.source, notes]);
+    if (key === this.ctx.agentSaid.key) return;
+    this.ctx.agentSaid.key = key;
+    this.ctx.emit({ type: 'agent', name: agent.name, source: agent.source, notes });
+  }
+
   private async round(): Promise<Step> {
     const { ctx } = this;
     const cached = ctx.tools.cachedTools?.();
@@ -130,7 +142,8 @@ export class PromptRunner {
       if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal))) return finish('cancelled');
       this.startHooksDone = true;
     }
-    const request = roundRequest(ctx, tools, this.options.mode);
+    const request = roundRequest(ctx, tools, this.options.mode, this.options.agent);
+    this.sayAgent(tools);
     this.sayToolLimit(request);
     const { specs } = request;
     const announced = request.instructions !== undefined && ctx.instructions !== undefined ? announcement(ctx.instructions, request.instructions) : undefined;
@@ -200,7 +213,7 @@ export class PromptRunner {
         answerUnrun(ctx, calls, `the model's reply was cut off (${reply.finishReason})`);
         return finish(reply.finishReason as OutcomeReason);
       }
-      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode)) this.toolCalls.push(record);
+      for (const record of await runToolCalls(ctx, calls, tools, this.signal, this.denials, this.options.mode, this.options.agent)) this.toolCalls.push(record);
       if (this.toolCalls.length > 2 * STOP_EVIDENCE_MAX_CALLS) this.toolCalls.splice(0, this.toolCalls.length - STOP_EVIDENCE_MAX_CALLS);
       return this.signal.aborted ? finish('cancelled') : { kind: 'next' };
     }

@@ -14,6 +14,7 @@ import { offeredTools } from './toolSearch';
 import type { InstructionDecision } from './instructions';
 import { currentInstructions } from './instructionState';
 import { type Mode, modeSystemText, modeTools } from './modes';
+import { type AgentProfile, agentSystemText, agentTools } from './agentProfiles';
 import { readSkillSpec, skillsSystemText } from './skills';
 
 export interface RoundRequest {
@@ -41,20 +42,23 @@ function withSystemText(system: string, text: string): string {
  * The request parts of the next round, given every tool the servers list (hooks included) and the
  * prompt's mode (modes.ts): the tools the mode allows, all when they fit one request, else the tool
  * search and the tools it loaded (toolSearch.ts); the mode's text and the instruction files that apply,
- * in the system text.
+ * in the system text. A custom agent (agentProfiles.ts) narrows the mode's tools further and adds its
+ * instructions after the mode's text.
  */
 export function roundRequest(
   ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
   tools: readonly ToolInfo[],
   mode: Mode = 'agent',
+  agent?: AgentProfile,
 ): RoundRequest {
-  const offered = offeredTools(modeTools(mode, tools), ctx.state?.().loadedTools ?? []);
+  const offered = offeredTools(agentTools(agent, modeTools(mode, tools)), ctx.state?.().loadedTools ?? []);
   const skills = ctx.skills?.set;
   const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
   const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
   // Skills: names and descriptions only (progressive disclosure); the body is read through the tool.
-  const base = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), skillsSystemText(skills));
+  const shaped = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), agentSystemText(agent));
+  const base = withSystemText(shaped, skillsSystemText(skills));
   // In the system text, not a user turn: re-sent every round, so compaction cannot summarise them away.
   const instructions = ctx.state === undefined ? undefined : currentInstructions(ctx.instructions, ctx.state().history);
   if (instructions === undefined) return { system: base, specs, ...limited };

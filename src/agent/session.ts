@@ -108,6 +108,7 @@ export class AgentSession {
       toolWait: { listedOnce: false },
       instructions: newInstructionState(),
       skills: { set: undefined, announced: '' },
+      agentSaid: { key: '' },
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }

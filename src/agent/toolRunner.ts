@@ -21,6 +21,7 @@ import { runWithIdleTimeout } from './toolTimeout';
 import { answerSearchCall, usesSearch } from './toolSearch';
 import { answerSkillCall } from './skills';
 import { type Mode, modeAllows, modeRefusal } from './modes';
+import { type AgentProfile, agentAllows, agentRefusal } from './agentProfiles';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -60,6 +61,8 @@ interface ToolRound {
   search?: (call: ToolCall) => ToolCallResult | undefined;
   /** The prompt's mode: a call it forbids is refused before any hook or approval (modes.ts). */
   mode: Mode;
+  /** The chat's custom agent: a call its tool filter forbids is refused the same way (agentProfiles.ts). */
+  agent?: AgentProfile;
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -88,6 +91,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
   if (!modeAllows(round.mode, tool)) return { result: { isError: true, text: modeRefusal(round.mode, call.name) } };
+  if (round.agent !== undefined && !agentAllows(round.agent, tool)) return { result: { isError: true, text: agentRefusal(round.agent, call.name) } };
   const args = parseToolArguments(call.arguments);
   if (!args.ok) return { result: { isError: true, text: invalidArgumentsResult(call.name, call.arguments, args.error) } };
   // Policy first: a denied call is never put to the user for approval.
@@ -163,10 +167,11 @@ export async function runToolCalls(
   signal: AbortSignal,
   denials: DenialCount = { used: 0 },
   mode: Mode = 'agent',
+  agent?: AgentProfile,
 ): Promise<ToolCallRecord[]> {
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode };
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode, ...(agent === undefined ? {} : { agent }) };
   if (usesSearch(tools)) round.search = (call) => answerSearchCall(call, tools, ctx.state().loadedTools, (query, names) => ctx.emit({ type: 'tools_loaded', query, names }));
   const results: CallResult[] = calls.map(() => ({ text: CANCELLED_TOOL_RESULT, isError: true }));
   let next = 0;
