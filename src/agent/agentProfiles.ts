@@ -72,6 +72,34 @@ export function agentNotes(agent: AgentProfile, tools: readonly ToolInfo[]): str
   return [...(agent.notes ?? []), ...said];
 }
 
+/** Claude Code's model aliases (`model: haiku`): the first of that family the host lists. */
+const CLAUDE_ALIASES = ['haiku', 'sonnet', 'opus'];
+
+/** A model the host can reach: its id and the name a user reads. */
+export interface ReachableModel {
+  id: string;
+  name?: string;
+}
+
+/**
+ * The model a chat working as `agent` uses: the one its file names, when the host can reach it (by id or
+ * name in any case, VS Code's "Name (vendor)" without the vendor, or a Claude alias such as `haiku` that
+ * a reachable model's id or name contains), else the chat's own, with a note saying so.
+ */
+export function agentModel(agent: AgentProfile, reachable: readonly ReachableModel[], chatModel: string): { model: string; note?: string } {
+  const wanted = agent.model?.trim();
+  if (wanted === undefined || wanted === '') return { model: chatModel };
+  const lower = wanted.toLowerCase();
+  const bare = lower.replace(/\s*\([^)]*\)\s*$/, '');
+  const names = (m: ReachableModel): string[] => [m.id.toLowerCase(), ...(m.name === undefined ? [] : [m.name.toLowerCase()])];
+  const found =
+    reachable.find((m) => names(m).includes(lower)) ??
+    reachable.find((m) => names(m).includes(bare)) ??
+    (CLAUDE_ALIASES.includes(bare) ? reachable.find((m) => names(m).some((n) => n.split(/[^a-z0-9.]+/).includes(bare))) : undefined);
+  if (found !== undefined) return { model: found.id };
+  return { model: chatModel, note: `${agent.source}: the agent "${agent.name}" asks for the model "${wanted}", which Sprout cannot reach here; it uses the chat's model (${chatModel}).` };
+}
+
 /** What the agent adds to the system text. */
 export function agentSystemText(agent: AgentProfile | undefined): string {
   if (agent === undefined || agent.instructions.trim() === '') return '';

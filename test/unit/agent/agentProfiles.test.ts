@@ -1,7 +1,7 @@
 // Custom agents as data (src/agent/agentProfiles.ts): which tools a profile's selectors leave, what it adds to the system text.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type AgentProfile, GENERIC_AGENT, agentAllows, agentRefusal, agentSystemText, agentTools, selectorMatches, unknownSelectors } from '../../../src/agent/agentProfiles';
+import { type AgentProfile, GENERIC_AGENT, agentAllows, agentModel, agentRefusal, agentSystemText, agentTools, selectorMatches, unknownSelectors } from '../../../src/agent/agentProfiles';
 import type { ToolInfo } from '../../../src/agent/messages';
 import { roundRequest } from '../../../src/agent/roundRequest';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
@@ -67,4 +67,18 @@ test('the loop as a custom agent: only its tools offered, a call it forbids refu
     type: 'agent', name: 'reviewer', source: '.github/agents/reviewer.agent.md',
     notes: ['reviewer.agent.md:3: tool "web" is left out: Sprout has no such tool.', '.github/agents/reviewer.agent.md: the agent "reviewer" names tool no server lists (jira); its other tools are offered.'],
   }], 'said once for two prompts');
+});
+
+test('agentModel: the file\'s model when reachable (id, name, "Name (vendor)", a Claude alias), else the chat\'s with a note', () => {
+  const reachable = [{ id: 'copilot:gpt-5', name: 'GPT-5' }, { id: 'claude-haiku-4.5', name: 'Claude Haiku 4.5' }, { id: 'claude-sonnet-4.5', name: 'Claude Sonnet 4.5' }];
+  const as = (model?: string): { model: string; note?: string } => agentModel({ ...profile(), ...(model === undefined ? {} : { model }) }, reachable, 'chat-model');
+  assert.deepEqual(as(), { model: 'chat-model' });
+  assert.deepEqual(as('GPT-5 (copilot)'), { model: 'copilot:gpt-5' });
+  assert.deepEqual(as('claude sonnet 4.5'), { model: 'claude-sonnet-4.5' });
+  assert.deepEqual(as('haiku'), { model: 'claude-haiku-4.5' });
+  assert.deepEqual(as('opus'), {
+    model: 'chat-model',
+    note: '.github/agents/reviewer.agent.md: the agent "reviewer" asks for the model "opus", which Sprout cannot reach here; it uses the chat\'s model (chat-model).',
+  });
+  assert.equal(as('gpt').model, 'chat-model', 'a part of a word is not the model');
 });
