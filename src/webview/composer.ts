@@ -4,14 +4,15 @@
  * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
  * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
+import type { AgentChoice, AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
 import { ModePicker } from './modePicker';
 import { SlashMenu } from './slashMenu';
 import { button, el, icon } from './dom';
 import { ImageTray, type CheckImage } from './imageTray';
 
 export interface ComposerEvents {
-  send(text: string, attachments: AttachmentRef[], images: ImageInput[], mode: ChatMode): void;
+  /** `agent`: the custom agent picked in the mode picker (its name), when one is. */
+  send(text: string, attachments: AttachmentRef[], images: ImageInput[], mode: ChatMode, agent?: string): void;
   stop(): void;
   /** `heldImages`: the images the box holds (a picked image counts against the cap). */
   attach(heldImages: number): void;
@@ -107,6 +108,11 @@ export class Composer {
     this.grow();
   }
 
+  /** The custom agents the mode picker lists after Agent, Ask and Plan. */
+  setAgents(agents: readonly AgentChoice[]): void {
+    this.mode.setAgents(agents);
+  }
+
   /** The commands the `/` menu offers. */
   setCommands(commands: readonly SlashCommandInfo[]): void {
     this.slash.setCommands(commands);
@@ -178,7 +184,7 @@ export class Composer {
   private submit(): void {
     const text = this.input.value.trim();
     if (text === '' || this.running) return;
-    this.events.send(text, this.attachments, this.images.take(), this.mode.value());
+    this.events.send(text, this.attachments, this.images.take(), this.mode.value(), this.mode.agent());
     this.attachments = [];
     this.renderChips();
     this.setText('');

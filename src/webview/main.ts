@@ -37,8 +37,8 @@ const scroller = new Scroller(log, content, logWrap);
 const list = new GroupedList(content, 'entry-group');
 const setup = el('div', { class: 'card setup', 'data-testid': 'setup-card', hidden: '' });
 const composer = new Composer({
-  send: (text, attachments, images, mode) => {
-    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}), ...(images.length > 0 ? { images } : {}), ...(mode === 'agent' ? {} : { mode }) });
+  send: (text, attachments, images, mode, agent) => {
+    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}), ...(images.length > 0 ? { images } : {}), ...(mode === 'agent' ? {} : { mode }), ...(agent === undefined ? {} : { agent }) });
     scroller.toEnd(false);
   },
   stop: () => post({ type: 'stop' }),
@@ -197,6 +197,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.imageChecked(m.id, m.image, m.refusal);
     case 'commands':
       return composer.setCommands(m.commands);
+    case 'agents':
+      return composer.setAgents(m.agents);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();
