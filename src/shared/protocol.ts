@@ -156,6 +156,10 @@ export type ChatEntry = z.infer<typeof chatEntrySchema>;
 export const agentChoiceSchema = z.object({ name: z.string().check(z.minLength(1)), description: z.string(), source: z.string() });
 export type AgentChoice = z.infer<typeof agentChoiceSchema>;
 
+/** A VS Code handoff of the agent that worked the last turn: a button that puts (or sends, `send`) `prompt` with `agent` picked. */
+export const handoffSchema = z.object({ label: z.string(), agent: z.string(), prompt: z.optional(z.string()), send: z.optional(z.boolean()) });
+export type Handoff = z.infer<typeof handoffSchema>;
+
 export const slashCommandSchema = z.object({ name: z.string().check(z.minLength(1)), description: z.string(), argumentHint: z.optional(z.string()), source: z.string() });
 export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
 
@@ -198,6 +202,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('commands'), commands: z.array(slashCommandSchema) }),
   /** The window's custom agents, for the mode picker. */
   z.object({ type: z.literal('agents'), agents: z.array(agentChoiceSchema) }),
+  /** The handoff buttons after a turn a custom agent worked (none: the row is hidden). */
+  z.object({ type: z.literal('handoffs'), handoffs: z.array(handoffSchema) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 

@@ -4,7 +4,7 @@
  * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
  * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AgentChoice, AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
+import type { AgentChoice, AttachmentRef, Handoff, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
 import { ModePicker } from './modePicker';
 import { SlashMenu } from './slashMenu';
 import { button, el, icon } from './dom';
@@ -47,6 +47,7 @@ export class Composer {
   private attachments: AttachmentRef[] = [];
   private readonly images: ImageTray;
   private readonly mode = new ModePicker();
+  private readonly handoffs = el('div', { class: 'handoffs', 'data-testid': 'handoffs', hidden: '' });
   private readonly slash = new SlashMenu(this.input);
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -73,7 +74,7 @@ export class Composer {
       this.sendButton,
       this.stopButton,
     );
-    box.append(this.slash.element, this.chips, this.images.element, this.input, toolbar);
+    box.append(this.handoffs, this.slash.element, this.chips, this.images.element, this.input, toolbar);
     this.form.append(box, this.images.refusal);
     this.chips.hidden = true;
     this.form.addEventListener('submit', (event) => {
@@ -113,6 +114,27 @@ export class Composer {
     this.mode.setAgents(agents);
   }
 
+  /** The last turn's agent's handoffs as buttons: one picks its agent and puts its prompt in the box (and sends it, with `send`). */
+  setHandoffs(handoffs: readonly Handoff[]): void {
+    this.handoffs.replaceChildren(
+      ...handoffs.map((h) =>
+        button({
+          label: h.label,
+          testid: 'handoff',
+          cls: 'handoff',
+          onClick: () => {
+            this.mode.pick(h.agent);
+            this.setText(h.prompt ?? '');
+            this.setHandoffs([]);
+            if (h.send === true) this.submit();
+            else this.input.focus();
+          },
+        }),
+      ),
+    );
+    this.handoffs.hidden = handoffs.length === 0;
+  }
+
   /** The commands the `/` menu offers. */
   setCommands(commands: readonly SlashCommandInfo[]): void {
     this.slash.setCommands(commands);
@@ -127,6 +149,7 @@ export class Composer {
   /** The chat shown now: the mode picker shows the mode last picked in it, else its last message's (`lastMode`), else Agent. */
   setChat(chatId: string, lastMode?: ChatMode): void {
     this.mode.setChat(chatId, lastMode);
+    this.setHandoffs([]);
   }
 
   addAttachment(ref: AttachmentRef): void {
@@ -185,6 +208,7 @@ export class Composer {
     const text = this.input.value.trim();
     if (text === '' || this.running) return;
     this.events.send(text, this.attachments, this.images.take(), this.mode.value(), this.mode.agent());
+    this.setHandoffs([]);
     this.attachments = [];
     this.renderChips();
     this.setText('');

@@ -199,6 +199,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.setCommands(m.commands);
     case 'agents':
       return composer.setAgents(m.agents);
+    case 'handoffs':
+      return composer.setHandoffs(m.handoffs);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

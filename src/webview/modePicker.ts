@@ -52,6 +52,19 @@ export class ModePicker {
     return picked?.mode ?? 'agent';
   }
 
+  /** Picks a mode or an agent by name (a handoff's target; any case); false when the picker has neither. */
+  pick(name: string): boolean {
+    const lower = name.trim().toLowerCase();
+    const mode = CHOICES.find((c) => c.mode === lower);
+    const agent = this.agents.find((a) => a.name === name) ?? this.agents.find((a) => a.name.toLowerCase() === lower);
+    const value = agent !== undefined ? `${AGENT_PREFIX}${agent.name}` : mode?.mode;
+    if (value === undefined) return false;
+    this.element.value = value;
+    this.byChat.set(this.chatId, value);
+    this.showTitle();
+    return true;
+  }
+
   /** The custom agent picked, by name; undefined for a mode. */
   agent(): string | undefined {
     const value = this.element.value;

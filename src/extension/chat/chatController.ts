@@ -120,6 +120,7 @@ export class ChatController {
       chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;
     }, { images, ...(mode === undefined ? {} : { mode }), ...agents });
+    this.deps.views.broadcast({ type: 'handoffs', handoffs: [...(agents?.agent?.handoffs ?? [])] });
     this.deps.index.touch(chat.id, undefined, Date.now());
   }
 

@@ -2,12 +2,14 @@
 // and a .claude/agents one (our own text) are listed for the composer's mode picker after Agent, Ask and
 // Plan; a prompt sent with one picked narrows the request the fake model server receives to the agent's
 // tools and carries its instructions; a call outside its tools is refused without running; an agent
-// whose file is gone is not sent, the text goes back to the box.
+// whose file is gone is not sent, the text goes back to the box. After the turn, the agent's VS Code
+// handoffs go to the chat views as the buttons' data.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import type { HostMessage } from '../../../src/shared/protocol';
 import { sproutApi as api, toolCards, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
@@ -28,7 +30,10 @@ describe('custom agents (the mode picker\'s agents)', function () {
     assert.ok(workspaceFolder, 'the runner passes SPROUT_TEST_WORKSPACE');
     mkdirSync(join(workspaceFolder, '.github', 'agents'), { recursive: true });
     mkdirSync(join(workspaceFolder, '.claude', 'agents'), { recursive: true });
-    writeFileSync(githubAgent, "---\ndescription: Reads and reports, never writes\ntools: ['read', 'search']\n---\nReport findings only. Never change a file.\n");
+    writeFileSync(
+      githubAgent,
+      "---\ndescription: Reads and reports, never writes\ntools: ['read', 'search']\nhandoffs:\n  - label: Run it\n    agent: test-runner\n    prompt: Run the tests.\n---\nReport findings only. Never change a file.\n",
+    );
     writeFileSync(claudeAgent, '---\nname: test-runner\ndescription: Runs commands\ntools: Bash\n---\nRun what is asked.\n');
   });
 
@@ -57,7 +62,11 @@ describe('custom agents (the mode picker\'s agents)', function () {
     assert.ok(names.includes('test-runner .claude/agents/test-runner.md'), names.join(', '));
     await vscode.commands.executeCommand('sprout.newChat');
     const chat = await sprout.controller.current();
+    const posted: HostMessage[] = [];
+    const port = sprout.views.attach({ post: (message) => void posted.push(message), visible: () => false });
     await sprout.handle({ type: 'send', text: 'review the code', agent: 'test-reviewer' });
+    port.dispose();
+    assert.deepEqual(posted.filter((m) => m.type === 'handoffs'), [{ type: 'handoffs', handoffs: [{ label: 'Run it', agent: 'test-runner', prompt: 'Run the tests.' }] }]);
     await until(() => !chat.running && fake !== undefined && fake.chatRequests().length >= 2, 'the two model calls');
     const first = fake.chatRequests()[0]?.body as WireRequest;
     const offered = (first.tools ?? []).map((t) => t.function.name).sort();
