@@ -18,7 +18,7 @@ export const layers = {
   webview: { imports: ['shared'], packages: ['dompurify', 'highlight.js', 'markdown-it'] },
   platform: { imports: ['agent'] },
   agentHooks: { imports: ['agent'], packages: ['re2js', 'zod'] },
-  customizations: { imports: ['agent'], packages: ['yaml', 'zod'] },
+  customizations: { imports: ['agent', 'agentHooks'], packages: ['yaml', 'zod'] },
   model: { imports: ['agent', 'platform'] },
   mcp: { imports: ['agent', 'shared', 'platform'] },
   servers: { imports: ['agent', 'shared', 'platform'] },

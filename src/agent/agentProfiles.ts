@@ -35,6 +35,8 @@ export interface AgentProfile {
   /** The model its file names, as written; the host resolves it (or says once that it cannot). */
   model?: string;
   handoffs?: readonly AgentHandoff[];
+  /** What the host could not use of its file (a tool it has no equivalent for, a field not applied), each naming file and line: said once when the agent is chosen. */
+  notes?: readonly string[];
 }
 
 /** Whether `selector` (see AgentProfile.tools) names `tool`. */
@@ -58,6 +60,44 @@ export function agentTools(agent: AgentProfile | undefined, tools: readonly Tool
 /** The agent's selectors that name no tool the servers list: said once, the rest still used. */
 export function unknownSelectors(agent: AgentProfile, tools: readonly ToolInfo[]): string[] {
   return (agent.tools ?? []).filter((s) => !tools.some((t) => !t.isHook && selectorMatches(s, t)));
+}
+
+/**
+ * What is said once when a chat works as `agent`: its file's notes, and its selectors that name no
+ * tool the servers list (the rest of its tools still work).
+ */
+export function agentNotes(agent: AgentProfile, tools: readonly ToolInfo[]): string[] {
+  const unknown = unknownSelectors(agent, tools);
+  const said = unknown.length === 0 ? [] : [`${agent.source}: the agent "${agent.name}" names tool${unknown.length === 1 ? '' : 's'} no server lists (${unknown.join(', ')}); its other tools are offered.`];
+  return [...(agent.notes ?? []), ...said];
+}
+
+/** Claude Code's model aliases (`model: haiku`): the first of that family the host lists. */
+const CLAUDE_ALIASES = ['haiku', 'sonnet', 'opus'];
+
+/** A model the host can reach: its id and the name a user reads. */
+export interface ReachableModel {
+  id: string;
+  name?: string;
+}
+
+/**
+ * The model a chat working as `agent` uses: the one its file names, when the host can reach it (by id or
+ * name in any case, VS Code's "Name (vendor)" without the vendor, or a Claude alias such as `haiku` that
+ * a reachable model's id or name contains), else the chat's own, with a note saying so.
+ */
+export function agentModel(agent: AgentProfile, reachable: readonly ReachableModel[], chatModel: string): { model: string; note?: string } {
+  const wanted = agent.model?.trim();
+  if (wanted === undefined || wanted === '') return { model: chatModel };
+  const lower = wanted.toLowerCase();
+  const bare = lower.replace(/\s*\([^)]*\)\s*$/, '');
+  const names = (m: ReachableModel): string[] => [m.id.toLowerCase(), ...(m.name === undefined ? [] : [m.name.toLowerCase()])];
+  const found =
+    reachable.find((m) => names(m).includes(lower)) ??
+    reachable.find((m) => names(m).includes(bare)) ??
+    (CLAUDE_ALIASES.includes(bare) ? reachable.find((m) => names(m).some((n) => n.split(/[^a-z0-9.]+/).includes(bare))) : undefined);
+  if (found !== undefined) return { model: found.id };
+  return { model: chatModel, note: `${agent.source}: the agent "${agent.name}" asks for the model "${wanted}", which Sprout cannot reach here; it uses the chat's model (${chatModel}).` };
 }
 
 /** What the agent adds to the system text. */

@@ -45,6 +45,8 @@ export interface CoreContext {
   readonly subagent?: SubagentRef;
   /** How this session starts its children (subagents.ts); absent where a session cannot delegate. */
   readonly subagents?: { slots: SubagentSlots; start: SubagentStarter };
+  /** The custom agent last said (`agent` event), by name and notes, so it is said once per change. */
+  readonly agentSaid?: { key: string };
 }
 
 export interface SessionLifecycle {

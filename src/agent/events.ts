@@ -62,8 +62,8 @@ export type AgentEvent =
   /** What the tool host does on its own (servers restarting or failing, approval and elicitation questions), forwarded as is. */
   | ToolHostEvent
   | { type: 'session_started'; sessionId: string; resumed: boolean }
-  /** `attachments`: labels of the files the user attached (their text went to the model with the prompt); `mode`: the prompt's mode when the host chose one (absent: Agent). */
-  | { type: 'prompt_started'; text: string; attachments?: string[]; mode?: Mode }
+  /** `attachments`: labels of the files the user attached (their text went to the model with the prompt); `mode`: the prompt's mode when the host chose one (absent: Agent); `agent`: the custom agent's name when the chat works as one. */
+  | { type: 'prompt_started'; text: string; attachments?: string[]; mode?: Mode; agent?: string }
   | { type: 'round_started'; round: number }
   | { type: 'text_delta'; delta: string }
   /** One message appended to the history (user prompt, model reply, tool result, synthetic hook pair). */
@@ -123,7 +123,9 @@ export type AgentEvent =
    * the child session: wrapped, so it never changes the parent's history or budget (streamed text stays
    * with the child).
    */
-  | { type: 'subagent_event'; subagent: { id: string; name: string; callId: string }; event: AgentEvent };
+  | { type: 'subagent_event'; subagent: { id: string; name: string; callId: string }; event: AgentEvent }
+  /** The chat works as this custom agent (agentProfiles.ts), with what of its file is not used; emitted when that changes. */
+  | { type: 'agent'; name: string; source: string; notes: string[] };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -23,6 +23,7 @@ import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
 import { skillsAnnouncement } from './skills';
+import { agentNotes } from './agentProfiles';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
 import { selectionAllows, unmatchedEntries } from './toolSelection';
@@ -62,7 +63,7 @@ export class PromptRunner {
 
   /** The prompt's tool selection and the agents it may delegate to, for its rounds and calls. */
   private get choice(): RoundChoice {
-    return { ...(this.options.tools ? { selection: this.options.tools } : {}), delegates: this.delegates };
+    return { ...(this.options.tools ? { selection: this.options.tools } : {}), ...(this.options.agent ? { agent: this.options.agent } : {}), delegates: this.delegates };
   }
 
   /** The agents `sprout__delegate` may name this prompt (none in a subagent: depth 1; none when the tool selection leaves the tool out). */
@@ -78,8 +79,8 @@ export class PromptRunner {
   async run(): Promise<Outcome> {
     const { ctx } = this;
     const attached = this.attachments.map((a) => a.label);
-    const mode = this.options.mode;
-    ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}), ...(mode === undefined ? {} : { mode }) });
+    const { mode, agent } = this.options;
+    ctx.emit({ type: 'prompt_started', text: this.prompt, ...(attached.length > 0 ? { attachments: attached } : {}), ...(mode === undefined ? {} : { mode }), ...(agent === undefined ? {} : { agent: agent.name }) });
     if (ctx.instructions !== undefined) {
       if (this.options.instructions !== undefined) ctx.instructions.set = this.options.instructions;
       notePaths(ctx.instructions, attached);
@@ -144,6 +145,17 @@ export class PromptRunner {
     if (names.length > 0) this.ctx.emit({ type: 'tools_unmatched', names });
   }
 
+  /** The chat's custom agent and what of it is not used (its file's notes, tools no server lists): said when that changes. */
+  private sayAgent(tools: readonly ToolInfo[]): void {
+    const { agent } = this.options;
+    if (agent === undefined || this.ctx.agentSaid === undefined) return;
+    const notes = agentNotes(agent, tools);
+    const key = JSON.stringify([agent.name, agent.source, notes]);
+    if (key === this.ctx.agentSaid.key) return;
+    this.ctx.agentSaid.key = key;
+    this.ctx.emit({ type: 'agent', name: agent.name, source: agent.source, notes });
+  }
+
   private async round(): Promise<Step> {
     const { ctx } = this;
     const cached = ctx.tools.cachedTools?.();
@@ -155,6 +167,7 @@ export class PromptRunner {
       this.startHooksDone = true;
     }
     const request = roundRequest(ctx, tools, this.options.mode, this.choice);
+    this.sayAgent(tools);
     this.sayToolLimit(request);
     this.sayUnmatched(tools);
     const { specs } = request;

@@ -14,9 +14,9 @@ import { offeredTools } from './toolSearch';
 import type { InstructionDecision } from './instructions';
 import { currentInstructions } from './instructionState';
 import { type Mode, modeSystemText, modeTools } from './modes';
+import { type AgentProfile, agentSystemText, agentTools } from './agentProfiles';
 import { readSkillSpec, skillsSystemText } from './skills';
 import { type ToolSelection, selectedTools } from './toolSelection';
-import type { AgentProfile } from './agentProfiles';
 import { delegateSpec } from './subagents';
 
 /** What a prompt chose besides its mode, for its rounds and its tool calls alike. */
@@ -25,6 +25,8 @@ export interface RoundChoice {
   selection?: ToolSelection;
   /** The agents a `sprout__delegate` call may name (subagents.ts); none: the tool is not offered. */
   delegates?: readonly AgentProfile[];
+  /** The chat's custom agent (agentProfiles.ts): narrows the tools and adds its instructions. */
+  agent?: AgentProfile;
 }
 
 export interface RoundRequest {
@@ -50,10 +52,11 @@ function withSystemText(system: string, text: string): string {
 
 /**
  * The request parts of the next round, given every tool the servers list (hooks included), the
- * prompt's mode (modes.ts) and its choices (RoundChoice: the chat's tool selection, toolSelection.ts; the
- * agents it may delegate to, subagents.ts): the tools mode and selection allow, all when they fit one
- * request, else the tool search and the tools it loaded (toolSearch.ts, at the `toolSearchThreshold`
- * setting); the mode's text and the instruction files that apply, in the system text.
+ * prompt's mode (modes.ts) and its choices (RoundChoice: the chat's tool selection, toolSelection.ts; its
+ * custom agent, agentProfiles.ts; the agents it may delegate to, subagents.ts): the tools mode,
+ * selection and agent allow, all when they fit one request, else the tool search and the tools it
+ * loaded (toolSearch.ts, at the `toolSearchThreshold` setting); the mode's text, then the agent's
+ * instructions, and the instruction files that apply, in the system text.
  */
 export function roundRequest(
   ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
@@ -61,8 +64,8 @@ export function roundRequest(
   mode: Mode = 'agent',
   choice: RoundChoice = {},
 ): RoundRequest {
-  const { selection, delegates = [] } = choice;
-  const offered = offeredTools(modeTools(mode, selectedTools(selection, tools)), ctx.state?.().loadedTools ?? [], ctx.settings().toolSearchThreshold);
+  const { selection, delegates = [], agent } = choice;
+  const offered = offeredTools(agentTools(agent, modeTools(mode, selectedTools(selection, tools))), ctx.state?.().loadedTools ?? [], ctx.settings().toolSearchThreshold);
   const skills = ctx.skills?.set;
   const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
   // The agents a `sprout__delegate` call may name (subagents.ts: delegateChoices); none in a subagent.
@@ -70,7 +73,8 @@ export function roundRequest(
   const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...delegateTool, ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
   // Skills: names and descriptions only (progressive disclosure); the body is read through the tool.
-  const base = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), skillsSystemText(skills));
+  const shaped = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), agentSystemText(agent));
+  const base = withSystemText(shaped, skillsSystemText(skills));
   // In the system text, not a user turn: re-sent every round, so compaction cannot summarise them away.
   const instructions = ctx.state === undefined ? undefined : currentInstructions(ctx.instructions, ctx.state().history);
   if (instructions === undefined) return { system: base, specs, ...limited };

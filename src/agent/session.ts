@@ -114,6 +114,7 @@ export class AgentSession {
       instructions: newInstructionState(),
       skills: { set: undefined, announced: '' },
       ...(options.subagent === undefined ? { subagents: { slots: new SubagentSlots(), start: (ref, profile) => this.startSubagent(ref, profile) } } : { subagent: options.subagent }),
+      agentSaid: { key: '' },
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }

@@ -22,9 +22,9 @@ import { answerSearchCall, usesSearch } from './toolSearch';
 import { answerSkillCall } from './skills';
 import { type Mode, modeAllows, modeRefusal } from './modes';
 import { type ToolSelection, selectedTools, selectionAllows, selectionRefusal } from './toolSelection';
-import type { AgentProfile } from './agentProfiles';
 import { DELEGATE_TOOL_NAME, runSubagent } from './subagents';
 import type { RoundChoice } from './roundRequest';
+import { type AgentProfile, agentAllows, agentRefusal } from './agentProfiles';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -68,6 +68,8 @@ interface ToolRound {
   selection?: ToolSelection;
   /** The agents `sprout__delegate` may name this prompt (subagents.ts); empty: the tool is not offered. */
   delegates: readonly AgentProfile[];
+  /** The chat's custom agent: a call its tool filter forbids is refused the same way (agentProfiles.ts). */
+  agent?: AgentProfile;
 }
 
 /** How a call ended; `ran` when it reached its server (the tool ran, whatever it answered). */
@@ -101,6 +103,7 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };
   if (!selectionAllows(round.selection, tool)) return { result: { isError: true, text: selectionRefusal(call.name) } };
   if (!modeAllows(round.mode, tool)) return { result: { isError: true, text: modeRefusal(round.mode, call.name) } };
+  if (round.agent !== undefined && !agentAllows(round.agent, tool)) return { result: { isError: true, text: agentRefusal(round.agent, call.name) } };
   const args = parseToolArguments(call.arguments);
   if (!args.ok) return { result: { isError: true, text: invalidArgumentsResult(call.name, call.arguments, args.error) } };
   // Policy first: a denied call is never put to the user for approval.
@@ -178,10 +181,10 @@ export async function runToolCalls(
   mode: Mode = 'agent',
   choice: RoundChoice = {},
 ): Promise<ToolCallRecord[]> {
-  const { selection, delegates = [] } = choice;
+  const { selection, delegates = [], agent } = choice;
   // Hooks are absent from the map, so a model calling one gets `unknown tool` and no server is touched.
   const byName = new Map(tools.filter((t) => !t.isHook).map((t) => [t.qualifiedName, t]));
-  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode, delegates, ...(selection ? { selection } : {}) };
+  const round: ToolRound = { preServers: hookServers(ctx, tools, '_PreToolUse'), postServers: hookServers(ctx, tools, '_PostToolUse'), denials, mode, delegates, ...(selection ? { selection } : {}), ...(agent === undefined ? {} : { agent }) };
   // The search sees what the round offered: a tool turned off is neither found nor loaded.
   const searchable = selectedTools(selection, tools);
   const limit = ctx.settings().toolSearchThreshold;

@@ -39,6 +39,8 @@ export interface CliArgs {
   mode: Mode;
   /** Whether --mode was given (a prompt file's own mode applies only when it was not). */
   modeGiven: boolean;
+  /** The custom agent the prompt runs as (`--agent NAME`: a .github/agents or .claude/agents file). */
+  agent?: string;
   /** Values for a prompt file's \${input:NAME}: `--input NAME=VALUE`, repeatable. */
   inputs: string[];
   /** Approve the plan the session's last answer holds: its steps become the todo list, then the prompt runs in Agent mode. */
@@ -54,6 +56,7 @@ export const USAGE = `Usage: sprout-agent [options] [prompt]
        sprout-agent instructions [folder] [--agent NAME] [--json]   (which instruction files apply, and why)
        sprout-agent skills [--json]         (the Agent Skills the model is offered)
        sprout-agent prompts [--json]   (the slash commands: prompt files, Claude commands)
+       sprout-agent agents [--json]    (the custom agents --agent can name)
        sprout-agent hooks install --agent AGENT   (gate Claude Code, Codex, Gemini CLI, Copilot, Cursor
                                           or Kiro with the same hook servers; see hooks install --help)
 
@@ -85,6 +88,9 @@ Options:
                            names, tools (server/tool or server__tool) and tool sets of the workspace's
                            .vscode/*.toolsets.jsonc (with --trust-workspace); repeatable. A name nothing
                            matches is said, the rest apply
+  --agent NAME             run as the custom agent NAME (.github/agents/*.agent.md, .claude/agents/*.md,
+                           ~/.claude/agents/*.md: its instructions, its tools only); list them with
+                           sprout-agent agents
   --input NAME=VALUE       a value for \${input:NAME} when the prompt is a slash command ("/NAME args": a
                            .github/prompts/NAME.prompt.md or .claude/commands/NAME.md file); repeatable
   --approve-plan           with --session: the numbered steps of the session's last answer (a --mode plan
@@ -168,6 +174,7 @@ const CLI_OPTIONS = {
   image: { type: 'string', multiple: true },
   mode: { type: 'string' },
   tools: { type: 'string', multiple: true },
+  agent: { type: 'string' },
   'approve-plan': { type: 'boolean' },
   input: { type: 'string', multiple: true },
 } as const;
@@ -217,6 +224,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     images: v.image ?? [],
     mode: modeOption(v.mode),
     modeGiven: v.mode !== undefined,
+    agent: v.agent,
     inputs: v.input ?? [],
     ...(v.tools === undefined ? {} : { tools: toolsOption(v.tools) }),
     approvePlan: v['approve-plan'] === true,

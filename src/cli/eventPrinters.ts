@@ -149,6 +149,9 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'skills':
       // Notes only (a SKILL.md that could not be used, an untrusted workspace); `sprout-agent skills` lists them.
       return event.notes.length === 0 ? undefined : event.notes.map((n) => `skills: ${oneLine(n, 500)}`).join('\nsprout-agent: ');
+    case 'agent':
+      // The notes only (a tool it names that no server lists); `sprout-agent agents` lists the agents.
+      return event.notes.length === 0 ? undefined : event.notes.map((n) => `agent ${event.name}: ${oneLine(n, 500)}`).join('\nsprout-agent: ');
     case 'hooks_not_enabled':
       return (
         `server ${event.server} has hooks (${event.hooks.join(', ')}) but is not in MCP_HOOK_SERVERS, so they are not enabled ` +

@@ -40,6 +40,7 @@ import { describeFailures, runVerdict } from './serverFailures';
 import { runInstructionsCommand, verboseInstructions } from './cliInstructions';
 import { trustsWorkspace } from './cliServers';
 import { cliCustomizations, runSkillsCommand } from './cliSkills';
+import { cliRunAgent, runAgentsCommand } from './cliAgents';
 import { cliPromptCommands, expandCliPrompt, parseInputs, runPromptsCommand } from './cliPrompts';
 import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
 import { cliToolSelection } from './cliTools';
@@ -141,7 +142,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   const images = readCliImages(args.images, io.cwd);
-  const customizations = cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env);
+  const customizations = { ...cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env), ...cliRunAgent(args, workspaceFolder, io.env, settings.model) };
   const commandRules = cliCommandRules(io.env, workspaceFolder);
   for (const problem of commandRules.problems) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
   const { prompt, runArgs, attachments } = slashCommand(await runPromptText(args, io), args, io, workspaceFolder);
@@ -233,6 +234,7 @@ export async function runCli(given: CliIo): Promise<number> {
   const logger = new StreamLogger(io.stderr, { level: logLevel(io.env) });
   if (io.argv[0] === 'hooks') return runHooks(io, logger);
   if (io.argv[0] === 'skills') return withExitCodes(io, () => Promise.resolve(runSkillsCommand(io.argv.slice(1), io)));
+  if (io.argv[0] === 'agents') return withExitCodes(io, () => Promise.resolve(runAgentsCommand(io.argv.slice(1), io)));
   if (io.argv[0] === 'prompts') return withExitCodes(io, () => Promise.resolve(runPromptsCommand(io.argv.slice(1), io)));
   if (io.argv[0] === 'instructions') return withExitCodes(io, () => Promise.resolve(runInstructionsCommand(io.argv.slice(1), io)));
   let args: CliArgs;

@@ -258,7 +258,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const index = new ChatIndex(join(storageDir, 'chats'));
   const terminals = new SproutTerminals(workspaceFolder);
   context.subscriptions.push(testing, terminals);
-  const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events, terminals });
+  // VS Code's user prompts folder (its user-level agents): <User>/prompts, beside <User>/globalStorage/<extension>.
+  const userPrompts = vscode.Uri.joinPath(context.globalStorageUri, '..', '..', 'prompts').fsPath;
+  const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events, terminals, userPrompts });
   const handle = (message: WebviewMessage): Promise<void> =>
     handleChatMessage(message, { chats: controller, views, questions, testing, terminals, state: context.workspaceState, runCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args) });
   registerParts(context, { channel, keys, logger, host, events, hooks, tree, index, controller, views, questions, handle, approvals, testing, workspaceFolder }, {

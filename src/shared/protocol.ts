@@ -161,6 +161,14 @@ export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
 /** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
 /** One entry of the composer's `/` menu: `source` is the file it comes from, or "Sprout" for Sprout's own. */
+/** A custom agent the composer's mode picker lists after Agent, Ask and Plan (README.md#custom-agents). */
+export const agentChoiceSchema = z.object({ name: z.string().check(z.minLength(1)), description: z.string(), source: z.string() });
+export type AgentChoice = z.infer<typeof agentChoiceSchema>;
+
+/** A VS Code handoff of the agent that worked the last turn: a button that puts (or sends, `send`) `prompt` with `agent` picked. */
+export const handoffSchema = z.object({ label: z.string(), agent: z.string(), prompt: z.optional(z.string()), send: z.optional(z.boolean()) });
+export type Handoff = z.infer<typeof handoffSchema>;
+
 export const slashCommandSchema = z.object({ name: z.string().check(z.minLength(1)), description: z.string(), argumentHint: z.optional(z.string()), source: z.string() });
 export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
 
@@ -203,13 +211,17 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('imageChecked'), id: z.string(), image: z.nullable(imageViewSchema), refusal: z.optional(z.string()) }),
   /** The slash commands the `/` menu offers: Sprout's own and the window's prompt files (README.md#prompt-files-and-slash-commands). */
   z.object({ type: z.literal('commands'), commands: z.array(slashCommandSchema) }),
+  /** The window's custom agents, for the mode picker. */
+  z.object({ type: z.literal('agents'), agents: z.array(agentChoiceSchema) }),
+  /** The handoff buttons after a turn a custom agent worked (none: the row is hidden). */
+  z.object({ type: z.literal('handoffs'), handoffs: z.array(handoffSchema) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  /** `mode`: the composer's mode picker (absent: Agent). */
-  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)), attachments: z.optional(z.array(attachmentSchema)), images: z.optional(z.array(imageInputSchema)), mode: z.optional(chatModeSchema) }),
+  /** `mode`: the composer's mode picker (absent: Agent); `agent`: the custom agent picked there, by name. */
+  z.object({ type: z.literal('send'), text: z.string().check(z.minLength(1)), attachments: z.optional(z.array(attachmentSchema)), images: z.optional(z.array(imageInputSchema)), mode: z.optional(chatModeSchema), agent: z.optional(z.string()) }),
   /** An image pasted or dropped into the message box, to be checked (type, size, and `held`, the images the box holds already). */
   z.object({ type: z.literal('checkImage'), id: z.string(), image: imageInputSchema, held: z.number() }),
   z.object({ type: z.literal('stop') }),

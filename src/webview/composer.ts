@@ -4,14 +4,15 @@
  * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
  * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
+import type { AgentChoice, AttachmentRef, Handoff, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
 import { ModePicker } from './modePicker';
 import { SlashMenu } from './slashMenu';
 import { button, el, icon } from './dom';
 import { ImageTray, type CheckImage } from './imageTray';
 
 export interface ComposerEvents {
-  send(text: string, attachments: AttachmentRef[], images: ImageInput[], mode: ChatMode): void;
+  /** `agent`: the custom agent picked in the mode picker (its name), when one is. */
+  send(text: string, attachments: AttachmentRef[], images: ImageInput[], mode: ChatMode, agent?: string): void;
   stop(): void;
   /** `heldImages`: the images the box holds (a picked image counts against the cap). */
   attach(heldImages: number): void;
@@ -51,6 +52,7 @@ export class Composer {
   private readonly mode = new ModePicker();
   private readonly toolsButton = button({ label: TOOLS_LABEL, testid: 'tools', icon: 'tools', iconOnly: true, onClick: () => this.events.pickTools() });
   private readonly toolsCount = el('span', { class: 'tools-off', 'data-testid': 'tools-off', hidden: '' });
+  private readonly handoffs = el('div', { class: 'handoffs', 'data-testid': 'handoffs', hidden: '' });
   private readonly slash = new SlashMenu(this.input);
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
@@ -88,7 +90,7 @@ export class Composer {
       this.sendButton,
       this.stopButton,
     );
-    box.append(this.slash.element, this.chips, this.images.element, this.input, toolbar);
+    box.append(this.handoffs, this.slash.element, this.chips, this.images.element, this.input, toolbar);
     this.form.append(box, this.images.refusal);
     this.chips.hidden = true;
     this.form.addEventListener('submit', (event) => {
@@ -123,6 +125,32 @@ export class Composer {
     this.grow();
   }
 
+  /** The custom agents the mode picker lists after Agent, Ask and Plan. */
+  setAgents(agents: readonly AgentChoice[]): void {
+    this.mode.setAgents(agents);
+  }
+
+  /** The last turn's agent's handoffs as buttons: one picks its agent and puts its prompt in the box (and sends it, with `send`). */
+  setHandoffs(handoffs: readonly Handoff[]): void {
+    this.handoffs.replaceChildren(
+      ...handoffs.map((h) =>
+        button({
+          label: h.label,
+          testid: 'handoff',
+          cls: 'handoff',
+          onClick: () => {
+            this.mode.pick(h.agent);
+            this.setText(h.prompt ?? '');
+            this.setHandoffs([]);
+            if (h.send === true) this.submit();
+            else this.input.focus();
+          },
+        }),
+      ),
+    );
+    this.handoffs.hidden = handoffs.length === 0;
+  }
+
   /** The commands the `/` menu offers. */
   setCommands(commands: readonly SlashCommandInfo[]): void {
     this.slash.setCommands(commands);
@@ -137,6 +165,7 @@ export class Composer {
   /** The chat shown now: the mode picker shows the mode last picked in it, else its last message's (`lastMode`), else Agent. */
   setChat(chatId: string, lastMode?: ChatMode): void {
     this.mode.setChat(chatId, lastMode);
+    this.setHandoffs([]);
   }
 
   /** The mode picked for the chat shown now (an approved plan switches it to Agent). */
@@ -199,7 +228,8 @@ export class Composer {
   private submit(): void {
     const text = this.input.value.trim();
     if (text === '' || this.running) return;
-    this.events.send(text, this.attachments, this.images.take(), this.mode.value());
+    this.events.send(text, this.attachments, this.images.take(), this.mode.value(), this.mode.agent());
+    this.setHandoffs([]);
     this.attachments = [];
     this.renderChips();
     this.setText('');

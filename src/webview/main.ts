@@ -37,8 +37,8 @@ const scroller = new Scroller(log, content, logWrap);
 const list = new GroupedList(content, 'entry-group');
 const setup = el('div', { class: 'card setup', 'data-testid': 'setup-card', hidden: '' });
 const composer = new Composer({
-  send: (text, attachments, images, mode) => {
-    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}), ...(images.length > 0 ? { images } : {}), ...(mode === 'agent' ? {} : { mode }) });
+  send: (text, attachments, images, mode, agent) => {
+    post({ type: 'send', text, ...(attachments.length > 0 ? { attachments } : {}), ...(images.length > 0 ? { images } : {}), ...(mode === 'agent' ? {} : { mode }), ...(agent === undefined ? {} : { agent }) });
     scroller.toEnd(false);
   },
   stop: () => post({ type: 'stop' }),
@@ -202,6 +202,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.setCommands(m.commands);
     case 'toolsOff':
       return composer.setToolsOff(m.count);
+    case 'agents':
+      return composer.setAgents(m.agents);
+    case 'handoffs':
+      return composer.setHandoffs(m.handoffs);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

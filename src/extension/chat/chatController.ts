@@ -6,12 +6,16 @@
  * the window's view events); this controller only says which chat that is.
  */
 import type { SproutTerminals } from '../terminal/sproutTerminals';
-import { windowInstructions, windowSkills } from './chatInstructions';
+import { windowAgents, windowInstructions, windowSkills } from './chatInstructions';
+import { agentModel } from '../../agent/agentProfiles';
+import { quotedName } from '../../agent/nameText';
+import type { PromptOptions } from '../../agent/promptAttachments';
+import { findAgent } from '../../customizations/agentFiles';
 import { runSlashCommand, slashCommandList } from './chatCommands';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
-import type { AttachmentRef, ChatMode, ImageInput, SetupInfo, SlashCommandInfo } from '../../shared/protocol';
+import type { AgentChoice, AttachmentRef, ChatMode, ImageInput, SetupInfo, SlashCommandInfo } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
 import { approvedPlanPrompt, planSteps } from '../../agent/planSteps';
@@ -44,10 +48,12 @@ export interface ChatControllerDeps {
   events: ViewEvents;
   /** The window's Sprout terminals, where `run_command` runs when `sprout.tools.runInTerminal` is on. */
   terminals?: SproutTerminals;
+  /** VS Code's user prompts folder, where its user-level custom agents live. */
+  userPrompts?: string;
 }
 
 /** A prompt sent before setup was done, with what was attached to it. */
-type PendingPrompt = { text: string; attachments: AttachmentRef[]; images: ImageInput[]; mode?: ChatMode };
+type PendingPrompt = { text: string; attachments: AttachmentRef[]; images: ImageInput[]; mode?: ChatMode; agent?: string };
 
 export class ChatController {
   private chat: Chat | undefined;
@@ -81,17 +87,25 @@ export class ChatController {
     return slashCommandList(this.deps.host.workspaceFolder);
   }
 
+  /** The custom agents the mode picker lists. */
+  agentChoices(): AgentChoice[] {
+    return windowAgents(this.deps.host.workspaceFolder, this.deps.userPrompts)().agents.map((a) => ({ name: a.name, description: a.description, source: a.source }));
+  }
+
   facts(): ChatFacts {
     return { setup: this.setupNeeded(), model: this.deps.host.modelSources.inUse() };
   }
 
-  async send(typed: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = [], pickedMode?: ChatMode): Promise<void> {
+  async send(typed: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = [], pickedMode?: ChatMode, pickedAgent?: string): Promise<void> {
     // A slash command: Sprout's own runs here; a prompt file becomes the prompt (in its mode, when it names one).
     const slash = await runSlashCommand(typed, this.deps.host.workspaceFolder);
     if (slash.kind === 'done') return;
     if (slash.kind === 'refused') return void this.deps.views.broadcast({ type: 'focusInput', text: typed });
     const text = slash.kind === 'prompt' ? slash.text : typed;
     const mode = slash.kind === 'prompt' && slash.mode !== undefined ? slash.mode : pickedMode;
+    // Without a picked agent, the window's custom agents are still the ones `sprout__delegate` may name.
+    const agents = pickedAgent === undefined ? { agents: windowAgents(this.deps.host.workspaceFolder, this.deps.userPrompts)().agents } : this.pickedAgent(pickedAgent, typed);
+    if (agents === null) return;
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     const { images, refusals } = checkSentImages(sentImages);
@@ -100,7 +114,7 @@ export class ChatController {
     await this.deps.host.modelSources.prepare();
     if (this.setupNeeded()) {
       // Kept, not lost: the setup card shows it, and it goes out once setup is done.
-      this.pending = { text, attachments, images, ...(mode === undefined ? {} : { mode }) };
+      this.pending = { text, attachments, images, ...(mode === undefined ? {} : { mode }), ...(pickedAgent === undefined ? {} : { agent: pickedAgent }) };
       this.deps.views.showFacts(this.facts());
       return;
     }
@@ -113,7 +127,8 @@ export class ChatController {
       // The hook files that run were settled while the servers started (consent): the session calls them too.
       chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;
-    }, { images, ...(mode === undefined ? {} : { mode }) });
+    }, { images, ...(mode === undefined ? {} : { mode }), ...agents });
+    this.deps.views.broadcast({ type: 'handoffs', handoffs: [...(agents.agent?.handoffs ?? [])] });
     this.deps.index.touch(chat.id, undefined, Date.now());
   }
 
@@ -129,6 +144,21 @@ export class ChatController {
     const written = await writePlan(planSteps(text), hub, new AbortController().signal);
     if (!written.ok) return void vscode.window.showWarningMessage(`Sprout: ${written.message}`);
     await this.send(approvedPlanPrompt(written.steps), [], [], 'agent');
+  }
+
+  /** The agent picked, read anew (its file may have changed), with a model note; null when it is gone (said, the text back in the box). */
+  private pickedAgent(name: string, typed: string): Pick<PromptOptions, 'agent' | 'agents'> | null {
+    const set = windowAgents(this.deps.host.workspaceFolder, this.deps.userPrompts)();
+    const found = findAgent(set.agents, name);
+    if (found === undefined) {
+      void vscode.window.showWarningMessage(`Sprout did not send the message: the agent ${quotedName(name)} is no longer found (its file was removed or renamed, or the workspace is not trusted).`);
+      this.deps.views.broadcast({ type: 'agents', agents: this.agentChoices() });
+      this.deps.views.broadcast({ type: 'focusInput', text: typed });
+      return null;
+    }
+    const model = this.deps.host.modelSources.inUse();
+    const { note } = agentModel(found, model === null ? [] : [{ id: model.label, name: model.label }], model?.label ?? 'the chat\'s model');
+    return { agent: note === undefined ? found : { ...found, notes: [...(found.notes ?? []), note] }, agents: set.agents };
   }
 
   /** Images the message box had checked, refused when sent (the webview's word is not taken): the text goes back to the box. */
@@ -150,7 +180,7 @@ export class ChatController {
     const pending = this.pending;
     if (!pending || this.setupNeeded()) return;
     this.pending = undefined;
-    this.send(pending.text, pending.attachments, pending.images, pending.mode).catch((error: unknown) => this.deps.logger.error('the prompt kept during setup failed', { message: String(error) }));
+    this.send(pending.text, pending.attachments, pending.images, pending.mode, pending.agent).catch((error: unknown) => this.deps.logger.error('the prompt kept during setup failed', { message: String(error) }));
   }
 
   async stop(): Promise<void> {

@@ -10,6 +10,7 @@ import { readInstructions } from '../../customizations/instructionFiles';
 import type { SkillSet } from '../../agent/skills';
 import { readSkills } from '../../customizations/skills';
 import { instructionFolders } from '../../customizations/instructionWalk';
+import { type AgentSet, VSCODE_USER_SUFFIXES, readAgentFiles } from '../../customizations/agentFiles';
 import { nodeInstructionFs } from '../../platform/instructionFs';
 import { globMatcher } from '../../servers/common/glob';
 import type { ExtensionSettings } from '../settings/settingsMapping';
@@ -34,6 +35,16 @@ export function windowInstructions(workspaceFolder: string, settings: () => Exte
     });
     return locations.notes.length === 0 ? set : { ...set, notes: [...locations.notes, ...set.notes] };
   };
+}
+
+/**
+ * The window's custom agents: the user's (~/.claude/agents, ~/.copilot/agents, and VS Code's user
+ * prompts folder, `userPrompts`) always, the workspace's only in a trusted window (src/customizations/agentFiles.ts).
+ */
+export function windowAgents(workspaceFolder: string, userPrompts?: string): () => AgentSet {
+  const userFolders = userPrompts === undefined ? [] : [{ path: userPrompts.replace(/\\/g, '/'), shown: 'User/prompts', format: 'copilot' as const, scope: 'user' as const, suffixes: VSCODE_USER_SUFFIXES }];
+  return () =>
+    readAgentFiles(nodeInstructionFs(), { root: workspaceFolder.replace(/\\/g, '/'), home: homedir().replace(/\\/g, '/'), trusted: workspaceFolder !== '' && vscode.workspace.isTrusted, userFolders });
 }
 
 /** The window's skills for a prompt: the user's always, the workspace's only in a trusted window (src/customizations/skills.ts). */

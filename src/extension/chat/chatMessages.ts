@@ -36,8 +36,9 @@ const HANDLERS: Handlers = {
   ready: async (_m, { chats, views }) => {
     views.sendSnapshot(await chats.current(), chats.facts());
     views.broadcast({ type: 'commands', commands: chats.slashCommands() });
+    views.broadcast({ type: 'agents', agents: chats.agentChoices() });
   },
-  send: (m, { chats }) => chats.send(m.text, m.attachments, m.images, m.mode),
+  send: (m, { chats }) => chats.send(m.text, m.attachments, m.images, m.mode, m.agent),
   stop: (_m, { chats }) => chats.stop(),
   newChat: (_m, { chats }) => chats.newChat(),
   openChat: (m, { chats }) => chats.openChat(m.chatId),

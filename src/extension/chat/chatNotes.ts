@@ -116,6 +116,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
       return samplingNote(event);
     case 'skills':
       return skillsNote(event);
+    case 'agent':
+      return { level: event.notes.length > 0 ? 'warning' : 'info', text: [`Working as the agent ${event.name} (${event.source}).`, ...event.notes].join(' ') };
     default:
       return undefined;
   }

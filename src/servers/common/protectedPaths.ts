@@ -41,6 +41,9 @@ export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
   // Agent Skills (docs: README.md#skills): a SKILL.md folder tells the model what to do (`.claude/skills` is under `.claude/**`).
   '.github/skills/**',
   '.agents/skills/**',
+  // Custom agents (docs: README.md#custom-agents): a write to one rewrites an agent's instructions and tools (`.claude/agents` is under `.claude/**`).
+  '.github/agents/**',
+  '.github/chatmodes/**',
 ];
 
 export class ProtectedPatternError extends Error {

@@ -49,6 +49,13 @@ describe('protected-path rule', () => {
     assert.equal(hit('docs/skills/SKILL.md'), undefined);
   });
 
+  it('protects custom agent files: a write to one rewrites an agent\'s instructions and the tools it may use', () => {
+    assert.equal(hit('.github/agents/reviewer.agent.md'), '.github/agents/**');
+    assert.equal(hit('.github/chatmodes/explain.chatmode.md'), '.github/chatmodes/**');
+    assert.equal(hit('.claude/agents/reviewer.md'), '.claude/**');
+    assert.equal(hit('docs/agents/reviewer.agent.md'), undefined);
+  });
+
   it('leaves ordinary files alone, including look-alikes', () => {
     for (const path of ['src/a.ts', 'README.md', '.github/CODEOWNERS', '.github/dependabot.yml', 'vscode/settings.json', '.gitignore', '.gitattributes', 'git/config', 'my.vscode.txt', 'x.code-workspace.bak']) {
       assert.equal(hit(path), undefined, path);
