@@ -23,11 +23,10 @@ import type { Outcome, OutcomeReason } from './events';
 import type { ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
 import { skillsAnnouncement } from './skills';
-import { agentNotes } from './agentProfiles';
+import { type AgentProfile, agentAllows, agentNotes } from './agentProfiles';
 import { type PromptAttachment, type PromptOptions, withAttachments } from './promptAttachments';
 import { announcement, notePaths } from './instructionState';
 import { selectionAllows, unmatchedEntries } from './toolSelection';
-import type { AgentProfile } from './agentProfiles';
 import { DELEGATE_TOOL_INFO, delegateChoices } from './subagents';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
@@ -68,7 +67,8 @@ export class PromptRunner {
 
   /** The agents `sprout__delegate` may name this prompt (none in a subagent: depth 1; none when the tool selection leaves the tool out). */
   private get delegates(): AgentProfile[] {
-    if (!selectionAllows(this.options.tools, DELEGATE_TOOL_INFO)) return [];
+    // Like any tool: a selection or a custom agent whose tools leave it out does not delegate.
+    if (!selectionAllows(this.options.tools, DELEGATE_TOOL_INFO) || !agentAllows(this.options.agent, DELEGATE_TOOL_INFO)) return [];
     return delegateChoices(this.options.agents, this.ctx.settings().subagents.enabled, this.ctx.subagent !== undefined || this.ctx.subagents === undefined, this.options.mode);
   }
 
