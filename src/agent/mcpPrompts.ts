@@ -50,7 +50,14 @@ export function findMcpPrompt(name: string, prompts: readonly McpPromptInfo[]): 
   return prompts.find((p) => typeableMcpPrompt(p) && (mcpCommandName(p) === name || `mcp__${p.server}__${p.name}` === name));
 }
 
-export type McpArguments = { ok: true; values: Record<string, string> } | { ok: false; missing: CommandInput[] };
+/** The server a typed `mcp.SERVER.PROMPT` (or `mcp__SERVER__PROMPT`) names. */
+export function mcpCommandServer(name: string): string | undefined {
+  if (!isMcpCommand(name)) return undefined;
+  const m = /^mcp(?:\.([^.]+)\.|__(.+?)__)/.exec(name);
+  return m?.[1] ?? m?.[2];
+}
+
+export type McpArguments = { ok: true; values: Record<string, string> } | { ok: false; missing: CommandInput[]; values: Record<string, string> };
 
 /**
  * The arguments of a prompt from what was typed after it and the inputs given by name (`--input`, the
@@ -74,7 +81,7 @@ export function mcpPromptArguments(prompt: McpPromptInfo, typed: string, inputs:
   });
   Object.assign(values, Object.fromEntries(Object.entries(inputs).filter(([name]) => declared.has(name))));
   const missing = prompt.arguments.filter((a) => a.required && (values[a.name] === undefined || values[a.name] === ''));
-  if (missing.length > 0) return { ok: false, missing: missing.map((a) => ({ name: a.name, ...(a.description ? { placeholder: a.description } : {}) })) };
+  if (missing.length > 0) return { ok: false, missing: missing.map((a) => ({ name: a.name, ...(a.description ? { placeholder: a.description } : {}) })), values };
   return { ok: true, values };
 }
 
@@ -145,8 +152,7 @@ export function mcpPromptFailure(prompt: Pick<McpPromptInfo, 'server' | 'name'>,
 /** The error for a `/mcp.x.y` no connected server lists, naming the close ones. */
 export function unknownMcpPromptMessage(name: string, prompts: readonly McpPromptInfo[]): string {
   const names = prompts.filter(typeableMcpPrompt).map(mcpCommandName);
-  const server = /^mcp(?:\.([^.]+)\.|__(.+?)__)/.exec(name);
-  const serverName = server?.[1] ?? server?.[2] ?? '';
+  const serverName = mcpCommandServer(name) ?? '';
   const ofServer = names.filter((n) => n.startsWith(`${PREFIX}${serverName}.`));
   const hint = ofServer.length > 0 ? ` MCP server ${quotedName(serverName)} lists: ${ofServer.map((n) => `/${visibleName(n)}`).join(', ')}.` : names.length > 0 ? ` The servers list: ${names.slice(0, 10).map((n) => `/${visibleName(n)}`).join(', ')}${names.length > 10 ? ', ...' : ''}.` : ' No connected MCP server lists prompts.';
   return `/${visibleName(name)} is not a prompt of a connected MCP server.${hint}`;

@@ -4,7 +4,7 @@
  * arguments positional in declared order or `--input NAME=VALUE`. A missing required argument, an
  * unknown prompt or the server's refusal is a UsageError (exit 2) before the model is asked anything.
  */
-import { findMcpPrompt, isMcpCommand, mcpCommandName, mcpPromptArguments, mcpPromptText, unknownMcpPromptMessage } from '../agent/mcpPrompts';
+import { findMcpPrompt, mcpCommandName, mcpCommandServer, mcpPromptArguments, mcpPromptText, unknownMcpPromptMessage } from '../agent/mcpPrompts';
 import type { ImagePart } from '../agent/messages';
 import type { McpHub } from '../mcp/mcpHub';
 import type { CliIo } from './cliIo';
@@ -14,13 +14,6 @@ import { UsageError } from './exitCodes';
 export interface PendingMcpPrompt {
   name: string;
   args: string;
-}
-
-/** The server a typed `/mcp.SERVER.PROMPT` (or `/mcp__SERVER__PROMPT`) names. */
-export function mcpCommandServer(name: string): string | undefined {
-  if (!isMcpCommand(name)) return undefined;
-  const m = /^mcp(?:\.([^.]+)\.|__(.+?)__)/.exec(name);
-  return m?.[1] ?? m?.[2];
 }
 
 /** The prompt the server gives for the command, with its images; what it left out is said on stderr. */

@@ -7,6 +7,7 @@
  */
 import { windowInstructions, windowSkills } from './chatInstructions';
 import { runSlashCommand, slashCommandList } from './chatCommands';
+import { askArgumentInBox, mcpSlashCommands, ServerPromptMenu, type ServerPromptUi } from './mcpPromptCommands';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
@@ -47,7 +48,13 @@ export class ChatController {
   private opening: Promise<Chat> | undefined;
   private pending: PendingPrompt | undefined;
 
-  constructor(private readonly deps: ChatControllerDeps) {}
+  /** How an MCP prompt's arguments are asked (editor tests answer them here). */
+  serverPrompts: ServerPromptUi = { askArgument: askArgumentInBox };
+
+  constructor(private readonly deps: ChatControllerDeps) {
+    // The `/` menu follows the servers: one starting or stopping, or saying its prompts changed.
+    new ServerPromptMenu(deps.host, () => void this.slashCommands().then((commands) => deps.views.broadcast({ type: 'commands', commands })));
+  }
 
   /** Whether the open chat's prompt runs. */
   get running(): boolean {
@@ -69,9 +76,9 @@ export class ChatController {
     return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
   }
 
-  /** The commands the composer's `/` menu lists. */
-  slashCommands(): SlashCommandInfo[] {
-    return slashCommandList(this.deps.host.workspaceFolder);
+  /** The commands the composer's `/` menu lists: Sprout's own, the prompt files, the running servers' prompts. */
+  async slashCommands(): Promise<SlashCommandInfo[]> {
+    return [...slashCommandList(this.deps.host.workspaceFolder), ...(await mcpSlashCommands(this.deps.host.currentHub))];
   }
 
   facts(): ChatFacts {
@@ -80,15 +87,16 @@ export class ChatController {
 
   async send(typed: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = [], pickedMode?: ChatMode): Promise<void> {
     // A slash command: Sprout's own runs here; a prompt file becomes the prompt (in its mode, when it names one).
-    const slash = await runSlashCommand(typed, this.deps.host.workspaceFolder);
+    const slash = await runSlashCommand(typed, this.deps.host.workspaceFolder, { host: this.deps.host, ui: this.serverPrompts });
     if (slash.kind === 'done') return;
     if (slash.kind === 'refused') return void this.deps.views.broadcast({ type: 'focusInput', text: typed });
     const text = slash.kind === 'prompt' ? slash.text : typed;
     const mode = slash.kind === 'prompt' && slash.mode !== undefined ? slash.mode : pickedMode;
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
-    const { images, refusals } = checkSentImages(sentImages);
-    if (refusals.length > 0) return this.refuseImages(text, refusals);
+    const checked = checkSentImages(sentImages);
+    if (checked.refusals.length > 0) return this.refuseImages(text, checked.refusals);
+    const images = slash.kind === 'prompt' && slash.images !== undefined ? [...checked.images, ...slash.images] : checked.images;
     // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
     await this.deps.host.modelSources.prepare();
     if (this.setupNeeded()) {

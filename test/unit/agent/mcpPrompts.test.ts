@@ -32,8 +32,8 @@ test('arguments: declared order, quotes kept together, the last one takes the re
 });
 
 test('a required argument nothing gave is missing, with its description; an optional one is not', () => {
-  assert.deepEqual(mcpPromptArguments(weather, ''), { ok: false, missing: [{ name: 'city', placeholder: 'Name of the city' }] });
-  assert.deepEqual(mcpPromptArguments(weather, '', { city: '' }), { ok: false, missing: [{ name: 'city', placeholder: 'Name of the city' }] });
+  assert.deepEqual(mcpPromptArguments(weather, ''), { ok: false, missing: [{ name: 'city', placeholder: 'Name of the city' }], values: {} });
+  assert.deepEqual(mcpPromptArguments(weather, 'state=Texas', { city: '' }), { ok: false, missing: [{ name: 'city', placeholder: 'Name of the city' }], values: { state: 'Texas', city: '' } });
 });
 
 test('the prompt: text in order, an assistant message marked, an embedded resource\'s text, images as parts, the rest left out and said', () => {
