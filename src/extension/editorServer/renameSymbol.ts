@@ -1,5 +1,5 @@
 /**
- * `rename_symbol` of the editor's own server (docs/servers.md#editor): the language server's rename
+ * `rename_symbol` of the editor's own server (docs/servers.md#editor-what-vs-code-knows-vs-code-only): the language server's rename
  * (`vscode.executeDocumentRenameProvider`) applied as one workspace edit and saved. It writes, so it is
  * not read-only (its annotations say so, and approvals ask). The edit is planned the same way by the
  * checkpoints (src/extension/checkpoints/checkpointToolHost.ts), which read every file it touches
