@@ -19,7 +19,7 @@ import type { AgentHost } from '../agentHost';
 import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalToolHost';
 import { ChatViewState } from './chatViewState';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
-import { CheckpointToolHost } from '../checkpoints/checkpointToolHost';
+import { CheckpointToolHost, type CheckpointTargets } from '../checkpoints/checkpointToolHost';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 
@@ -36,6 +36,8 @@ export interface ChatDeps {
   instructions?: () => InstructionSet | undefined;
   /** Reads the skills for each prompt (chatInstructions.ts). */
   skills?: () => SkillSet | undefined;
+  /** The files the editor's `rename_symbol` would change, for the checkpoints. */
+  renameFiles?: CheckpointTargets['renameFiles'];
 }
 
 export interface ChatFiles {
@@ -85,13 +87,14 @@ export class Chat {
     const view = new ChatViewState((message) => audience.live && deps.post?.(message), {
       changeOf: (callId) => {
         const record = checkpoints.get(callId);
-        return record && { path: record.path, undone: record.undone };
+        const all = checkpoints.of([callId]);
+        return record && { path: record.path, undone: record.undone, ...(all.length > 1 ? { paths: all.map((r) => r.path) } : {}) };
       },
       contextWindow: () => deps.settings().agent.contextWindowTokens,
     });
     replayTranscript(id, await store.load(), view, deps.events);
     // Approval outside, checkpoints inside: a file's "before" is read after the user said yes.
-    const recorder = new CheckpointToolHost(deps.host.tools, checkpoints, { workspaceServer: () => deps.host.bundledWorkspaceServer, workspaceFolder: deps.host.workspaceFolder });
+    const recorder = new CheckpointToolHost(deps.host.tools, checkpoints, { workspaceServer: () => deps.host.bundledWorkspaceServer, workspaceFolder: deps.host.workspaceFolder, ...(deps.renameFiles ? { renameFiles: deps.renameFiles } : {}) });
     const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
     const { session } = await openSession({ sessionId: id, settings: deps.host.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });

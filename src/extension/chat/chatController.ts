@@ -15,6 +15,7 @@ import type { AttachmentRef, ChatMode, ImageInput, SetupInfo, SlashCommandInfo }
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
+import { planRename, type RenameArgs } from '../editorServer/renameSymbol';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
@@ -219,6 +220,10 @@ export class ChatController {
       events: this.deps.events,
       instructions: windowInstructions(this.deps.host.workspaceFolder, this.deps.settings),
       skills: windowSkills(this.deps.host.workspaceFolder),
+      renameFiles: async (args) => {
+        const plan = await planRename(this.deps.host.workspaceFolder, args as unknown as RenameArgs);
+        return 'error' in plan ? [] : plan.files;
+      },
     });
     this.chat = chat;
     this.deps.questions.showOn(chat.view);

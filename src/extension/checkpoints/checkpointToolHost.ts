@@ -15,12 +15,13 @@ import { displayPath, realRoot, resolveInWorkspace } from '../../servers/common/
 import { PATH_WRITING_TOOLS } from '../../servers/workspace/writeGuard';
 import type { CheckpointStore } from './checkpointStore';
 import { EDITOR_SERVER_NAME } from '../editorServer/editorServerName';
-import { planRename, type RenameArgs } from '../editorServer/renameSymbol';
 
 export interface CheckpointTargets {
   /** The name the bundled workspace server runs under (undefined when it does not run). */
   workspaceServer: () => string | undefined;
   workspaceFolder: string;
+  /** The files the editor's `rename_symbol` would change (`planRename` of editorServer/renameSymbol.ts; passed in, as it needs `vscode`). */
+  renameFiles?: (args: Record<string, unknown>) => Promise<{ path: string; absolute: string }[]>;
 }
 
 function readOrNull(path: string): string | null {
@@ -54,8 +55,8 @@ export class CheckpointToolHost extends ToolHostRelay {
 
   /** The editor's rename: every file the language server's edit touches, read before and after the call. */
   private async renameCall(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions & { callId: string }): Promise<ToolCallResult> {
-    const plan = await planRename(this.targets.workspaceFolder, args as unknown as RenameArgs).catch(() => undefined);
-    const files = plan === undefined || 'error' in plan ? [] : plan.files.map((f) => ({ path: f.path, absolute: f.absolute, before: readOrNull(f.absolute) }));
+    const planned = (await this.targets.renameFiles?.(args).catch(() => undefined)) ?? [];
+    const files = planned.map((f) => ({ path: f.path, absolute: f.absolute, before: readOrNull(f.absolute) }));
     const result = await super.callTool(server, bareName, args, options);
     for (const file of files) {
       const after = readOrNull(file.absolute);
