@@ -2,7 +2,7 @@
 // ships with code-server), driven by the fake model through the chat: the call is asked like any write
 // (it is not read-only), the rename is one edit across the declaring file and its user, saved, the
 // turn's outcome lists both files, and Undo restores both; a rename the language server refuses (a
-// keyword) returns its words and changes nothing; a path outside the workspace is refused.
+// standard library's `reduce`) returns its words and changes nothing; a path outside the workspace is refused.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,19 +70,28 @@ describe('rename_symbol (TypeScript)', function () {
     assert.ok(outcome.kind === 'outcome');
     const renamed = toolCards(chat.view.entries).at(-1);
     assert.match(renamed?.result ?? '', /Renamed to grandTotal: 3 edit\(s\) in 2 file\(s\): rename-ts\/src\/cart\.ts, rename-ts\/src\/use\.ts\./);
-    assert.equal(readFileSync(join(project, 'src', 'cart.ts'), 'utf8'), CART.replace('total', 'grandTotal'));
+    const cartDoc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === cart.fsPath);
+    assert.equal(readFileSync(join(project, 'src', 'cart.ts'), 'utf8'), CART.replace('total', 'grandTotal'), `${renamed?.result} (editor: dirty ${cartDoc?.isDirty}, ${JSON.stringify(cartDoc?.getText())})`);
     assert.equal(readFileSync(join(project, 'src', 'use.ts'), 'utf8'), USE.replaceAll('total', 'grandTotal'));
     assert.deepEqual([...(outcome.files?.paths ?? [])].sort(), ['rename-ts/src/cart.ts', 'rename-ts/src/use.ts']);
 
-    assert.equal(await sprout.controller.undoTurn(outcome.turn ?? -1), true);
+    // Undo waits for the chat to stop running (the outcome card comes a little before).
+    await until(() => !chat.running || undefined, 'the chat to stop running');
+    const state = () => ['cart.ts', 'use.ts'].map((f) => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === join(project, 'src', f));
+      return `${f}: disk ${JSON.stringify(readFileSync(join(project, 'src', f), 'utf8'))}, editor ${doc === undefined ? 'closed' : `${doc.isDirty ? 'dirty ' : ''}${JSON.stringify(doc.getText())}`}`;
+    }).join('; ');
+    const before = state();
+    assert.equal(await sprout.controller.undoTurn(outcome.turn ?? -1), true, `${before} -> ${state()}`);
     assert.equal(readFileSync(join(project, 'src', 'cart.ts'), 'utf8'), CART);
     assert.equal(readFileSync(join(project, 'src', 'use.ts'), 'utf8'), USE);
 
     const hub = await sprout.host.ensureServers();
     const call = (args: Record<string, unknown>) => hub.callTool('editor', 'rename_symbol', args, { signal: new AbortController().signal });
-    const refused = await call({ path: 'rename-ts/src/cart.ts', line: 1, column: 1, newName: 'x' });
-    assert.equal(refused.isError, true);
-    assert.match(refused.text, /^The language server refused the rename at rename-ts\/src\/cart\.ts:1:1: .+|^No rename at rename-ts\/src\/cart\.ts:1:1/);
+    // `reduce` is the standard library's: TypeScript refuses to rename it.
+    const refused = await call({ path: 'rename-ts/src/cart.ts', line: 2, column: 16, newName: 'fold' });
+    assert.equal(refused.isError, true, refused.text);
+    assert.match(refused.text, /^The language server refused the rename at rename-ts\/src\/cart\.ts:2:16: .+|^No rename at rename-ts\/src\/cart\.ts:2:16/);
     const outside = await call({ path: '../elsewhere.ts', line: 1, column: 1, newName: 'x' });
     assert.equal(outside.isError, true);
     assert.match(outside.text, /outside the workspace/);
