@@ -9,6 +9,8 @@ import { resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUILTIN_COMMANDS, expandCommand, parseSlash, unknownCommandMessage, type PromptCommand } from '../agent/promptCommands';
 import type { Mode } from '../agent/modes';
+import { isMcpCommand } from '../agent/mcpPrompts';
+import type { PendingMcpPrompt } from './cliMcpPrompts';
 import type { PromptAttachment } from '../agent/promptAttachments';
 import { readText } from '../customizations/instructionFiles';
 import { readPromptFiles, type PromptCommandSet } from '../customizations/promptFiles';
@@ -52,6 +54,8 @@ export interface ExpandedPrompt {
   attachments: PromptAttachment[];
   /** The command that ran, for the run's notes. */
   command?: PromptCommand;
+  /** An MCP prompt (`/mcp.SERVER.PROMPT`), asked of its server once the run's servers are up. */
+  mcp?: PendingMcpPrompt;
 }
 
 /**
@@ -63,6 +67,7 @@ export function expandCliPrompt(prompt: string, set: PromptCommandSet, inputs: R
   if (slash === undefined) return { prompt, attachments: [] };
   if (BUILTIN_COMMANDS.some((b) => b.name === slash.name)) throw new UsageError(`/${slash.name} is a chat command of the editor; a CLI run is one prompt (use --session FILE to continue a chat).`);
   const command = set.commands.find((c) => c.name === slash.name);
+  if (command === undefined && isMcpCommand(slash.name)) return { prompt, attachments: [], mcp: { name: slash.name, args: slash.args } };
   if (command === undefined) {
     const notes = set.notes.length > 0 ? `\n${set.notes.map((n) => `note: ${n}`).join('\n')}` : '';
     throw new UsageError(`${unknownCommandMessage(slash.name, set.commands.map((c) => c.name))} List them with: sprout-agent prompts. (To send text that starts with "/", put a space before it.)${notes}`);
@@ -92,6 +97,8 @@ export const PROMPTS_USAGE = `Usage: sprout-agent prompts [--cwd DIR] [--json]
 Lists the slash commands a run can use: the workspace's prompt files (.github/prompts/*.prompt.md,
 .claude/commands/**/*.md) and your own ~/.claude/commands/**/*.md. Run one with
 sprout-agent "/NAME arguments" (and --input NAME=VALUE for each \${input:NAME} it asks for).
+An MCP server's prompts run as sprout-agent "/mcp.SERVER.PROMPT arguments" (its arguments in
+declared order, or --input NAME=VALUE); they are not listed here (that would start the servers).
 A run reads the workspace's files only with --trust-workspace (or SPROUT_AGENT_TRUST_WORKSPACE=1).
 `;
 

@@ -42,6 +42,7 @@ import { trustsWorkspace } from './cliServers';
 import { cliCustomizations, runSkillsCommand } from './cliSkills';
 import { cliRunAgent, runAgentsCommand } from './cliAgents';
 import { cliPromptCommands, expandCliPrompt, parseInputs, runPromptsCommand } from './cliPrompts';
+import { cliMcpPrompt, type PendingMcpPrompt } from './cliMcpPrompts';
 import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
 import { cliToolSelection } from './cliTools';
 import type { CommandRule } from '../agent/commandRules';
@@ -136,7 +137,6 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
   const connection = modelConnectionFromEnv(io.env);
-  const protectedPaths = protectedPathsFromEnv(io.env);
   const mcp = mcpProtocolOptions(io.env);
   checkPlanArgs(args);
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
@@ -145,7 +145,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const customizations = { ...cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env), ...cliRunAgent(args, workspaceFolder, io.env, settings.model) };
   const commandRules = cliCommandRules(io.env, workspaceFolder);
   for (const problem of commandRules.problems) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
-  const { prompt, runArgs, attachments } = slashCommand(await runPromptText(args, io), args, io, workspaceFolder);
+  const { prompt, runArgs, attachments, mcp: mcpPrompt } = slashCommand(await runPromptText(args, io), args, io, workspaceFolder);
   const sessionFile = sessionFileFor(args.session, io.cwd, workspaceFolder);
   const sessionId = await sessionIdFor(sessionFile, logger);
   const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
@@ -157,7 +157,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
       names: selection.bundled,
       distDir: io.distDir,
       stateDir: selection.bundled.length > 0 ? stateDirFor(sessionId, sessionFile !== undefined, io.env) : '',
-      protectedPaths,
+      protectedPaths: protectedPathsFromEnv(io.env),
       allowProtectedWrites: args.allowProtectedWrites,
     },
     settings: { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, hookFiles) } },
@@ -182,7 +182,8 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const planned = await plannedRun(runtime, runArgs, prompt, { images, agents: [], ...customizations, ...attachments, ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr) }, io.interrupt);
+    const asked = mcpPrompt === undefined ? { prompt, images: [] } : await cliMcpPrompt(runtime.hub, mcpPrompt, parseInputs(args.inputs), io);
+    const planned = await plannedRun(runtime, runArgs, asked.prompt, { images: [...images, ...asked.images], agents: [], ...customizations, ...attachments, ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr) }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.
@@ -197,7 +198,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
 }
 
 /** A typed "/name args" expanded from its prompt file (its mode too, unless --mode was given); other text as typed. */
-function slashCommand(typed: string, args: CliArgs, io: CliIo, workspaceFolder: string): { prompt: string; runArgs: CliArgs; attachments: Pick<PromptOptions, 'attachments'> } {
+function slashCommand(typed: string, args: CliArgs, io: CliIo, workspaceFolder: string): { prompt: string; runArgs: CliArgs; attachments: Pick<PromptOptions, 'attachments'>; mcp?: PendingMcpPrompt } {
   if (!typed.trimStart().startsWith('/')) return { prompt: typed, runArgs: args, attachments: {} };
   const commands = cliPromptCommands(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.env);
   const expanded = expandCliPrompt(typed, commands, parseInputs(args.inputs), workspaceFolder);
@@ -205,6 +206,7 @@ function slashCommand(typed: string, args: CliArgs, io: CliIo, workspaceFolder: 
     prompt: expanded.prompt,
     runArgs: !args.modeGiven && expanded.mode !== undefined ? { ...args, mode: expanded.mode } : args,
     attachments: expanded.attachments.length > 0 ? { attachments: expanded.attachments } : {},
+    ...(expanded.mcp === undefined ? {} : { mcp: expanded.mcp }),
   };
 }
 

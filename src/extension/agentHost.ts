@@ -194,6 +194,11 @@ export class AgentHost {
     return this.hub?.status() ?? [];
   }
 
+  /** The hub that is up, if any (its servers' prompts are the `/mcp.` commands); no start. */
+  get currentHub(): McpHub | undefined {
+    return this.hub;
+  }
+
   /**
    * Every configured server started and listed, so each one's hooks are known. A configuration event
    * that arrives while they start (a `.vscode/mcp.json` watcher event comes late on a busy machine)

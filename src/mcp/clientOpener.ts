@@ -77,7 +77,10 @@ function newClient(request: OpenRequest, plan: EraPlan): Client {
       capabilities: clientCapabilities(opts.features),
       ...(plan.negotiation !== undefined ? { versionNegotiation: plan.negotiation } : {}),
       // The connection fetches the new list itself (and drops stale answers); the SDK only says when.
-      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => request.onToolsChanged(client) } },
+      listChanged: {
+        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => request.onToolsChanged(client) },
+        prompts: { autoRefresh: false, debounceMs: 0, onChanged: () => opts.onPromptsChanged?.(config.name) },
+      },
       listMaxPages: MAX_TOOL_PAGES,
     },
   );
@@ -164,10 +167,14 @@ async function finishSignIn(request: OpenRequest, st: ServerTransport, code: Pro
  */
 async function listenForToolChanges(request: OpenRequest, live: Live): Promise<void> {
   const { client } = live;
-  if (live.era !== 'modern' || client.autoOpenedSubscription !== undefined || client.getServerCapabilities()?.tools?.listChanged !== true) return;
+  const capabilities = client.getServerCapabilities();
+  const tools = capabilities?.tools?.listChanged === true;
+  const prompts = capabilities?.prompts?.listChanged === true;
+  if (live.era !== 'modern' || client.autoOpenedSubscription !== undefined || (!tools && !prompts)) return;
   try {
     // A connect from memory sends nothing, so this may be the first request: a 401 here is the sign-in.
-    const listen = () => client.listen({ toolsListChanged: true }, { timeout: request.opts.connectTimeoutMs, signal: request.abandon });
+    const filter = { ...(tools ? { toolsListChanged: true } : {}), ...(prompts ? { promptsListChanged: true } : {}) };
+    const listen = () => client.listen(filter, { timeout: request.opts.connectTimeoutMs, signal: request.abandon });
     await afterSignIn(live, listen, request.abandon, request.config.name);
   } catch (error) {
     if (request.abandon.aborted) throw error;

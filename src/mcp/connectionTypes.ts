@@ -51,6 +51,8 @@ export interface ConnectionOptions {
   eras: EraStore;
   /** The server's status after it changed (state, error, restarts, tools listed); at most once a tick. */
   onStatus?: (status: ServerStatus) => void;
+  /** The server said its prompt list changed. */
+  onPromptsChanged?: (server: string) => void;
 }
 
 /** The wait before restart `attempt` (1 for the first): doubling from the initial delay, capped. */

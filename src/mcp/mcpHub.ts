@@ -14,6 +14,8 @@ import type { ServerStatus } from './connectionTypes';
 import { memoryEraStore, type EraStore, type ProtocolSetting } from './protocolEra';
 import { ServerConnection } from './serverConnection';
 import { quotedName } from '../agent/nameText';
+import type { McpPromptInfo, McpPromptMessage } from '../agent/mcpPrompts';
+import { completePromptArgument, getServerPrompt, listServerPrompts } from './mcpPrompts';
 
 export type { ServerState, ServerStatus } from './connectionTypes';
 
@@ -56,12 +58,15 @@ export class McpHub implements ToolHost {
   private readonly late = new Set<string>();
   private readonly listed = new Map<string, ToolInfo[]>();
   private readonly statusListeners = new Set<(status: ServerStatus) => void>();
+  private readonly promptListeners = new Set<(server: string) => void>();
   private readonly clock: Clock;
+  private readonly timeoutMs: number;
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
     this.clock = options.clock ?? nodeClock;
     const eras = options.eraStore ?? memoryEraStore();
+    this.timeoutMs = options.connectTimeoutMs ?? 30_000;
     for (const config of servers) {
       if (this.connections.has(config.name)) throw new Error(`MCP server ${quotedName(config.name)} is configured twice`);
       this.connections.set(
@@ -87,6 +92,7 @@ export class McpHub implements ToolHost {
           protocol: options.protocol ?? 'auto',
           eras,
           onStatus: (status) => this.emitStatus(status),
+          onPromptsChanged: (server) => notifyAll(this.promptListeners, server),
         }),
       );
     }
@@ -179,6 +185,42 @@ export class McpHub implements ToolHost {
   onStatus(listener: (status: ServerStatus) => void): () => void {
     this.statusListeners.add(listener);
     return () => this.statusListeners.delete(listener);
+  }
+
+  /**
+   * The prompts of the servers that are up (`start`: of these servers, started if they are not). A
+   * server that fails its listing contributes none; it has reported itself or reports on next use.
+   */
+  async listPrompts(start: readonly string[] = []): Promise<McpPromptInfo[]> {
+    const lists = [...this.connections.values()].map(async (c) => {
+      if (c.status().state !== 'ready' && !start.includes(c.name)) return [];
+      try {
+        return await listServerPrompts(await c.getClient(), c.name, this.timeoutMs);
+      } catch (error) {
+        this.emit({ type: 'server_error', server: c.name, message: `MCP server ${quotedName(c.name)}: prompts/list failed: ${error instanceof Error ? error.message : String(error)}` });
+        return [];
+      }
+    });
+    return (await Promise.all(lists)).flat();
+  }
+
+  /** A prompt's messages (`prompts/get`); the server's refusal is an Error naming it, its words escaped. */
+  async getPrompt(prompt: Pick<McpPromptInfo, 'server' | 'name'>, args: Record<string, string>, signal?: AbortSignal): Promise<McpPromptMessage[]> {
+    const client = await this.connection(prompt.server).getClient(signal);
+    return getServerPrompt(client, prompt, args, { timeoutMs: this.timeoutMs, ...(signal ? { signal } : {}) });
+  }
+
+  /** What the server suggests for an argument being typed; none when it offers no completions. */
+  async completePrompt(prompt: Pick<McpPromptInfo, 'server' | 'name'>, argument: { name: string; value: string }, given: Record<string, string>): Promise<string[]> {
+    const connection = this.connections.get(prompt.server);
+    if (connection?.status().state !== 'ready') return [];
+    return completePromptArgument(await connection.getClient(), prompt, argument, given, this.timeoutMs);
+  }
+
+  /** A server said its prompt list changed. */
+  onPromptsChanged(listener: (server: string) => void): () => void {
+    this.promptListeners.add(listener);
+    return () => this.promptListeners.delete(listener);
   }
 
   /** Stops every server and clears their restart budgets; each starts again on next use. */

@@ -205,7 +205,8 @@ export class ServerConnection {
     return live;
   }
 
-  private getClient(signal?: AbortSignal): Promise<Client> {
+  /** The client of the connection that is up, started if needed (calls, prompts, completions). */
+  getClient(signal?: AbortSignal): Promise<Client> {
     if (this.closed) return Promise.reject(new Error(`MCP server ${quotedName(this.name)}: the MCP hub is closed`));
     if (this.live) return Promise.resolve(this.live.client);
     this.connecting ??= this.connect().finally(() => (this.connecting = undefined));

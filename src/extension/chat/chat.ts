@@ -19,7 +19,7 @@ import type { AgentHost } from '../agentHost';
 import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalToolHost';
 import { ChatViewState } from './chatViewState';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
-import { CheckpointToolHost } from '../checkpoints/checkpointToolHost';
+import { CheckpointToolHost, type CheckpointTargets } from '../checkpoints/checkpointToolHost';
 import { TerminalToolHost, type CommandTerminals, type TerminalTargets } from '../terminal/terminalToolHost';
 import type { ToolHostRelay } from '../../runtime/toolHostRelay';
 import { join } from 'node:path';
@@ -43,6 +43,8 @@ export interface ChatDeps {
   skills?: () => SkillSet | undefined;
   /** The window's Sprout terminals: `run_command` runs in one (terminalToolHost.ts); without them, as the server runs it. */
   terminals?: CommandTerminals;
+  /** The files the editor's `rename_symbol` would change, for the checkpoints. */
+  renameFiles?: CheckpointTargets['renameFiles'];
 }
 
 export interface ChatFiles {
@@ -117,7 +119,8 @@ export class Chat {
     const view = new ChatViewState((message) => audience.live && deps.post?.(message), {
       changeOf: (callId) => {
         const record = checkpoints.get(callId);
-        return record && { path: record.path, undone: record.undone };
+        const all = checkpoints.of([callId]);
+        return record && { path: record.path, undone: record.undone, ...(all.length > 1 ? { paths: all.map((r) => r.path) } : {}) };
       },
       contextWindow: () => deps.settings().agent.contextWindowTokens,
       terminalOf: (callId) => deps.terminals?.has(callId) === true,
@@ -127,7 +130,7 @@ export class Chat {
     // terminal innermost, so a command runs there only once the rules and the user let it.
     const workspaceServer = () => deps.host.bundledWorkspaceServer;
     const runner = deps.terminals === undefined ? deps.host.tools : new TerminalToolHost(deps.host.tools, deps.terminals, terminalTargets(deps, view));
-    const recorder = new CheckpointToolHost(runner, checkpoints, { workspaceServer, workspaceFolder: deps.host.workspaceFolder });
+    const recorder = new CheckpointToolHost(runner, checkpoints, { workspaceServer, workspaceFolder: deps.host.workspaceFolder, ...(deps.renameFiles ? { renameFiles: deps.renameFiles } : {}) });
     const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
     const { session } = await openSession({ sessionId: id, settings: deps.host.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });

@@ -11,6 +11,10 @@ import { BUILTIN_COMMANDS, expandCommand, parseSlash, unknownCommandMessage } fr
 import { readPromptFiles } from '../../customizations/promptFiles';
 import { nodeInstructionFs } from '../../platform/instructionFs';
 import type { ChatMode, SlashCommandInfo } from '../../shared/protocol';
+import { isMcpCommand } from '../../agent/mcpPrompts';
+import type { ImagePart } from '../../agent/messages';
+import type { AgentHost } from '../agentHost';
+import { runMcpPrompt, type ServerPromptUi } from './mcpPromptCommands';
 
 export type SlashResult =
   /** Not a command: send as typed. */
@@ -18,7 +22,7 @@ export type SlashResult =
   /** Sprout's own command, already done. */
   | { kind: 'done' }
   /** A prompt file: send this text (in its mode when it names one). */
-  | { kind: 'prompt'; text: string; mode?: ChatMode }
+  | { kind: 'prompt'; text: string; mode?: ChatMode; images?: ImagePart[] }
   /** Nothing sent: the reason was said; the text goes back to the box. */
   | { kind: 'refused' };
 
@@ -37,7 +41,8 @@ export function slashCommandList(workspaceFolder: string): SlashCommandInfo[] {
 
 const BUILTIN_ACTIONS: Readonly<Record<string, string>> = { new: 'sprout.newChat', compact: 'sprout.compactNow', hooks: 'sprout.showHooks' };
 
-export async function runSlashCommand(text: string, workspaceFolder: string): Promise<SlashResult> {
+/** `mcp`: where an MCP server's prompt (`/mcp.SERVER.PROMPT`) is asked for. */
+export async function runSlashCommand(text: string, workspaceFolder: string, mcp?: { host: AgentHost; ui: ServerPromptUi }): Promise<SlashResult> {
   const slash = parseSlash(text);
   if (slash === undefined) return { kind: 'text' };
   const builtin = BUILTIN_ACTIONS[slash.name];
@@ -47,6 +52,7 @@ export async function runSlashCommand(text: string, workspaceFolder: string): Pr
   }
   const set = windowCommands(workspaceFolder);
   const command = set.commands.find((c) => c.name === slash.name);
+  if (command === undefined && mcp !== undefined && isMcpCommand(slash.name)) return runMcpPrompt(mcp.host, slash.name, slash.args, mcp.ui);
   if (command === undefined) {
     const untrusted = set.notes.some((n) => n.startsWith('The workspace is not trusted')) ? ' The workspace is not trusted, so its prompt files were not read.' : '';
     void vscode.window.showWarningMessage(`Sprout: ${unknownCommandMessage(slash.name, set.commands.map((c) => c.name))}${untrusted} (To send text that starts with "/", put a space before it.)`);

@@ -12,6 +12,7 @@ import { quotedName } from '../../agent/nameText';
 import type { PromptOptions } from '../../agent/promptAttachments';
 import { findAgent } from '../../customizations/agentFiles';
 import { runSlashCommand, slashCommandList } from './chatCommands';
+import { askArgumentInBox, mcpSlashCommands, ServerPromptMenu, type ServerPromptUi } from './mcpPromptCommands';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../agent/ports';
@@ -21,6 +22,7 @@ import { undoTurn } from '../checkpoints/turnChanges';
 import { approvedPlanPrompt, planSteps } from '../../agent/planSteps';
 import { writePlan } from '../../runtime/planApproval';
 import { CheckpointStore } from '../checkpoints/checkpointStore';
+import { planRename, type RenameArgs } from '../editorServer/renameSymbol';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
@@ -60,7 +62,13 @@ export class ChatController {
   private opening: Promise<Chat> | undefined;
   private pending: PendingPrompt | undefined;
 
-  constructor(private readonly deps: ChatControllerDeps) {}
+  /** How an MCP prompt's arguments are asked (editor tests answer them here). */
+  serverPrompts: ServerPromptUi = { askArgument: askArgumentInBox };
+
+  constructor(private readonly deps: ChatControllerDeps) {
+    // The `/` menu follows the servers: one starting or stopping, or saying its prompts changed.
+    new ServerPromptMenu(deps.host, () => void this.slashCommands().then((commands) => deps.views.broadcast({ type: 'commands', commands })));
+  }
 
   /** Whether the open chat's prompt runs. */
   get running(): boolean {
@@ -82,9 +90,9 @@ export class ChatController {
     return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
   }
 
-  /** The commands the composer's `/` menu lists. */
-  slashCommands(): SlashCommandInfo[] {
-    return slashCommandList(this.deps.host.workspaceFolder);
+  /** The commands the composer's `/` menu lists: Sprout's own, the prompt files, the running servers' prompts. */
+  async slashCommands(): Promise<SlashCommandInfo[]> {
+    return [...slashCommandList(this.deps.host.workspaceFolder), ...(await mcpSlashCommands(this.deps.host.currentHub))];
   }
 
   /** The custom agents the mode picker lists. */
@@ -98,7 +106,7 @@ export class ChatController {
 
   async send(typed: string, attachments: AttachmentRef[] = [], sentImages: ImageInput[] = [], pickedMode?: ChatMode, pickedAgent?: string): Promise<void> {
     // A slash command: Sprout's own runs here; a prompt file becomes the prompt (in its mode, when it names one).
-    const slash = await runSlashCommand(typed, this.deps.host.workspaceFolder);
+    const slash = await runSlashCommand(typed, this.deps.host.workspaceFolder, { host: this.deps.host, ui: this.serverPrompts });
     if (slash.kind === 'done') return;
     if (slash.kind === 'refused') return void this.deps.views.broadcast({ type: 'focusInput', text: typed });
     const text = slash.kind === 'prompt' ? slash.text : typed;
@@ -108,8 +116,9 @@ export class ChatController {
     if (agents === null) return;
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
-    const { images, refusals } = checkSentImages(sentImages);
-    if (refusals.length > 0) return this.refuseImages(text, refusals);
+    const checked = checkSentImages(sentImages);
+    if (checked.refusals.length > 0) return this.refuseImages(text, checked.refusals);
+    const images = slash.kind === 'prompt' && slash.images !== undefined ? [...checked.images, ...slash.images] : checked.images;
     // Before the first prompt VS Code's models may not be listed yet; `auto` needs them to decide.
     await this.deps.host.modelSources.prepare();
     if (this.setupNeeded()) {
@@ -271,6 +280,10 @@ export class ChatController {
       ...(this.deps.terminals === undefined ? {} : { terminals: this.deps.terminals }),
       instructions: windowInstructions(this.deps.host.workspaceFolder, this.deps.settings),
       skills: windowSkills(this.deps.host.workspaceFolder),
+      renameFiles: async (args) => {
+        const plan = await planRename(this.deps.host.workspaceFolder, args as unknown as RenameArgs);
+        return 'error' in plan ? [] : plan.files;
+      },
     });
     this.chat = chat;
     this.deps.questions.showOn(chat.view);

@@ -35,7 +35,7 @@ const SETUP_COMMANDS = { setApiKey: 'sprout.setApiKey', selectModel: 'sprout.sel
 const HANDLERS: Handlers = {
   ready: async (_m, { chats, views }) => {
     views.sendSnapshot(await chats.current(), chats.facts());
-    views.broadcast({ type: 'commands', commands: chats.slashCommands() });
+    views.broadcast({ type: 'commands', commands: await chats.slashCommands() });
     views.broadcast({ type: 'agents', agents: chats.agentChoices() });
   },
   send: (m, { chats }) => chats.send(m.text, m.attachments, m.images, m.mode, m.agent),

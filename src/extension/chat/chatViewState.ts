@@ -23,7 +23,7 @@ type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
 
 export interface ChatViewOptions {
   /** The file a finished tool call changed, if a checkpoint recorded one. */
-  changeOf?: (callId: string) => { path: string; undone: boolean } | undefined;
+  changeOf?: (callId: string) => { path: string; undone: boolean; paths?: string[] } | undefined;
   /** Whether the call runs (or ran) in a Sprout terminal that is still open (the card's Show terminal). */
   terminalOf?: (callId: string) => boolean;
   /** The model's context window in tokens, for the usage indicator. */
@@ -293,7 +293,7 @@ export class ChatViewState {
     const entry = this.tool(callId);
     if (!entry) return;
     const change = this.options.changeOf?.(callId);
-    this.replace({ ...entry, status: entry.status === 'denied' ? 'denied' : status, result, ...(change ? { change } : {}) });
+    this.replace({ ...entry, status: entry.status === 'denied' ? 'denied' : status, result, ...(change ? { change: { path: change.path, undone: change.undone } } : {}) });
   }
 
   private finishOutcome(outcome: Outcome): void {
@@ -321,7 +321,8 @@ export class ChatViewState {
   private turnFiles(): { files?: { paths: string[]; undone: boolean } } {
     const changes = this.turnCallIds(this.turn).map((id) => this.options.changeOf?.(id)).filter((c) => c !== undefined);
     if (changes.length === 0) return {};
-    return { files: { paths: [...new Set(changes.map((c) => c.path))], undone: changes.every((c) => c.undone) } };
+    // A call may change several files (the editor's rename_symbol): `paths` lists them all.
+    return { files: { paths: [...new Set(changes.flatMap((c) => c.paths ?? [c.path]))], undone: changes.every((c) => c.undone) } };
   }
 
   /** A note from the host itself (not from an event), such as why commands run hidden. */

@@ -3,7 +3,8 @@
  * (`write_file`, `edit_file`): the target file's content right before the call (after any approval, so
  * nothing the user did while deciding is lost) and right after it. A ToolHost decorator like the
  * approval one, so the core never knows; it resolves the target the way the server will (symlinks and
- * all). Other servers' tools and `run_command` are not recorded: what they change cannot be known.
+ * all). The editor server's `rename_symbol` is recorded too: every file its edit touches (planned as
+ * the tool plans it). Other servers' tools and `run_command` are not recorded: what they change cannot be known.
  * Everything else is forwarded by the relay it extends; `use(undefined)` lets go of the inner host.
  */
 import { readFileSync } from 'node:fs';
@@ -13,11 +14,14 @@ import { ToolHostRelay } from '../../runtime/toolHostRelay';
 import { displayPath, realRoot, resolveInWorkspace } from '../../servers/common/safePath';
 import { PATH_WRITING_TOOLS } from '../../servers/workspace/writeGuard';
 import type { CheckpointStore } from './checkpointStore';
+import { EDITOR_SERVER_NAME } from '../editorServer/editorServerName';
 
 export interface CheckpointTargets {
   /** The name the bundled workspace server runs under (undefined when it does not run). */
   workspaceServer: () => string | undefined;
   workspaceFolder: string;
+  /** The files the editor's `rename_symbol` would change (`planRename` of editorServer/renameSymbol.ts; passed in, as it needs `vscode`). */
+  renameFiles?: (args: Record<string, unknown>) => Promise<{ path: string; absolute: string }[]>;
 }
 
 function readOrNull(path: string): string | null {
@@ -39,12 +43,25 @@ export class CheckpointToolHost extends ToolHostRelay {
   }
 
   override async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
+    if (server === EDITOR_SERVER_NAME && bareName === 'rename_symbol' && options.callId !== undefined) return this.renameCall(server, bareName, args, { ...options, callId: options.callId });
     const target = options.callId === undefined ? undefined : this.target(server, bareName, args);
     if (target === undefined || options.callId === undefined) return super.callTool(server, bareName, args, options);
     const before = readOrNull(target.absolute);
     const result = await super.callTool(server, bareName, args, options);
     const after = readOrNull(target.absolute);
     if (after !== before) this.store.add({ callId: options.callId, path: target.path, absolute: target.absolute, before, after });
+    return result;
+  }
+
+  /** The editor's rename: every file the language server's edit touches, read before and after the call. */
+  private async renameCall(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions & { callId: string }): Promise<ToolCallResult> {
+    const planned = (await this.targets.renameFiles?.(args).catch(() => undefined)) ?? [];
+    const files = planned.map((f) => ({ path: f.path, absolute: f.absolute, before: readOrNull(f.absolute) }));
+    const result = await super.callTool(server, bareName, args, options);
+    for (const file of files) {
+      const after = readOrNull(file.absolute);
+      if (after !== file.before) this.store.add({ callId: options.callId, path: file.path, absolute: file.absolute, before: file.before, after });
+    }
     return result;
   }
 

@@ -1,6 +1,7 @@
 /**
  * The editor's own MCP server, `editor`: what VS Code knows, as read-only tools (the Problems panel,
- * document and workspace symbols, definitions, usages), and the Problems completion check as hooks:
+ * document and workspace symbols, definitions, usages), the language server's rename (`rename_symbol`,
+ * a write: renameSymbol.ts), and the Problems completion check as hooks:
  * `_UserPromptSubmit` snapshots the diagnostics, `_PostToolUse` notes the paths tools named, and
  * `_Stop` objects while files the turn changed have errors that were not there before (with the same
  * structured `failures` as the tests server, so the chat's rows open the file at the line). It is an
@@ -15,6 +16,7 @@ import type { McpServerConfig } from '../../mcp/config';
 import { newErrors, type Problem } from '../../agent/newProblems';
 import { ProblemsWatch, relativeFile, toProblem } from './problemsWatch';
 import { EDITOR_SERVER_NAME } from './editorServerName';
+import { renameSymbol } from './renameSymbol';
 
 export { EDITOR_SERVER_NAME } from './editorServerName';
 /** At most this many rows in one tool answer (the rest is counted in a note). */
@@ -106,6 +108,7 @@ export class EditorServer implements vscode.Disposable {
     const server = new McpServer({ name: 'sprout-editor', version: '0.1.0' });
     this.registerProblems(server);
     this.registerSymbols(server);
+    this.registerRename(server);
     this.registerHooks(server);
     return server;
   }
@@ -175,6 +178,18 @@ export class EditorServer implements vscode.Disposable {
         const found = (await vscode.commands.executeCommand<vscode.Location[] | undefined>('vscode.executeReferenceProvider', uri, position)) ?? [];
         return text(capped(await this.locationRows(found), 'usages') + (found.length > MAX_ROWS ? `\n[${found.length - MAX_ROWS} more usages not shown]` : ''));
       },
+    );
+  }
+
+  private registerRename(server: McpServer): void {
+    server.registerTool(
+      'rename_symbol',
+      {
+        description: "Renames the symbol at path:line:column everywhere it is used, with the editor's language server (one workspace edit, saved; undoable from the chat). Prefer it to editing each usage by hand.",
+        inputSchema: z.object({ path: z.string().describe('File path, relative to the workspace folder'), line: z.number().int().min(1).describe('1-based line'), column: z.number().int().min(1).describe('1-based column'), newName: z.string().describe('The new name') }),
+        annotations: { title: 'Rename symbol', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      (args) => renameSymbol(this.options.workspaceFolder, args),
     );
   }
 
