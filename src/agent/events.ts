@@ -115,7 +115,13 @@ export type AgentEvent =
   /** What instruction files apply from this round on, and why; emitted when that changes (with the reading notes). */
   | { type: 'instructions'; applied: AppliedInstruction[]; notes: string[] }
   /** The skills the model is offered (skills.ts), by name and file, with the reading notes; emitted when that changes. */
-  | { type: 'skills'; skills: { name: string; path: string }[]; notes: string[] };
+  | { type: 'skills'; skills: { name: string; path: string }[]; notes: string[] }
+  /**
+   * The user rewound the conversation to before user message `prompt` (1-based, counted in the active
+   * branch): written by a host, never by a running prompt. Loading folds it (rewind.ts `activeRecords`),
+   * so no reader sees it or what it cut; `text` is that message's, for whoever reads the raw file.
+   */
+  | { type: 'rewound'; prompt: number; text: string };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {
