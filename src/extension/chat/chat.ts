@@ -18,8 +18,8 @@ import type { HostMessage } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalToolHost';
 import { ChatViewState } from './chatViewState';
-import { CheckpointStore } from '../checkpoints/checkpointStore';
-import { CheckpointToolHost } from '../checkpoints/checkpointToolHost';
+import { CheckpointStore } from '../../runtime/checkpointStore';
+import { CheckpointToolHost } from '../../runtime/checkpointToolHost';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 

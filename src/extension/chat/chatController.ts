@@ -13,7 +13,7 @@ import type { Logger } from '../../agent/ports';
 import type { AttachmentRef, ChatMode, ImageInput, SetupInfo, SlashCommandInfo } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
-import { CheckpointStore } from '../checkpoints/checkpointStore';
+import { CheckpointStore } from '../../runtime/checkpointStore';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';

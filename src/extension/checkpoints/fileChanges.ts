@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { type Checkpoint, type CheckpointStore, netChanges } from './checkpointStore';
+import { type Checkpoint, type CheckpointStore, netChanges } from '../../runtime/checkpointStore';
 
 export const CHANGE_SCHEME = 'sprout-change';
 

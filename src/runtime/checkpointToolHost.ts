@@ -7,11 +7,11 @@
  * Everything else is forwarded by the relay it extends; `use(undefined)` lets go of the inner host.
  */
 import { readFileSync } from 'node:fs';
-import type { ToolCallOptions, ToolHost } from '../../agent/ports';
-import type { ToolCallResult } from '../../agent/messages';
-import { ToolHostRelay } from '../../runtime/toolHostRelay';
-import { displayPath, realRoot, resolveInWorkspace } from '../../servers/common/safePath';
-import { PATH_WRITING_TOOLS } from '../../servers/workspace/writeGuard';
+import type { ToolCallOptions, ToolHost } from '../agent/ports';
+import type { ToolCallResult } from '../agent/messages';
+import { ToolHostRelay } from './toolHostRelay';
+import { displayPath, realRoot, resolveInWorkspace } from '../servers/common/safePath';
+import { PATH_WRITING_TOOLS } from '../servers/workspace/writeGuard';
 import type { CheckpointStore } from './checkpointStore';
 
 export interface CheckpointTargets {
