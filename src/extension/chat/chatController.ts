@@ -19,6 +19,8 @@ import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
+import { applyRewind, planBackToGreen, planRewind, type RewindTarget } from './chatRewind';
+import type { RewindPlan } from '../../agent/rewind';
 import { chatTitle, type ChatIndex } from './chatIndex';
 import { showChatHistory } from './chatHistory';
 import { DRAFT_KEY, type ChatFacts, type ChatViews } from './chatViews';
@@ -169,6 +171,37 @@ export class ChatController {
 
   async undoTurn(turn: number): Promise<boolean> {
     return undoTurn(await this.current(), turn);
+  }
+
+  /** Rewind to here on user message `prompt` (1-based); true when the chat went back (files put back, text in the message box). */
+  async rewind(prompt: number): Promise<boolean> {
+    const target = this.rewindTarget(await this.current());
+    const plan = await planRewind(target, prompt);
+    return plan !== undefined && this.rewound(target, plan);
+  }
+
+  /** Back to last green: to the end of the newest turn whose `_Stop` checks all passed. */
+  async backToGreen(): Promise<boolean> {
+    const target = this.rewindTarget(await this.current());
+    const plan = await planBackToGreen(target);
+    return plan !== undefined && this.rewound(target, plan);
+  }
+
+  private rewindTarget(chat: Chat): RewindTarget {
+    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer };
+  }
+
+  /** The chat reopens from its rewound transcript (no `_SessionEnd`: the conversation goes on), and the message's text returns to the box. */
+  private async rewound(target: RewindTarget, plan: RewindPlan): Promise<boolean> {
+    if (!(await applyRewind(target, plan))) return false;
+    if (this.chat === target.chat) this.chat = undefined;
+    this.deps.questions.showOn(undefined);
+    target.chat.dispose();
+    this.opening = this.open(target.chat.id).finally(() => (this.opening = undefined));
+    const chat = await this.opening;
+    this.deps.views.sendSnapshot(chat, this.facts());
+    this.deps.views.broadcast({ type: 'focusInput', text: plan.text });
+    return true;
   }
 
   /** A chat's checkpoints for the diff editor: the open chat's, or read from its file. */
