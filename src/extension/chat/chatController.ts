@@ -19,7 +19,7 @@ import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
-import { applyRewind, planBackToGreen, planRewind, type RewindTarget } from './chatRewind';
+import { applyRewind, confirmRewind, planBackToGreen, planRewind, type RewindTarget } from './chatRewind';
 import type { RewindPlan } from '../../agent/rewind';
 import { chatTitle, type ChatIndex } from './chatIndex';
 import { showChatHistory } from './chatHistory';
@@ -48,6 +48,8 @@ export class ChatController {
   private chat: Chat | undefined;
   private opening: Promise<Chat> | undefined;
   private pending: PendingPrompt | undefined;
+  /** The modal before a rewind overwrites the user's edits; the editor tests answer it. */
+  confirmRewind: RewindTarget['confirm'] = confirmRewind;
 
   constructor(private readonly deps: ChatControllerDeps) {}
 
@@ -188,7 +190,7 @@ export class ChatController {
   }
 
   private rewindTarget(chat: Chat): RewindTarget {
-    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer };
+    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer, confirm: this.confirmRewind };
   }
 
   /** The chat reopens from its rewound transcript (no `_SessionEnd`: the conversation goes on), and the message's text returns to the box. */

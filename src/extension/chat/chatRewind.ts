@@ -21,6 +21,8 @@ export interface RewindTarget {
   chat: Chat;
   transcript: string;
   workspaceServer: string | undefined;
+  /** Asked before overwriting `edited` (changed outside Sprout since the agent wrote them). */
+  confirm: (plan: RewindPlan, edited: readonly string[]) => Promise<boolean>;
 }
 
 async function events(transcript: string): Promise<AgentEvent[]> {
@@ -47,7 +49,8 @@ export async function planBackToGreen(target: RewindTarget): Promise<RewindPlan 
   return undefined;
 }
 
-async function confirmRewind(plan: RewindPlan, edited: readonly string[]): Promise<boolean> {
+/** The modal before a rewind overwrites files changed since the agent wrote them (the editor tests answer it through the controller). */
+export async function confirmRewind(plan: RewindPlan, edited: readonly string[]): Promise<boolean> {
   const choice = await vscode.window.showWarningMessage(
     `${edited.join(', ')} changed after the agent's edit. Rewind to before message ${plan.prompt} anyway?`,
     { modal: true, detail: 'Rewinding puts back what the files held before that message; the later changes are replaced (Ctrl+Z in the editor brings them back).' },
@@ -65,7 +68,7 @@ export async function applyRewind(target: RewindTarget, plan: RewindPlan): Promi
   }
   const callIds = plan.calls.map((c) => c.callId);
   const recorded = new Set(chat.checkpoints.of(callIds).map((r) => r.callId));
-  const { result, paths } = await restoreChanges(chat.checkpoints, callIds, (edited) => confirmRewind(plan, edited));
+  const { result, paths } = await restoreChanges(chat.checkpoints, callIds, (edited) => target.confirm(plan, edited));
   if (result === 'declined' || result === 'failed') return false;
   chat.checkpoints.drop(callIds);
   const transcript = new JsonlTranscriptStore(target.transcript);
