@@ -89,6 +89,8 @@ describe('Rewind to here and Back to last green', function () {
     await vscode.commands.executeCommand('sprout.newChat');
     for (const text of ['first', 'second', 'third']) await turn(sprout, text);
     assert.equal(readFileSync(file, 'utf8'), V(3));
+    const ends = (await sprout.controller.current()).view.entries.flatMap((e) => (e.kind === 'outcome' ? [e] : []));
+    assert.deepEqual(ends.map((e) => [e.checks?.map((c) => c.server) ?? [], e.unresolved !== undefined]), [[['checks'], false], [[], true], [[], true]], 'turn 1 green, 2 and 3 objected');
     const texts = userTexts(sprout);
     assert.deepEqual(await texts(), ['first', 'second', 'third']);
 
@@ -103,7 +105,12 @@ describe('Rewind to here and Back to last green', function () {
     assert.ok(said.includes('second') && said.at(-1) === 'third, better');
 
     // Edited outside Sprout since the agent wrote it: the modal is asked, and "no" changes nothing.
-    writeFileSync(file, `${V(2)}// mine\n`);
+    // The user's edit, made in the editor and saved (the restore opened the file), so the editor and the disk agree.
+    const doc = await vscode.workspace.openTextDocument(file);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, doc.positionAt(doc.getText().length), '// mine\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await doc.save());
     const asked: string[][] = [];
     sprout.controller.confirmRewind = async (_plan, edited) => (asked.push([...edited]), false);
     await sprout.handle({ type: 'backToGreen' });
