@@ -125,7 +125,13 @@ export type AgentEvent =
    */
   | { type: 'subagent_event'; subagent: { id: string; name: string; callId: string }; event: AgentEvent }
   /** The chat works as this custom agent (agentProfiles.ts), with what of its file is not used; emitted when that changes. */
-  | { type: 'agent'; name: string; source: string; notes: string[] };
+  | { type: 'agent'; name: string; source: string; notes: string[] }
+  /**
+   * The user rewound the conversation to before user message `prompt` (1-based, counted in the active
+   * branch): written by a host, never by a running prompt. Loading folds it (rewind.ts `activeRecords`),
+   * so no reader sees it or what it cut; `text` is that message's, for whoever reads the raw file.
+   */
+  | { type: 'rewound'; prompt: number; text: string };
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -10,6 +10,7 @@ export * from './settings';
 export * from './toolNames';
 export * from './hookEvidence';
 export { AgentSession, type AgentSessionOptions, type SessionState } from './session';
+export { activeRecords, lastGreen, rewindPlan, turnsOf, type LastGreen, type RewindPlan, type RewindTurn, type StopCheck, type ToolCallRef, type TurnVerdict } from './rewind';
 export { applyEvent, replayEvents, emptyReplayState, type ReplayState } from './replayState';
 export {
   HOOK_TEXT_MAX_BYTES,

@@ -47,6 +47,10 @@ export interface CliArgs {
   approvePlan: boolean;
   /** `--tools A,B` (repeatable): only these servers, tools (`server/tool`, `server__tool`) or tool sets are offered and may run; undefined: every tool. */
   tools?: string[];
+  /** Go back to before user message N of the --session first (its text is printed; the files the agent wrote since are put back). */
+  rewind?: number;
+  /** With --rewind: put files back even where they were changed outside Sprout since the agent wrote them. */
+  force: boolean;
   /** Undefined (or "-") means: read the prompt from stdin. */
   prompt?: string;
 }
@@ -78,6 +82,13 @@ Options:
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
+  --rewind N               with --session: go back to before user message N (1 is the first): the later
+                           messages leave the conversation, the files the workspace server wrote since
+                           are put back, and N's text is printed. With a prompt, it runs next; without
+                           one, nothing else runs. Files written by run_command or other servers are
+                           listed, not restored
+  --force                  with --rewind: put files back even where they changed after the agent wrote
+                           them (refused without it, naming the files)
   --allow-protected-writes let the agent write protected paths (.git/**, .vscode/**, .github/workflows/**,
                            ...: files that make git, editors or CI run code); refused without it
   --image PATH             send an image with the prompt (a screenshot: PNG, JPEG, GIF or WebP, at most 5 MB);
@@ -177,7 +188,16 @@ const CLI_OPTIONS = {
   agent: { type: 'string' },
   'approve-plan': { type: 'boolean' },
   input: { type: 'string', multiple: true },
+  rewind: { type: 'string' },
+  force: { type: 'boolean' },
 } as const;
+
+/** `--rewind N`: a user message's number, 1 or more. */
+function rewindOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]*$/.test(value.trim())) throw new UsageError(`--rewind ${JSON.stringify(value)} is not a message number: give N of the user message to go back to before (1 is the first).`);
+  return Number(value.trim());
+}
 
 /** `--mode`'s value; anything else is a usage error naming the flag and the choices. */
 function modeOption(value: string | undefined): Mode {
@@ -228,6 +248,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     inputs: v.input ?? [],
     ...(v.tools === undefined ? {} : { tools: toolsOption(v.tools) }),
     approvePlan: v['approve-plan'] === true,
+    ...(v.rewind === undefined ? {} : { rewind: rewindOption(v.rewind) }),
+    force: v.force === true,
     prompt,
   };
 }

@@ -45,6 +45,8 @@ import { cliPromptCommands, expandCliPrompt, parseInputs, runPromptsCommand } fr
 import { cliMcpPrompt, type PendingMcpPrompt } from './cliMcpPrompts';
 import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
 import { cliToolSelection } from './cliTools';
+import { checkpointing, printRewound, rewindCliSession } from './cliRewind';
+import type { ToolHost } from '../agent/ports';
 import type { CommandRule } from '../agent/commandRules';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
@@ -111,10 +113,16 @@ function withUrlMode(policy: ElicitationHandling | undefined, io: CliIo): Elicit
   return policy === undefined ? undefined : { ...policy, openUrl: urlElicitation(io.stdin, io.stderr) };
 }
 
-/** The hub as the session sees it: with other agents' command hooks, then command rules on the shell tool. */
-function wrapTools(hooks: AgentRuntimeOptions['wrapTools'], rules: readonly CommandRule[]): Pick<AgentRuntimeOptions, 'wrapTools'> {
-  if (rules.length === 0) return hooks === undefined ? {} : { wrapTools: hooks };
-  return { wrapTools: (hub) => new CommandRulesToolHost(hooks?.(hub) ?? hub, rules) };
+type Wrap = ((host: ToolHost) => ToolHost) | undefined;
+
+/** The hub as the session sees it, innermost first: its workspace writes recorded (--session), other agents' command hooks, command rules on the shell tool. */
+function wrapTools(wraps: readonly Wrap[]): Pick<AgentRuntimeOptions, 'wrapTools'> {
+  const layers = wraps.filter((w) => w !== undefined);
+  return layers.length === 0 ? {} : { wrapTools: (hub) => layers.reduce<ToolHost>((host, wrap) => wrap(host), hub) };
+}
+
+function rulesLayer(rules: readonly CommandRule[]): Wrap {
+  return rules.length > 0 ? (host) => new CommandRulesToolHost(host, rules) : undefined;
 }
 
 /** The servers this run starts, with what was said about the configuration and who may sample; a misconfiguration throws. */
@@ -133,6 +141,24 @@ async function runPromptText(args: CliArgs, io: CliIo): Promise<string> {
   return await raceInterrupt(readPrompt(args.prompt, io.stdin, io.interrupt), io.interrupt);
 }
 
+/** The --session file, its id, the workspace server; with --rewind the rewind comes first (`rewoundOnly`: it was all the run does, its exit code). */
+async function runSession(args: CliArgs, io: CliIo, folder: string, selection: ServerSelection, logger: StreamLogger) {
+  const sessionFile = sessionFileFor(args.session, io.cwd, folder);
+  const sessionId = await sessionIdFor(sessionFile, logger);
+  const workspace = { server: selection.bundled.includes('workspace') ? 'workspace' : undefined, folder };
+  let rewoundOnly: number | undefined;
+  if (args.rewind !== undefined) {
+    const rewound = await rewindCliSession({ prompt: args.rewind, force: args.force, sessionFile, sessionId, workspaceServer: workspace.server }, io, logger);
+    if (args.prompt === undefined) rewoundOnly = printRewound(rewound, args.json, io);
+  }
+  return { sessionFile, sessionId, workspace, rewoundOnly };
+}
+
+function bundledOptions(args: CliArgs, io: CliIo, names: ServerSelection['bundled'], session: { sessionId: string; resumable: boolean }, protectedPaths: string[]): AgentRuntimeOptions['bundledServers'] {
+  const stateDir = names.length > 0 ? stateDirFor(session.sessionId, session.resumable, io.env) : '';
+  return { names, distDir: io.distDir, stateDir, protectedPaths, allowProtectedWrites: args.allowProtectedWrites };
+}
+
 async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<number> {
   const workspaceFolder = resolveWorkspace(args.cwd, io.cwd);
   const settings = settingsFromEnv(io.env, args);
@@ -145,23 +171,21 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const customizations = { ...cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env), ...cliRunAgent(args, workspaceFolder, io.env, settings.model) };
   const commandRules = cliCommandRules(io.env, workspaceFolder);
   for (const problem of commandRules.problems) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
+  const { sessionFile, sessionId, workspace, rewoundOnly } = await runSession(args, io, workspaceFolder, selection, logger);
+  if (rewoundOnly !== undefined) return rewoundOnly;
   const { prompt, runArgs, attachments, mcp: mcpPrompt } = slashCommand(await runPromptText(args, io), args, io, workspaceFolder);
-  const sessionFile = sessionFileFor(args.session, io.cwd, workspaceFolder);
-  const sessionId = await sessionIdFor(sessionFile, logger);
   const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
   const print = args.json ? jsonEventPrinter(io.stdout) : textEventPrinter(io.stdout, io.stderr);
   const runtime = await createAgentRuntime({
     workspaceFolder,
     servers: selection.configured,
-    bundledServers: {
-      names: selection.bundled,
-      distDir: io.distDir,
-      stateDir: selection.bundled.length > 0 ? stateDirFor(sessionId, sessionFile !== undefined, io.env) : '',
-      protectedPaths: protectedPathsFromEnv(io.env),
-      allowProtectedWrites: args.allowProtectedWrites,
-    },
+    bundledServers: bundledOptions(args, io, selection.bundled, { sessionId, resumable: sessionFile !== undefined }, protectedPathsFromEnv(io.env)),
     settings: { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, hookFiles) } },
-    ...wrapTools(hookFiles.length > 0 ? (hub) => new WithCommandHooks(hub, commandHookHost(hookFiles, workspaceFolder, io.env)) : undefined, commandRules.rules),
+    ...wrapTools([
+      checkpointing(sessionFile, sessionId, io.env, workspace),
+      hookFiles.length > 0 ? (host) => new WithCommandHooks(host, commandHookHost(hookFiles, workspaceFolder, io.env)) : undefined,
+      rulesLayer(commandRules.rules),
+    ]),
     model: {
       baseUrl: connection.baseUrl,
       apiKey: connection.apiKey,

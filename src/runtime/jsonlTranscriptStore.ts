@@ -6,12 +6,14 @@
  * Transcripts hold prompts and tool output: the file is opened without following a symlink (a link a
  * repository planted would send them elsewhere, or feed another file's lines into the history) and
  * kept readable by the user only, an older file included (openPrivateFile). Images are kept beside
- * the file, each once, and the lines reference them (transcriptImages.ts).
+ * the file, each once, and the lines reference them (transcriptImages.ts). A `rewound` record (a host
+ * appends it) cuts the later records out of what loading returns (rewind.ts).
  */
 import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, readFileSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../agent/ports';
 import type { TranscriptRecord, TranscriptStore } from '../agent/events';
+import { activeRecords } from '../agent/rewind';
 import { openPrivateFile } from '../platform/privateState';
 import { imageDirOf, loadImages, storeImages } from './transcriptImages';
 
@@ -86,7 +88,7 @@ export class JsonlTranscriptStore implements TranscriptStore {
     }
   }
 
-  /** The records; a transcript that is a symlink (or no regular file) is refused with UnsafeStateDirError. */
+  /** The records of the active branch (rewind.ts); a transcript that is a symlink (or no regular file) is refused with UnsafeStateDirError. */
   async load(): Promise<TranscriptRecord[]> {
     if (!existsSync(this.path) && !isLink(this.path)) return [];
     const fd = openPrivateFile(this.path, constants.O_RDONLY);
@@ -109,7 +111,8 @@ export class JsonlTranscriptStore implements TranscriptStore {
         this.options.logger?.warn(`${this.path}:${index + 1}: unparseable line skipped${torn}`);
       }
     });
-    return records;
+    // A rewind is a record like any other: what it cut stays in the file and never comes back.
+    return activeRecords(records);
   }
 
   /** Appends are synchronous, so everything appended is already in the OS's hands. */

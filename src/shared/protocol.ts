@@ -73,7 +73,7 @@ export const hooksSummarySchema = z.object({ text: z.string(), tooltip: z.string
 export type HooksSummary = z.infer<typeof hooksSummarySchema>;
 
 export const chatEntrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), attachments: z.optional(z.array(z.string())), images: z.optional(z.array(imageViewSchema)), mode: z.optional(chatModeSchema) }),
+  z.object({ kind: z.literal('user'), id: z.string(), text: z.string(), prompt: z.optional(z.number()), attachments: z.optional(z.array(z.string())), images: z.optional(z.array(imageViewSchema)), mode: z.optional(chatModeSchema) }),
   z.object({ kind: z.literal('assistant'), id: z.string(), text: z.string(), done: z.boolean() }),
   z.object({
     kind: z.literal('tool'),
@@ -251,6 +251,9 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   /** A tool card's Show terminal: the Sprout terminal its command runs in. */
   z.object({ type: z.literal('showTerminal'), entryId: z.string() }),
   z.object({ type: z.literal('undoTurn'), turn: z.number() }),
+  /** A user message's Rewind to here (`prompt`: its number, 1-based), and Back to last green (src/agent/rewind.ts). */
+  z.object({ type: z.literal('rewind'), prompt: z.number() }),
+  z.object({ type: z.literal('backToGreen') }),
   z.object({ type: z.literal('showHistory') }),
   z.object({ type: z.literal('showHooks') }),
   z.object({ type: z.literal('enableTestHook') }),

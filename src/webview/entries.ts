@@ -1,20 +1,23 @@
 /** Builds the DOM for one chat entry. Text from the model, tools and hooks goes in as text or sanitised markdown only. */
 import type { ChatEntry } from '../shared/protocol';
-import { el, icon } from './dom';
+import { button, el, icon } from './dom';
 import { elicitationCard, type ElicitationSend } from './elicitationCard';
 import { injectionCard, objectionCard, outcomeEntry, type HookSend } from './hookCards';
 import { renderMarkdown } from './markdown';
 import { planCard, type PlanSend } from './planCard';
 import { toolCard, type ToolSend } from './toolCard';
 
-export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0] | Parameters<PlanSend>[0]) => void;
+export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0] | Parameters<PlanSend>[0] | { type: 'rewind'; prompt: number }) => void;
 
 export { el };
 
 const NOTE_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
 
-function userMessage(e: Extract<ChatEntry, { kind: 'user' }>): HTMLElement {
+function userMessage(e: Extract<ChatEntry, { kind: 'user' }>, send: Send): HTMLElement {
   const node = el('div', { class: 'msg user', 'data-testid': 'user-message', 'aria-label': 'You' });
+  const prompt = e.prompt;
+  // The conversation and the agent's file changes go back to before this message; its text returns to the message box.
+  if (prompt !== undefined) node.append(button({ label: 'Rewind to here', testid: 'rewind', icon: 'discard', iconOnly: true, cls: 'rewind-button', onClick: () => send({ type: 'rewind', prompt }) }));
   if (e.mode !== undefined) node.append(el('span', { class: 'mode-tag', 'data-testid': 'message-mode' }, e.mode === 'ask' ? 'Ask' : 'Plan'));
   node.append(el('div', { class: 'user-text' }, e.text));
   if (e.attachments?.length) {
@@ -38,7 +41,7 @@ function userMessage(e: Extract<ChatEntry, { kind: 'user' }>): HTMLElement {
 export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
   switch (e.kind) {
     case 'user':
-      return userMessage(e);
+      return userMessage(e, send);
     case 'assistant': {
       const node = el('div', { class: `msg assistant${e.done ? '' : ' streaming'}`, 'data-testid': 'assistant-message', 'aria-label': 'Sprout', 'aria-live': e.done ? 'off' : 'polite' });
       // A streaming answer is filled by the caller's StreamingMarkdown, which renders it in chunks.

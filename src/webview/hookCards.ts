@@ -12,7 +12,7 @@ import { OBJECTION_OUTCOME_TEXT, hookBy, hookLabel, quietAnswerText, scopeText }
 import { button, el, icon } from './dom';
 import { failureList, type FailureSend } from './failureList';
 
-export type HookSend = (message: Parameters<FailureSend>[0] | { type: 'continueAnyway' } | { type: 'undoTurn'; turn: number }) => void;
+export type HookSend = (message: Parameters<FailureSend>[0] | { type: 'continueAnyway' } | { type: 'undoTurn'; turn: number } | { type: 'backToGreen' }) => void;
 
 type Objection = Extract<ChatEntry, { kind: 'objection' }>;
 type OutcomeEntry = Extract<ChatEntry, { kind: 'outcome' }>;
@@ -124,6 +124,8 @@ export function outcomeEntry(e: OutcomeEntry, send: HookSend): HTMLElement {
     card.append(el('div', { class: 'unresolved' }, UNRESOLVED_TEXT[e.unresolved.cause]));
     for (const o of e.unresolved.objections) card.append(el('pre', { class: 'hook-text', 'aria-label': `hook output from ${o.server}` }, `${o.server}: ${o.text}`));
     card.append(button({ label: 'Continue anyway', testid: 'continue-anyway', cls: 'primary', icon: 'debug-continue', onClick: () => send({ type: 'continueAnyway' }) }));
+    // Or give up on this line of work: back to the end of the newest turn whose _Stop checks all passed.
+    card.append(button({ label: 'Back to last green', testid: 'back-to-green', icon: 'history', onClick: () => send({ type: 'backToGreen' }) }));
   }
   const files = filesText(e, send);
   if (files.length > 0) {

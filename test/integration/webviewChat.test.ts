@@ -184,6 +184,16 @@ test("a command's card in a Sprout terminal has Show terminal, which posts its r
   assert.deepEqual(await posted(), [{ type: 'showTerminal', entryId: 't-run' }]);
 });
 
+test("a user message's Rewind to here posts its number; an unresolved turn offers Back to last green", async () => {
+  await clearPosted();
+  await send({ type: 'entry', entry: { kind: 'user', id: 'u7', text: 'make the tests pass', prompt: 3 } });
+  await page.locator('[data-testid=user-message]').last().hover();
+  await page.locator('[data-testid=rewind]').last().click();
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'o7', reason: 'end_turn', turn: 2, unresolved: { cause: 'budget_exhausted', objections: [{ server: 'tests', text: '1 failing' }] } } });
+  await page.locator('[data-testid=back-to-green]').last().click();
+  assert.deepEqual(await posted(), [{ type: 'rewind', prompt: 3 }, { type: 'backToGreen' }]);
+});
+
 test('a short, wide view (the bottom panel) keeps half its height for the conversation, with the setup card and with a running chat', async () => {
   // About what the bottom panel gives the webview in a 900 px high window.
   await page.setViewportSize({ width: 900, height: 260 });

@@ -18,8 +18,8 @@ import type { HostMessage } from '../../shared/protocol';
 import type { AgentHost } from '../agentHost';
 import { ApprovalToolHost, type ApprovalPolicy } from '../approvals/approvalToolHost';
 import { ChatViewState } from './chatViewState';
-import { CheckpointStore } from '../checkpoints/checkpointStore';
-import { CheckpointToolHost, type CheckpointTargets } from '../checkpoints/checkpointToolHost';
+import { CheckpointStore } from '../../runtime/checkpointStore';
+import { CheckpointToolHost, type CheckpointTargets } from '../../runtime/checkpointToolHost';
 import { TerminalToolHost, type CommandTerminals, type TerminalTargets } from '../terminal/terminalToolHost';
 import type { ToolHostRelay } from '../../runtime/toolHostRelay';
 import { join } from 'node:path';
@@ -43,8 +43,8 @@ export interface ChatDeps {
   skills?: () => SkillSet | undefined;
   /** The window's Sprout terminals: `run_command` runs in one (terminalToolHost.ts); without them, as the server runs it. */
   terminals?: CommandTerminals;
-  /** The files the editor's `rename_symbol` would change, for the checkpoints. */
-  renameFiles?: CheckpointTargets['renameFiles'];
+  /** The files a call will change where the host can plan them (the editor's `rename_symbol`), for the checkpoints. */
+  plannedFiles?: CheckpointTargets['plannedFiles'];
 }
 
 export interface ChatFiles {
@@ -130,7 +130,7 @@ export class Chat {
     // terminal innermost, so a command runs there only once the rules and the user let it.
     const workspaceServer = () => deps.host.bundledWorkspaceServer;
     const runner = deps.terminals === undefined ? deps.host.tools : new TerminalToolHost(deps.host.tools, deps.terminals, terminalTargets(deps, view));
-    const recorder = new CheckpointToolHost(runner, checkpoints, { workspaceServer, workspaceFolder: deps.host.workspaceFolder, ...(deps.renameFiles ? { renameFiles: deps.renameFiles } : {}) });
+    const recorder = new CheckpointToolHost(runner, checkpoints, { workspaceServer, workspaceFolder: deps.host.workspaceFolder, ...(deps.plannedFiles ? { plannedFiles: deps.plannedFiles } : {}) });
     const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
     const { session } = await openSession({ sessionId: id, settings: deps.host.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });

@@ -21,13 +21,16 @@ import type { AgentHost } from '../agentHost';
 import { undoTurn } from '../checkpoints/turnChanges';
 import { approvedPlanPrompt, planSteps } from '../../agent/planSteps';
 import { writePlan } from '../../runtime/planApproval';
-import { CheckpointStore } from '../checkpoints/checkpointStore';
+import { CheckpointStore } from '../../runtime/checkpointStore';
 import { planRename, type RenameArgs } from '../editorServer/renameSymbol';
+import { EDITOR_SERVER_NAME } from '../editorServer/editorServerName';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
+import { applyRewind, confirmRewind, planBackToGreen, planRewind, type RewindTarget } from './chatRewind';
+import type { RewindPlan } from '../../agent/rewind';
 import { chatTitle, type ChatIndex } from './chatIndex';
 import { showChatHistory } from './chatHistory';
 import { DRAFT_KEY, type ChatFacts, type ChatViews } from './chatViews';
@@ -61,6 +64,8 @@ export class ChatController {
   private chat: Chat | undefined;
   private opening: Promise<Chat> | undefined;
   private pending: PendingPrompt | undefined;
+  /** The modal before a rewind overwrites the user's edits; the editor tests answer it. */
+  confirmRewind: RewindTarget['confirm'] = confirmRewind;
 
   /** How an MCP prompt's arguments are asked (editor tests answer them here). */
   serverPrompts: ServerPromptUi = { askArgument: askArgumentInBox };
@@ -239,6 +244,37 @@ export class ChatController {
     return undoTurn(await this.current(), turn);
   }
 
+  /** Rewind to here on user message `prompt` (1-based); true when the chat went back (files put back, text in the message box). */
+  async rewind(prompt: number): Promise<boolean> {
+    const target = this.rewindTarget(await this.current());
+    const plan = await planRewind(target, prompt);
+    return plan !== undefined && this.rewound(target, plan);
+  }
+
+  /** Back to last green: to the end of the newest turn whose `_Stop` checks all passed. */
+  async backToGreen(): Promise<boolean> {
+    const target = this.rewindTarget(await this.current());
+    const plan = await planBackToGreen(target);
+    return plan !== undefined && this.rewound(target, plan);
+  }
+
+  private rewindTarget(chat: Chat): RewindTarget {
+    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer, confirm: this.confirmRewind };
+  }
+
+  /** The chat reopens from its rewound transcript (no `_SessionEnd`: the conversation goes on), and the message's text returns to the box. */
+  private async rewound(target: RewindTarget, plan: RewindPlan): Promise<boolean> {
+    if (!(await applyRewind(target, plan))) return false;
+    if (this.chat === target.chat) this.chat = undefined;
+    this.deps.questions.showOn(undefined);
+    target.chat.dispose();
+    this.opening = this.open(target.chat.id).finally(() => (this.opening = undefined));
+    const chat = await this.opening;
+    this.deps.views.sendSnapshot(chat, this.facts());
+    this.deps.views.broadcast({ type: 'focusInput', text: plan.text });
+    return true;
+  }
+
   /** A chat's checkpoints for the diff editor: the open chat's, or read from its file. */
   checkpointsOf(chatId: string): CheckpointStore {
     return this.chat?.id === chatId ? this.chat.checkpoints : new CheckpointStore(this.deps.index.files(chatId).changes);
@@ -280,9 +316,9 @@ export class ChatController {
       ...(this.deps.terminals === undefined ? {} : { terminals: this.deps.terminals }),
       instructions: windowInstructions(this.deps.host.workspaceFolder, this.deps.settings),
       skills: windowSkills(this.deps.host.workspaceFolder),
-      renameFiles: async (args) => {
-        const plan = await planRename(this.deps.host.workspaceFolder, args as unknown as RenameArgs);
-        return 'error' in plan ? [] : plan.files;
+      plannedFiles: (server, bareName, args) => {
+        if (server !== EDITOR_SERVER_NAME || bareName !== 'rename_symbol') return undefined;
+        return planRename(this.deps.host.workspaceFolder, args as unknown as RenameArgs).then((plan) => ('error' in plan ? [] : plan.files));
       },
     });
     this.chat = chat;

@@ -1,7 +1,7 @@
 /**
  * What each message from a chat webview does: one table with a handler per message type (the
  * compiler insists on every one), each a call into the part that owns the matter: the open chat
- * (send, stop, switch, undo), the chat views (notice, snapshot), the questions (approvals, servers'
+ * (send, stop, switch, undo, rewind), the chat views (notice, snapshot), the questions (approvals, servers'
  * questions), the Testing view's mirror, the editor (code blocks, diffs, attachments) or a command.
  * Every message was validated by the webview's connection before it gets here.
  */
@@ -45,6 +45,8 @@ const HANDLERS: Handlers = {
   continueAnyway: (_m, { chats }) => chats.continueAnyway(),
   approvePlan: (m, { chats }) => chats.approvePlan(m.text),
   undoTurn: (m, { chats }) => chats.undoTurn(m.turn),
+  rewind: (m, { chats }) => chats.rewind(m.prompt),
+  backToGreen: (_m, { chats }) => chats.backToGreen(),
   showHistory: (_m, { chats }) => chats.showHistory(),
   cancelPendingPrompt: (_m, { chats }) => chats.dropPending(),
   openDiff: async (m, { chats }) => openDiff(await chats.current(), m.entryId),

@@ -67,7 +67,7 @@ export class ChatViewState {
         this.checks = [];
         this.closePlans(event.text, event.mode);
         // The mode shows on the message (Agent, the default, does not), and the picker starts from it after a reload.
-        this.add({ kind: 'user', id: this.id(), text: event.text, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}), ...(event.mode === undefined || event.mode === 'agent' ? {} : { mode: event.mode }) });
+        this.add({ kind: 'user', id: this.id(), text: event.text, prompt: this.turn + 1, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}), ...(event.mode === undefined || event.mode === 'agent' ? {} : { mode: event.mode }) });
         return;
       case 'text_delta':
         return this.streamed.appendText(event.delta);

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as vscode from 'vscode';
-import { type Checkpoint, type CheckpointStore, netChanges } from './checkpointStore';
+import { type Checkpoint, type CheckpointStore, editedOutside, netChanges } from '../../runtime/checkpointStore';
 
 export const CHANGE_SCHEME = 'sprout-change';
 
@@ -60,17 +60,20 @@ async function restore(edit: vscode.WorkspaceEdit, change: Checkpoint): Promise<
   return doc;
 }
 
-/** Restores the files these calls changed to what they held before the first of them; true when done. */
-export async function undoChanges(store: CheckpointStore, callIds: readonly string[], ask = confirmOverwrite): Promise<boolean> {
+/** How a restore went: done (saved to disk too), nothing to restore, the user said no, or VS Code refused or a save failed (the user was told). */
+export type RestoreResult = 'done' | 'nothing' | 'declined' | 'failed';
+
+/**
+ * Restores the files these calls changed to what they held before the first of them, the paths put
+ * back with it. A file changed outside Sprout since (editedOutside) is overwritten only when `ask` says yes.
+ */
+export async function restoreChanges(store: CheckpointStore, callIds: readonly string[], ask: (edited: readonly string[]) => Promise<boolean>): Promise<{ result: RestoreResult; paths: string[] }> {
   const records = store.of(callIds).filter((r) => !r.undone);
   const changes = netChanges(records).filter((c) => !c.tooLarge);
-  if (changes.length === 0) {
-    void vscode.window.showInformationMessage('Sprout: nothing to undo in this turn.');
-    return false;
-  }
-  // A file that holds its old text already (an earlier undo whose save failed) loses nothing to the restore.
-  const edited = changes.filter((c) => ![c.after, c.before].includes(currentText(c.absolute))).map((c) => c.path);
-  if (edited.length > 0 && !(await ask(edited))) return false;
+  const paths = changes.map((c) => c.path);
+  if (changes.length === 0) return { result: 'nothing', paths };
+  const edited = editedOutside(records, currentText);
+  if (edited.length > 0 && !(await ask(edited))) return { result: 'declined', paths };
   const edit = new vscode.WorkspaceEdit();
   const docs: vscode.TextDocument[] = [];
   for (const change of changes) {
@@ -80,7 +83,7 @@ export async function undoChanges(store: CheckpointStore, callIds: readonly stri
   const wasDirty = new Set(docs.filter((d) => d.isDirty).map((d) => d.uri.toString()));
   if (!(await vscode.workspace.applyEdit(edit))) {
     void vscode.window.showErrorMessage('Sprout: VS Code refused to restore the files; nothing was changed.');
-    return false;
+    return { result: 'failed', paths };
   }
   const unsaved: string[] = [];
   for (const doc of docs) {
@@ -88,11 +91,18 @@ export async function undoChanges(store: CheckpointStore, callIds: readonly stri
   }
   if (unsaved.length > 0) {
     reportUnsaved(unsaved);
-    return false;
+    return { result: 'failed', paths };
   }
   store.markUndone(records.map((r) => r.callId));
-  const names = changes.map((c) => c.path).join(', ');
-  void vscode.window.showInformationMessage(`Sprout: restored ${names}. Ctrl+Z in an editor takes the restore back.`);
+  return { result: 'done', paths };
+}
+
+/** Restores the files these calls changed to what they held before the first of them; true when done. */
+export async function undoChanges(store: CheckpointStore, callIds: readonly string[], ask = confirmOverwrite): Promise<boolean> {
+  const { result, paths } = await restoreChanges(store, callIds, ask);
+  if (result === 'nothing') void vscode.window.showInformationMessage('Sprout: nothing to undo in this turn.');
+  if (result !== 'done') return false;
+  void vscode.window.showInformationMessage(`Sprout: restored ${paths.join(', ')}. Ctrl+Z in an editor takes the restore back.`);
   return true;
 }
 

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointStore, netChanges } from '../../../src/extension/checkpoints/checkpointStore';
-import { CheckpointToolHost } from '../../../src/extension/checkpoints/checkpointToolHost';
+import { CheckpointStore, editedOutside, netChanges, unrecordedCalls } from '../../../src/runtime/checkpointStore';
+import { CheckpointToolHost } from '../../../src/runtime/checkpointToolHost';
 import { ChatIndex } from '../../../src/extension/chat/chatIndex';
 import { withAttachments } from '../../../src/agent/promptAttachments';
 import { InMemoryToolHost } from '../../fakes/InMemoryToolHost';
@@ -96,6 +96,43 @@ test('the chat index titles chats by their first prompt, rebuilt or not, and ski
     legacy.rename('old', 'Renamed');
     legacy.remove('used');
     assert.deepEqual(new ChatIndex(ws.dir).list().map((c) => c.title), ['Renamed']);
+  } finally {
+    ws.remove();
+  }
+});
+
+test('a rewind asks before overwriting a file edited outside Sprout: at the end, or between two of the calls; a restored file is no edit', () => {
+  const rec = (callId: string, before: string | null, after: string | null, path = 'a.txt') => ({ callId, path, absolute: `/w/${path}`, before, after, tooLarge: false, undone: false });
+  const calls = [rec('c1', 'v0', 'v1'), rec('c2', 'v1', 'v2'), rec('c3', null, 'new', 'b.txt')];
+  const disk = (files: Record<string, string | null>) => (absolute: string) => files[absolute] ?? null;
+  assert.deepEqual(editedOutside(calls, disk({ '/w/a.txt': 'v2', '/w/b.txt': 'new' })), [], 'the disk holds what the agent wrote');
+  assert.deepEqual(editedOutside(calls, disk({ '/w/a.txt': 'v0' })), [], 'already put back (b.txt gone): nothing of the user to lose');
+  assert.deepEqual(editedOutside(calls, disk({ '/w/a.txt': 'v2 and mine', '/w/b.txt': 'new' })), ['a.txt']);
+  // The user changed the file between the turns: the agent's next write found "v1 and mine", not "v1".
+  assert.deepEqual(editedOutside([rec('c1', 'v0', 'v1'), rec('c2', 'v1 and mine', 'v2')], disk({ '/w/a.txt': 'v2' })), ['a.txt']);
+});
+
+test('the calls a rewind cannot undo: run_command and other servers, each once with a count; recorded writes, reads and quiet servers are not listed', () => {
+  const calls = [
+    { callId: 'w', name: 'workspace__write_file' },
+    { callId: 'r', name: 'workspace__read_file' },
+    { callId: 'x1', name: 'workspace__run_command' },
+    { callId: 'x2', name: 'workspace__run_command' },
+    { callId: 't', name: 'todo__todo' },
+    { callId: 'g', name: 'github__create_file' },
+    { callId: 's', name: 'sprout__tool_search' },
+  ];
+  assert.deepEqual(unrecordedCalls(calls, new Set(['w']), 'workspace', new Set(['todo'])), ['workspace__run_command (2 calls)', 'github__create_file']);
+});
+
+test('dropping the records of rewound calls keeps the others, also in a new store over the file', () => {
+  const ws = workspace();
+  try {
+    const file = join(ws.dir, 'changes.json');
+    const store = new CheckpointStore(file);
+    for (const callId of ['c1', 'c2', 'c3']) store.add({ callId, path: 'a.txt', absolute: join(ws.dir, 'a.txt'), before: 'x', after: callId });
+    store.drop(['c2', 'c3']);
+    assert.deepEqual(new CheckpointStore(file).of(['c1', 'c2', 'c3']).map((r) => r.callId), ['c1']);
   } finally {
     ws.remove();
   }

@@ -63,6 +63,15 @@ export class CheckpointStore {
     this.write();
   }
 
+  /** A rewind put these calls' files back and cut them from the conversation: their records go (a later call may reuse an id). */
+  drop(callIds: readonly string[]): void {
+    const wanted = new Set(callIds);
+    const kept = this.records.filter((r) => !wanted.has(r.callId));
+    if (kept.length === this.records.length) return;
+    this.records.splice(0, this.records.length, ...kept);
+    this.write();
+  }
+
   /** The chat was deleted. */
   remove(): void {
     rmSync(this.file, { force: true });
@@ -82,4 +91,47 @@ export function netChanges(records: readonly Checkpoint[]): Checkpoint[] {
     byFile.set(r.absolute, first ? { ...first, after: r.after, tooLarge: first.tooLarge || r.tooLarge } : r);
   }
   return [...byFile.values()];
+}
+
+/**
+ * The files among these records (in call order) that were changed outside Sprout since the agent wrote
+ * them: the file now holds neither what the last call wrote nor what the first found (a restore that
+ * stopped half way), or between two of the calls it no longer held what the earlier one wrote. Putting
+ * them back would overwrite the user's edits, so a host asks first. `current` reads a file's text (null: none).
+ */
+export function editedOutside(records: readonly Checkpoint[], current: (absolute: string) => string | null): string[] {
+  const edited = new Set<string>();
+  const last = new Map<string, Checkpoint>();
+  for (const r of records) {
+    const earlier = last.get(r.absolute);
+    if (earlier && !earlier.tooLarge && !r.tooLarge && earlier.after !== r.before) edited.add(r.path);
+    last.set(r.absolute, r);
+  }
+  for (const change of netChanges(records)) {
+    if (change.tooLarge) continue;
+    const now = current(change.absolute);
+    if (now !== change.after && now !== change.before) edited.add(change.path);
+  }
+  return [...edited];
+}
+
+/** A tool call in the conversation (as the `tool_started` event names it). */
+export interface CallRef {
+  callId: string;
+  name: string;
+}
+
+/**
+ * The calls whose file changes no checkpoint holds: the workspace server's `run_command` and the tools
+ * of servers other than the ones known to write no file (`quiet`: the bundled todo and tests servers,
+ * the editor's own). Each name once, with its count: a rewind lists them as not put back.
+ */
+export function unrecordedCalls(calls: readonly CallRef[], recorded: ReadonlySet<string>, workspaceServer: string | undefined, quiet: ReadonlySet<string>): string[] {
+  const counts = new Map<string, number>();
+  for (const call of calls) {
+    const [server = '', tool = ''] = call.name.split('__', 2);
+    if (recorded.has(call.callId) || server === 'sprout' || quiet.has(server) || (server === workspaceServer && tool !== 'run_command')) continue;
+    counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+  }
+  return [...counts].map(([name, n]) => (n === 1 ? name : `${name} (${n} calls)`));
 }

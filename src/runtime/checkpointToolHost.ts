@@ -3,25 +3,28 @@
  * (`write_file`, `edit_file`): the target file's content right before the call (after any approval, so
  * nothing the user did while deciding is lost) and right after it. A ToolHost decorator like the
  * approval one, so the core never knows; it resolves the target the way the server will (symlinks and
- * all). The editor server's `rename_symbol` is recorded too: every file its edit touches (planned as
- * the tool plans it). Other servers' tools and `run_command` are not recorded: what they change cannot be known.
+ * all). A call whose files the host can plan (the editor server's `rename_symbol`: every file its edit
+ * touches, planned as the tool plans it) is recorded too. Other servers' tools and `run_command` are not recorded: what they change cannot be known.
  * Everything else is forwarded by the relay it extends; `use(undefined)` lets go of the inner host.
  */
 import { readFileSync } from 'node:fs';
-import type { ToolCallOptions, ToolHost } from '../../agent/ports';
-import type { ToolCallResult } from '../../agent/messages';
-import { ToolHostRelay } from '../../runtime/toolHostRelay';
-import { displayPath, realRoot, resolveInWorkspace } from '../../servers/common/safePath';
-import { PATH_WRITING_TOOLS } from '../../servers/workspace/writeGuard';
+import type { ToolCallOptions, ToolHost } from '../agent/ports';
+import type { ToolCallResult } from '../agent/messages';
+import { ToolHostRelay } from './toolHostRelay';
+import { displayPath, realRoot, resolveInWorkspace } from '../servers/common/safePath';
+import { PATH_WRITING_TOOLS } from '../servers/workspace/writeGuard';
 import type { CheckpointStore } from './checkpointStore';
-import { EDITOR_SERVER_NAME } from '../editorServer/editorServerName';
 
 export interface CheckpointTargets {
   /** The name the bundled workspace server runs under (undefined when it does not run). */
   workspaceServer: () => string | undefined;
   workspaceFolder: string;
-  /** The files the editor's `rename_symbol` would change (`planRename` of editorServer/renameSymbol.ts; passed in, as it needs `vscode`). */
-  renameFiles?: (args: Record<string, unknown>) => Promise<{ path: string; absolute: string }[]>;
+  /**
+   * The files a call of another server's tool will change, where the host can know them (the editor's
+   * `rename_symbol`: `planRename` of src/extension/editorServer/renameSymbol.ts, which needs `vscode`);
+   * undefined for a call it cannot plan.
+   */
+  plannedFiles?: (server: string, bareName: string, args: Record<string, unknown>) => Promise<{ path: string; absolute: string }[]> | undefined;
 }
 
 function readOrNull(path: string): string | null {
@@ -43,7 +46,8 @@ export class CheckpointToolHost extends ToolHostRelay {
   }
 
   override async callTool(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions): Promise<ToolCallResult> {
-    if (server === EDITOR_SERVER_NAME && bareName === 'rename_symbol' && options.callId !== undefined) return this.renameCall(server, bareName, args, { ...options, callId: options.callId });
+    const planned = options.callId === undefined ? undefined : this.targets.plannedFiles?.(server, bareName, args);
+    if (planned !== undefined && options.callId !== undefined) return this.plannedCall(planned, server, bareName, args, { ...options, callId: options.callId });
     const target = options.callId === undefined ? undefined : this.target(server, bareName, args);
     if (target === undefined || options.callId === undefined) return super.callTool(server, bareName, args, options);
     const before = readOrNull(target.absolute);
@@ -53,9 +57,9 @@ export class CheckpointToolHost extends ToolHostRelay {
     return result;
   }
 
-  /** The editor's rename: every file the language server's edit touches, read before and after the call. */
-  private async renameCall(server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions & { callId: string }): Promise<ToolCallResult> {
-    const planned = (await this.targets.renameFiles?.(args).catch(() => undefined)) ?? [];
+  /** A call whose files the host planned (the editor's rename): each read before and after the call. */
+  private async plannedCall(planning: Promise<{ path: string; absolute: string }[]>, server: string, bareName: string, args: Record<string, unknown>, options: ToolCallOptions & { callId: string }): Promise<ToolCallResult> {
+    const planned = await planning.catch(() => []);
     const files = planned.map((f) => ({ path: f.path, absolute: f.absolute, before: readOrNull(f.absolute) }));
     const result = await super.callTool(server, bareName, args, options);
     for (const file of files) {

@@ -1,0 +1,86 @@
+// The rewind rule (src/agent/rewind.ts): which records stay after a rewind, which calls' files go back,
+// each turn's _Stop verdict and where "Back to last green" goes. Pure: events in, decisions out.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { AgentEvent, OutcomeReason, TranscriptRecord } from '../../../src/agent/events';
+import { activeRecords, lastGreen, rewindPlan, turnsOf } from '../../../src/agent/rewind';
+import { replayEvents } from '../../../src/agent/replayState';
+
+type StopAnswer = 'no_objection' | 'objection' | 'timeout';
+
+/** One turn as the loop writes it: the prompt, its message, a write, the `_Stop` answers, the outcome. */
+function turn(text: string, callId: string, stops: Record<string, StopAnswer>, reason: OutcomeReason = 'end_turn'): AgentEvent[] {
+  return [
+    { type: 'prompt_started', text },
+    { type: 'message', message: { role: 'user', content: text } },
+    { type: 'tool_started', callId, name: 'workspace__write_file', arguments: '{}' },
+    { type: 'tool_finished', callId, name: 'workspace__write_file', isError: false, text: 'ok', durationMs: 1 },
+    ...Object.entries(stops).map(([server, result]): AgentEvent => ({ type: 'hook_finished', server, hook: '_Stop', result, text: result === 'objection' ? 'no' : '', durationMs: 1 })),
+    { type: 'message', message: { role: 'assistant', content: `done ${text}` } },
+    { type: 'outcome', outcome: { reason, rounds: 1 } },
+  ];
+}
+
+const records = (events: AgentEvent[]): TranscriptRecord[] => events.map((event, at) => ({ at, event }));
+const prompts = (rs: TranscriptRecord[]): string[] => rs.flatMap((r) => (r.event.type === 'prompt_started' ? [r.event.text] : []));
+
+test('a rewound record cuts its message and everything after it from the active branch, and is itself dropped', () => {
+  const events: AgentEvent[] = [{ type: 'session_started', sessionId: 's', resumed: false }, ...turn('one', 'c1', {}), ...turn('two', 'c2', {}), ...turn('three', 'c3', {})];
+  const rewound = activeRecords(records([...events, { type: 'rewound', prompt: 2, text: 'two' }, ...turn('two again', 'c4', {})]));
+  assert.deepEqual(prompts(rewound), ['one', 'two again']);
+  assert.equal(rewound.some((r) => r.event.type === 'rewound'), false);
+  assert.deepEqual(
+    replayEvents(rewound.map((r) => r.event)).history.map((m) => m.content),
+    ['one', 'done one', 'two again', 'done two again'],
+    'the history the session resumes has no message of the cut branch',
+  );
+});
+
+test('rewinds count messages in the active branch: a second rewind after the first, and one to the first message', () => {
+  const first = [...turn('one', 'c1', {}), ...turn('two', 'c2', {}), { type: 'rewound', prompt: 2, text: 'two' } as AgentEvent, ...turn('b', 'c3', {}), ...turn('c', 'c4', {})];
+  assert.deepEqual(prompts(activeRecords(records([...first, { type: 'rewound', prompt: 3, text: 'c' }]))), ['one', 'b']);
+  assert.deepEqual(prompts(activeRecords(records([...first, { type: 'rewound', prompt: 1, text: 'one' }]))), []);
+  // A marker naming a message the branch lacks (a hand-edited file) cuts nothing.
+  assert.deepEqual(prompts(activeRecords(records([...first, { type: 'rewound', prompt: 9, text: '?' }]))), ['one', 'b', 'c']);
+});
+
+test('the plan: what stays, the text back to the composer, the calls whose files go back; a wrong number says why', () => {
+  const events = [...turn('one', 'c1', {}), ...turn('two', 'c2', {}), ...turn('three', 'c3', {})];
+  const plan = rewindPlan(events, 2);
+  assert.ok(typeof plan !== 'string');
+  assert.equal(plan.text, 'two');
+  assert.equal(plan.keep, events.findIndex((e) => e.type === 'prompt_started' && e.text === 'two'));
+  assert.deepEqual(plan.calls.map((c) => c.callId), ['c2', 'c3']);
+  assert.equal(rewindPlan(events, 4), 'there is no user message 4: this conversation has 3 (1 to 3)');
+  assert.equal(rewindPlan(events, 0), 'there is no user message 0: this conversation has 3 (1 to 3)');
+  assert.equal(rewindPlan([], 1), 'this conversation has no user messages to rewind to');
+});
+
+test("each turn's _Stop verdict: all passed, an objection, a timeout, none asked, an unresolved objection, a stopped turn", () => {
+  const events = [
+    ...turn('green', 'c1', { tests: 'no_objection', editor: 'no_objection' }),
+    ...turn('red', 'c2', { tests: 'objection', editor: 'no_objection' }),
+    ...turn('slow', 'c3', { tests: 'timeout' }),
+    ...turn('quiet', 'c4', {}),
+    ...turn('stopped', 'c5', { tests: 'no_objection' }, 'cancelled'),
+  ];
+  const turns = turnsOf(events);
+  assert.deepEqual(turns.map((t) => t.verdict), ['passed', 'objected', 'objected', 'none', 'objected']);
+  assert.deepEqual(turns[1]?.checks, [{ server: 'tests', result: 'objected' }, { server: 'editor', result: 'passed' }]);
+  assert.deepEqual(turns[2]?.checks, [{ server: 'tests', result: 'failed' }]);
+  // The objection stood when the turn ended (the budget spent): the outcome says so even after a later quiet answer.
+  const unresolved: AgentEvent[] = [...turn('spent', 'c6', { tests: 'no_objection' }).slice(0, -1), { type: 'outcome', outcome: { reason: 'end_turn', rounds: 2, unresolved: { cause: 'budget_exhausted', objections: [{ server: 'tests', text: 'failing' }] } } }];
+  assert.equal(turnsOf(unresolved)[0]?.verdict, 'objected');
+});
+
+test('Back to last green: before the message after the newest green turn; already there; no green turn', () => {
+  const events = [...turn('a', 'c1', { tests: 'no_objection' }), ...turn('b', 'c2', { tests: 'no_objection' }), ...turn('c', 'c3', { tests: 'objection' }), ...turn('d', 'c4', {})];
+  const back = lastGreen(events);
+  assert.ok(back.kind === 'rewind');
+  assert.equal(back.green, 2);
+  assert.equal(back.plan.prompt, 3);
+  assert.equal(back.plan.text, 'c');
+  assert.deepEqual(back.plan.calls.map((c) => c.callId), ['c3', 'c4']);
+  assert.deepEqual(lastGreen(events.slice(0, back.plan.keep)), { kind: 'already', green: 2 });
+  assert.deepEqual(lastGreen(turn('x', 'c9', { tests: 'objection' })), { kind: 'none' });
+});
