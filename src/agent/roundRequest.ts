@@ -15,6 +15,7 @@ import type { InstructionDecision } from './instructions';
 import { currentInstructions } from './instructionState';
 import { type Mode, modeSystemText, modeTools } from './modes';
 import { readSkillSpec, skillsSystemText } from './skills';
+import { resourceToolSpecs } from './resources';
 
 export interface RoundRequest {
   /** The system message's text (a model in VS Code gets it as the first user text). */
@@ -44,14 +45,16 @@ function withSystemText(system: string, text: string): string {
  * in the system text.
  */
 export function roundRequest(
-  ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
+  ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills' | 'tools'>>,
   tools: readonly ToolInfo[],
   mode: Mode = 'agent',
 ): RoundRequest {
   const offered = offeredTools(modeTools(mode, tools), ctx.state?.().loadedTools ?? []);
   const skills = ctx.skills?.set;
   const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
-  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...toolSpecs(offered.tools)];
+  // Resources: offered while a connected server says it has some (resources.ts); read-only, so in every mode.
+  const resourceTools = resourceToolSpecs(ctx.tools?.resources?.servers() ?? []);
+  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...resourceTools, ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
   // Skills: names and descriptions only (progressive disclosure); the body is read through the tool.
   const base = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), skillsSystemText(skills));

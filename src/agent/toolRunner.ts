@@ -20,6 +20,7 @@ import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
 import { runWithIdleTimeout } from './toolTimeout';
 import { answerSearchCall, usesSearch } from './toolSearch';
 import { answerSkillCall } from './skills';
+import { answerResourceCall } from './resources';
 import { type Mode, modeAllows, modeRefusal } from './modes';
 
 /**
@@ -84,6 +85,8 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   // Answered by the core (skills.ts), like the tool search: no server, so no hook and no approval.
   const skill = answerSkillCall(call, ctx.skills?.set);
   if (skill !== undefined) return { result: skill };
+  const resource = await answerResourceCall(call, ctx.tools.resources, signal);
+  if (resource !== undefined) return { result: resource };
   const searched = round.search?.(call);
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };

@@ -14,6 +14,8 @@ import type { ServerStatus } from './connectionTypes';
 import { memoryEraStore, type EraStore, type ProtocolSetting } from './protocolEra';
 import { ServerConnection } from './serverConnection';
 import { quotedName } from '../agent/nameText';
+import type { ResourceHost } from '../agent/resources';
+import { resourceHost } from './mcpResources';
 
 export type { ServerState, ServerStatus } from './connectionTypes';
 
@@ -57,6 +59,8 @@ export class McpHub implements ToolHost {
   private readonly listed = new Map<string, ToolInfo[]>();
   private readonly statusListeners = new Set<(status: ServerStatus) => void>();
   private readonly clock: Clock;
+  /** The connected servers' MCP resources, for the core's resource tools and the hosts' attachments. */
+  readonly resources: ResourceHost;
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
@@ -90,6 +94,11 @@ export class McpHub implements ToolHost {
         }),
       );
     }
+    this.resources = resourceHost({
+      names: () => [...this.connections.values()].filter((c) => c.resourceClient() !== undefined).map((c) => c.name),
+      client: async (server) => this.connection(server).resourceClient() ?? Promise.reject(new Error(`MCP server ${quotedName(server)} is not connected, or has no resources`)),
+      timeoutMs: options.connectTimeoutMs ?? 30_000,
+    });
   }
 
   serverNames(): string[] {
