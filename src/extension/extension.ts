@@ -4,6 +4,7 @@
  * questions it asks, commands and the task type) and returns a small API that the extension-host tests
  * drive. No agent logic lives here, and no event is routed here: each view subscribes to the view events.
  */
+import { watchTerminalCommands } from './chat/terminalCommands';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -255,7 +256,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const { host, consent, keyConsent, secretConsent, hookFiles } = createHost(context, hostInputs, mcpHostOptions(context, questions, mcpPrompts));
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
-  context.subscriptions.push(testing);
+  // `#terminalLastCommand` reads what shell integration said while the command ran.
+  context.subscriptions.push(testing, watchTerminalCommands());
   const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events });
   const handle = (message: WebviewMessage): Promise<void> =>
     handleChatMessage(message, { chats: controller, views, questions, testing, state: context.workspaceState, runCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args) });

@@ -96,7 +96,12 @@ export class McpHub implements ToolHost {
     }
     this.resources = resourceHost({
       names: () => [...this.connections.values()].filter((c) => c.resourceClient() !== undefined).map((c) => c.name),
-      client: async (server) => this.connection(server).resourceClient() ?? Promise.reject(new Error(`MCP server ${quotedName(server)} is not connected, or has no resources`)),
+      client: async (server, signal) => {
+        const c = this.connection(server);
+        // A server not started yet (an attachment before any prompt listed tools) starts here.
+        if (c.resourceClient() === undefined) await c.listTools(signal).catch(() => undefined);
+        return c.resourceClient() ?? Promise.reject(new Error(`MCP server ${quotedName(server)} is not connected, or has no resources`));
+      },
       timeoutMs: options.connectTimeoutMs ?? 30_000,
     });
   }

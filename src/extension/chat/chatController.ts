@@ -17,6 +17,7 @@ import { CheckpointStore } from '../checkpoints/checkpointStore';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
+import { readMentions } from './contextMentions';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
 import { chatTitle, type ChatIndex } from './chatIndex';
@@ -103,6 +104,8 @@ export class ChatController {
     await chat.run(text, async () => {
       const attached = await readAttachments(attachments, text);
       await this.deps.host.ensureServers();
+      // After the servers: `#resource:` reads from them.
+      attached.push(...(await readMentions(text, this.deps.host.tools.resources)));
       // The hook files that run were settled while the servers started (consent): the session calls them too.
       chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;
