@@ -7,6 +7,7 @@
  * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
 import * as z from 'zod/mini';
+import { COMPLETED_MENTIONS } from './mentions';
 
 export const toolStatusSchema = z.enum(['running', 'awaiting_approval', 'ok', 'error', 'denied', 'cancelled']);
 export type ToolStatus = z.infer<typeof toolStatusSchema>;
@@ -152,6 +153,9 @@ export type ChatEntry = z.infer<typeof chatEntrySchema>;
 
 /** `vscodeModels`: VS Code offers chat models, so the card can offer one of them. `pendingPrompt`: what the user sent before setup was done; it is sent once it is. */
 /** One entry of the composer's `/` menu: `source` is the file it comes from, or "Sprout" for Sprout's own. */
+export const mentionItemSchema = z.object({ insert: z.string().check(z.minLength(1)), description: z.string() });
+export type MentionItem = z.infer<typeof mentionItemSchema>;
+
 export const slashCommandSchema = z.object({ name: z.string().check(z.minLength(1)), description: z.string(), argumentHint: z.optional(z.string()), source: z.string() });
 export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
 
@@ -192,6 +196,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('imageChecked'), id: z.string(), image: z.nullable(imageViewSchema), refusal: z.optional(z.string()) }),
   /** The slash commands the `/` menu offers: Sprout's own and the window's prompt files (README.md#prompt-files-and-slash-commands). */
   z.object({ type: z.literal('commands'), commands: z.array(slashCommandSchema) }),
+  /** The `#` menu's completions of `#kind:query` (an answer to `completeMention`): what to insert, and a description. */
+  z.object({ type: z.literal('mentionItems'), kind: z.enum(COMPLETED_MENTIONS), query: z.string(), items: z.array(mentionItemSchema) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -231,6 +237,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attach'), heldImages: z.optional(z.number()) }),
   z.object({ type: z.literal('dismissNotice') }),
   z.object({ type: z.literal('cancelPendingPrompt') }),
+  /** The `#` menu asks for completions of `#kind:query` (src/shared/mentions.ts). */
+  z.object({ type: z.literal('completeMention'), kind: z.enum(COMPLETED_MENTIONS), query: z.string() }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

@@ -4,9 +4,11 @@
  * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
  * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
+import type { AttachmentRef, ChatMode, ContextUsage, ImageInput, ImageView, MentionItem, ModelInUse, SlashCommandInfo } from '../shared/protocol';
 import { ModePicker } from './modePicker';
 import { SlashMenu } from './slashMenu';
+import { MentionMenu } from './mentionMenu';
+import type { CompletedMention } from '../shared/mentions';
 import { button, el, icon } from './dom';
 import { ImageTray, type CheckImage } from './imageTray';
 
@@ -19,6 +21,8 @@ export interface ComposerEvents {
   draft(text: string): void;
   /** The model button: Sprout: Select Model. */
   selectModel(): void;
+  /** The `#` menu asks the host to complete `#kind:query`. */
+  completeMention(kind: CompletedMention, query: string): void;
 }
 
 /** The short view of media/chat.css (the bottom panel), where the conversation keeps at least half the height. */
@@ -47,11 +51,13 @@ export class Composer {
   private readonly images: ImageTray;
   private readonly mode = new ModePicker();
   private readonly slash = new SlashMenu(this.input);
+  private readonly mentions: MentionMenu;
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly events: ComposerEvents) {
     const box = el('div', { class: 'input-box' });
+    this.mentions = new MentionMenu(this.input, (kind, query) => events.completeMention(kind, query));
     this.images = new ImageTray(events.checkImage);
     this.images.listen(this.input, this.form);
     const toolbar = el('div', { class: 'composer-toolbar' });
@@ -72,7 +78,7 @@ export class Composer {
       this.sendButton,
       this.stopButton,
     );
-    box.append(this.slash.element, this.chips, this.images.element, this.input, toolbar);
+    box.append(this.slash.element, this.mentions.element, this.chips, this.images.element, this.input, toolbar);
     this.form.append(box, this.images.refusal);
     this.chips.hidden = true;
     this.form.addEventListener('submit', (event) => {
@@ -80,7 +86,7 @@ export class Composer {
       this.submit();
     });
     this.input.addEventListener('keydown', (event) => {
-      if (!event.isComposing && this.slash.key(event)) return event.preventDefault();
+      if (!event.isComposing && (this.slash.key(event) || this.mentions.key(event))) return event.preventDefault();
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
@@ -110,6 +116,11 @@ export class Composer {
   /** The commands the `/` menu offers. */
   setCommands(commands: readonly SlashCommandInfo[]): void {
     this.slash.setCommands(commands);
+  }
+
+  /** The host's completions for the `#` menu. */
+  setMentionItems(kind: CompletedMention, query: string, items: readonly MentionItem[]): void {
+    this.mentions.items(kind, query, items);
   }
 
   setRunning(running: boolean): void {

@@ -46,6 +46,7 @@ const composer = new Composer({
   checkImage: (id, image, held) => post({ type: 'checkImage', id, image, held }),
   draft: (text) => post({ type: 'draft', text }),
   selectModel: () => post({ type: 'setup', action: 'selectModel' }),
+  completeMention: (kind, query) => post({ type: 'completeMention', kind, query }),
 });
 app.append(header, notice, logWrap, setup, composer.form);
 
@@ -197,6 +198,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.imageChecked(m.id, m.image, m.refusal);
     case 'commands':
       return composer.setCommands(m.commands);
+    case 'mentionItems':
+      return composer.setMentionItems(m.kind, m.query, m.items);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

@@ -18,6 +18,7 @@ import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
 import { readMentions } from './contextMentions';
+import type { ResourceHost } from '../../agent/resources';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
 import { chatTitle, type ChatIndex } from './chatIndex';
@@ -68,6 +69,11 @@ export class ChatController {
   setupNeeded(): SetupInfo | null {
     const setup = this.deps.host.modelSources.setup();
     return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
+  }
+
+  /** The servers' resources, for the `#` menu's `#resource:` (mentionCompletions.ts). */
+  get resources(): ResourceHost | undefined {
+    return this.deps.host.tools.resources;
   }
 
   /** The commands the composer's `/` menu lists. */
