@@ -42,6 +42,7 @@ import { trustsWorkspace } from './cliServers';
 import { cliCustomizations, runSkillsCommand } from './cliSkills';
 import { cliPromptCommands, expandCliPrompt, parseInputs, runPromptsCommand } from './cliPrompts';
 import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
+import { withCliResources } from './cliResources';
 import type { CommandRule } from '../agent/commandRules';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
@@ -180,7 +181,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const verdict = runVerdict(() => runtime.hub.status(), settings.hooks.allowlist);
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
-    const planned = await plannedRun(runtime, runArgs, prompt, { images, ...customizations, ...attachments }, io.interrupt);
+    const planned = await plannedRun(runtime, runArgs, prompt, { images, ...customizations, ...(await withCliResources(attachments, args.resources, runtime.hub.resources, io.interrupt)) }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.

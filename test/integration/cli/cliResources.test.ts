@@ -73,6 +73,22 @@ describe('MCP resources in the CLI with @modelcontextprotocol/server-everything'
     ]);
   });
 
+  it('--resource SERVER:URI attaches the resource to the prompt; a bad one is a usage error naming it', async () => {
+    fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
+    const config = ['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json')];
+    const result = await runCli([...config, '--resource', `everything:${FEATURES}`, 'summarise it'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr);
+    const user = String(body(0).messages.filter((m) => m.role === 'user').at(-1)?.content);
+    assert.match(user, /^summarise it\n\nAttached: everything:demo:\/\/resource\/static\/document\/features\.md\n```\nResource demo:\/\/resource\/static\/document\/features\.md \(text\/markdown\) of server "everything":\n# Everything Server - Features\n/);
+    const missing = await runCli([...config, '--resource', 'everything:demo://nowhere', 'summarise it'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.match(missing.stderr, /--resource everything:demo:\/\/nowhere: resources\/read of demo:\/\/nowhere on MCP server "everything" failed: MCP error -32602: Resource demo:\/\/nowhere not found/);
+    const malformed = await runCli([...config, '--resource', 'features.md', 'summarise it'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    assert.equal(malformed.code, 2, malformed.stderr);
+    assert.match(malformed.stderr, /--resource "features\.md": give SERVER:URI/);
+    assert.equal(fake.chatRequests().length, 1, 'no model call for a run whose resource could not be attached');
+  });
+
   it('without a server that has resources, the resource tools are not offered', async () => {
     fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
     const result = await runCli(['--json', '--cwd', dir, 'hello'], { env: { ...baseEnv(fake.url), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace' }, timeoutMs: 60_000 });
