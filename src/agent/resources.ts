@@ -60,8 +60,6 @@ export interface ResourceHost {
   list(signal: AbortSignal): Promise<ResourceListing>;
   /** Rejects with a message naming the server and the URI. */
   read(server: string, uri: string, signal: AbortSignal): Promise<ResourceContent[]>;
-  /** Asks the server to say when the resource changes; `onUpdated` runs for each `notifications/resources/updated`. */
-  subscribe?(server: string, uri: string, onUpdated: () => void): Promise<() => void>;
 }
 
 export function resourceToolSpecs(servers: readonly string[]): ResourceToolSpec[] {

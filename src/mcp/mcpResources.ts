@@ -1,7 +1,7 @@
 /**
  * The hub's MCP resources (the core's ResourceHost, src/agent/resources.ts) over the SDK's client
  * methods: `resources/list` and `resources/templates/list` of every connected server that says it has
- * resources, `resources/read`, and `resources/subscribe` with `notifications/resources/updated`. Each
+ * resources, and `resources/read`. Each
  * request is bounded by the connect timeout and the caller's signal, and names its server on failure.
  */
 import type { Client } from '@modelcontextprotocol/client';
@@ -87,34 +87,5 @@ export function resourceHost(servers: ResourceServers): ResourceHost {
         throw new Error(`resources/read of ${uri} on MCP server ${quotedName(server)} failed: ${failureWords(error)}`, { cause: error });
       }
     },
-    async subscribe(server, uri, onUpdated): Promise<() => void> {
-      const client = await servers.client(server, AbortSignal.timeout(servers.timeoutMs));
-      if (client.getServerCapabilities()?.resources?.subscribe !== true) throw new Error(`MCP server ${quotedName(server)} does not offer resource subscriptions`);
-      const listeners = updateListeners(client);
-      const listener = (updated: string): void => {
-        if (updated === uri) onUpdated();
-      };
-      listeners.add(listener);
-      await client.subscribeResource({ uri }, { timeout: servers.timeoutMs });
-      return () => {
-        listeners.delete(listener);
-        void client.unsubscribeResource({ uri }, { timeout: servers.timeoutMs }).catch(() => undefined);
-      };
-    },
   };
-}
-
-const byClient = new WeakMap<Client, Set<(uri: string) => void>>();
-
-/** One `notifications/resources/updated` handler per client, fanning out to each subscription's listener. */
-function updateListeners(client: Client): Set<(uri: string) => void> {
-  let listeners = byClient.get(client);
-  if (listeners !== undefined) return listeners;
-  const created = new Set<(uri: string) => void>();
-  byClient.set(client, created);
-  client.setNotificationHandler('notifications/resources/updated', (notification) => {
-    for (const listener of [...created]) listener(notification.params.uri);
-  });
-  listeners = created;
-  return listeners;
 }
