@@ -4,6 +4,7 @@
  * a logger over Node (src/platform, src/runtime). The transcript store's port is beside the record it
  * keeps, in events.ts (this file names no event but the tool host's own).
  */
+import type { ResourceHost } from './resources';
 import type { ChatMessage, ElicitationAction, ElicitationRequest, SamplingRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
 
 export interface ToolSpec {
@@ -190,6 +191,8 @@ export interface ToolHost {
   /** Kills the server (its whole process group for stdio); the next use restarts it with backoff. */
   killServer(server: string, reason: string): Promise<void>;
   subscribe(listener: (event: ToolHostEvent) => void): () => void;
+  /** The servers' MCP resources (resources.ts): absent for a host without any. A decorator forwards it. */
+  readonly resources?: ResourceHost;
 }
 
 export interface Clock {

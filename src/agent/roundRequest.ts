@@ -18,6 +18,7 @@ import { type AgentProfile, agentSystemText, agentTools } from './agentProfiles'
 import { readSkillSpec, skillsSystemText } from './skills';
 import { type ToolSelection, selectedTools } from './toolSelection';
 import { delegateSpec } from './subagents';
+import { resourceToolSpecs } from './resources';
 
 /** What a prompt chose besides its mode, for its rounds and its tool calls alike. */
 export interface RoundChoice {
@@ -59,7 +60,7 @@ function withSystemText(system: string, text: string): string {
  * instructions, and the instruction files that apply, in the system text.
  */
 export function roundRequest(
-  ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills'>>,
+  ctx: Pick<CoreContext, 'settings'> & Partial<Pick<CoreContext, 'instructions' | 'state' | 'skills' | 'tools'>>,
   tools: readonly ToolInfo[],
   mode: Mode = 'agent',
   choice: RoundChoice = {},
@@ -70,7 +71,9 @@ export function roundRequest(
   const skillTool = skills !== undefined && skills.skills.length > 0 ? [readSkillSpec(skills)] : [];
   // The agents a `sprout__delegate` call may name (subagents.ts: delegateChoices); none in a subagent.
   const delegateTool = delegates.length > 0 ? [delegateSpec(delegates)] : [];
-  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...delegateTool, ...toolSpecs(offered.tools)];
+  // Resources: offered while a connected server says it has some (resources.ts); read-only, so in every mode.
+  const resourceTools = resourceToolSpecs(ctx.tools?.resources?.servers() ?? []);
+  const specs = [...(offered.search ? [offered.search] : []), ...skillTool, ...resourceTools, ...delegateTool, ...toolSpecs(offered.tools)];
   const limited = offered.limited === undefined ? {} : { limited: offered.limited };
   // Skills: names and descriptions only (progressive disclosure); the body is read through the tool.
   const shaped = withSystemText(withSystemText(ctx.settings().systemPrompt, modeSystemText(mode)), agentSystemText(agent));

@@ -20,6 +20,7 @@ import { invalidArgumentsResult, parseToolArguments } from './toolArguments';
 import { runWithIdleTimeout } from './toolTimeout';
 import { answerSearchCall, usesSearch } from './toolSearch';
 import { answerSkillCall } from './skills';
+import { answerResourceCall } from './resources';
 import { type Mode, modeAllows, modeRefusal } from './modes';
 import { type ToolSelection, selectedTools, selectionAllows, selectionRefusal } from './toolSelection';
 import { DELEGATE_TOOL_NAME, runSubagent } from './subagents';
@@ -98,6 +99,8 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   if (call.name === DELEGATE_TOOL_NAME && round.delegates.length > 0 && ctx.subagents !== undefined) {
     return { result: await runSubagent({ ...ctx.subagents, emit: (e) => ctx.emit(e) }, call, round.delegates, signal, round.mode) };
   }
+  const resource = await answerResourceCall(call, ctx.tools.resources, signal);
+  if (resource !== undefined) return { result: resource };
   const searched = round.search?.(call);
   if (searched !== undefined) return { result: searched };
   if (tool === undefined) return { result: { isError: true, text: `unknown tool: ${call.name}` } };

@@ -6,12 +6,18 @@
 import type { CommandHookHost } from './commandHookHost';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import type { ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
+import type { ResourceHost } from '../agent/resources';
 
 export class WithCommandHooks implements ToolHost {
   constructor(
     readonly mcp: ToolHost,
     readonly commands: CommandHookHost,
   ) {}
+
+  /** The servers' resources, forwarded (resources.ts): hook files have none. */
+  get resources(): ResourceHost | undefined {
+    return this.mcp.resources;
+  }
 
   serverNames(): string[] {
     return [...this.mcp.serverNames(), ...this.commands.serverNames()];

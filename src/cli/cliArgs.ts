@@ -33,6 +33,8 @@ export interface CliArgs {
   allowSecretEnv: string[];
   /** Servers whose MCP sampling requests reach the model (`--allow-sampling SERVER`, repeatable or comma-separated); others are refused. */
   allowSampling: string[];
+  /** `--resource SERVER:URI`, repeatable: MCP resources attached to the prompt (cliResources.ts). */
+  resources: string[];
   /** Image files sent with the prompt (`--image PATH`, repeatable). */
   images: string[];
   /** What the prompt may do: agent (default), ask (read-only tools), plan (read-only tools, a numbered plan). */
@@ -79,6 +81,8 @@ Options:
                            refused without it. Repeat it, or give a comma list
   --allow-sampling SERVER  answer SERVER's MCP sampling requests with the model (one call, no tools,
                            maxTokens capped at 4096); refused without it. Repeat it, or give a comma list
+  --resource SERVER:URI    attach the MCP resource URI of SERVER to the prompt (text whole, a binary one
+                           named); repeat it for more. The model can also list and read resources itself
   --builtin-servers LIST   bundled servers to start: comma list of workspace,todo,tests, or "" for none
                            (default: workspace,todo; a configured server may not reuse their names)
   --session FILE           append the transcript to FILE (JSON lines) and resume from it if it exists
@@ -182,6 +186,7 @@ const CLI_OPTIONS = {
   'allow-protected-writes': { type: 'boolean' },
   'allow-secret-env': { type: 'string', multiple: true },
   'allow-sampling': { type: 'string', multiple: true },
+  resource: { type: 'string', multiple: true },
   image: { type: 'string', multiple: true },
   mode: { type: 'string' },
   tools: { type: 'string', multiple: true },
@@ -241,6 +246,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     agentHooks: v['agent-hooks'],
     allowSecretEnv: secretEnvNames(v['allow-secret-env']),
     allowSampling: secretEnvNames(v['allow-sampling']),
+    resources: v.resource ?? [],
     images: v.image ?? [],
     mode: modeOption(v.mode),
     modeGiven: v.mode !== undefined,

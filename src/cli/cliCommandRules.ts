@@ -14,6 +14,7 @@ import { combineRules, deniedText, judgeCommand, type CommandRule, type CommandV
 import { ConfigError } from '../agent/settings';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
 import type { ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
+import type { ResourceHost } from '../agent/resources';
 import { qualifyToolName } from '../agent/toolNames';
 import { SPROUT_SHELL_TOOL } from '../agentHooks/agentToolNames';
 import { stripJsonComments } from '../mcp/jsonc';
@@ -86,6 +87,11 @@ export class CommandRulesToolHost implements ToolHost {
     private readonly inner: ToolHost,
     private readonly rules: readonly CommandRule[],
   ) {}
+
+  /** The servers' resources, forwarded (resources.ts): command rules judge only the shell tool. */
+  get resources(): ResourceHost | undefined {
+    return this.inner.resources;
+  }
 
   serverNames(): string[] {
     return this.inner.serverNames();

@@ -47,6 +47,7 @@ import { cliCommandRules, CommandRulesToolHost } from './cliCommandRules';
 import { cliToolSelection } from './cliTools';
 import { checkpointing, printRewound, rewindCliSession } from './cliRewind';
 import type { ToolHost } from '../agent/ports';
+import { withCliResources } from './cliResources';
 import type { CommandRule } from '../agent/commandRules';
 import { EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, exitCodeForOutcome, UsageError } from './exitCodes';
 
@@ -207,7 +208,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
     const asked = mcpPrompt === undefined ? { prompt, images: [] } : await cliMcpPrompt(runtime.hub, mcpPrompt, parseInputs(args.inputs), io);
-    const planned = await plannedRun(runtime, runArgs, asked.prompt, { images: [...images, ...asked.images], agents: [], ...customizations, ...attachments, ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr) }, io.interrupt);
+    const planned = await plannedRun(runtime, runArgs, asked.prompt, { images: [...images, ...asked.images], agents: [], ...customizations, ...(await withCliResources(attachments, args.resources, runtime.hub.resources, io.interrupt)), ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr) }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.

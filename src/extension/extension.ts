@@ -4,6 +4,7 @@
  * questions it asks, commands and the task type) and returns a small API that the extension-host tests
  * drive. No agent logic lives here, and no event is routed here: each view subscribes to the view events.
  */
+import { watchTerminalCommands } from './chat/terminalCommands';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -257,7 +258,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const tree = new HooksTreeProvider(hooks);
   const index = new ChatIndex(join(storageDir, 'chats'));
   const terminals = new SproutTerminals(workspaceFolder);
-  context.subscriptions.push(testing, terminals);
+  // `#terminalLastCommand` reads what shell integration said while the command ran.
+  context.subscriptions.push(testing, terminals, watchTerminalCommands());
   // VS Code's user prompts folder (its user-level agents): <User>/prompts, beside <User>/globalStorage/<extension>.
   const userPrompts = vscode.Uri.joinPath(context.globalStorageUri, '..', '..', 'prompts').fsPath;
   const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events, terminals, userPrompts });

@@ -16,6 +16,8 @@ import { ServerConnection } from './serverConnection';
 import { quotedName } from '../agent/nameText';
 import type { McpPromptInfo, McpPromptMessage } from '../agent/mcpPrompts';
 import { completePromptArgument, getServerPrompt, listServerPrompts } from './mcpPrompts';
+import type { ResourceHost } from '../agent/resources';
+import { resourceHost } from './mcpResources';
 
 export type { ServerState, ServerStatus } from './connectionTypes';
 
@@ -61,6 +63,8 @@ export class McpHub implements ToolHost {
   private readonly promptListeners = new Set<(server: string) => void>();
   private readonly clock: Clock;
   private readonly timeoutMs: number;
+  /** The connected servers' MCP resources, for the core's resource tools and the hosts' attachments. */
+  readonly resources: ResourceHost;
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
@@ -96,6 +100,16 @@ export class McpHub implements ToolHost {
         }),
       );
     }
+    this.resources = resourceHost({
+      names: () => [...this.connections.values()].filter((c) => c.resourceClient() !== undefined).map((c) => c.name),
+      client: async (server, signal) => {
+        const c = this.connection(server);
+        // A server not started yet (an attachment before any prompt listed tools) starts here.
+        if (c.resourceClient() === undefined) await c.listTools(signal).catch(() => undefined);
+        return c.resourceClient() ?? Promise.reject(new Error(`MCP server ${quotedName(server)} is not connected, or has no resources`));
+      },
+      timeoutMs: options.connectTimeoutMs ?? 30_000,
+    });
   }
 
   serverNames(): string[] {

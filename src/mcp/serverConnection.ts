@@ -59,9 +59,7 @@ export class ServerConnection {
     return this.config.name;
   }
 
-  private get state(): ServerState {
-    return this.stateNow;
-  }
+  private get state(): ServerState { return this.stateNow; }
 
   /**
    * Every transition is reported, so views follow the server without polling. The report goes out a
@@ -105,6 +103,9 @@ export class ServerConnection {
   lastTools(): ToolInfo[] {
     return this.toolList.tools ?? this.toolList.last;
   }
+
+  /** The connected client when its capabilities include resources (no I/O), for mcpResources.ts. */
+  resourceClient = (): Client | undefined => (this.live !== undefined && !this.closed && this.live.client.getServerCapabilities()?.resources !== undefined ? this.live.client : undefined);
 
   /** Tells a running server that the roots changed; it asks again with roots/list. */
   rootsChanged = async (): Promise<void> => void (await this.live?.client.sendRootsListChanged().catch(() => undefined));

@@ -7,6 +7,7 @@
  */
 import type { ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../agent/ports';
 import type { ToolCallResult, ToolInfo } from '../agent/messages';
+import type { ResourceHost } from '../agent/resources';
 
 export const NOT_STARTED_RESULT: ToolCallResult = { isError: true, text: 'MCP servers are not started yet.' };
 
@@ -26,6 +27,11 @@ export class ToolHostRelay<Hub extends ToolHost = ToolHost> implements ToolHost 
 
   get current(): Hub | undefined {
     return this.hub;
+  }
+
+  /** The servers' resources, forwarded (resources.ts): the current hub's. */
+  get resources(): ResourceHost | undefined {
+    return this.hub?.resources;
   }
 
   serverNames(): string[] {

@@ -7,6 +7,7 @@
  * tree-shakable API): the webview bundles only the validators used here, not the whole of zod.
  */
 import * as z from 'zod/mini';
+import { COMPLETED_MENTIONS } from './mentions';
 
 export const toolStatusSchema = z.enum(['running', 'awaiting_approval', 'ok', 'error', 'denied', 'cancelled']);
 export type ToolStatus = z.infer<typeof toolStatusSchema>;
@@ -168,6 +169,8 @@ export type AgentChoice = z.infer<typeof agentChoiceSchema>;
 /** A VS Code handoff of the agent that worked the last turn: a button that puts (or sends, `send`) `prompt` with `agent` picked. */
 export const handoffSchema = z.object({ label: z.string(), agent: z.string(), prompt: z.optional(z.string()), send: z.optional(z.boolean()) });
 export type Handoff = z.infer<typeof handoffSchema>;
+export const mentionItemSchema = z.object({ insert: z.string().check(z.minLength(1)), description: z.string() });
+export type MentionItem = z.infer<typeof mentionItemSchema>;
 
 export const slashCommandSchema = z.object({ name: z.string().check(z.minLength(1)), description: z.string(), argumentHint: z.optional(z.string()), source: z.string() });
 export type SlashCommandInfo = z.infer<typeof slashCommandSchema>;
@@ -215,6 +218,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('agents'), agents: z.array(agentChoiceSchema) }),
   /** The handoff buttons after a turn a custom agent worked (none: the row is hidden). */
   z.object({ type: z.literal('handoffs'), handoffs: z.array(handoffSchema) }),
+  /** The `#` menu's completions of `#kind:query` (an answer to `completeMention`): what to insert, and a description. */
+  z.object({ type: z.literal('mentionItems'), kind: z.enum(COMPLETED_MENTIONS), query: z.string(), items: z.array(mentionItemSchema) }),
 ]);
 export type HostMessage = z.infer<typeof hostMessageSchema>;
 
@@ -263,6 +268,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pickTools') }),
   z.object({ type: z.literal('dismissNotice') }),
   z.object({ type: z.literal('cancelPendingPrompt') }),
+  /** The `#` menu asks for completions of `#kind:query` (src/shared/mentions.ts). */
+  z.object({ type: z.literal('completeMention'), kind: z.enum(COMPLETED_MENTIONS), query: z.string() }),
 ]);
 
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;

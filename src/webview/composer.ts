@@ -4,9 +4,11 @@
  * selection, any file; removable), the images pasted, dropped or attached (imageTray.ts), the attach
  * button, the context-usage indicator and Send / Stop. Enter sends, Shift+Enter adds a line.
  */
-import type { AgentChoice, AttachmentRef, Handoff, ChatMode, ContextUsage, ImageInput, ImageView, ModelInUse, SlashCommandInfo } from '../shared/protocol';
+import type { AgentChoice, AttachmentRef, Handoff, ChatMode, ContextUsage, ImageInput, ImageView, MentionItem, ModelInUse, SlashCommandInfo } from '../shared/protocol';
 import { ModePicker } from './modePicker';
 import { SlashMenu } from './slashMenu';
+import { MentionMenu } from './mentionMenu';
+import type { CompletedMention } from '../shared/mentions';
 import { button, el, icon } from './dom';
 import { ImageTray, type CheckImage } from './imageTray';
 
@@ -22,6 +24,8 @@ export interface ComposerEvents {
   draft(text: string): void;
   /** The model button: Sprout: Select Model. */
   selectModel(): void;
+  /** The `#` menu asks the host to complete `#kind:query`. */
+  completeMention(kind: CompletedMention, query: string): void;
 }
 
 /** The short view of media/chat.css (the bottom panel), where the conversation keeps at least half the height. */
@@ -54,6 +58,7 @@ export class Composer {
   private readonly toolsCount = el('span', { class: 'tools-off', 'data-testid': 'tools-off', hidden: '' });
   private readonly handoffs = el('div', { class: 'handoffs', 'data-testid': 'handoffs', hidden: '' });
   private readonly slash = new SlashMenu(this.input);
+  private readonly mentions: MentionMenu;
   private running = false;
   private draftTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -68,6 +73,7 @@ export class Composer {
 
   constructor(private readonly events: ComposerEvents) {
     const box = el('div', { class: 'input-box' });
+    this.mentions = new MentionMenu(this.input, (kind, query) => events.completeMention(kind, query));
     this.images = new ImageTray(events.checkImage);
     this.images.listen(this.input, this.form);
     const toolbar = el('div', { class: 'composer-toolbar' });
@@ -90,7 +96,7 @@ export class Composer {
       this.sendButton,
       this.stopButton,
     );
-    box.append(this.handoffs, this.slash.element, this.chips, this.images.element, this.input, toolbar);
+    box.append(this.handoffs, this.slash.element, this.mentions.element, this.chips, this.images.element, this.input, toolbar);
     this.form.append(box, this.images.refusal);
     this.chips.hidden = true;
     this.form.addEventListener('submit', (event) => {
@@ -98,7 +104,7 @@ export class Composer {
       this.submit();
     });
     this.input.addEventListener('keydown', (event) => {
-      if (!event.isComposing && this.slash.key(event)) return event.preventDefault();
+      if (!event.isComposing && (this.slash.key(event) || this.mentions.key(event))) return event.preventDefault();
       if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
         event.preventDefault();
         this.submit();
@@ -154,6 +160,11 @@ export class Composer {
   /** The commands the `/` menu offers. */
   setCommands(commands: readonly SlashCommandInfo[]): void {
     this.slash.setCommands(commands);
+  }
+
+  /** The host's completions for the `#` menu. */
+  setMentionItems(kind: CompletedMention, query: string, items: readonly MentionItem[]): void {
+    this.mentions.items(kind, query, items);
   }
 
   setRunning(running: boolean): void {

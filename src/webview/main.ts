@@ -47,6 +47,7 @@ const composer = new Composer({
   checkImage: (id, image, held) => post({ type: 'checkImage', id, image, held }),
   draft: (text) => post({ type: 'draft', text }),
   selectModel: () => post({ type: 'setup', action: 'selectModel' }),
+  completeMention: (kind, query) => post({ type: 'completeMention', kind, query }),
 });
 app.append(header, notice, logWrap, setup, composer.form);
 
@@ -206,6 +207,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.setAgents(m.agents);
     case 'handoffs':
       return composer.setHandoffs(m.handoffs);
+    case 'mentionItems':
+      return composer.setMentionItems(m.kind, m.query, m.items);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

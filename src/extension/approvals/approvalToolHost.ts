@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApprovalAnswer, ApprovalScope, ToolCallOptions, ToolHost, ToolHostEvent, ToolListOptions } from '../../agent/ports';
 import { isHookName, qualifyToolName } from '../../agent/toolNames';
 import type { ToolCallResult, ToolInfo } from '../../agent/messages';
+import type { ResourceHost } from '../../agent/resources';
 import { protectedWriteMeta } from '../../servers/common/protectedPaths';
 import { allowedAnswer, decideApproval, type ProtectedTarget } from './approvalRules';
 import { deniedText, firstWords, type CommandVerdict } from '../../agent/commandRules';
@@ -66,6 +67,11 @@ export class ApprovalToolHost implements ToolHost {
     private readonly inner: ToolHost,
     private readonly policy: ApprovalPolicy,
   ) {}
+
+  /** The servers' resources, forwarded (resources.ts): approvals do not apply to reads. */
+  get resources(): ResourceHost | undefined {
+    return this.inner.resources;
+  }
 
   serverNames(): string[] {
     return this.inner.serverNames();

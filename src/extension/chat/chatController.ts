@@ -27,6 +27,8 @@ import { EDITOR_SERVER_NAME } from '../editorServer/editorServerName';
 import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
+import { readMentions } from './contextMentions';
+import type { ResourceHost } from '../../agent/resources';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
 import { applyRewind, confirmRewind, planBackToGreen, planRewind, type RewindTarget } from './chatRewind';
@@ -95,6 +97,11 @@ export class ChatController {
     return setup && this.pending ? { ...setup, pendingPrompt: this.pending.text } : setup;
   }
 
+  /** The servers' resources, for the `#` menu's `#resource:` (mentionCompletions.ts). */
+  get resources(): ResourceHost | undefined {
+    return this.deps.host.tools.resources;
+  }
+
   /** The commands the composer's `/` menu lists: Sprout's own, the prompt files, the running servers' prompts. */
   async slashCommands(): Promise<SlashCommandInfo[]> {
     return [...slashCommandList(this.deps.host.workspaceFolder), ...(await mcpSlashCommands(this.deps.host.currentHub))];
@@ -138,6 +145,8 @@ export class ChatController {
     await chat.run(text, async () => {
       const attached = await readAttachments(attachments, text);
       await this.deps.host.ensureServers();
+      // After the servers: `#resource:` reads from them.
+      attached.push(...(await readMentions(text, this.deps.host.tools.resources)));
       // The hook files that run were settled while the servers started (consent): the session calls them too.
       chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;

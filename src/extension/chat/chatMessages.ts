@@ -11,6 +11,7 @@ import { openDiff } from '../checkpoints/turnChanges';
 import type { SproutTerminals } from '../terminal/sproutTerminals';
 import type { TestResultsMirror } from '../testing/testResultsMirror';
 import { pickAttachment } from './attachments';
+import { mentionCompletions } from './mentionCompletions';
 import { checkComposerImage, pickImage } from './composerImages';
 import type { ChatController } from './chatController';
 import { DRAFT_KEY, type ChatViews } from './chatViews';
@@ -66,6 +67,7 @@ const HANDLERS: Handlers = {
       if (picked) views.broadcast({ type: 'imageChecked', id: `picked:${Date.now()}`, ...picked });
     } else if (attachment) views.broadcast({ type: 'attached', attachment });
   },
+  completeMention: async (m, { chats, views }) => views.broadcast({ type: 'mentionItems', kind: m.kind, query: m.query, items: await mentionCompletions(m.kind, m.query, chats.resources) }),
   checkImage: (m, { views }) => views.broadcast({ type: 'imageChecked', id: m.id, ...checkComposerImage(m.image, m.held) }),
   openLocation: (m, { testing }) => testing.openLocation(m.file, m.line),
   showInTesting: (_m, { testing }) => testing.reveal(),

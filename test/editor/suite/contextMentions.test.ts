@@ -1,0 +1,99 @@
+// `#` mentions in a prompt, in the real extension host, with the fake model asserting what arrived:
+// `#problems` carries the workspace's diagnostics (file:line severity [source] message), `#folder:` a
+// listing, `#changes` the working tree's diff through VS Code's built-in git extension (and, before the
+// folder is a repository, says so), and `#resource:` a resource of a real MCP server
+// (@modelcontextprotocol/server-everything), which the model is also offered tools to list and read.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { sproutApi as api, until } from '../sproutHarness';
+
+const config = () => vscode.workspace.getConfiguration('sprout');
+const target = vscode.ConfigurationTarget.Workspace;
+const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
+const keys = ['model.baseUrl', 'model.name', 'mcp.servers', 'mcp.builtinServers'];
+const folder = join(workspaceFolder, 'mentions');
+const everything = join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Sprout Test', '-c', 'user.email=test@example.com', ...args], { cwd: workspaceFolder, encoding: 'utf8' });
+
+describe('# mentions: problems, folder, changes, resources', function () {
+  this.timeout(120_000);
+  let fake: FakeOpenAi | undefined;
+  const diagnostics = vscode.languages.createDiagnosticCollection('mentions-test');
+
+  before(async () => {
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'a.txt'), 'one\ntwo\nthree\n');
+    writeFileSync(join(folder, 'b.txt'), 'b\n');
+    const sprout = await api();
+    sprout.consent.prompt = async () => true;
+    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) });
+    await config().update('model.baseUrl', fake.url, target);
+    await config().update('model.name', 'fake-model', target);
+    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
+    const servers = { everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } };
+    await config().update('mcp.servers', servers, target);
+    const url = fake.url;
+    await until(() => sprout.settings().baseUrl === url && JSON.stringify(config().inspect('mcp.servers')?.workspaceValue) === JSON.stringify(servers), 'settings');
+    await sprout.host.invalidateServers();
+    await vscode.commands.executeCommand('sprout.newChat');
+  });
+
+  after(async () => {
+    diagnostics.dispose();
+    for (const key of keys) await config().update(key, undefined, target);
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(join(workspaceFolder, '.git'), { recursive: true, force: true });
+    await fake?.close();
+  });
+
+  const lastUser = (): string => {
+    const messages = (fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: unknown }[] }).messages;
+    return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+  };
+
+  it('#problems and #folder: attach the diagnostics and the listing, fenced and labelled', async () => {
+    const sprout = await api();
+    const a = vscode.Uri.file(join(folder, 'a.txt'));
+    const error = new vscode.Diagnostic(new vscode.Range(2, 0, 2, 5), 'three is not a number', vscode.DiagnosticSeverity.Error);
+    error.source = 'mentions-test';
+    diagnostics.set(a, [error, new vscode.Diagnostic(new vscode.Range(0, 0, 0, 3), 'one is odd', vscode.DiagnosticSeverity.Warning)]);
+    await sprout.handle({ type: 'send', text: 'fix #problems in #folder:mentions' });
+    const user = lastUser();
+    assert.match(user, /^fix #problems in #folder:mentions\n\nAttached: #problems\n```\n/);
+    assert.match(user, /\nmentions\/a\.txt:3 error \[mentions-test\] three is not a number\n/);
+    assert.match(user, /\nmentions\/a\.txt:1 warning one is odd\n/);
+    assert.match(user, /\nAttached: #folder:mentions\n```\nFolder mentions, 2 files:\nmentions\/a\.txt\nmentions\/b\.txt\n```$/);
+    const shown = (await sprout.controller.current()).view.entries.filter((e) => e.kind === 'user').at(-1);
+    assert.ok(shown?.kind === 'user');
+    assert.deepEqual(shown.attachments, ['#problems', '#folder:mentions']);
+  });
+
+  it('#changes says when the folder is not a repository, then attaches the diff through the git extension', async () => {
+    const sprout = await api();
+    await sprout.handle({ type: 'send', text: 'review #changes' });
+    assert.match(lastUser(), /\nAttached: #changes\n```\nNo changes attached: the workspace folder is not in a git repository\.\n```$/);
+    git('init', '-q');
+    git('add', 'mentions');
+    git('commit', '-q', '-m', 'start');
+    writeFileSync(join(folder, 'a.txt'), 'one\ntwo\nTHREE\n');
+    writeFileSync(join(folder, 'new.txt'), 'new\n');
+    await sprout.handle({ type: 'send', text: 'review #changes' });
+    const user = lastUser();
+    assert.match(user, /\nAttached: #changes\n```\nUnstaged changes:\ndiff --git a\/mentions\/a\.txt b\/mentions\/a\.txt\n/);
+    assert.match(user, /\n-three\n\+THREE\n/);
+    assert.match(user, /\nUntracked files:\n(.*\n)*mentions\/new\.txt\n/);
+  });
+
+  it('#resource: attaches a resource of a connected server; the model is offered the resource tools', async () => {
+    const sprout = await api();
+    await sprout.handle({ type: 'send', text: 'summarise #resource:everything:demo://resource/static/document/features.md' });
+    const user = lastUser();
+    assert.match(user, /\nAttached: #resource:everything:demo:\/\/resource\/static\/document\/features\.md\n```\nResource demo:\/\/resource\/static\/document\/features\.md \(text\/markdown\) of server "everything":\n# Everything Server - Features\n/);
+    const tools = (fake?.chatRequests().at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
+    assert.ok(tools.includes('sprout__list_resources') && tools.includes('sprout__read_resource'), tools.join(', '));
+  });
+});
