@@ -64,9 +64,11 @@ export const COPILOT_INSTRUCTION_FOLDERS: readonly string[] = ['.github/instruct
 
 /**
  * VS Code's `chat.instructionsFilesLocations` (`{ "folder": true, ... }`) as the folders to look in: the
- * ones turned on, inside the workspace. A folder outside it (absolute, `~`, `..`) is not read, with a note:
- * the setting can come from the workspace's own settings, and a repository must not point the agent at
- * files elsewhere on the machine. Not an object: the default folder.
+ * ones turned on, inside the workspace. User-level folders (`~/...`, absolute: VS Code's own defaults
+ * name `~/.copilot/instructions` and `~/.claude/rules`) are left to the user-level reading, silently; a
+ * relative folder that climbs out of the workspace (`..`) is not read, with a note: the setting can come
+ * from the workspace's own settings, and a repository must not point the agent at files elsewhere on
+ * the machine. Not an object: the default folder.
  */
 export function instructionFolders(value: unknown): { folders: string[]; notes: string[] } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { folders: [...COPILOT_INSTRUCTION_FOLDERS], notes: [] };
@@ -75,7 +77,8 @@ export function instructionFolders(value: unknown): { folders: string[]; notes: 
   for (const [raw, on] of Object.entries(value)) {
     if (on !== true) continue;
     const folder = raw.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
-    if (folder === '' || folder === '.' || folder.startsWith('/') || folder.startsWith('~') || /^[A-Za-z]:/.test(folder) || folder.split('/').includes('..')) {
+    if (folder.startsWith('/') || folder.startsWith('~') || /^[A-Za-z]:/.test(folder)) continue;
+    if (folder === '' || folder === '.' || folder.split('/').includes('..')) {
       notes.push(`chat.instructionsFilesLocations: "${raw}" is not read; Sprout reads instruction folders inside the workspace only.`);
     } else if (!folders.includes(folder)) folders.push(folder);
   }

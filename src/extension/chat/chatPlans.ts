@@ -21,5 +21,6 @@ export function planOffer(mode: Mode | undefined, reason: OutcomeReason, answer:
 /** An open plan card once the prompt `text` started: approved by the approved plan's prompt, else closed. Other entries unchanged (undefined). */
 export function closedPlan(entry: ChatEntry, text: string): PlanEntry | undefined {
   if (entry.kind !== 'plan' || entry.state !== 'open') return undefined;
-  return { ...entry, state: isApprovedPlanPrompt(text) ? 'approved' : 'closed' };
+  // Approved: the steps as the user approved them (perhaps edited), read back from the prompt.
+  return isApprovedPlanPrompt(text) ? { ...entry, state: 'approved', steps: planSteps(text) } : { ...entry, state: 'closed' };
 }

@@ -226,12 +226,12 @@ test('a Cline rule whose header is broken is named and not applied (its scope is
   assert.match(set.notes.join('\n'), /\.clinerules\/bad\.md line \d+: .*not applied until it is fixed/);
 });
 
-test('chat.instructionsFilesLocations: folders turned on inside the workspace are read; outside ones are named and not read', async () => {
+test('chat.instructionsFilesLocations: folders turned on inside the workspace are read; one climbing out is named and not read', async () => {
   const { instructionFolders } = await import('../../../src/customizations/instructionWalk');
   assert.deepEqual(instructionFolders(undefined), { folders: ['.github/instructions'], notes: [] });
   const read = instructionFolders({ '.github/instructions': true, 'docs/ai\\rules/': true, off: false, '/etc': true, '~/.copilot/instructions': true, '../other': true });
   assert.deepEqual(read.folders, ['.github/instructions', 'docs/ai/rules']);
-  assert.deepEqual(read.notes.map((n) => /"(.*)" is not read/.exec(n)?.[1]), ['/etc', '~/.copilot/instructions', '../other']);
+  assert.deepEqual(read.notes.map((n) => /"(.*)" is not read/.exec(n)?.[1]), ['../other'], 'user-level folders (VS Code\'s defaults name ~/.copilot/instructions) are left out silently');
   const fs = new InMemoryFs({ '/ws/docs/ai/rules/sql.instructions.md': '---\napplyTo: "**/*.sql"\n---\nsql rule', '/ws/.github/instructions/ts.instructions.md': '---\napplyTo: "**/*.ts"\n---\nts' });
   assert.deepEqual(readInstructions(fs, { ...options, copilotFolders: ['docs/ai/rules'] }).files.map((f) => f.path), ['docs/ai/rules/sql.instructions.md']);
 });

@@ -377,6 +377,8 @@ test('a Plan turn that ends with numbered steps offers a plan card; the approved
     return entry?.kind === 'plan' ? entry.state : undefined;
   };
   assert.equal(stateOf(plan?.id), 'approved');
+  const approved = model.entries.find((e) => e.id === plan?.id);
+  assert.deepEqual(approved?.kind === 'plan' ? approved.steps : [], ['Read src/a.ts', 'Run the tests'], 'the card shows the steps as approved');
   model.apply({ type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } });
   assert.equal(model.entries.filter((e) => e.kind === 'plan').length, 1, 'an Agent turn offers no plan');
 
