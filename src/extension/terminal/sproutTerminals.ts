@@ -1,8 +1,10 @@
 /**
  * The window's "Sprout" terminals, where the workspace server's `run_command` calls run when the user
- * can watch them (terminalToolHost.ts decides which calls). One terminal per running command: a call
- * takes an idle one (or opens one), runs its line through shell integration and gives it back, so two
- * chats never type into the same shell. The command, its output and its exit code are read back
+ * can watch them (terminalToolHost.ts decides which calls). A new terminal for each command: a shell
+ * that already ran one may never report the end of the next (https://github.com/microsoft/vscode/issues/248799,
+ * seen here as a call waiting out its whole timeout with no output), and two chats never type into the
+ * same shell. A finished command's terminal stays open for the user to read (the newest few; older ones
+ * are closed). The command, its output and its exit code are read back
  * through VS Code's terminal API (`executeCommand`, `read()`, `onDidEndTerminalShellExecution`).
  *
  * Shell integration takes a moment to start in a new terminal: the wait is bounded (generously) and
@@ -20,6 +22,8 @@ import type { CommandTerminals } from './terminalToolHost';
 export const INTEGRATION_WAIT_MS = 20_000;
 /** After Ctrl-C, how long a command may take to end before its terminal is closed. */
 export const INTERRUPT_GRACE_MS = 5_000;
+/** Finished commands' terminals kept open for the user to read; older ones are closed. */
+const KEPT_FINISHED = 3;
 /** After the end event, how long the rest of the output may take to arrive. */
 const STREAM_END_WAIT_MS = 2_000;
 
@@ -61,18 +65,21 @@ export interface TakenTerminal {
 }
 
 export class SproutTerminals implements vscode.Disposable, CommandTerminals<TakenTerminal> {
-  private readonly idle = new Set<vscode.Terminal>();
+  /** Terminals whose command ended, oldest first: kept for reading, never given another command. */
+  private readonly finished: vscode.Terminal[] = [];
   private readonly all = new Set<vscode.Terminal>();
   /** The terminal each call ran in, for the tool card's "Show terminal". */
   private readonly byCall = new Map<string, vscode.Terminal>();
-  private readonly waitedInVain = new WeakSet<vscode.Terminal>();
+  /** Shell integration did not start in a terminal once: it is not waited for again (the hidden process runs). */
+  private integrationFailed = false;
   private readonly closing: vscode.Disposable;
   private opened = 0;
 
   constructor(private readonly cwd: string) {
     this.closing = vscode.window.onDidCloseTerminal((terminal) => {
-      this.idle.delete(terminal);
       this.all.delete(terminal);
+      const at = this.finished.indexOf(terminal);
+      if (at >= 0) this.finished.splice(at, 1);
       for (const [callId, ranIn] of this.byCall) if (ranIn === terminal) this.byCall.delete(callId);
     });
   }
@@ -95,18 +102,15 @@ export class SproutTerminals implements vscode.Disposable, CommandTerminals<Take
     else void vscode.window.showInformationMessage('Sprout: the terminal this command ran in was closed (its output is in the tool card).');
   }
 
-  /** An idle terminal with shell integration, now reserved for `callId`; undefined when integration did not start. */
+  /** A new terminal with shell integration, for `callId`; undefined when integration did not start (in it, or once before). */
   async take(callId: string, signal: AbortSignal): Promise<TakenTerminal | undefined> {
-    const ready = [...this.idle].find((t) => t.shellIntegration !== undefined);
-    // A terminal already waited for in vain is not waited for again (nor is another opened to wait on).
-    if (ready === undefined && [...this.idle].some((t) => this.waitedInVain.has(t))) return undefined;
-    const terminal = ready ?? [...this.idle][0] ?? this.open();
+    if (this.integrationFailed) return undefined;
+    const terminal = this.open();
     if (terminal === undefined) return undefined;
-    this.idle.delete(terminal);
     const integration = await integrationOf(terminal, signal);
     if (integration === undefined) {
-      if (!signal.aborted) this.waitedInVain.add(terminal);
-      this.release(terminal);
+      if (!signal.aborted) this.integrationFailed = true;
+      terminal.dispose();
       return undefined;
     }
     this.byCall.set(callId, terminal);
@@ -119,13 +123,11 @@ export class SproutTerminals implements vscode.Disposable, CommandTerminals<Take
     return runInTerminal(taken.terminal, taken.integration, line, options);
   }
 
-  /** A terminal whose command ended goes back to the idle ones (if it is still open). */
+  /** A terminal whose command ended stays open to read (never given another command); the oldest beyond a few are closed. */
   give(taken: TakenTerminal): void {
-    this.release(taken.terminal);
-  }
-
-  private release(terminal: vscode.Terminal): void {
-    if (this.all.has(terminal)) this.idle.add(terminal);
+    if (!this.all.has(taken.terminal)) return;
+    this.finished.push(taken.terminal);
+    while (this.finished.length > KEPT_FINISHED) this.finished.shift()?.dispose();
   }
 
   private open(): vscode.Terminal | undefined {
@@ -143,7 +145,7 @@ export class SproutTerminals implements vscode.Disposable, CommandTerminals<Take
     this.closing.dispose();
     for (const terminal of this.all) terminal.dispose();
     this.all.clear();
-    this.idle.clear();
+    this.finished.length = 0;
     this.byCall.clear();
   }
 }
