@@ -59,12 +59,14 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Workspace);
     await config().update('model.provider', 'openai', vscode.ConfigurationTarget.Workspace);
     await config().update('tools.autoApprove', ['workspace__run_command'], vscode.ConfigurationTarget.Global);
-    await until(() => sprout.settings().provider === 'openai' && sprout.settings().autoApprove.length === 1, 'the settings');
+    await config().update('tools.runInTerminal', true, vscode.ConfigurationTarget.Global);
+    await until(() => sprout.settings().provider === 'openai' && sprout.settings().autoApprove.length === 1 && sprout.settings().runInTerminal, 'the settings');
     await sprout.host.invalidateServers();
   });
 
   after(async () => {
     await config().update('tools.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('tools.runInTerminal', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('terminal.integrated').update('shellIntegration.enabled', undefined, vscode.ConfigurationTarget.Global);
     for (const key of ['model.baseUrl', 'model.name', 'model.provider', 'mcp.builtinServers']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     rmSync(pidFile, { force: true });
