@@ -6,7 +6,7 @@
 // the apt packages (chromium, libkrb5-dev) come from .ci/run, and their absence fails with a clear
 // message here rather than deep inside a native build or a browser launch.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { cacheLock } from './cacheLock';
@@ -82,13 +82,28 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, what: string):
   if (r.status !== 0) fail(`${what} failed (exit ${r.status ?? r.signal ?? r.error?.message})`);
 }
 
-/** npm's own CLI, run under Node 24 so code-server's postinstall sees Node 24 in the user agent. */
+/**
+ * npm's own CLI (run under Node 24 so code-server's postinstall sees Node 24 in the user agent): the
+ * one beside the running Node, else the one running this script (`npm_execpath`), else the `npm` on
+ * PATH. A Node fetched from the registry (the suites' Node 22) carries no npm of its own.
+ */
 function npmCli(): string {
   const candidates = [
     join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
     join(dirname(process.execPath), 'node_modules', 'npm', 'bin', 'npm-cli.js'),
+    ...(process.env.npm_execpath?.endsWith('npm-cli.js') ? [process.env.npm_execpath] : []),
+    ...(process.env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => npmCliBeside(join(dir, 'npm'))),
   ];
-  return candidates.find((c) => existsSync(c)) ?? fail(`npm-cli.js not found next to ${process.execPath}`);
+  return candidates.find((c) => c !== undefined && existsSync(c)) ?? fail(`npm-cli.js not found next to ${process.execPath}, in npm_execpath or on PATH`);
+}
+
+/** `<prefix>/bin/npm` (a link into `<prefix>/lib/node_modules/npm/bin`) to its `npm-cli.js`. */
+function npmCliBeside(npmBin: string): string | undefined {
+  try {
+    return join(dirname(realpathSync(npmBin)), 'npm-cli.js');
+  } catch {
+    return undefined;
+  }
 }
 
 function readMarker(file: string): Marker | undefined {
