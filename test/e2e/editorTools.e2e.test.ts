@@ -201,13 +201,16 @@ describe('the Sprout terminal beside the chat (sprout.tools.runInTerminal)', { t
     await sendPrompt(chat, 'Run the tests in a terminal I can watch.');
     await chat.getByTestId('tool-approve').click({ timeout: scaledMs(60_000) });
     // The card links to its terminal; the panel shows it (how the command ends is not this test's).
-    await chat.getByTestId('show-terminal').waitFor({ timeout: scaledMs(60_000) });
+    // Where the terminal could not be used, the chat says so: that fails at once, not after the guard.
+    const hidden = chat.getByText('Commands run as a hidden process');
+    await chat.getByTestId('show-terminal').or(hidden).first().waitFor({ timeout: scaledMs(60_000) });
+    assert.equal(await hidden.count(), 0, 'the command ran as a hidden process: the terminal\'s shell integration did not start');
     const panel = page.locator('.part.panel');
     await panel.locator('.terminal-wrapper').first().waitFor({ timeout: scaledMs(60_000) });
     await panel.locator('.xterm-rows, .xterm-screen').filter({ hasText: 'npm test' }).first().waitFor({ timeout: scaledMs(60_000) });
     await session.screenshot('editor-4-sprout-terminal');
     // The panel's terminal title names it; the chat stays open beside it.
-    await panel.locator('.action-item .action-label', { hasText: /^Sprout$/ }).first().waitFor({ timeout: scaledMs(30_000) });
+    await panel.locator('.single-terminal-tab, .terminal-tabs-entry').filter({ hasText: /^\s*Sprout\s*$/ }).first().waitFor({ timeout: scaledMs(30_000) });
     assert.equal(await chat.getByTestId('user-message').filter({ hasText: 'Run the tests in a terminal I can watch.' }).isVisible(), true);
   });
 });
