@@ -50,14 +50,17 @@ function packageGroups(failures: readonly FailureView[], send: FailureSend): HTM
   });
 }
 
-export function failureList(failures: readonly FailureView[], send: FailureSend): HTMLElement {
+/** `tests`: the rows are failing tests (the Testing view has them); the editor's Problems are not. */
+export function failureList(failures: readonly FailureView[], send: FailureSend, tests = true): HTMLElement {
   const box = el('div', { class: 'failures', 'data-testid': 'objection-failures' });
   const list = el('ul', { 'aria-label': countLabel(failures.length) });
   const grouped = packageGroups(failures, send);
   if (grouped) list.append(...grouped);
   else for (const f of failures) list.append(failureItem(f, send));
+  box.append(list);
+  if (!tests) return box;
   const testing = el('button', { type: 'button', 'data-testid': 'show-in-testing' }, 'Show in Testing');
   testing.addEventListener('click', () => send({ type: 'showInTesting' }));
-  box.append(list, testing);
+  box.append(testing);
   return box;
 }

@@ -9,6 +9,7 @@
  */
 import type { ChatEntry, HookCheck, OutcomeReasonName, UnresolvedCauseName } from '../shared/protocol';
 import { OBJECTION_OUTCOME_TEXT, hookBy, hookLabel, quietAnswerText, scopeText } from '../shared/hookText';
+import { failuresAreTests } from '../shared/editorServerName';
 import { button, el, icon } from './dom';
 import { failureList, type FailureSend } from './failureList';
 
@@ -38,7 +39,7 @@ export function objectionCard(e: Objection, send: HookSend): HTMLElement {
   headLine.append(icon('shield'), el('strong', { class: 'objection-who' }, hookLabel(hook)), document.createTextNode(` by ${e.server} objected`));
   card.append(headLine);
   card.append(hookSays(e.text));
-  if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send));
+  if (e.failures && e.failures.length > 0) card.append(failureList(e.failures, send, failuresAreTests(e.server)));
   const left = Math.max(0, e.max - e.used);
   const foot = el('div', { class: 'objection-foot' });
   foot.append(

@@ -1,2 +1,2 @@
-/** The name of Sprout's own in-process editor server (Problems, symbols), in a file without `vscode` so views and tests can import it. */
-export const EDITOR_SERVER_NAME = 'editor';
+/** The name of Sprout's own in-process editor server (Problems, symbols): defined in src/shared, which the webview reads too. */
+export { EDITOR_SERVER_NAME } from '../../shared/editorServerName';

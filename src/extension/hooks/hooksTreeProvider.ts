@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { HookFailure } from '../../agent/hookEvidence';
 import { budgetText } from '../../shared/budgetText';
+import { failuresAreTests } from '../../shared/editorServerName';
 import { OBJECTION_OUTCOME_TEXT, hookLabel } from '../../shared/hookText';
 import { hooksSummary } from './hooksSummary';
 import { healthText, hookRows, percentile, type CallStats, type HooksViewState, type ObjectionView, type ServerView } from './hooksViewState';
@@ -44,7 +45,8 @@ export class HooksTreeProvider implements vscode.TreeDataProvider<HookNode> {
     if (node.kind === 'server') return hookRows(node.server).map(({ hook, stats }): HookNode => ({ kind: 'hook', server: node.server, hook, stats }));
     if (node.kind === 'timeline') return this.hooks.objections.map((objection, index): HookNode => ({ kind: 'objection', objection, index })).reverse();
     if (node.kind === 'objection' && node.objection.failures?.length) {
-      return [...node.objection.failures.map((failure): HookNode => ({ kind: 'failure', failure })), { kind: 'showInTesting' }];
+      const rows = node.objection.failures.map((failure): HookNode => ({ kind: 'failure', failure }));
+      return failuresAreTests(node.objection.server) ? [...rows, { kind: 'showInTesting' }] : rows;
     }
     return [];
   }
