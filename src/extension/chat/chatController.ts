@@ -268,7 +268,7 @@ export class ChatController {
   }
 
   private rewindTarget(chat: Chat): RewindTarget {
-    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer, confirm: this.confirmRewind };
+    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer, serversStateDir: this.deps.host.serversStateDir, confirm: this.confirmRewind };
   }
 
   /** The chat reopens from its rewound transcript (no `_SessionEnd`: the conversation goes on), and the message's text returns to the box. */

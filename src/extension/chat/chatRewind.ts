@@ -4,13 +4,15 @@
  * chat's transcript); here the files are put back through the editor (fileChanges.ts: a WorkspaceEdit,
  * saved, Ctrl+Z takes it back; a file changed outside Sprout since is overwritten only after a modal
  * says yes) and the `rewound` record is appended, so a reload shows the rewound chat. The controller
- * then reopens the chat from its transcript and puts the message's text back in the message box.
+ * then reopens the chat from its transcript and puts the message's text back in the message box. The
+ * bundled todo list goes back with the conversation (src/runtime/todoRewind.ts).
  */
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../agent/events';
 import { lastGreen, rewindPlan, type RewindPlan } from '../../agent/rewind';
 import { unrecordedCalls } from '../../runtime/checkpointStore';
 import { JsonlTranscriptStore } from '../../runtime/jsonlTranscriptStore';
+import { rewindTodoList, todoRewindText } from '../../runtime/todoRewind';
 import { restoreChanges } from '../checkpoints/fileChanges';
 import type { Chat } from './chat';
 
@@ -21,6 +23,8 @@ export interface RewindTarget {
   chat: Chat;
   transcript: string;
   workspaceServer: string | undefined;
+  /** The bundled servers' state folder: the todo list goes back there (src/runtime/todoRewind.ts). */
+  serversStateDir: string;
   /** Asked before overwriting `edited` (changed outside Sprout since the agent wrote them). */
   confirm: (plan: RewindPlan, edited: readonly string[]) => Promise<boolean>;
 }
@@ -71,12 +75,14 @@ export async function applyRewind(target: RewindTarget, plan: RewindPlan): Promi
   const { result, paths } = await restoreChanges(chat.checkpoints, callIds, (edited) => target.confirm(plan, edited));
   if (result === 'declined' || result === 'failed') return false;
   chat.checkpoints.drop(callIds);
+  const todo = rewindTodoList(target.serversStateDir, await events(target.transcript), plan.keep);
   const transcript = new JsonlTranscriptStore(target.transcript);
   transcript.append({ at: Date.now(), event: { type: 'rewound', prompt: plan.prompt, text: plan.text } });
   await transcript.flush();
   const unknown = unrecordedCalls(plan.calls, recorded, target.workspaceServer, QUIET_SERVERS);
   const put = paths.length === 0 ? '' : ` Put back ${paths.join(', ')} (Ctrl+Z in an editor takes it back).`;
   const notPut = unknown.length === 0 ? '' : ` Not put back, Sprout cannot know what they changed: ${unknown.join(', ')}.`;
-  void vscode.window.showInformationMessage(`Sprout: rewound to before message ${plan.prompt}.${put}${notPut}`);
+  const list = todo === undefined ? '' : ` ${todoRewindText(todo)}`;
+  void vscode.window.showInformationMessage(`Sprout: rewound to before message ${plan.prompt}.${put}${notPut}${list}`);
   return true;
 }
