@@ -41,14 +41,16 @@ export async function planRewind(target: RewindTarget, prompt: number): Promise<
   return undefined;
 }
 
-/** The plan for "Back to last green", or undefined (no green turn, or the last turn is the green one: the user was told). */
+/** The plan for "Back to last green", or undefined (no green turn, or the last turn is the green one: said in the chat and a notification). */
 export async function planBackToGreen(target: RewindTarget): Promise<RewindPlan | undefined> {
   const green = lastGreen(await events(target.transcript));
   if (green.kind === 'rewind') return green.plan;
   const why =
     green.kind === 'already'
-      ? `the last turn (message ${green.green}) is the newest whose _Stop checks all passed: there is nothing to go back to.`
-      : 'no turn of this chat ended with its _Stop checks (tests, problems, todo) all passed.';
+      ? `Back to last green: the last turn (message ${green.green}) is the newest whose _Stop checks all passed, so this chat is at its last green state already.`
+      : 'Back to last green: there is no green state to go back to. No turn of this chat ended with its _Stop checks (tests, Problems, todo) all passed; a turn with no _Stop hook asked is not green.';
+  // In the chat too: the command runs from the palette or the view's menu, not only from a turn's card.
+  target.chat.view.say('info', why);
   void vscode.window.showInformationMessage(`Sprout: ${why}`);
   return undefined;
 }

@@ -15,6 +15,7 @@ import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
 import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ImageView, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { noteFor } from './chatNotes';
+import { StopChecksFold } from '../../agent/rewind';
 import { closedPlan, planOffer } from './chatPlans';
 import type { Mode } from '../../agent/modes';
 import { StreamedText } from './streamedText';
@@ -50,6 +51,8 @@ export class ChatViewState {
   /** The current turn's mode and last answer with text: a Plan turn's answer becomes a plan card (chatPlans.ts). */
   private turnMode: Mode | undefined;
   private answer: string | undefined;
+  /** The turn's `_Stop` answers, for the verdict drawn on its end (green, not green, no checks). */
+  private readonly stops = new StopChecksFold();
 
   constructor(
     private readonly post: (message: HostMessage) => void = () => {},
@@ -57,6 +60,7 @@ export class ChatViewState {
   ) {}
 
   apply(event: AgentEvent): void {
+    this.stops.see(event);
     switch (event.type) {
       case 'prompt_started':
         // In a replayed transcript, a prompt that never ended (the window closed) is followed by the next one.
@@ -307,6 +311,7 @@ export class ChatViewState {
       message: outcome.message,
       unresolved: outcome.unresolved,
       turn: this.turn,
+      verdict: this.stops.verdict(outcome.reason),
       ...(this.checks.length > 0 ? { checks: this.checks } : {}),
       ...this.turnFiles(),
     });
