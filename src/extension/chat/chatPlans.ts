@@ -6,7 +6,7 @@
  */
 import type { OutcomeReason } from '../../agent/events';
 import type { Mode } from '../../agent/modes';
-import { NO_PLAN_STEPS, isApprovedPlanPrompt, planSteps } from '../../agent/planSteps';
+import { NO_PLAN_STEPS, approvedPlanSteps, isApprovedPlanPrompt, planSteps } from '../../agent/planSteps';
 import type { ChatEntry } from '../../shared/protocol';
 
 type PlanEntry = Extract<ChatEntry, { kind: 'plan' }>;
@@ -22,7 +22,7 @@ export function planOffer(mode: Mode | undefined, reason: OutcomeReason, answer:
 export function closedPlan(entry: ChatEntry, text: string): PlanEntry | undefined {
   if (entry.kind !== 'plan' || entry.state !== 'open') return undefined;
   // Approved: the steps as the user approved them (perhaps edited), read back from the prompt.
-  return isApprovedPlanPrompt(text) ? { ...entry, state: 'approved', steps: planSteps(text) } : { ...entry, state: 'closed' };
+  return isApprovedPlanPrompt(text) ? { ...entry, state: 'approved', steps: approvedPlanSteps(text) } : { ...entry, state: 'closed' };
 }
 
 /** What the plan fold may do to the chat's entries (ChatViewState gives it). */
