@@ -52,5 +52,11 @@ export function isApprovedPlanPrompt(text: string): boolean {
   return text.includes(`\n\n${APPROVED_MARKER} `);
 }
 
+/** The steps an approved-plan prompt (`approvedPlanPrompt`) carried, as it wrote them; empty for any other prompt. */
+export function approvedPlanSteps(text: string): string[] {
+  const at = text.indexOf(`\n\n${APPROVED_MARKER} `);
+  return at < 0 ? [] : planSteps(text.slice(at + 2));
+}
+
 /** What to say when the answer being approved has no numbered steps. */
 export const NO_PLAN_STEPS = 'The last answer has no numbered steps to approve (a plan is a list like "1. ...", "2. ..."); ask for the plan again in Plan mode.';

@@ -8,6 +8,7 @@
  * end of the newest turn whose checks all passed.
  */
 import type { AgentEvent, OutcomeReason, TranscriptRecord } from './events';
+import { approvedPlanSteps, isApprovedPlanPrompt } from './planSteps';
 
 /** One `_Stop` server's last word in a turn: no objection, an objection, or no answer (error, timeout, cancel). */
 export type StopCheckResult = 'passed' | 'objected' | 'failed';
@@ -79,31 +80,47 @@ function verdictOf(checks: readonly StopCheck[], ended: OutcomeReason | undefine
   return ended === 'end_turn' && checks.every((c) => c.result === 'passed') ? 'passed' : 'objected';
 }
 
+/** One turn's `_Stop` checks, folded from its events as they come (the chat draws the verdict on each turn). */
+export class StopChecksFold {
+  private checks = new Map<string, StopCheckResult>();
+
+  see(event: AgentEvent): void {
+    if (event.type === 'prompt_started') this.checks = new Map();
+    else if (event.type === 'hook_finished' && event.hook === '_Stop') this.checks.set(event.server, stopResult(event.result));
+    else if (event.type === 'outcome') for (const objection of event.outcome.unresolved?.objections ?? []) this.checks.set(objection.server, 'objected');
+  }
+
+  get checksSoFar(): StopCheck[] {
+    return [...this.checks].map(([server, result]) => ({ server, result }));
+  }
+
+  verdict(ended: OutcomeReason | undefined): TurnVerdict {
+    return verdictOf(this.checksSoFar, ended);
+  }
+}
+
 /** The turns (user messages) of the events, each with its tool calls and its `_Stop` checks. */
 export function turnsOf(events: readonly AgentEvent[]): RewindTurn[] {
   const turns: RewindTurn[] = [];
-  let checks = new Map<string, StopCheckResult>();
+  const fold = new StopChecksFold();
   const close = (): void => {
     const turn = turns.at(-1);
     if (turn === undefined) return;
-    turn.checks = [...checks].map(([server, result]) => ({ server, result }));
-    turn.verdict = verdictOf(turn.checks, turn.ended);
+    turn.checks = fold.checksSoFar;
+    turn.verdict = fold.verdict(turn.ended);
   };
   events.forEach((event, index) => {
     if (event.type === 'prompt_started') {
       close();
-      checks = new Map();
+      fold.see(event);
       turns.push({ prompt: turns.length + 1, text: event.text, start: index, calls: [], checks: [], verdict: 'none' });
       return;
     }
     const turn = turns.at(-1);
     if (turn === undefined) return;
+    fold.see(event);
     if (event.type === 'tool_started') turn.calls.push({ callId: event.callId, name: event.name });
-    else if (event.type === 'hook_finished' && event.hook === '_Stop') checks.set(event.server, stopResult(event.result));
-    else if (event.type === 'outcome') {
-      turn.ended = event.outcome.reason;
-      for (const objection of event.outcome.unresolved?.objections ?? []) checks.set(objection.server, 'objected');
-    }
+    else if (event.type === 'outcome') turn.ended = event.outcome.reason;
   });
   close();
   return turns;
@@ -129,4 +146,54 @@ export function lastGreen(events: readonly AgentEvent[]): LastGreen {
   if (green.prompt === turns.length) return { kind: 'already', green: green.prompt };
   const plan = rewindPlan(events, green.prompt + 1);
   return typeof plan === 'string' ? { kind: 'none' } : { kind: 'rewind', green: green.prompt, plan };
+}
+
+/** A todo item as the bundled todo server keeps it. */
+export interface TodoEntry {
+  text: string;
+  done: boolean;
+}
+
+function todoItems(args: string): TodoEntry[] | undefined {
+  try {
+    const parsed = (JSON.parse(args) as { items?: unknown }).items;
+    if (!Array.isArray(parsed)) return undefined;
+    const items = parsed.filter((i): i is TodoEntry => typeof i === 'object' && i !== null && typeof (i as TodoEntry).text === 'string' && typeof (i as TodoEntry).done === 'boolean');
+    return items.length === parsed.length ? items.map(({ text, done }) => ({ text, done })) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The todo list each event left, in order: a `todoTool` call that succeeded (a subagent's too: it
+ * shares the server) and an approved plan's prompt (the host wrote its steps just before). `at` is the
+ * event's index.
+ */
+function todoWrites(events: readonly AgentEvent[], todoTool: string): Array<{ at: number; items: TodoEntry[] }> {
+  const writes: Array<{ at: number; items: TodoEntry[] }> = [];
+  const pending = new Map<string, TodoEntry[]>();
+  events.forEach((outer, at) => {
+    const event = outer.type === 'subagent_event' ? outer.event : outer;
+    if (event.type === 'prompt_started' && isApprovedPlanPrompt(event.text)) writes.push({ at, items: approvedPlanSteps(event.text).map((text) => ({ text, done: false })) });
+    else if (event.type === 'tool_started' && event.name === todoTool) {
+      const items = todoItems(event.arguments);
+      if (items !== undefined) pending.set(event.callId, items);
+    } else if (event.type === 'tool_finished' && pending.has(event.callId)) {
+      if (!event.isError) writes.push({ at, items: pending.get(event.callId) ?? [] });
+      pending.delete(event.callId);
+    }
+  });
+  return writes;
+}
+
+/**
+ * The todo list as it stood before event `keep` (a rewind keeps the events before it), when anything
+ * from `keep` on changed it; undefined when nothing did (the list is left alone). A conversation whose
+ * kept part never wrote it started with an empty list.
+ */
+export function todoListAt(events: readonly AgentEvent[], keep: number, todoTool: string): TodoEntry[] | undefined {
+  const writes = todoWrites(events, todoTool);
+  if (!writes.some((w) => w.at >= keep)) return undefined;
+  return writes.findLast((w) => w.at < keep)?.items ?? [];
 }

@@ -6,7 +6,8 @@
  * to the transcript, so the next run (this one's prompt, or a later one) continues from there. A file
  * changed outside Sprout since the agent wrote it is not overwritten without `--force`: the rewind is
  * refused naming the files, and nothing changes. What `run_command` or other servers changed cannot be
- * known: those calls are listed, not undone.
+ * known: those calls are listed, not undone. The bundled todo list goes back to how it stood before
+ * message N (src/runtime/todoRewind.ts).
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -16,6 +17,7 @@ import { rewindPlan } from '../agent/rewind';
 import { type Checkpoint, CheckpointStore, editedOutside, netChanges, unrecordedCalls } from '../runtime/checkpointStore';
 import { CheckpointToolHost } from '../runtime/checkpointToolHost';
 import { JsonlTranscriptStore } from '../runtime/jsonlTranscriptStore';
+import { rewindTodoList, todoRewindText } from '../runtime/todoRewind';
 import type { StateEnv } from '../platform/privateState';
 import type { CliIo } from './cliIo';
 import { stateDirFor } from './cliSession';
@@ -62,7 +64,8 @@ export interface CliRewind {
 export async function rewindCliSession(rewind: CliRewind, io: CliIo, logger: Logger): Promise<AgentEvent> {
   if (rewind.sessionFile === undefined) throw new UsageError('--rewind needs --session FILE: it rewinds that session.');
   const transcript = new JsonlTranscriptStore(rewind.sessionFile, { logger });
-  const plan = rewindPlan((await transcript.load()).map((r) => r.event), rewind.prompt);
+  const events = (await transcript.load()).map((r) => r.event);
+  const plan = rewindPlan(events, rewind.prompt);
   if (typeof plan === 'string') throw new UsageError(`--rewind ${rewind.prompt}: ${plan}.`);
   const store = cliCheckpoints(rewind.sessionId, io.env);
   const records = store.of(plan.calls.map((c) => c.callId)).filter((r) => !r.undone);
@@ -76,10 +79,12 @@ export async function rewindCliSession(rewind: CliRewind, io: CliIo, logger: Log
   const changes = netChanges(records);
   for (const change of changes.filter((c) => !c.tooLarge)) putBack(change);
   store.drop(plan.calls.map((c) => c.callId));
+  const todo = rewindTodoList(stateDirFor(rewind.sessionId, true, io.env), events, plan.keep);
   const event: AgentEvent = { type: 'rewound', prompt: plan.prompt, text: plan.text };
   transcript.append({ at: Date.now(), event });
   await transcript.flush();
   tellRewind(io, plan.prompt, changes, unrecordedCalls(plan.calls, new Set(records.map((r) => r.callId)), rewind.workspaceServer, QUIET_SERVERS));
+  if (todo !== undefined) io.stderr.write(`sprout-agent: ${todoRewindText(todo)}\n`);
   return event;
 }
 

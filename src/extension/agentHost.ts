@@ -140,8 +140,8 @@ export class AgentHost {
   }
 
   /** The agent's settings, with the hook files that run on the hook allowlist (consent is their opt-in). */
-  agentSettings(): AgentSettings {
-    const settings = this.modelSources.agentSettings();
+  agentSettings(model?: string): AgentSettings {
+    const settings = this.modelSources.agentSettings(model);
     const sources = this.commandHooks?.sources ?? [];
     return sources.length === 0 ? settings : { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, sources) } };
   }

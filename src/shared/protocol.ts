@@ -139,6 +139,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     turn: z.optional(z.number()),
     checks: z.optional(z.array(hookCheckSchema)),
     files: z.optional(z.object({ paths: z.array(z.string()), undone: z.boolean() })),
+    /** The turn's `_Stop` verdict (src/agent/rewind.ts): `passed` is a green state Back to last green returns to, `none` when no `_Stop` hook was asked. */
+    verdict: z.optional(z.enum(['passed', 'objected', 'none'])),
   }),
   /** A server's question (MCP form elicitation); `schema` is the requested schema (elicitationFields reads it). */
   z.object({

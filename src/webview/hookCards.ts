@@ -95,6 +95,21 @@ function checksText(e: OutcomeEntry): HTMLElement | undefined {
   return span;
 }
 
+const VERDICT: Record<NonNullable<OutcomeEntry['verdict']>, { text: string; icon: string; title: string }> = {
+  passed: { text: 'Green', icon: 'pass-filled', title: "Every completion check (_Stop) passed at this turn's end: Back to last green returns here." },
+  objected: { text: 'Not green', icon: 'circle-slash', title: 'A completion check (_Stop) objected or did not answer, or the turn did not finish: Back to last green skips this turn.' },
+  none: { text: 'No checks', icon: 'circle-large-outline', title: 'No completion check (_Stop) was asked in this turn: it is not a green state.' },
+};
+
+/** The turn's verdict, on every turn's end: whether it is a green state to come back to. */
+function verdictBadge(e: OutcomeEntry): HTMLElement | undefined {
+  if (e.verdict === undefined) return undefined;
+  const v = VERDICT[e.verdict];
+  const span = el('span', { class: `footer-item verdict verdict-${e.verdict}`, 'data-testid': 'turn-verdict', 'data-verdict': e.verdict, title: v.title });
+  span.append(icon(v.icon), el('span', {}, v.text));
+  return span;
+}
+
 function filesText(e: OutcomeEntry, send: HookSend): HTMLElement[] {
   if (!e.files || e.turn === undefined) return [];
   const turn = e.turn;
@@ -110,6 +125,8 @@ export function outcomeEntry(e: OutcomeEntry, send: HookSend): HTMLElement {
   if (quiet) {
     const footer = el('div', { class: `turn-footer reason-${e.reason}`, 'data-testid': 'turn-outcome', 'data-reason': e.reason, role: 'status' });
     if (e.reason === 'cancelled') footer.append(el('span', { class: 'footer-item' }, OUTCOME_TEXT.cancelled));
+    const verdict = verdictBadge(e);
+    if (verdict) footer.append(verdict);
     const checks = checksText(e);
     if (checks) footer.append(checks);
     footer.append(...filesText(e, send));
@@ -128,10 +145,11 @@ export function outcomeEntry(e: OutcomeEntry, send: HookSend): HTMLElement {
     // Or give up on this line of work: back to the end of the newest turn whose _Stop checks all passed.
     card.append(button({ label: 'Back to last green', testid: 'back-to-green', icon: 'history', onClick: () => send({ type: 'backToGreen' }) }));
   }
+  const verdict = verdictBadge(e);
   const files = filesText(e, send);
-  if (files.length > 0) {
+  if (files.length > 0 || verdict) {
     const row = el('div', { class: 'turn-footer' });
-    row.append(...files);
+    row.append(...(verdict ? [verdict] : []), ...files);
     card.append(row);
   }
   return card;

@@ -194,6 +194,44 @@ test("a user message's Rewind to here posts its number; an unresolved turn offer
   assert.deepEqual(await posted(), [{ type: 'rewind', prompt: 3 }, { type: 'backToGreen' }]);
 });
 
+test("each turn's end draws its _Stop verdict: Green, Not green (on a card too), No checks", async () => {
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'v1', reason: 'end_turn', turn: 4, verdict: 'passed', checks: [{ server: 'tests', hook: '_Stop', durationMs: 4 }] } });
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'v2', reason: 'end_turn', turn: 5, verdict: 'objected', unresolved: { cause: 'declined', objections: [{ server: 'tests', text: '1 failing' }] } } });
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'v3', reason: 'end_turn', turn: 6, verdict: 'none' } });
+  const badges = page.locator('[data-testid=turn-verdict]');
+  const last3 = async (): Promise<Array<[string | null, string]>> => {
+    const all = await badges.all();
+    return Promise.all(all.slice(-3).map(async (b) => [await b.getAttribute('data-verdict'), (await b.textContent()) ?? ''] as [string | null, string]));
+  };
+  assert.deepEqual(await last3(), [['passed', 'Green'], ['objected', 'Not green'], ['none', 'No checks']]);
+  for (const badge of (await badges.all()).slice(-3)) assert.equal(await badge.isVisible(), true, 'drawn, not only in the DOM');
+  assert.match((await badges.nth(-3).getAttribute('title')) ?? '', /Back to last green returns here/);
+});
+
+test("a handoff button picks its agent and puts its prompt in the box; one with send: true sends it as that agent", async () => {
+  // VS Code's custom agents' `handoffs` (https://code.visualstudio.com/docs/copilot/customization/custom-agents#_handoffs).
+  await send({ type: 'agents', agents: [{ name: 'test-runner', description: 'Runs the tests', source: '.claude/agents/test-runner.md' }] });
+  await send({ type: 'handoffs', handoffs: [{ label: 'Run it', agent: 'test-runner', prompt: 'Run the tests.' }] });
+  const handoff = page.locator('[data-testid=handoff]');
+  assert.equal(await handoff.count(), 1);
+  await clearPosted();
+  await handoff.click();
+  assert.equal(await page.locator('[data-testid=mode-picker]').inputValue(), 'agent:test-runner', 'its agent is picked');
+  assert.equal(await page.locator('[data-testid=chat-input]').inputValue(), 'Run the tests.');
+  assert.equal(await page.locator('[data-testid=handoffs]').isVisible(), false, 'the buttons are gone once one is used');
+  assert.deepEqual(await posted(), [], 'not sent: the user reads the prompt first');
+  await page.locator('[data-testid=chat-input]').fill('');
+  await page.locator('[data-testid=mode-picker]').selectOption('agent');
+
+  await send({ type: 'handoffs', handoffs: [{ label: 'Ship', agent: 'TEST-RUNNER', prompt: 'Ship it.', send: true }] });
+  await page.locator('[data-testid=handoff]').click();
+  const sent = (await posted()).filter((m) => m['type'] === 'send');
+  assert.equal(sent.length, 1, JSON.stringify(await posted()));
+  assert.equal(sent[0]?.['text'], 'Ship it.');
+  assert.equal(sent[0]?.['agent'], 'test-runner', 'the agent by its own name, matched in any case');
+  await page.locator('[data-testid=mode-picker]').selectOption('agent');
+});
+
 test('a short, wide view (the bottom panel) keeps half its height for the conversation, with the setup card and with a running chat', async () => {
   // About what the bottom panel gives the webview in a 900 px high window.
   await page.setViewportSize({ width: 900, height: 260 });

@@ -7,7 +7,7 @@
  */
 import type { SproutTerminals } from '../terminal/sproutTerminals';
 import { windowAgents, windowInstructions, windowSkills } from './chatInstructions';
-import { agentModel } from '../../agent/agentProfiles';
+import { agentRunModel } from './agentModels';
 import { quotedName } from '../../agent/nameText';
 import type { PromptOptions } from '../../agent/promptAttachments';
 import { findAgent } from '../../customizations/agentFiles';
@@ -66,6 +66,8 @@ export class ChatController {
   private chat: Chat | undefined;
   private opening: Promise<Chat> | undefined;
   private pending: PendingPrompt | undefined;
+  /** The model each chat's last prompt runs on when its agent named one (undefined: the chat's). */
+  private readonly runModels = new WeakMap<Chat, string | undefined>();
   /** The modal before a rewind overwrites the user's edits; the editor tests answer it. */
   confirmRewind: RewindTarget['confirm'] = confirmRewind;
 
@@ -124,8 +126,8 @@ export class ChatController {
     const text = slash.kind === 'prompt' ? slash.text : typed;
     const mode = slash.kind === 'prompt' && slash.mode !== undefined ? slash.mode : pickedMode;
     // Without a picked agent, the window's custom agents are still the ones `sprout__delegate` may name.
-    const agents = pickedAgent === undefined ? { agents: windowAgents(this.deps.host.workspaceFolder, this.deps.userPrompts)().agents } : this.pickedAgent(pickedAgent, typed);
-    if (agents === null) return;
+    const picked = pickedAgent === undefined ? { agents: windowAgents(this.deps.host.workspaceFolder, this.deps.userPrompts)().agents } : this.pickedAgent(pickedAgent, typed);
+    if (picked === null) return;
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     const checked = checkSentImages(sentImages);
@@ -139,7 +141,10 @@ export class ChatController {
       this.deps.views.showFacts(this.facts());
       return;
     }
-    chat.session.updateSettings(this.deps.host.agentSettings());
+    // A picked agent's own model, where Sprout can reach it (agentModels.ts); the chat's otherwise.
+    const { options: agents, model } = await agentRunModel(picked, this.deps.host.modelSources);
+    this.runModels.set(chat, model);
+    chat.session.updateSettings(this.deps.host.agentSettings(model));
     await this.deps.state.update(DRAFT_KEY, '');
     this.deps.index.touch(chat.id, chatTitle(text), Date.now());
     await chat.run(text, async () => {
@@ -148,7 +153,7 @@ export class ChatController {
       // After the servers: `#resource:` reads from them.
       attached.push(...(await readMentions(text, this.deps.host.tools.resources)));
       // The hook files that run were settled while the servers started (consent): the session calls them too.
-      chat.session.updateSettings(this.deps.host.agentSettings());
+      chat.session.updateSettings(this.deps.host.agentSettings(model));
       return attached;
     }, { images, ...(mode === undefined ? {} : { mode }), ...agents });
     this.deps.views.broadcast({ type: 'handoffs', handoffs: [...(agents.agent?.handoffs ?? [])] });
@@ -169,7 +174,7 @@ export class ChatController {
     await this.send(approvedPlanPrompt(written.steps), [], [], 'agent');
   }
 
-  /** The agent picked, read anew (its file may have changed), with a model note; null when it is gone (said, the text back in the box). */
+  /** The agent picked, read anew (its file may have changed); null when it is gone (said, the text back in the box). */
   private pickedAgent(name: string, typed: string): Pick<PromptOptions, 'agent' | 'agents'> | null {
     const set = windowAgents(this.deps.host.workspaceFolder, this.deps.userPrompts)();
     const found = findAgent(set.agents, name);
@@ -179,9 +184,7 @@ export class ChatController {
       this.deps.views.broadcast({ type: 'focusInput', text: typed });
       return null;
     }
-    const model = this.deps.host.modelSources.inUse();
-    const { note } = agentModel(found, model === null ? [] : [{ id: model.label, name: model.label }], model?.label ?? 'the chat\'s model');
-    return { agent: note === undefined ? found : { ...found, notes: [...(found.notes ?? []), note] }, agents: set.agents };
+    return { agent: found, agents: set.agents };
   }
 
   /** Images the message box had checked, refused when sent (the webview's word is not taken): the text goes back to the box. */
@@ -198,7 +201,7 @@ export class ChatController {
 
   /** Settings, the key or VS Code's models changed: the open chat, the setup card and the model button follow; a kept prompt goes out once setup is done. */
   applySettings(): void {
-    this.chat?.session.updateSettings(this.deps.host.agentSettings());
+    if (this.chat) this.chat.session.updateSettings(this.deps.host.agentSettings(this.runModels.get(this.chat)));
     this.deps.views.showFacts(this.facts());
     const pending = this.pending;
     if (!pending || this.setupNeeded()) return;
@@ -268,7 +271,7 @@ export class ChatController {
   }
 
   private rewindTarget(chat: Chat): RewindTarget {
-    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer, confirm: this.confirmRewind };
+    return { chat, transcript: this.deps.index.files(chat.id).transcript, workspaceServer: this.deps.host.bundledWorkspaceServer, serversStateDir: this.deps.host.serversStateDir, confirm: this.confirmRewind };
   }
 
   /** The chat reopens from its rewound transcript (no `_SessionEnd`: the conversation goes on), and the message's text returns to the box. */

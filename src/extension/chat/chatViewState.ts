@@ -9,14 +9,14 @@
  * to undo the turn's file changes (the checkpoints themselves are the host's: `changeOf` reads them).
  * vscode-free so it is unit-tested under node.
  */
-import { subagentStep } from './subagentEntries';
+import { showSubagentEvent } from './subagentEntries';
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
 import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ImageView, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { noteFor } from './chatNotes';
-import { closedPlan, planOffer } from './chatPlans';
-import type { Mode } from '../../agent/modes';
+import { StopChecksFold } from '../../agent/rewind';
+import { PlanFold } from './chatPlans';
 import { StreamedText } from './streamedText';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
@@ -47,9 +47,10 @@ export class ChatViewState {
   private turn = -1;
   private checks: HookCheck[] = [];
   private readonly callsByTurn = new Map<number, string[]>();
-  /** The current turn's mode and last answer with text: a Plan turn's answer becomes a plan card (chatPlans.ts). */
-  private turnMode: Mode | undefined;
-  private answer: string | undefined;
+  /** A Plan turn's answer becomes a plan card (chatPlans.ts). */
+  private readonly plans = new PlanFold({ entries: this.entries, add: (e) => this.add(e), replace: (e) => this.replace(e), note: (level, text) => this.note(level, text), id: () => this.id() });
+  /** The turn's `_Stop` answers, for the verdict drawn on its end (green, not green, no checks). */
+  private readonly stops = new StopChecksFold();
 
   constructor(
     private readonly post: (message: HostMessage) => void = () => {},
@@ -57,6 +58,7 @@ export class ChatViewState {
   ) {}
 
   apply(event: AgentEvent): void {
+    this.stops.see(event);
     switch (event.type) {
       case 'prompt_started':
         // In a replayed transcript, a prompt that never ended (the window closed) is followed by the next one.
@@ -65,7 +67,7 @@ export class ChatViewState {
         this.promptOpen = true;
         this.turn += 1;
         this.checks = [];
-        this.closePlans(event.text, event.mode);
+        this.plans.promptStarted(event.text, event.mode);
         // The mode shows on the message (Agent, the default, does not), and the picker starts from it after a reload.
         this.add({ kind: 'user', id: this.id(), text: event.text, prompt: this.turn + 1, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}), ...(event.mode === undefined || event.mode === 'agent' ? {} : { mode: event.mode }) });
         return;
@@ -110,7 +112,8 @@ export class ChatViewState {
       case 'outcome':
         return this.finishOutcome(event.outcome);
       case 'subagent_event':
-        return this.applySubagent(event);
+        // A subagent's call: its own card, tagged, under the delegate card (subagentEntries.ts).
+        return showSubagentEvent(event, { apply: (e) => this.apply(e), note: (level, text) => this.note(level, text), tag: (callId, subagent) => this.tagTool(callId, subagent) });
       default:
         return this.applyHookEvent(event);
     }
@@ -118,17 +121,7 @@ export class ChatViewState {
 
   private finishAnswer(content: string | null, reasoning: string | undefined): void {
     this.streamed.finishAssistant(content, reasoning);
-    if (content !== null && content.trim() !== '') this.answer = content;
-  }
-
-  /** A new prompt (in `mode`) started: an open plan card is approved by it or closed, and the turn's answer is not known yet. */
-  private closePlans(text: string, mode: Mode | undefined): void {
-    this.turnMode = mode;
-    this.answer = undefined;
-    for (const entry of this.entries) {
-      const closed = closedPlan(entry, text);
-      if (closed) this.replace(closed);
-    }
+    this.plans.answered(content);
   }
 
   /**
@@ -307,14 +300,13 @@ export class ChatViewState {
       message: outcome.message,
       unresolved: outcome.unresolved,
       turn: this.turn,
+      verdict: this.stops.verdict(outcome.reason),
       ...(this.checks.length > 0 ? { checks: this.checks } : {}),
       ...this.turnFiles(),
     });
     this.checks = [];
     this.promptOpen = false;
-    const plan = planOffer(this.turnMode, outcome.reason, this.answer);
-    if (plan !== undefined && 'steps' in plan) this.add({ kind: 'plan', id: this.id(), steps: plan.steps, state: 'open' });
-    else if (plan !== undefined) this.note('info', plan.note);
+    this.plans.turnEnded(outcome.reason);
   }
 
   /** The files the turn's calls changed, for the footer's Undo (nothing when none did). */
@@ -330,14 +322,9 @@ export class ChatViewState {
     this.note(level, text);
   }
 
-  /** A subagent's call: its own card, tagged, under the delegate card (subagentEntries.ts). */
-  private applySubagent(event: Extract<AgentEvent, { type: 'subagent_event' }>): void {
-    const step = subagentStep(event);
-    if (step === undefined) return;
-    if ('note' in step) return this.note('warning', step.note);
-    this.apply(step.event);
-    const entry = step.tag && step.event.type === 'tool_started' ? this.tool(step.event.callId) : undefined;
-    if (entry && step.tag) this.replace({ ...entry, subagent: step.tag });
+  private tagTool(callId: string, subagent: { id: string; name: string }): void {
+    const entry = this.tool(callId);
+    if (entry) this.replace({ ...entry, subagent });
   }
 
   private note(level: EntryOf<'hookEvent'>['level'], text: string): void {

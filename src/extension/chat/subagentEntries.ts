@@ -29,3 +29,21 @@ export function subagentStep(wrapped: Wrapped): SubagentStep | undefined {
       return undefined;
   }
 }
+
+/** What showing a subagent's event may do in the chat (ChatViewState gives it). */
+export interface SubagentView {
+  /** Folds an event as the chat's own. */
+  apply(event: AgentEvent): void;
+  note(level: 'warning', text: string): void;
+  /** Tags the card of the call `callId` (its key) with the subagent that made it. */
+  tag(callId: string, tag: { id: string; name: string }): void;
+}
+
+/** A subagent's event in the chat: its calls as tagged cards of their own, its objections as notes. */
+export function showSubagentEvent(wrapped: Wrapped, view: SubagentView): void {
+  const step = subagentStep(wrapped);
+  if (step === undefined) return;
+  if ('note' in step) return view.note('warning', step.note);
+  view.apply(step.event);
+  if (step.tag && step.event.type === 'tool_started') view.tag(step.event.callId, step.tag);
+}

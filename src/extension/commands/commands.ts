@@ -110,6 +110,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     'sprout.showTestResults': () => deps.testing.reveal(),
     'sprout.forgetToolApprovals': (names?: string[]) => forgetToolApprovals(deps.approvals, names),
     'sprout.pickTools': (arg?: PickToolsArg) => controller.pickTools(arg),
+    // Any time, not only from an objected turn's card; with no green turn it says so (chatRewind.ts).
+    'sprout.backToLastGreen': () => controller.backToGreen(),
   };
   return Object.entries(table).map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: never[]) => {

@@ -16,6 +16,7 @@ import type { AgentSettings } from '../../agent/settings';
 import { errorMessage } from '../../agent/errorMessage';
 import type { AdaptationMemory } from '../../model/adaptationMemory';
 import { OpenAiModelClient } from '../../model/openAiModelClient';
+import type { ReachableModel } from '../../agent/agentProfiles';
 import type { ModelInUse, SetupInfo } from '../../shared/protocol';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from '../settings/keyConsent';
 import type { ExtensionSettings } from '../settings/settingsMapping';
@@ -36,6 +37,9 @@ export interface ModelSources {
   endpointUrl(): string;
   current(): { source: ModelSource; name: string };
 }
+
+/** A model a custom agent's `model` may name, with the source that serves it. */
+export type SourcedModel = ReachableModel & { source: ModelSource };
 
 export interface ModelRouterDeps {
   settings: () => ExtensionSettings;
@@ -64,6 +68,8 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscription: vscode.Disposable;
   private cached: CachedEndpoint | undefined;
+  /** Models a picked custom agent named, each served by its own source whichever serves the chat. */
+  private readonly routes = new Map<string, ModelSource>();
   /** VS Code's models were listed anew: the source in use, the setup card or the window may differ. */
   readonly onDidChange = this.changed.event;
 
@@ -144,9 +150,9 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
     return resolveModelSource(this.facts());
   }
 
-  /** One call, to the source in use at the time of the call. */
+  /** One call, to the source in use at the time of the call (or the one serving an agent's own model). */
   complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply> {
-    const client: ModelClient = this.source() === 'vscode' ? this.lmClient : this.endpointClient();
+    const client: ModelClient = (this.routes.get(request.model) ?? this.source()) === 'vscode' ? this.lmClient : this.endpointClient();
     return client.complete(request, options);
   }
 
@@ -180,12 +186,35 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
     return setupAdvice({ ...this.facts(), model: settings.agent.model, baseUrl: settings.baseUrl });
   }
 
-  /** The sessions' settings: for a model in VS Code, its own input limit is the context window. */
-  agentSettings(): AgentSettings {
-    const agent = this.deps.settings().agent;
-    if (this.source() !== 'vscode') return agent;
-    const model = this.listed?.find((m) => m.ref === agent.model);
-    return model && model.maxInputTokens > 0 ? { ...agent, contextWindowTokens: model.maxInputTokens } : agent;
+  /**
+   * The models a custom agent's `model` may name: VS Code's and, when an endpoint is in use or
+   * configured, the endpoint's (a listing that fails counts as none); the source in use first.
+   */
+  async reachableModels(signal?: AbortSignal): Promise<SourcedModel[]> {
+    const vscodeModels = (this.listed ?? (await this.refresh())).map((m): SourcedModel => ({ id: m.ref, name: m.name || m.id, source: 'vscode' }));
+    const facts = this.facts();
+    const inUse = this.source();
+    let endpointModels: SourcedModel[] = [];
+    if (inUse === 'openai' || facts.baseUrlConfigured || facts.hasApiKey) {
+      endpointModels = await this.endpointClient()
+        .listModels(signal)
+        .then((ids) => ids.map((id): SourcedModel => ({ id, source: 'openai' })))
+        .catch(() => []);
+    }
+    return inUse === 'openai' ? [...endpointModels, ...vscodeModels] : [...vscodeModels, ...endpointModels];
+  }
+
+  /** A model a picked agent named is served by `source` from now on (`complete` reads it). */
+  routeModel(model: string, source: ModelSource): void {
+    this.routes.set(model, source);
+  }
+
+  /** The sessions' settings (`model`: a picked agent's own): for a model in VS Code, its own input limit is the context window. */
+  agentSettings(model?: string): AgentSettings {
+    const agent = model === undefined ? this.deps.settings().agent : { ...this.deps.settings().agent, model };
+    if ((this.routes.get(agent.model) ?? this.source()) !== 'vscode') return agent;
+    const listed = this.listed?.find((m) => m.ref === agent.model);
+    return listed && listed.maxInputTokens > 0 ? { ...agent, contextWindowTokens: listed.maxInputTokens } : agent;
   }
 
   dispose(): void {

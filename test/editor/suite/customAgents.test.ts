@@ -3,7 +3,8 @@
 // Plan; a prompt sent with one picked narrows the request the fake model server receives to the agent's
 // tools and carries its instructions; a call outside its tools is refused without running; an agent
 // whose file is gone is not sent, the text goes back to the box. After the turn, the agent's VS Code
-// handoffs go to the chat views as the buttons' data.
+// handoffs go to the chat views as the buttons' data. An agent's `model` runs the prompt where the
+// endpoint lists it; one Sprout cannot reach keeps the chat's model, said once.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,11 +12,15 @@ import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { HostMessage } from '../../../src/shared/protocol';
 import { sproutApi as api, toolCards, until } from '../sproutHarness';
+import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi } from '../lmProvider/scriptedLmTypes';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const githubAgent = join(workspaceFolder, '.github', 'agents', 'test-reviewer.agent.md');
 const claudeAgent = join(workspaceFolder, '.claude', 'agents', 'test-runner.md');
+const fastAgent = join(workspaceFolder, '.claude', 'agents', 'test-fast.md');
+const farAgent = join(workspaceFolder, '.github', 'agents', 'test-far.agent.md');
+const lmAgent = join(workspaceFolder, '.github', 'agents', 'test-lm.agent.md');
 
 interface WireRequest {
   messages: Array<{ role: string; content: unknown }>;
@@ -35,12 +40,19 @@ describe('custom agents (the mode picker\'s agents)', function () {
       "---\ndescription: Reads and reports, never writes\ntools: ['read', 'search']\nhandoffs:\n  - label: Run it\n    agent: test-runner\n    prompt: Run the tests.\n---\nReport findings only. Never change a file.\n",
     );
     writeFileSync(claudeAgent, '---\nname: test-runner\ndescription: Runs commands\ntools: Bash\n---\nRun what is asked.\n');
+    // Claude Code's `model` and VS Code's "Name (vendor)" form (https://code.visualstudio.com/docs/copilot/customization/custom-agents).
+    writeFileSync(fastAgent, '---\nname: test-fast\ndescription: Quick answers\nmodel: fast-model\n---\nAnswer briefly.\n');
+    writeFileSync(farAgent, '---\ndescription: Wants a model Sprout cannot reach\nmodel: GPT-9 (copilot)\n---\nAnswer.\n');
+    writeFileSync(lmAgent, '---\ndescription: Runs on a model in VS Code\nmodel: Scripted Model (sprout-test)\n---\nAnswer.\n');
   });
 
   after(async () => {
     for (const key of ['model.baseUrl', 'model.name', 'model.provider', 'mcp.builtinServers']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     rmSync(githubAgent, { force: true });
     rmSync(claudeAgent, { force: true });
+    rmSync(fastAgent, { force: true });
+    rmSync(farAgent, { force: true });
+    rmSync(lmAgent, { force: true });
     rmSync(join(workspaceFolder, 'agent-wrote.txt'), { force: true });
     await fake?.close();
   });
@@ -48,8 +60,12 @@ describe('custom agents (the mode picker\'s agents)', function () {
   it('lists both formats; picking one narrows the request to its tools, adds its text and refuses a call outside them', async () => {
     const sprout = await api();
     fake = await startFakeOpenAi({
-      responses: [fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'agent-wrote.txt', content: 'x' } }]), fakeReply.text('reported')],
-      models: ['fake-model'],
+      responses: [
+        fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'agent-wrote.txt', content: 'x' } }]),
+        fakeReply.text('reported'),
+        ...['fast', 'far', 'far again', 'plain'].map((t) => fakeReply.text(t)),
+      ],
+      models: ['fake-model', 'fast-model'],
     });
     await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, vscode.ConfigurationTarget.Workspace);
     await config().update('model.baseUrl', fake.url, vscode.ConfigurationTarget.Workspace);
@@ -76,6 +92,39 @@ describe('custom agents (the mode picker\'s agents)', function () {
     assert.equal(cards[0]?.status, 'error');
     assert.match(cards[0]?.result ?? '', /was not run: the agent "test-reviewer" may use only its own tools/);
     assert.ok(!existsSync(join(workspaceFolder, 'agent-wrote.txt')), 'the write did not run');
+  });
+
+  it("an agent's model is used where the endpoint lists it; one Sprout cannot reach keeps the chat's model, said once", async () => {
+    const sprout = await api();
+    const chat = await sprout.controller.current();
+    const sent = async (text: string, agent?: string): Promise<string> => {
+      const before = fake?.chatRequests().length ?? 0;
+      await sprout.handle({ type: 'send', text, ...(agent === undefined ? {} : { agent }) });
+      await until(() => !chat.running && (fake?.chatRequests().length ?? 0) > before, `the answer to "${text}"`);
+      return String((fake?.chatRequests().at(-1)?.body as { model?: unknown }).model);
+    };
+    assert.equal(await sent('quick one', 'test-fast'), 'fast-model', "the model the endpoint lists, named by the agent's file");
+    assert.equal(await sent('far one', 'test-far'), 'fake-model');
+    assert.equal(await sent('far again', 'test-far'), 'fake-model');
+    const said = chat.view.entries.flatMap((e) => (e.kind === 'hookEvent' && e.text.includes('GPT-9') ? [e.text] : []));
+    assert.equal(said.length, 1, `said once: ${said.join(' | ')}`);
+    assert.match(said[0] ?? '', /asks for the model "GPT-9 \(copilot\)", which Sprout cannot reach here; it uses the chat's model \(fake-model\)/);
+    assert.equal(await sent('plain'), 'fake-model', 'without the agent, the chat\'s model again');
+  });
+
+  it("an agent naming a model in VS Code runs on it, while the chat's model is the endpoint's", async () => {
+    const fixture = vscode.extensions.getExtension<ScriptedLmProviderApi>(SCRIPTED_LM_EXTENSION_ID);
+    assert.ok(fixture, `the runner loads ${SCRIPTED_LM_EXTENSION_ID}`);
+    const provider = await fixture.activate();
+    provider.reset();
+    const sprout = await api();
+    const chat = await sprout.controller.current();
+    const before = fake?.chatRequests().length ?? 0;
+    await sprout.handle({ type: 'send', text: 'hello there', agent: 'test-lm' });
+    await until(() => !chat.running && provider.requests.some((r) => r.done), 'the scripted model to answer');
+    assert.deepEqual(provider.requests.map((r) => r.model), ['scripted']);
+    assert.equal(fake?.chatRequests().length ?? 0, before, 'nothing went to the endpoint');
+    assert.equal(sprout.controller.facts().model?.source, 'openai', "the chat's own model is still the endpoint's");
   });
 
   it('an agent whose file is gone is not sent: nothing reaches the model', async () => {

@@ -3,7 +3,8 @@
 // prompt. Rewind to here on message 3 puts the file back to what it held before it and the chat
 // reopens without message 3; the next request carries no cut message. A file edited outside Sprout
 // since is overwritten only when the modal says yes; Back to last green then goes to the end of the
-// green turn (message 1), files included, and a reopened chat shows the rewound conversation.
+// green turn (message 1), files and the bundled todo list included, and a reopened chat shows the
+// rewound conversation. Sprout: Back to Last Green runs any time and says when there is no green state.
 import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,19 @@ const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers'
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const file = join(workspaceFolder, 'rates.ts');
 const V = (n: number) => `export const rate = ${n};\n`;
-const write = (n: number) => fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'rates.ts', content: V(n) } }]);
+const writeCall = (n: number) => ({ name: 'workspace__write_file', arguments: { path: 'rates.ts', content: V(n) } });
+const write = (n: number) => fakeReply.toolCalls([writeCall(n)]);
+/** A write and the bundled todo list in one reply: one item, open or done. */
+const writeAndList = (n: number, done: boolean) => fakeReply.toolCalls([writeCall(n), { name: 'todo__todo', arguments: { items: [{ text: 'Raise the rate', done }] } }]);
+/** The bundled todo server's list as it keeps it (src/servers/todo/todoStore.ts). */
+const todoList = (sprout: SproutApi): unknown => {
+  try {
+    return (JSON.parse(readFileSync(join(sprout.host.serversStateDir, 'todo', 'todo.json'), 'utf8')) as { items: unknown }).items;
+  } catch {
+    return undefined;
+  }
+};
+const notes = (sprout: SproutApi) => async () => (await sprout.controller.current()).view.entries.flatMap((e) => (e.kind === 'hookEvent' ? [e.text] : []));
 
 /** The runner's FakeHookServer command with this test's own server config. */
 function hookServer(server: HookServerConfig): unknown {
@@ -58,15 +71,15 @@ describe('Rewind to here and Back to last green', function () {
     fake = await startFakeOpenAi({
       models: ['fake-model'],
       responses: [
-        write(1), fakeReply.text('one'),
-        write(2), fakeReply.text('two'), fakeReply.text('two, again'),
+        writeAndList(1, false), fakeReply.text('one'),
+        writeAndList(2, true), fakeReply.text('two'), fakeReply.text('two, again'),
         write(3), fakeReply.text('three'),
         fakeReply.text('three, better'),
       ],
     });
     await config().update('model.baseUrl', fake.url, target);
     await config().update('model.name', 'fake-model', target);
-    await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, target);
+    await config().update('mcp.builtinServers', { workspace: true, todo: true, tests: false }, target);
     await config().update('hooks.stopMaxRejections', 1, target);
     // The check passes the first prompt only: turn 1 is green, the later ones end with it objecting.
     const checks: HookServerConfig = { hooks: { _Stop: { kind: 'ifMeta', key: 'prompt', value: 'first', then: { kind: 'empty' }, else: { kind: 'object', text: 'tests fail' } } } };
@@ -87,16 +100,22 @@ describe('Rewind to here and Back to last green', function () {
   it('rewinds to before a message (files too), asks before overwriting an edit, and goes back to the last green turn', async () => {
     const sprout = await sproutApi();
     await vscode.commands.executeCommand('sprout.newChat');
+    // The command works any time: with no turn yet there is no green state, and the chat says so.
+    assert.equal(await vscode.commands.executeCommand('sprout.backToLastGreen'), false);
+    assert.match((await notes(sprout)()).join('\n'), /there is no green state to go back to/);
     for (const text of ['first', 'second', 'third']) await turn(sprout, text);
+    assert.deepEqual(todoList(sprout), [{ text: 'Raise the rate', done: true }], 'message 2 ticked the item off');
     assert.equal(readFileSync(file, 'utf8'), V(3));
     const ends = (await sprout.controller.current()).view.entries.flatMap((e) => (e.kind === 'outcome' ? [e] : []));
     assert.deepEqual(ends.map((e) => [e.checks?.map((c) => c.server) ?? [], e.unresolved !== undefined]), [[['checks'], false], [[], true], [[], true]], 'turn 1 green, 2 and 3 objected');
+    assert.deepEqual(ends.map((e) => e.verdict), ['passed', 'objected', 'objected'], "each turn's verdict, drawn on its end");
     const texts = userTexts(sprout);
     assert.deepEqual(await texts(), ['first', 'second', 'third']);
 
     await sprout.handle({ type: 'rewind', prompt: 3 });
     assert.equal(readFileSync(file, 'utf8'), V(2), 'the file holds what it held before message 3');
     assert.deepEqual(await texts(), ['first', 'second'], 'the reopened chat ends before message 3');
+    assert.deepEqual(todoList(sprout), [{ text: 'Raise the rate', done: true }], 'message 3 did not touch the list: left as it is');
     const sentBefore = fake?.chatRequests().length ?? 0;
     await turn(sprout, 'third, better');
     const request = fake?.chatRequests()[sentBefore]?.body as { messages: Array<{ role: string; content: unknown }> };
@@ -119,9 +138,13 @@ describe('Rewind to here and Back to last green', function () {
     assert.deepEqual(await texts(), ['first', 'second', 'third, better']);
 
     sprout.controller.confirmRewind = async () => true;
-    await sprout.handle({ type: 'backToGreen' });
+    // From the command (the palette, the chat's title menu), not only from an objected turn's card.
+    assert.equal(await vscode.commands.executeCommand('sprout.backToLastGreen'), true);
     await until(() => readFileSync(file, 'utf8') === V(1), 'the file to hold what the green turn left');
     assert.deepEqual(await texts(), ['first'], 'back to the end of message 1, the newest green turn');
+    assert.deepEqual(todoList(sprout), [{ text: 'Raise the rate', done: false }], 'the todo list as message 1 left it: the item open again');
+    assert.equal(await vscode.commands.executeCommand('sprout.backToLastGreen'), false);
+    assert.match((await notes(sprout)()).join('\n'), /is at its last green state already/);
 
     // Durable: the chat opened again from its transcript is the rewound one.
     const id = (await sprout.controller.current()).id;

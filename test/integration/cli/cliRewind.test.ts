@@ -107,6 +107,33 @@ describe('--rewind', () => {
     assert.equal(fake.chatRequests().length, 2, 'a rewind alone sends nothing');
   });
 
+  it('puts the todo list back as it stood before message N: the todo _Stop then holds the agent to it again', async () => {
+    const ws = workspace('todo', {});
+    const session = join(dir, 'todo.jsonl');
+    const list = (done: boolean) => fakeReply.toolCalls([{ name: 'todo__todo', arguments: { items: [{ text: 'Add a field', done }, { text: 'Test it', done }] } }]);
+    fake = await startFakeOpenAi({ responses: [list(false), fakeReply.text('listed'), list(true), fakeReply.text('all done'), fakeReply.text('Done.'), list(true), fakeReply.text('Both done.')] });
+    const args = ['--cwd', ws, '--session', session];
+    const todoEnv = (extra: Record<string, string> = {}) => ({ ...env(fake?.url ?? ''), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace,todo', ...extra });
+    assert.equal((await runCli([...args, 'make a list'], { env: todoEnv() })).code, 0);
+    assert.equal((await runCli([...args, 'do it all'], { env: todoEnv() })).code, 0);
+
+    const rewound = await runCli([...args, '--rewind', '2'], { env: todoEnv() });
+    assert.equal(rewound.code, 0, rewound.stderr);
+    assert.match(rewound.stderr, /The todo list is back as it was then \(2 items, 2 open\)/);
+    // The list of message 1's end: the todo _Stop objects to ending with both items open, as it did then.
+    const next = await runCli([...args, '--json', 'finish up'], { env: todoEnv({ MCP_HOOK_SERVERS: 'todo' }) });
+    assert.equal(next.code, 0, next.stderr);
+    const objection = parseEvents(next.stdout).find((e) => e.type === 'hook_objected');
+    assert.ok(objection?.type === 'hook_objected', next.stdout);
+    assert.match(objection.text, /open todo items[\s\S]*Add a field[\s\S]*Test it/);
+
+    // Rewinding to message 1 (before any list): the list is empty again.
+    const first = await runCli([...args, '--rewind', '1'], { env: todoEnv() });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /The todo list is empty again, as it was then\./);
+    assertAllRequestsValid(fake.requests);
+  });
+
   it('a message the session does not have, a bad number, or no --session exit 2 saying why', async () => {
     fake = await startFakeOpenAi({ responses: [fakeReply.text('only answer')] });
     const ws = workspace('bad', {});

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isMode, modeAllows, modeRefusal, modeSystemText, modeTools } from '../../../src/agent/modes';
-import { approvedPlanPrompt, planSteps } from '../../../src/agent/planSteps';
+import { approvedPlanPrompt, approvedPlanSteps, planSteps } from '../../../src/agent/planSteps';
 import { roundRequest } from '../../../src/agent/roundRequest';
 import { DEFAULT_SETTINGS } from '../../../src/agent/settings';
 import type { ToolAnnotations, ToolInfo } from '../../../src/agent/messages';
@@ -92,4 +92,10 @@ test('the loop in Ask mode: only the read-only tool is offered; a write call is 
   assert.equal(results.r, 'contents');
   assert.deepEqual(h.tools.calls.map((c) => c.tool), ['_PreToolUse', 'read'], 'the write reached no server, not even its _PreToolUse');
   assert.deepEqual(h.of('prompt_started').map((e) => e.mode), ['ask']);
+});
+
+test("approvedPlanSteps reads back the approved steps only, not numbered lines of the user's own words; none from another prompt", () => {
+  const prompt = approvedPlanPrompt(['Add a field', 'Write a test'], 'Go, but:\n1. skip the docs\n2. be quick');
+  assert.deepEqual(approvedPlanSteps(prompt), ['Add a field', 'Write a test']);
+  assert.deepEqual(approvedPlanSteps('1. a numbered ask\n2. of my own'), []);
 });

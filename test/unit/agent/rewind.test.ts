@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AgentEvent, OutcomeReason, TranscriptRecord } from '../../../src/agent/events';
-import { activeRecords, lastGreen, rewindPlan, turnsOf } from '../../../src/agent/rewind';
+import { activeRecords, lastGreen, rewindPlan, StopChecksFold, todoListAt, turnsOf } from '../../../src/agent/rewind';
+import { approvedPlanPrompt } from '../../../src/agent/planSteps';
 import { replayEvents } from '../../../src/agent/replayState';
 
 type StopAnswer = 'no_objection' | 'objection' | 'timeout';
@@ -83,4 +84,55 @@ test('Back to last green: before the message after the newest green turn; alread
   assert.deepEqual(back.plan.calls.map((c) => c.callId), ['c3', 'c4']);
   assert.deepEqual(lastGreen(events.slice(0, back.plan.keep)), { kind: 'already', green: 2 });
   assert.deepEqual(lastGreen(turn('x', 'c9', { tests: 'objection' })), { kind: 'none' });
+});
+
+/** A `todo__todo` call with its list, succeeding or refused by the server. */
+function todoCall(callId: string, items: Array<[string, boolean]>, isError = false): AgentEvent[] {
+  const args = JSON.stringify({ items: items.map(([text, done]) => ({ text, done })) });
+  return [
+    { type: 'tool_started', callId, name: 'todo__todo', arguments: args },
+    { type: 'tool_finished', callId, name: 'todo__todo', isError, text: isError ? 'The todo list was not changed' : 'ok', durationMs: 1 },
+  ];
+}
+
+test('the todo list a rewind puts back: the last write before the message, empty when none, untouched when nothing after it wrote', () => {
+  const events: AgentEvent[] = [
+    ...turn('one', 'c1', {}),
+    ...todoCall('t1', [['read', false], ['fix', false]]),
+    ...turn('two', 'c2', {}),
+    ...todoCall('t2', [['read', true], ['fix', false]]),
+    ...todoCall('t3', [['x', false], ['x', false]], true),
+    ...turn('three', 'c3', {}),
+  ];
+  const keep = (n: number): number => (rewindPlan(events, n) as { keep: number }).keep;
+  assert.deepEqual(todoListAt(events, keep(2), 'todo__todo'), [{ text: 'read', done: false }, { text: 'fix', done: false }], 'as turn 1 left it');
+  assert.deepEqual(todoListAt(events, keep(1), 'todo__todo'), [], 'before any write: empty');
+  assert.equal(todoListAt(events, keep(3), 'todo__todo'), undefined, 'turn 3 wrote nothing (the refused call changed nothing): left alone');
+  assert.equal(todoListAt(events, keep(2), 'other__todo'), undefined, 'another tool is not the list');
+});
+
+test('an approved plan wrote the list (its prompt carries the steps), and a subagent\'s todo call counts too', () => {
+  const events: AgentEvent[] = [
+    ...turn('plan it', 'c1', {}),
+    ...turn(approvedPlanPrompt(['Add a test', 'Fix the bug']), 'c2', {}),
+    { type: 'subagent_event', subagent: { id: 's1', name: 'helper', callId: 'd1' }, event: todoCall('t1', [['Add a test', true], ['Fix the bug', false]])[0] as AgentEvent },
+    { type: 'subagent_event', subagent: { id: 's1', name: 'helper', callId: 'd1' }, event: todoCall('t1', [])[1] as AgentEvent },
+    ...turn('go on', 'c3', {}),
+    ...todoCall('t2', [['Add a test', true], ['Fix the bug', true]]),
+  ];
+  const keep = (n: number): number => (rewindPlan(events, n) as { keep: number }).keep;
+  assert.deepEqual(todoListAt(events, keep(3), 'todo__todo'), [{ text: 'Add a test', done: true }, { text: 'Fix the bug', done: false }]);
+  assert.deepEqual(todoListAt(events, keep(2), 'todo__todo'), [], 'before the approval: the plan was not the list yet');
+});
+
+test('the verdict folded as events come is the one turnsOf reads (the chat draws it on each turn)', () => {
+  const events = [...turn('green', 'c1', { tests: 'no_objection' }), ...turn('red', 'c2', { tests: 'objection' }), ...turn('quiet', 'c3', {})];
+  const fold = new StopChecksFold();
+  const seen: string[] = [];
+  for (const event of events) {
+    fold.see(event);
+    if (event.type === 'outcome') seen.push(fold.verdict(event.outcome.reason));
+  }
+  assert.deepEqual(seen, turnsOf(events).map((t) => t.verdict));
+  assert.deepEqual(seen, ['passed', 'objected', 'none']);
 });

@@ -392,3 +392,21 @@ test('a Plan turn that ends with numbered steps offers a plan card; the approved
   assert.ok(last?.kind === 'hookEvent' && /no numbered steps to approve/.test(last.text), JSON.stringify(last));
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
+
+test("each turn's end carries its _Stop verdict: green, not green (an objection standing, a timeout), no checks", () => {
+  const { model, sent } = recorder();
+  const turnOf = (text: string, stops: AgentEvent[], unresolved = false): AgentEvent[] => [
+    { type: 'prompt_started', text },
+    ...stops,
+    { type: 'outcome', outcome: { reason: 'end_turn', rounds: 1, ...(unresolved ? { unresolved: { cause: 'budget_exhausted' as const, objections: [{ server: 'tests', text: 'failing' }] } } : {}) } },
+  ];
+  const stop = (server: string, result: 'no_objection' | 'objection' | 'timeout'): AgentEvent => ({ type: 'hook_finished', server, hook: '_Stop', result, text: '', durationMs: 1 });
+  for (const event of [
+    ...turnOf('green', [stop('tests', 'no_objection'), stop('todo', 'no_objection')]),
+    ...turnOf('red', [stop('tests', 'objection')], true),
+    ...turnOf('slow', [stop('tests', 'timeout')]),
+    ...turnOf('quiet', [{ type: 'hook_finished', server: 'guard', hook: '_PreToolUse', result: 'no_objection', text: '', durationMs: 1 }]),
+  ]) model.apply(event);
+  assert.deepEqual(model.entries.flatMap((e) => (e.kind === 'outcome' ? [e.verdict] : [])), ['passed', 'objected', 'objected', 'none']);
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+});

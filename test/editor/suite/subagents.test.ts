@@ -1,0 +1,88 @@
+// A subagent in the real extension host (README.md#subagents, docs/hooks.md#subagents): the scripted
+// fake model delegates a task to the built-in general agent, whose own tool call (the bundled workspace
+// server's list_files) shows as a card of its own, tagged with the subagent and placed under the
+// delegate card, as the chat views receive it; the child's answer is the delegate card's result, and
+// the parent's next request has the child's answer but not its calls. Claude Code's subagents are the
+// model (https://docs.anthropic.com/en/docs/claude-code/sub-agents).
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import type { ChatEntry, HostMessage } from '../../../src/shared/protocol';
+import { sproutApi, toolCards, until, waitingCard } from '../sproutHarness';
+
+const config = () => vscode.workspace.getConfiguration('sprout');
+const target = vscode.ConfigurationTarget.Workspace;
+const keys = ['model.baseUrl', 'model.name', 'model.provider', 'mcp.builtinServers'];
+
+type Body = { messages: Array<{ role: string; content: unknown; tool_call_id?: string }> };
+
+describe('subagents in the chat (the nested card)', function () {
+  this.timeout(120_000);
+  let fake: FakeOpenAi | undefined;
+
+  before(async () => {
+    const sprout = await sproutApi();
+    fake = await startFakeOpenAi({
+      models: ['fake-model'],
+      responses: [
+        fakeReply.toolCalls([{ id: 'd1', name: 'sprout__delegate', arguments: { agent: 'general', task: 'List the files and say how many there are.' } }]),
+        fakeReply.toolCalls([{ id: 'c1', name: 'workspace__list_files', arguments: { path: '.' } }]),
+        fakeReply.text('There are some files.'),
+        fakeReply.text('The subagent counted the files.'),
+      ],
+    });
+    await config().update('model.baseUrl', fake.url, target);
+    await config().update('model.name', 'fake-model', target);
+    await config().update('model.provider', 'openai', target);
+    await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, target);
+    await until(() => sprout.settings().baseUrl === fake?.url && sprout.settings().provider === 'openai', 'the settings to be read');
+    await sprout.host.invalidateServers();
+  });
+
+  after(async () => {
+    for (const key of keys) await config().update(key, undefined, target);
+    await fake?.close();
+  });
+
+  it("shows the child's tool call as its own card, tagged and under the delegate card; the child's answer is the delegate's result", async () => {
+    const sprout = await sproutApi();
+    await vscode.commands.executeCommand('sprout.newChat');
+    const chat = await sprout.controller.current();
+    const posted: HostMessage[] = [];
+    const port = sprout.views.attach({ post: (message) => void posted.push(message), visible: () => false });
+    try {
+      const answered = new Set<string>();
+      const sent = sprout.controller.send('count the files with a subagent');
+      await until(() => {
+        const card = waitingCard(chat.view.entries, answered);
+        if (card) {
+          answered.add(card.approvalId ?? '');
+          void sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
+        }
+        return !chat.running && chat.view.entries.some((e) => e.kind === 'outcome');
+      }, 'the turn to end');
+      await sent;
+    } finally {
+      port.dispose();
+    }
+    const cards = toolCards(chat.view.entries);
+    assert.deepEqual(cards.map((c) => [c.name, c.subagent?.name ?? null, c.status]), [
+      ['sprout__delegate', null, 'ok'],
+      ['workspace__list_files', 'general', 'ok'],
+    ]);
+    const delegate = cards[0];
+    const child = cards[1];
+    assert.equal(child?.subagent?.id, 'sub-1');
+    assert.equal(child?.id, 't-d1/c1', "keyed by the delegate call's id and its own");
+    assert.equal(delegate?.result, 'There are some files.', "the child's answer is the delegate call's result");
+    const order = chat.view.entries.map((e) => e.id);
+    assert.ok(order.indexOf(child?.id ?? '') > order.indexOf(delegate?.id ?? ''), 'the child card comes under the delegate card');
+    // What the chat views received is what they draw: the tagged card (toolCard.ts nests it by the tag).
+    const postedChild = posted.flatMap((m) => (m.type === 'entry' && m.entry.id === 't-d1/c1' ? [m.entry as ChatEntry] : [])).at(-1);
+    assert.ok(postedChild?.kind === 'tool' && postedChild.subagent?.name === 'general' && postedChild.status === 'ok', JSON.stringify(postedChild));
+
+    const last = fake?.chatRequests().at(-1)?.body as Body;
+    assert.equal(last.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'd1')?.content, 'There are some files.');
+    assert.ok(!last.messages.some((m) => m.tool_call_id === 'c1'), "the child's calls stay in its own history");
+  });
+});
