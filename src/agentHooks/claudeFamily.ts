@@ -40,7 +40,17 @@ export interface FamilyOptions {
 const base = z.looseObject({ session_id: z.string().min(1), cwd: z.string(), hook_event_name: z.string(), transcript_path: z.string().nullish() });
 const tool = { tool_name: z.string().min(1), tool_input: z.unknown(), tool_use_id: z.string().nullish() };
 
+/** Built once per hook and field name: a zod schema compiles its checks on first use, and the hook host parses a payload per event. */
+const schemas = new Map<string, z.ZodType<Record<string, unknown>>>();
+
 function schemaFor(hook: HookName, closingTextField: FamilyOptions['closingTextField']): z.ZodType<Record<string, unknown>> {
+  const key = `${hook} ${closingTextField}`;
+  let schema = schemas.get(key);
+  if (schema === undefined) schemas.set(key, (schema = buildSchema(hook, closingTextField)));
+  return schema;
+}
+
+function buildSchema(hook: HookName, closingTextField: FamilyOptions['closingTextField']): z.ZodType<Record<string, unknown>> {
   switch (hook) {
     case '_SessionStart':
     case '_PostCompact':

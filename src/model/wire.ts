@@ -141,8 +141,10 @@ export interface StreamingOptions {
 
 /** Every tool name a request carries: its tools', then its history's calls'. */
 export function namesOf(request: Pick<ModelRequest, 'tools' | 'messages'>): string[] {
-  const calls = request.messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.name) : []));
-  return [...request.tools.map((t) => t.name), ...calls];
+  const names = request.tools.map((t) => t.name);
+  // Every round passes over the whole history: one loop, no array per message.
+  for (const m of request.messages) if (m.role === 'assistant' && m.toolCalls !== undefined) for (const c of m.toolCalls) names.push(c.name);
+  return names;
 }
 
 /**

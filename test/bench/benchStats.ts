@@ -26,24 +26,27 @@ export interface PairedSamples {
 }
 
 /**
- * Times `a` and `b` once each per iteration, in an order that alternates (ab, ba, ab, ...) so that
- * drift, leftover GC work and a warm or cold connection fall on both alike. `prepare` runs untimed
- * before each pair (fresh state, so every sample measures the same work).
+ * Times `a` and `b` once each per pair, in an order that alternates (ab, ba, ab, ...) so that drift,
+ * leftover GC work and a warm or cold connection fall on both alike, until `iterations` pairs are timed.
+ * `prepare(i)` runs untimed before pair i (fresh state, so every sample measures the same work); the
+ * first `warmup` pairs and those `untimed(i)` names run, on both sides, without being timed. Returns
+ * the samples and how many pairs ran in all.
  */
 export async function timePairs(
   a: () => Promise<unknown>,
   b: () => Promise<unknown>,
-  options: { iterations: number; warmup: number; prepare?: () => Promise<unknown> },
-): Promise<PairedSamples> {
+  options: { iterations: number; warmup: number; prepare?: (pair: number) => Promise<unknown>; untimed?: (pair: number) => boolean },
+): Promise<PairedSamples & { pairs: number }> {
   const out: PairedSamples = { a: [], b: [] };
   const timed = async (run: () => Promise<unknown>, into: number[] | undefined): Promise<void> => {
     const start = performance.now();
     await run();
     into?.push(performance.now() - start);
   };
-  for (let i = 0; i < options.warmup + options.iterations; i++) {
-    const keep = i >= options.warmup;
-    await options.prepare?.();
+  let i = 0;
+  for (; out.a.length < options.iterations; i++) {
+    const keep = i >= options.warmup && options.untimed?.(i) !== true;
+    await options.prepare?.(i);
     if (i % 2 === 0) {
       await timed(a, keep ? out.a : undefined);
       await timed(b, keep ? out.b : undefined);
@@ -52,5 +55,5 @@ export async function timePairs(
       await timed(a, keep ? out.a : undefined);
     }
   }
-  return out;
+  return { ...out, pairs: i };
 }

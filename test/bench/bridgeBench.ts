@@ -43,7 +43,7 @@ function run(file: string, argv: string[], env: Record<string, string>, payload:
   });
 }
 
-export async function runBridgeBench(entry: string, iterations = 40, perCallIterations = 8): Promise<string[]> {
+export async function runBridgeBench(entry: string, iterations = 60, perCallIterations = 8, hostIterations = 400): Promise<string[]> {
   const tmp = tempDir('sprout-bridge-bench-');
   const server = bundledHookServerConfig(entry, 'hooks', { echo: false, hooks: { _Stop: { kind: 'empty' } } });
   const config = writeMcpConfig(join(tmp.dir, 'servers.json'), [server]);
@@ -72,7 +72,7 @@ export async function runBridgeBench(entry: string, iterations = 40, perCallIter
     const emptyNodeHook = (): Promise<string> => nodeRun([emptyHook], env, payload);
     // Each target's two sides in pairs whose order alternates, so a busy machine's swings fall on both alike.
     const bridgePairs = await timePairs(warmBridge, emptyNodeHook, { iterations, warmup: 3 });
-    const hostPairs = await timePairs(hostRoundTrip, inProcess, { iterations, warmup: 3 });
+    const hostPairs = await timePairs(hostRoundTrip, inProcess, { iterations: hostIterations, warmup: 20 });
     const rest = await timeSideBySide(
       {
         warmBridge,
@@ -90,7 +90,7 @@ export async function runBridgeBench(entry: string, iterations = 40, perCallIter
     const perCall = m('perCall') / m('warmBridge');
     const within = (ok: boolean): string => (ok ? 'within target' : 'OVER TARGET');
     return [
-      `_Stop through the hook bridge (medians of ${iterations} pairs in alternating order; per call: ${perCallIterations}):`,
+      `_Stop through the hook bridge (medians of ${iterations} pairs in alternating order, the host's of ${hostIterations}; per call: ${perCallIterations}):`,
       `  the bridge's own share per call: warm bridge ${fmt(median(bridgePairs.a))} vs an empty Node command hook run the same way ${fmt(median(bridgePairs.b))}: ${pct(share + 1)} more (target < 15%, ${within(share < 0.15)}; median of the pairs' ratios ${pct(pairedRatio(bridgePairs))})`,
       `  the host's round trip ${fmt(median(hostPairs.a))} vs the same call in-process ${fmt(median(hostPairs.b))}: ${host.toFixed(2)}x (target < 2x, ${within(host < 2)}; median of the pairs' ratios ${pairedRatio(hostPairs).toFixed(2)}x)`,
       `  the floor of any command hook, a shell that reads the payload and exits: ${fmt(m('shellStart'))}`,

@@ -3,8 +3,15 @@
  * shipped one (so the agent code runs as users get it, not through the TypeScript loader). It times
  * agent rounds and bare `openai` SDK calls against the server URL it is given and prints the samples
  * as one JSON line: `node loopRounds.js <url> <iterations> <warmup> <size>`.
+ *
+ * The rounds are those of a running chat: a session opened on the fixture history runs
+ * ROUNDS_PER_SESSION prompts, each round sending what the last one sent plus the reply and the new
+ * prompt, and the bare side sends the very same conversation, grown the same way. The first round of
+ * each session (the one that builds the wire form of a just-opened history, as the first prompt of a
+ * reopened chat does) runs untimed on both sides; then a fresh session keeps the history near `size`.
  */
 import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { AgentSession } from '../../src/agent/session';
 import type { ChatMessage } from '../../src/agent/messages';
 import type { TranscriptRecord, TranscriptStore } from '../../src/agent/events';
@@ -15,6 +22,8 @@ import { nodeClock } from '../../src/platform/nodeClock';
 import { timePairs, type PairedSamples } from './benchStats';
 
 const PROMPT = 'next question';
+/** Ten timed rounds per session (an even count, so each order of the pair comes up equally often), after one untimed. */
+const ROUNDS_PER_SESSION = 11;
 
 /** Loads the fixture; what the session appends goes elsewhere, so every session opens the same. */
 class FixtureTranscriptStore implements TranscriptStore {
@@ -38,7 +47,7 @@ function fixtureHistory(size: number): ChatMessage[] {
   return messages;
 }
 
-export async function timeLoopRounds(url: string, iterations: number, warmup: number, size: number): Promise<PairedSamples> {
+export async function timeLoopRounds(url: string, iterations: number, warmup: number, size: number): Promise<PairedSamples & { pairs: number }> {
   const history = fixtureHistory(size);
   const records: TranscriptRecord[] = history.map((message, at) => ({ at, event: { type: 'message', message } }));
   const settings = { ...DEFAULT_SETTINGS, model: 'bench-model', contextWindowTokens: 10_000_000 };
@@ -46,11 +55,12 @@ export async function timeLoopRounds(url: string, iterations: number, warmup: nu
   const model = new OpenAiModelClient({ baseUrl: url, apiKey: 'bench-key' });
   const bare = new OpenAI({ baseURL: url, apiKey: 'bench-key' });
   // What an SDK user who already holds the conversation sends; building it is not part of the floor.
-  const messages = [
+  const opening: ChatCompletionMessageParam[] = [
     { role: 'system' as const, content: settings.systemPrompt },
     ...history.map((m) => ({ role: m.role as 'user' | 'assistant', content: String(m.content) })),
     { role: 'user' as const, content: PROMPT },
   ];
+  let messages = opening;
   let session: AgentSession | undefined;
   try {
     return await timePairs(
@@ -67,10 +77,17 @@ export async function timeLoopRounds(url: string, iterations: number, warmup: nu
       {
         iterations,
         warmup,
-        prepare: async () => {
+        // Untimed before each pair: a fresh session every ROUNDS_PER_SESSION pairs, else both conversations take the last reply and the next prompt.
+        prepare: async (pair) => {
+          if (pair % ROUNDS_PER_SESSION !== 0) {
+            messages.push({ role: 'assistant', content: 'ok' }, { role: 'user', content: PROMPT });
+            return;
+          }
           session?.dispose();
           session = await AgentSession.open({ sessionId: 'bench', settings, model, tools: hub, clock: nodeClock, transcript: new FixtureTranscriptStore(records) });
+          messages = [...opening];
         },
+        untimed: (pair) => pair % ROUNDS_PER_SESSION === 0,
       },
     );
   } finally {

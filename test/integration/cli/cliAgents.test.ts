@@ -4,62 +4,39 @@
 // carries only the agent's tools and its instructions, a call outside them is refused without running,
 // an untrusted workspace's agents are not read, an unknown name exits 2 listing the known ones.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { describe, it } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { baseEnv, parseEvents, runCli } from './cliHarness';
+import { cliFixture, systemText, toolNames } from './cliRun';
 
-interface WireRequest {
-  messages: Array<{ role: string; content: unknown }>;
-  tools?: Array<{ function: { name: string } }>;
-}
-
-let fake: FakeOpenAi | undefined;
-let dir: string;
-let home: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-agents-'));
-  home = join(dir, 'home');
-  mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
-  mkdirSync(join(dir, '.github', 'agents'), { recursive: true });
-  mkdirSync(join(home, '.claude', 'agents'), { recursive: true });
-  writeFileSync(
-    join(dir, '.claude', 'agents', 'reviewer.md'),
-    '---\nname: reviewer\ndescription: Reviews without editing\ntools: Read, Grep, WebFetch\nmodel: opus\n---\nReview the change. Cite file and line. Never edit.\n',
-  );
-  writeFileSync(join(dir, '.github', 'agents', 'planner.agent.md'), "---\ndescription: Plans\ntools: ['search', 'todo']\nhandoffs:\n  - label: Implement\n    agent: reviewer\n    prompt: Go.\n---\nPlan first.\n");
-  writeFileSync(join(home, '.claude', 'agents', 'mine.md'), '---\nname: mine\ndescription: My own\n---\nMine.\n');
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-const requestAt = (index: number): WireRequest => fake?.chatRequests()[index]?.body as WireRequest;
-const toolNames = (request: WireRequest): string[] => (request.tools ?? []).map((t) => t.function.name).sort();
-const systemText = (request: WireRequest): string => String(request.messages[0]?.content);
-const env = (fakeUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  ...baseEnv(fakeUrl),
-  HOME: home,
-  SPROUT_AGENT_BUILTIN_SERVERS: 'workspace,todo',
-  XDG_STATE_HOME: join(dir, 'state'),
-  ...extra,
+const cli = cliFixture('sprout-cli-agents-', {
+  setup: (dir) => {
+    const home = join(dir, 'home');
+    mkdirSync(join(dir, '.claude', 'agents'), { recursive: true });
+    mkdirSync(join(dir, '.github', 'agents'), { recursive: true });
+    mkdirSync(join(home, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      join(dir, '.claude', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews without editing\ntools: Read, Grep, WebFetch\nmodel: opus\n---\nReview the change. Cite file and line. Never edit.\n',
+    );
+    writeFileSync(join(dir, '.github', 'agents', 'planner.agent.md'), "---\ndescription: Plans\ntools: ['search', 'todo']\nhandoffs:\n  - label: Implement\n    agent: reviewer\n    prompt: Go.\n---\nPlan first.\n");
+    writeFileSync(join(home, '.claude', 'agents', 'mine.md'), '---\nname: mine\ndescription: My own\n---\nMine.\n');
+  },
+  env: (dir) => ({ HOME: join(dir, 'home') }),
 });
 
 describe('--agent', () => {
   it('the request offers only the agent\'s tools with its instructions; a call outside them is refused, not run; notes said once', async () => {
-    fake = await startFakeOpenAi({
+    const fake = await cli.startFake({
       responses: [fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'notes.txt', content: 'written' } }]), fakeReply.text('I only review.')],
     });
-    const run = await runCli(['--json', '--trust-workspace', '--agent', 'reviewer', 'review the change'], { env: env(fake.url), cwd: dir });
+    const run = await runCli(['--json', '--trust-workspace', '--agent', 'reviewer', 'review the change'], { env: cli.env(fake.url), cwd: cli.dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(toolNames(requestAt(0)), ['workspace__read_file', 'workspace__search_text']);
-    assert.match(systemText(requestAt(0)), /agent "reviewer"[\s\S]*Review the change\. Cite file and line\. Never edit\./);
+    assert.deepEqual(toolNames(cli.requestAt(0)), ['workspace__read_file', 'workspace__search_text']);
+    assert.match(systemText(cli.requestAt(0)), /agent "reviewer"[\s\S]*Review the change\. Cite file and line\. Never edit\./);
     const events = parseEvents(run.stdout);
     const started = events.find((e) => e.type === 'prompt_started');
     assert.ok(started?.type === 'prompt_started' && started.agent === 'reviewer');
@@ -73,14 +50,14 @@ describe('--agent', () => {
     const finished = events.find((e) => e.type === 'tool_finished');
     assert.ok(finished?.type === 'tool_finished' && finished.isError);
     assert.match(finished.text, /workspace__write_file was not run: the agent "reviewer" may use only its own tools/);
-    assert.ok(!existsSync(join(dir, 'notes.txt')), 'the tool did not run');
-    assert.match(String(requestAt(1).messages.find((m) => m.role === 'tool')?.content), /may use only its own tools/, 'the model reads the refusal');
+    assert.ok(!existsSync(join(cli.dir, 'notes.txt')), 'the tool did not run');
+    assert.match(String(cli.requestAt(1).messages.find((m) => m.role === 'tool')?.content), /may use only its own tools/, 'the model reads the refusal');
     assertAllRequestsValid(fake.requests);
   });
 
   it('without --trust-workspace the workspace\'s agents are not read: an unknown agent exits 2 listing the known ones, nothing sent', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('never')] });
-    const run = await runCli(['--agent', 'reviewer', 'review'], { env: env(fake.url), cwd: dir });
+    const fake = await cli.startFake({ responses: [fakeReply.text('never')] });
+    const run = await runCli(['--agent', 'reviewer', 'review'], { env: cli.env(fake.url), cwd: cli.dir });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /--agent "reviewer" names no custom agent\. The agents are: mine \(list them with: sprout-agent agents/);
     assert.match(run.stderr, /note: The workspace is not trusted, so none of its custom agents/);
@@ -88,24 +65,24 @@ describe('--agent', () => {
   });
 
   it('the user\'s own agent runs without trust; its text reaches the system message', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
-    const run = await runCli(['--agent', 'MINE', 'hi'], { env: env(fake.url), cwd: dir });
+    const fake = await cli.startFake({ responses: [fakeReply.text('done')] });
+    const run = await runCli(['--agent', 'MINE', 'hi'], { env: cli.env(fake.url), cwd: cli.dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(systemText(requestAt(0)), /agent "mine"[\s\S]*Mine\./);
-    assert.ok(toolNames(requestAt(0)).includes('workspace__write_file'), 'no tools field: every tool');
+    assert.match(systemText(cli.requestAt(0)), /agent "mine"[\s\S]*Mine\./);
+    assert.ok(toolNames(cli.requestAt(0)).includes('workspace__write_file'), 'no tools field: every tool');
   });
 });
 
 describe('sprout-agent agents', () => {
   it('lists both formats with source, tools, handoffs and notes; --json the same as data', async () => {
-    const text = await runCli(['agents'], { env: { ...env('http://127.0.0.1:9') }, cwd: dir });
+    const text = await runCli(['agents'], { env: cli.env('http://127.0.0.1:9'), cwd: cli.dir });
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^3 custom agents:/);
     assert.match(text.stdout, / {2}planner {2}\.github\/agents\/planner\.agent\.md\n {4}Plans\n {4}tools: workspace\/search_text, workspace\/list_files, todo\/todo\n {4}handoffs: Implement -> reviewer/);
     assert.match(text.stdout, / {2}mine {2}~\/\.claude\/agents\/mine\.md/);
     assert.match(text.stdout, /note: \.claude\/agents\/reviewer\.md:4: tool "WebFetch" is left out/);
     assert.match(text.stdout, /only with --trust-workspace/);
-    const json = await runCli(['agents', '--json'], { env: env('http://127.0.0.1:9'), cwd: dir });
+    const json = await runCli(['agents', '--json'], { env: cli.env('http://127.0.0.1:9'), cwd: cli.dir });
     const listed = JSON.parse(json.stdout) as { agents: Array<{ name: string; source: string }>; notes: string[] };
     assert.deepEqual(listed.agents.map((a) => `${a.name} ${a.source}`), ['planner .github/agents/planner.agent.md', 'reviewer .claude/agents/reviewer.md', 'mine ~/.claude/agents/mine.md']);
   });

@@ -3,45 +3,16 @@
 // task-required tool run as a task, a server's question declined by default and answered from an
 // answers file, roots answered with --cwd, and isError results marked for the model.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, afterEach, before, describe, it } from 'node:test';
-import type { AgentEvent } from '../../../src/agent/events';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
-import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli } from './cliHarness';
+import { describe, it } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, outcomeOf, runCli } from './cliHarness';
+import { everythingFixture } from './cliRun';
 
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-
-let dir: string;
-let fake: FakeOpenAi | undefined;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-everything-'));
-  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-});
-afterEach(async () => {
-  if (fake !== undefined) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-const call = (tool: string, args: Record<string, unknown> = {}): FakeResponse => fakeReply.toolCalls([{ name: `everything__${tool}`, arguments: args }]);
-
-/** Round 1 echoes, so the tools the server registers only after initialize are listed by round 2. */
-async function run(responses: FakeResponse[], extraArgs: string[] = [], env: Record<string, string> = {}) {
-  fake = await startFakeOpenAi({ responses: [call('echo', { message: 'warm up' }), ...responses, fakeReply.text('done')] });
-  const result = await runCli(['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), ...extraArgs, 'go'], {
-    env: { ...baseEnv(fake.url), ...env },
-    timeoutMs: 60_000,
-  });
-  const events = parseEvents(result.stdout);
-  const finished = events.filter((e): e is Extract<AgentEvent, { type: 'tool_finished' }> => e.type === 'tool_finished');
-  return { result, events, finished, last: finished.at(-1) };
-}
+const cli = everythingFixture('sprout-cli-everything-');
+const { call, run } = cli;
 
 describe('the CLI with @modelcontextprotocol/server-everything', () => {
   it('progress is reported live and keeps a call alive past the idle timeout', async () => {
@@ -67,8 +38,8 @@ describe('the CLI with @modelcontextprotocol/server-everything', () => {
   });
 
   it('readable output shows the progress line', async () => {
-    fake = await startFakeOpenAi({ responses: [call('trigger-long-running-operation', { duration: 1, steps: 3 }), fakeReply.text('done')] });
-    const result = await runCli(['--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    const fake = await cli.startFake({ responses: [call('trigger-long-running-operation', { duration: 1, steps: 3 }), fakeReply.text('done')] });
+    const result = await runCli(['--cwd', cli.dir, '--mcp-config', cli.mcpConfig, 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /-> everything__trigger-long-running-operation .*\n\.\. everything__trigger-long-running-operation 1\/3\n\.\. everything__trigger-long-running-operation 2\/3\n/);
   });
@@ -93,15 +64,15 @@ describe('the CLI with @modelcontextprotocol/server-everything', () => {
   });
 
   it('readable output says which server asked and that nobody could answer', async () => {
-    fake = await startFakeOpenAi({ responses: [call('echo', { message: 'warm up' }), call('trigger-elicitation-request'), fakeReply.text('done')] });
-    const result = await runCli(['--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    const fake = await cli.startFake({ responses: [call('echo', { message: 'warm up' }), call('trigger-elicitation-request'), fakeReply.text('done')] });
+    const result = await runCli(['--cwd', cli.dir, '--mcp-config', cli.mcpConfig, 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /server everything asks: Please provide inputs/);
     assert.match(result.stderr, /declined the question of server everything \(nobody to ask; --elicitation FILE answers questions\)/);
   });
 
   it('--elicitation FILE answers the question when the answers fit the form', async () => {
-    const answers = join(dir, 'answers.json');
+    const answers = join(cli.dir, 'answers.json');
     writeFileSync(answers, JSON.stringify({ name: 'Ada Lovelace', email: 'ada@example.com', integer: 7, untitledMultipleSelectEnum: ['Piano'] }));
     const { result, events, last } = await run([call('trigger-elicitation-request')], ['--elicitation', answers]);
     assert.equal(result.code, 0, result.stderr);
@@ -113,7 +84,7 @@ describe('the CLI with @modelcontextprotocol/server-everything', () => {
 
   it('--elicitation off does not declare the capability, so the server does not offer its asking tool', async () => {
     const { events } = await run([], ['--elicitation', 'off']);
-    const offered = (fake?.chatRequests().at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
+    const offered = (cli.fake?.chatRequests().at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
     assert.ok(offered.includes('everything__echo'));
     assert.ok(!offered.includes('everything__trigger-elicitation-request'), offered.join(', '));
     assert.equal(outcomeOf(events)?.reason, 'end_turn');
@@ -122,14 +93,14 @@ describe('the CLI with @modelcontextprotocol/server-everything', () => {
   it('roots/list is answered with the --cwd folder', async () => {
     const { result, last } = await run([call('get-roots-list')]);
     assert.equal(result.code, 0, result.stderr);
-    assert.ok(last?.text.includes(pathToFileURL(dir).href), last?.text);
+    assert.ok(last?.text.includes(pathToFileURL(cli.dir).href), last?.text);
   });
 
   it('an isError result reaches the model marked as an error', async () => {
     const { last } = await run([call('get-sum', { a: 'not a number', b: 2 })]);
     assert.equal(last?.isError, true);
     assert.match(last?.text ?? '', /^Error/);
-    const toolMessages = (fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: string }[] }).messages.filter((m) => m.role === 'tool');
+    const toolMessages = (cli.fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: string }[] }).messages.filter((m) => m.role === 'tool');
     assert.match(toolMessages.at(-1)?.content ?? '', /^Error/);
   });
 });

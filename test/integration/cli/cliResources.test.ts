@@ -5,41 +5,25 @@
 // type and size and never inlined, a bad URI is an error naming the server. Without a server that has
 // resources, the tools are not offered.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/agent/events';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, parseEvents, runCli } from './cliHarness';
+import { everythingFixture } from './cliRun';
 
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FEATURES = 'demo://resource/static/document/features.md';
 
-let dir: string;
-let fake: FakeOpenAi | undefined;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-resources-'));
-  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-});
-afterEach(async () => {
-  if (fake !== undefined) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = everythingFixture('sprout-cli-resources-');
 
 type Body = { messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[] };
-const body = (index: number): Body => fake?.chatRequests()[index]?.body as Body;
+const body = (index: number): Body => cli.fake?.chatRequests()[index]?.body as Body;
 const offered = (index: number): string[] => body(index).tools?.map((t) => t.function.name) ?? [];
 const lastToolText = (index: number): string => String(body(index).messages.filter((m) => m.role === 'tool').at(-1)?.content);
 const call = (name: string, args: Record<string, unknown>) => fakeReply.toolCalls([{ name, arguments: args }]);
 
 describe('MCP resources in the CLI with @modelcontextprotocol/server-everything', () => {
   it('the model lists the resources, reads a text one whole, and gets a blob named, not inlined', async () => {
-    fake = await startFakeOpenAi({
+    const fake = await cli.startFake({
       responses: [
         call('sprout__list_resources', {}),
         call('sprout__read_resource', { server: 'everything', uri: FEATURES }),
@@ -49,7 +33,7 @@ describe('MCP resources in the CLI with @modelcontextprotocol/server-everything'
         fakeReply.text('done'),
       ],
     });
-    const result = await runCli(['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'what resources are there?'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    const result = await runCli(['--json', '--cwd', cli.dir, '--mcp-config', cli.mcpConfig, 'what resources are there?'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(offered(0).includes('sprout__list_resources') && offered(0).includes('sprout__read_resource'), offered(0).join(', '));
     const listing = lastToolText(1);
@@ -74,8 +58,8 @@ describe('MCP resources in the CLI with @modelcontextprotocol/server-everything'
   });
 
   it('--resource SERVER:URI attaches the resource to the prompt; a bad one is a usage error naming it', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
-    const config = ['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json')];
+    const fake = await cli.startFake({ responses: [fakeReply.text('done')] });
+    const config = ['--json', '--cwd', cli.dir, '--mcp-config', cli.mcpConfig];
     const result = await runCli([...config, '--resource', `everything:${FEATURES}`, 'summarise it'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     const user = String(body(0).messages.filter((m) => m.role === 'user').at(-1)?.content);
@@ -90,8 +74,8 @@ describe('MCP resources in the CLI with @modelcontextprotocol/server-everything'
   });
 
   it('without a server that has resources, the resource tools are not offered', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
-    const result = await runCli(['--json', '--cwd', dir, 'hello'], { env: { ...baseEnv(fake.url), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace' }, timeoutMs: 60_000 });
+    const fake = await cli.startFake({ responses: [fakeReply.text('done')] });
+    const result = await runCli(['--json', '--cwd', cli.dir, 'hello'], { env: { ...baseEnv(fake.url), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace' }, timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.ok(offered(0).length > 0, 'the workspace server offers tools');
     assert.ok(!offered(0).some((name) => name.includes('resource')), offered(0).join(', '));

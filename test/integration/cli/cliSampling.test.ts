@@ -3,33 +3,15 @@
 // the fake model server as one call without tools (what it received is asserted) and the reply returns
 // to the tool; without the flag the server gets an MCP error naming the flag; 1M maxTokens is capped.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AgentEvent } from '../../../src/agent/events';
 import { SAMPLING_MAX_TOKENS } from '../../../src/mcp/sampling';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
-import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli } from './cliHarness';
+import { fakeReply, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, outcomeOf, parseEvents, runCli } from './cliHarness';
+import { everythingFixture } from './cliRun';
 
-const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-
-let dir: string;
-let fake: FakeOpenAi | undefined;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-sampling-'));
-  writeFileSync(join(dir, 'mcp.json'), JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
-});
-afterEach(async () => {
-  if (fake !== undefined) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-
-const call = (tool: string, args: Record<string, unknown> = {}): FakeResponse => fakeReply.toolCalls([{ name: `everything__${tool}`, arguments: args }]);
+const cli = everythingFixture('sprout-cli-sampling-');
+const { call } = cli;
 
 interface ChatBody {
   model: string;
@@ -40,12 +22,9 @@ interface ChatBody {
 
 /** Round 1 echoes (the server registers its tools after initialize); `sampled` answers the sampling call when it comes. */
 async function run(args: Record<string, unknown>, extraArgs: string[], sampled?: FakeResponse) {
-  fake = await startFakeOpenAi({ responses: [call('echo', { message: 'warm up' }), call('trigger-sampling-request', args), ...(sampled ? [sampled] : []), fakeReply.text('done')] });
-  const result = await runCli(['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), ...extraArgs, 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
-  const events = parseEvents(result.stdout);
-  const finished = events.filter((e): e is Extract<AgentEvent, { type: 'tool_finished' }> => e.type === 'tool_finished');
-  const bodies = fake.chatRequests().map((r) => r.body as ChatBody);
-  return { result, events, last: finished.at(-1), bodies };
+  const outcome = await cli.run([call('trigger-sampling-request', args), ...(sampled ? [sampled] : [])], extraArgs);
+  const bodies = cli.fake?.chatRequests().map((r) => r.body as ChatBody) ?? [];
+  return { ...outcome, bodies };
 }
 
 function answered(events: AgentEvent[]): Extract<AgentEvent, { type: 'sampling_answered' }> | undefined {
@@ -90,8 +69,8 @@ describe('MCP sampling in the CLI with @modelcontextprotocol/server-everything',
   });
 
   it('readable output says which server asked and that it was refused', async () => {
-    fake = await startFakeOpenAi({ responses: [call('echo', { message: 'warm up' }), call('trigger-sampling-request', { prompt: 'x' }), fakeReply.text('done')] });
-    const result = await runCli(['--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    const fake = await cli.startFake({ responses: [call('echo', { message: 'warm up' }), call('trigger-sampling-request', { prompt: 'x' }), fakeReply.text('done')] });
+    const result = await runCli(['--cwd', cli.dir, '--mcp-config', cli.mcpConfig, 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /server everything asks the model for a reply \(sampling, maxTokens 100\)/);
     assert.match(result.stderr, /refused the sampling request of server everything \(--allow-sampling everything allows it\)/);
@@ -108,8 +87,8 @@ describe('MCP sampling in the CLI with @modelcontextprotocol/server-everything',
   });
 
   it('--allow-sampling naming no server of the run is a usage error', async () => {
-    fake = await startFakeOpenAi({ responses: [] });
-    const result = await runCli(['--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), '--allow-sampling', 'everythin', 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    const fake = await cli.startFake({ responses: [] });
+    const result = await runCli(['--cwd', cli.dir, '--mcp-config', cli.mcpConfig, '--allow-sampling', 'everythin', 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /--allow-sampling everythin: no server of that name \(this run's servers: everything\)/);
   });
@@ -117,10 +96,10 @@ describe('MCP sampling in the CLI with @modelcontextprotocol/server-everything',
 
 describe('URL-mode elicitation in the CLI with @modelcontextprotocol/server-everything', () => {
   it('prints the URL, and declines when there is no terminal to ask on', async () => {
-    fake = await startFakeOpenAi({
+    const fake = await cli.startFake({
       responses: [call('echo', { message: 'warm up' }), call('trigger-url-elicitation', { url: 'https://example.com/consent?x=1', message: 'Grant access' }), fakeReply.text('done')],
     });
-    const result = await runCli(['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    const result = await runCli(['--json', '--cwd', cli.dir, '--mcp-config', cli.mcpConfig, 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /MCP server "?everything"? asks you to open this URL \(Grant access\):\n {2}https:\/\/example\.com\/consent\?x=1\n/);
     assert.match(result.stderr, /declined \(no terminal to ask on\)/);
@@ -132,8 +111,8 @@ describe('URL-mode elicitation in the CLI with @modelcontextprotocol/server-ever
   });
 
   it('a URL that is not http(s) is declined before anyone is asked, and said', async () => {
-    fake = await startFakeOpenAi({ responses: [call('echo', { message: 'warm up' }), call('trigger-url-elicitation', { url: 'file:///etc/passwd' }), fakeReply.text('done')] });
-    const result = await runCli(['--json', '--cwd', dir, '--mcp-config', join(dir, 'mcp.json'), 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+    const fake = await cli.startFake({ responses: [call('echo', { message: 'warm up' }), call('trigger-url-elicitation', { url: 'file:///etc/passwd' }), fakeReply.text('done')] });
+    const result = await runCli(['--json', '--cwd', cli.dir, '--mcp-config', cli.mcpConfig, 'go'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.doesNotMatch(result.stderr, /asks you to open this URL/);
     const events = parseEvents(result.stdout);

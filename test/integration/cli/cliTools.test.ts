@@ -5,93 +5,72 @@
 // (the todo server's _Stop still runs); a name nothing matches is said and the rest still apply;
 // SPROUT_AGENT_TOOL_SEARCH_THRESHOLD moves the tool search's threshold.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { describe, it } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { parseEvents, runCli } from './cliHarness';
+import { cliFixture, toolNames } from './cliRun';
 
-interface WireRequest {
-  messages: Array<{ role: string; content: unknown }>;
-  tools?: Array<{ function: { name: string } }>;
-}
-
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-tools-'));
-  mkdirSync(join(dir, '.vscode'));
-  // VS Code's tool-set format (https://code.visualstudio.com/docs/agent-customization/tool-sets), with a comment and a VS Code built-in name.
-  writeFileSync(
-    join(dir, '.vscode', 'team.toolsets.jsonc'),
-    '{\n  // reading only\n  "reader": { "tools": ["workspace/read_file", "workspace__list_files", "search/codebase"], "description": "Read", "icon": "book" },\n}\n',
-  );
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-const requestAt = (index: number): WireRequest => fake?.chatRequests()[index]?.body as WireRequest;
-const toolNames = (request: WireRequest): string[] => (request.tools ?? []).map((t) => t.function.name).sort();
-const env = (fakeUrl: string, extra: Record<string, string> = {}): Record<string, string> => ({
-  ...baseEnv(fakeUrl),
-  SPROUT_AGENT_BUILTIN_SERVERS: 'workspace,todo',
-  MCP_HOOK_SERVERS: 'todo',
-  XDG_STATE_HOME: join(dir, 'state'),
-  ...extra,
+const cli = cliFixture('sprout-cli-tools-', {
+  setup: (dir) => {
+    mkdirSync(join(dir, '.vscode'));
+    // VS Code's tool-set format (https://code.visualstudio.com/docs/agent-customization/tool-sets), with a comment and a VS Code built-in name.
+    writeFileSync(
+      join(dir, '.vscode', 'team.toolsets.jsonc'),
+      '{\n  // reading only\n  "reader": { "tools": ["workspace/read_file", "workspace__list_files", "search/codebase"], "description": "Read", "icon": "book" },\n}\n',
+    );
+  },
+  env: () => ({ MCP_HOOK_SERVERS: 'todo' }),
 });
 
 describe('--tools', () => {
   it('offers only the named server and tool; a call to a tool left out is refused with words and does not run; the todo hooks still run', async () => {
-    fake = await startFakeOpenAi({
+    const fake = await cli.startFake({
       responses: [fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'notes.txt', content: 'written' } }]), fakeReply.text('I cannot write here.')],
     });
-    const run = await runCli(['--json', '--tools', 'todo', '--tools', 'workspace/read_file', 'write notes.txt'], { env: env(fake.url), cwd: dir });
+    const run = await runCli(['--json', '--tools', 'todo', '--tools', 'workspace/read_file', 'write notes.txt'], { env: cli.env(fake.url), cwd: cli.dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(toolNames(requestAt(0)), ['todo__todo', 'workspace__read_file']);
+    assert.deepEqual(toolNames(cli.requestAt(0)), ['todo__todo', 'workspace__read_file']);
     const events = parseEvents(run.stdout);
     const finished = events.find((e) => e.type === 'tool_finished');
     assert.ok(finished?.type === 'tool_finished');
     assert.equal(finished.isError, true);
     assert.match(finished.text, /"workspace__write_file" was not run: it is turned off for this chat \(the tools picker, or --tools\)/);
-    assert.ok(!existsSync(join(dir, 'notes.txt')), 'the tool did not run');
-    assert.match(String(requestAt(1).messages.find((m) => m.role === 'tool')?.content), /turned off/, 'the model reads the refusal');
+    assert.ok(!existsSync(join(cli.dir, 'notes.txt')), 'the tool did not run');
+    assert.match(String(cli.requestAt(1).messages.find((m) => m.role === 'tool')?.content), /turned off/, 'the model reads the refusal');
     assert.ok(events.some((e) => e.type === 'hook_finished' && e.server === 'todo' && e.hook === '_Stop'), 'the todo server\'s _Stop was called');
     assert.deepEqual(events.filter((e) => e.type === 'tools_unmatched'), []);
     assertAllRequestsValid(fake.requests);
   });
 
   it('a tool set (with --trust-workspace) stands for its tools; names nothing matches are said on stderr, the rest still apply', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('ok'), fakeReply.text('ok')] });
-    const run = await runCli(['--trust-workspace', '--tools', 'reader,nosuch', 'hi'], { env: env(fake.url), cwd: dir });
+    const fake = await cli.startFake({ responses: [fakeReply.text('ok'), fakeReply.text('ok')] });
+    const run = await runCli(['--trust-workspace', '--tools', 'reader,nosuch', 'hi'], { env: cli.env(fake.url), cwd: cli.dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(toolNames(requestAt(0)), ['workspace__list_files', 'workspace__read_file']);
+    assert.deepEqual(toolNames(cli.requestAt(0)), ['workspace__list_files', 'workspace__read_file']);
     assert.match(run.stderr, /--tools: no MCP server lists "search\/codebase", "nosuch" .*the other names still apply/);
     // Not trusted: the workspace's file is not read, so the set's name matches nothing (said) and the model gets no tool but the hooks' servers'.
-    const untrusted = await runCli(['--tools', 'reader,todo', 'hi'], { env: env(fake.url), cwd: dir });
+    const untrusted = await runCli(['--tools', 'reader,todo', 'hi'], { env: cli.env(fake.url), cwd: cli.dir });
     assert.equal(untrusted.code, 0, untrusted.stderr);
-    assert.deepEqual(toolNames(requestAt(1)), ['todo__todo']);
+    assert.deepEqual(toolNames(cli.requestAt(1)), ['todo__todo']);
     assert.match(untrusted.stderr, /--tools: no MCP server lists "reader" .*read with --trust-workspace/);
   });
 
   it('--tools with no name exits 2 saying what to give; nothing is sent', async () => {
-    fake = await startFakeOpenAi({ responses: [] });
-    const run = await runCli(['--tools', ' , ', 'hi'], { env: env(fake.url), cwd: dir });
+    const fake = await cli.startFake({ responses: [] });
+    const run = await runCli(['--tools', ' , ', 'hi'], { env: cli.env(fake.url), cwd: cli.dir });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--tools names no server, tool or tool set/);
     assert.equal(fake.chatRequests().length, 0);
   });
 
   it('SPROUT_AGENT_TOOL_SEARCH_THRESHOLD: with more tools than it, the model is offered the tool search', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('ok')] });
-    const run = await runCli(['hi'], { env: env(fake.url, { SPROUT_AGENT_TOOL_SEARCH_THRESHOLD: '3' }), cwd: dir });
+    const fake = await cli.startFake({ responses: [fakeReply.text('ok')] });
+    const run = await runCli(['hi'], { env: cli.env(fake.url, { SPROUT_AGENT_TOOL_SEARCH_THRESHOLD: '3' }), cwd: cli.dir });
     assert.equal(run.code, 0, run.stderr);
-    const offered = toolNames(requestAt(0));
+    const offered = toolNames(cli.requestAt(0));
     assert.ok(offered.includes('sprout__search_tools'), offered.join(', '));
     assert.ok(offered.length <= 3, offered.join(', '));
   });
