@@ -3,7 +3,9 @@
 // tools named (a server, server/tool, server__tool or a tool set of .vscode/*.toolsets.jsonc in VS
 // Code's format); a call to a tool left out is refused and does not run; hooks are never turned off
 // (the todo server's _Stop still runs); a name nothing matches is said and the rest still apply;
-// SPROUT_AGENT_TOOL_SEARCH_THRESHOLD moves the tool search's threshold.
+// SPROUT_AGENT_TOOL_SEARCH_THRESHOLD moves the tool search's threshold. The user's tool sets (VS Code
+// keeps them as *.toolsets.jsonc in the profile's prompts folder; SPROUT_AGENT_USER_TOOL_SETS points
+// elsewhere) are read without --trust-workspace; the workspace's set of the same name wins with it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +45,8 @@ const env = (fakeUrl: string, extra: Record<string, string> = {}): Record<string
   SPROUT_AGENT_BUILTIN_SERVERS: 'workspace,todo',
   MCP_HOOK_SERVERS: 'todo',
   XDG_STATE_HOME: join(dir, 'state'),
+  // The user's tool sets: a folder of the test's (never the machine's VS Code profile).
+  SPROUT_AGENT_USER_TOOL_SETS: join(dir, 'user-prompts'),
   ...extra,
 });
 
@@ -77,6 +81,23 @@ describe('--tools', () => {
     assert.equal(untrusted.code, 0, untrusted.stderr);
     assert.deepEqual(toolNames(requestAt(1)), ['todo__todo']);
     assert.match(untrusted.stderr, /--tools: no MCP server lists "reader" .*read with --trust-workspace/);
+  });
+
+  it('the user\'s tool sets apply without --trust-workspace; the workspace\'s set of the same name wins with it; a broken file is named with its line', async () => {
+    const userFolder = join(dir, 'user-prompts');
+    mkdirSync(userFolder, { recursive: true });
+    writeFileSync(join(userFolder, 'mine.toolsets.jsonc'), '{\n  "reader": { "tools": ["todo/todo"] },\n  "writer": { "tools": ["workspace/write_file"] }\n}\n');
+    // A block comment over three lines, then a missing comma on line 5: the note says :5.
+    writeFileSync(join(userFolder, 'broken.toolsets.jsonc'), '{\n  /* one\n     two */\n  "a": { "tools": [] }\n  "b": { "tools": [] }\n}\n');
+    fake = await startFakeOpenAi({ responses: [fakeReply.text('ok'), fakeReply.text('ok')] });
+    const mine = await runCli(['--tools', 'reader,writer', 'hi'], { env: env(fake.url), cwd: dir });
+    assert.equal(mine.code, 0, mine.stderr);
+    assert.deepEqual(toolNames(requestAt(0)), ['todo__todo', 'workspace__write_file']);
+    assert.match(mine.stderr, /tool sets: .*user-prompts\/broken\.toolsets\.jsonc:5: could not be read/);
+    const trusted = await runCli(['--trust-workspace', '--tools', 'reader,writer', 'hi'], { env: env(fake.url), cwd: dir });
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.deepEqual(toolNames(requestAt(1)), ['workspace__list_files', 'workspace__read_file', 'workspace__write_file']);
+    rmSync(userFolder, { recursive: true, force: true });
   });
 
   it('--tools with no name exits 2 saying what to give; nothing is sent', async () => {
