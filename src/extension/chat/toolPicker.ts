@@ -26,6 +26,10 @@ export interface PickToolsArg {
 
 type Item = vscode.QuickPickItem & { tools: ToolInfo[] };
 
+/** Fires with the labels of the picker's items (separators left out, in order) once it is shown: an extension-host test drives the real quick pick after it. */
+const shown = new vscode.EventEmitter<string[]>();
+export const onToolPickerShown = shown.event;
+
 function items(tools: readonly ToolInfo[], sets: readonly ToolSet[], choice: ToolSelection): { list: Array<Item | vscode.QuickPickItem>; groups: Map<Item, boolean>; initial: Item[] } {
   const list: Array<Item | vscode.QuickPickItem> = [];
   const groups = new Map<Item, boolean>();
@@ -80,6 +84,7 @@ async function askUser(list: ReadonlyArray<Item | vscode.QuickPickItem>, initial
       pick.dispose();
     });
     pick.show();
+    shown.fire(list.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label));
   });
 }
 
