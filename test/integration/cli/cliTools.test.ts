@@ -116,4 +116,24 @@ describe('--tools', () => {
     assert.ok(offered.includes('sprout__search_tools'), offered.join(', '));
     assert.ok(offered.length <= 3, offered.join(', '));
   });
+
+  it('--json says which tools the search loaded and when: tools_loaded after the round that searched, the tools in the next round\'s request', async () => {
+    fake = await startFakeOpenAi({
+      responses: [
+        fakeReply.toolCalls([{ name: 'sprout__search_tools', arguments: { query: 'list files' } }]),
+        fakeReply.toolCalls([{ name: 'workspace__list_files', arguments: { path: '.' } }]),
+        fakeReply.text('listed'),
+      ],
+    });
+    const run = await runCli(['--json', 'list the files'], { env: env(fake.url, { SPROUT_AGENT_TOOL_SEARCH_THRESHOLD: '3' }), cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const events = parseEvents(run.stdout).filter((e) => e.type === 'round_started' || e.type === 'tools_loaded');
+    assert.deepEqual(events.slice(0, 3).map((e) => (e.type === 'round_started' ? `round ${e.round}` : e.type)), ['round 1', 'tools_loaded', 'round 2']);
+    const loaded = events[1];
+    assert.ok(loaded?.type === 'tools_loaded');
+    assert.equal(loaded.query, 'list files');
+    assert.ok(loaded.names.includes('workspace__list_files'), loaded.names.join(', '));
+    assert.ok(!toolNames(requestAt(0)).includes('workspace__list_files'));
+    assert.ok(toolNames(requestAt(1)).includes('workspace__list_files'), toolNames(requestAt(1)).join(', '));
+  });
 });
