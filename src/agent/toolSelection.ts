@@ -69,9 +69,9 @@ export interface ToolSet {
  * strings is skipped with a note naming the file and the set; nothing in the file can widen anything
  * (a set only names tools, and the selection only narrows).
  */
-export function parseToolSets(json: unknown, file: string): { sets: ToolSet[]; notes: string[] } {
+export function parseToolSets(json: unknown, file: string, lineOf: (name: string) => number | undefined = () => undefined): { sets: ToolSet[]; notes: string[] } {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-    return { sets: [], notes: [`${file}: expected an object of tool sets ({ "name": { "tools": [...] } }); the file is ignored.`] };
+    return { sets: [], notes: [`${file}:1: expected an object of tool sets ({ "name": { "tools": [...] } }); the file is ignored.`] };
   }
   const sets: ToolSet[] = [];
   const notes: string[] = [];
@@ -79,7 +79,8 @@ export function parseToolSets(json: unknown, file: string): { sets: ToolSet[]; n
     const body = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
     const tools = body.tools;
     if (!Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) {
-      notes.push(`${file}: tool set ${quotedName(name)} needs "tools": a list of tool names; it is ignored.`);
+      const line = lineOf(name);
+      notes.push(`${file}${line === undefined ? '' : `:${line}`}: tool set ${quotedName(name)} needs "tools": a list of tool names; it is ignored.`);
       continue;
     }
     const description = typeof body.description === 'string' ? { description: body.description } : {};

@@ -100,9 +100,10 @@ Options:
   --mode MODE              agent (default: every tool), ask (only tools marked read-only: nothing is
                            written or run), plan (read-only tools; the answer is a numbered plan of steps)
   --tools LIST             offer the model only these (and let it run only these): a comma list of server
-                           names, tools (server/tool or server__tool) and tool sets of the workspace's
-                           .vscode/*.toolsets.jsonc (with --trust-workspace); repeatable. A name nothing
-                           matches is said, the rest apply
+                           names, tools (server/tool or server__tool) and tool sets of VS Code's user
+                           prompts folder and the workspace's .vscode/*.toolsets.jsonc (with
+                           --trust-workspace; it wins a clash); repeatable. A name nothing matches is
+                           said, the rest apply
   --agent NAME             run as the custom agent NAME (.github/agents/*.agent.md, .claude/agents/*.md,
                            ~/.claude/agents/*.md: its instructions, its tools only); list them with
                            sprout-agent agents
@@ -145,6 +146,8 @@ Environment:
   SPROUT_AGENT_SERVER_READY_GRACE_MS    how long a round waits for MCP servers that are not ready (default: 1500)
   SPROUT_AGENT_SERVER_STARTUP_WAIT_MS   the same wait on the first round, while servers start (default: 10000)
   SPROUT_AGENT_TOOL_SEARCH_THRESHOLD    more tools than this and the model finds them with a tool search (default: 128)
+  SPROUT_AGENT_USER_TOOL_SETS           the folder of your *.toolsets.jsonc for --tools ("" for none; default:
+                                        VS Code's User/prompts, e.g. ~/.config/Code/User/prompts)
   SPROUT_AGENT_PROTECTED_PATHS          more protected path globs, comma list (added to the defaults, never removing one)
   SPROUT_AGENT_COMMAND_RULES            run_command rules, a JSON list: [{"allow":"npm test"},{"deny":"/git push.*/"}]; with allow
                                         rules set only what they allow runs (a workspace's .vscode/settings.json may only deny)

@@ -14,11 +14,16 @@ import { limitedServersText } from '../agent/toolLimit';
 import { SEARCH_TOOL_NAME } from '../agent/toolSearch';
 import { quotedName } from '../agent/nameText';
 import { hookFailedText, hookTimedOutText } from '../shared/hookText';
+import { UsageTotals } from './usageTotals';
 
 export type EventPrinter = (event: AgentEvent) => void;
 
 export function jsonEventPrinter(out: WritableLike): EventPrinter {
+  const totals = new UsageTotals();
   return (event) => {
+    totals.see(event);
+    // Just before each prompt's outcome (which stays its last line): the run's tokens so far, the model's calls and MCP sampling apart (usageTotals.ts).
+    if (event.type === 'outcome') out.write(`${terminalSafeJson(totals.line())}\n`);
     out.write(`${terminalSafeJson(withoutImageBytes(event))}\n`);
   };
 }

@@ -208,7 +208,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const unsubscribe = runtime.session.subscribe(printing(args, io, (event) => print(verdict.see(event))));
   try {
     const asked = mcpPrompt === undefined ? { prompt, images: [] } : await cliMcpPrompt(runtime.hub, mcpPrompt, parseInputs(args.inputs), io);
-    const planned = await plannedRun(runtime, runArgs, asked.prompt, { images: [...images, ...asked.images], agents: [], ...customizations, ...(await withCliResources(attachments, args.resources, runtime.hub.resources, io.interrupt)), ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr) }, io.interrupt);
+    const planned = await plannedRun(runtime, runArgs, asked.prompt, { images: [...images, ...asked.images], agents: [], ...customizations, ...(await withCliResources(attachments, args.resources, runtime.hub.resources, io.interrupt)), ...cliToolSelection(args.tools, workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), io.stderr, io.env) }, io.interrupt);
     const finished = await runPrompt(runtime, planned.prompt, io, planned.options);
     const outcome = verdict.outcome;
     // No outcome: a cancel that wedged past its grace (or a host bug); the servers are closed regardless.

@@ -47,6 +47,7 @@ import { AgentHookFiles, warnOnce } from './hooks/agentHookFiles';
 import { nodeTextFiles } from '../platform/textFiles';
 import { registerChangeDocuments } from './checkpoints/fileChanges';
 import { ViewEvents } from './viewEvents';
+import { onToolPickerShown } from './chat/toolPicker';
 
 /** How MCP sign-in pages are opened and `${input:id}` values asked for; extension-host tests replace them to play the user. */
 export interface McpUserPrompts {
@@ -89,6 +90,8 @@ export interface SproutApi {
   activationMs: number;
   /** Everything a `sprout` task writes to its terminal, as written (after neutralising). */
   onTaskOutput: vscode.Event<string>;
+  /** The labels of the tool picker's items once it is shown (src/extension/chat/toolPicker.ts). */
+  onToolPickerShown: vscode.Event<string[]>;
 }
 
 /** The window's parts, as `activate` composed them. */
@@ -281,7 +284,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
   const snapshot = async (): Promise<ChatState> => views.snapshot(await controller.current(), controller.facts());
-  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, hookFiles, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event };
+  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, hookFiles, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event, onToolPickerShown };
 }
 
 export async function deactivate(): Promise<void> {

@@ -41,7 +41,11 @@ function scanOutsideStrings(text: string, skip: Skipper): string {
     }
     const next = skip(text, i);
     if (next === undefined) out += text[i++];
-    else i = next;
+    else {
+      // A block comment's line breaks stay, so a parse error's line is the file's line.
+      out += text.slice(i, next).replace(/[^\n]/g, '');
+      i = next;
+    }
   }
   return out;
 }

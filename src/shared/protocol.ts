@@ -66,7 +66,8 @@ export const imageInputSchema = z.object({ name: z.string(), data: z.string().ch
 export type ImageInput = z.infer<typeof imageInputSchema>;
 
 /** The tokens the last model call used, against the model's context window. */
-export const contextUsageSchema = z.object({ used: z.number(), window: z.number(), estimated: z.boolean() });
+/** `sampled`: tokens the chat's model spent answering MCP servers' sampling requests in this chat (not in its context). */
+export const contextUsageSchema = z.object({ used: z.number(), window: z.number(), estimated: z.boolean(), sampled: z.optional(z.number()) });
 export type ContextUsage = z.infer<typeof contextUsageSchema>;
 
 /** The hooks in one line for the chat's header and empty state; `state` picks the icon. */
@@ -151,6 +152,22 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     message: z.string(),
     schema: z.record(z.string(), z.unknown()),
     status: elicitationStatusSchema,
+  }),
+  /**
+   * A server's MCP sampling request (it asked the chat's model for a reply): who asked, the first line
+   * of what, the token limit (and the cap), then how it ended, the model that answered and its tokens.
+   */
+  z.object({
+    kind: z.literal('sampling'),
+    id: z.string(),
+    server: z.string(),
+    prompt: z.string(),
+    maxTokens: z.number(),
+    cappedTo: z.optional(z.number()),
+    status: z.enum(['asked', 'answered', 'refused', 'withdrawn', 'failed']),
+    model: z.optional(z.string()),
+    tokens: z.optional(z.object({ prompt: z.number(), completion: z.number(), total: z.number() })),
+    note: z.optional(z.string()),
   }),
   /** The model's thinking (reasoning fields, `<think>` text): shown collapsed, never the answer. `delta` appends to it while `done` is false. */
   z.object({ kind: z.literal('thinking'), id: z.string(), text: z.string(), done: z.boolean() }),

@@ -212,7 +212,7 @@ export class Composer {
     this.usageFill.style.width = `${Math.round(share * 100)}%`;
     this.usage.classList.toggle('high', share >= 0.8);
     this.usageText.textContent = `${Math.round(share * 100)}%`;
-    const label = `Context: ${tokens(usage.used)} of ${tokens(usage.window)} tokens used by the last model call${usage.estimated ? ' (estimated: the endpoint reported no usage)' : ''}. Sprout summarises older messages before it runs out.`;
+    const label = `Context: ${tokens(usage.used)} of ${tokens(usage.window)} tokens used by the last model call${usage.estimated ? ' (estimated: the endpoint reported no usage)' : ''}. Sprout summarises older messages before it runs out.${usage.sampled === undefined ? '' : ` MCP sampling: ${tokens(usage.sampled)} tokens spent answering servers in this chat (not in the context).`}`;
     this.usage.title = label;
     this.usage.setAttribute('aria-label', label);
   }

@@ -5,6 +5,7 @@ import { elicitationCard, type ElicitationSend } from './elicitationCard';
 import { injectionCard, objectionCard, outcomeEntry, type HookSend } from './hookCards';
 import { renderMarkdown } from './markdown';
 import { planCard, type PlanSend } from './planCard';
+import { samplingCard } from './samplingCard';
 import { toolCard, type ToolSend } from './toolCard';
 
 export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0] | Parameters<PlanSend>[0] | { type: 'rewind'; prompt: number }) => void;
@@ -80,5 +81,7 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     }
     case 'plan':
       return planCard(e, send);
+    case 'sampling':
+      return samplingCard(e);
   }
 }

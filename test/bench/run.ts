@@ -11,6 +11,7 @@ import { runGateBench } from './gateBench';
 import { runInstructionsBench } from './instructionsBench';
 import { runLoopBench } from './loopBench';
 import { runTestsBench } from './testsBench';
+import { runToolSearchBench } from './toolSearchBench';
 
 /** `npm run bench -- bridge tests` runs only the sections named; each is printed as soon as it is measured. */
 async function main(): Promise<void> {
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
       extension: () => runExtensionBench(),
       tests: () => runTestsBench(),
       instructions: () => runInstructionsBench(),
+      toolSearch: () => runToolSearchBench(),
     };
     const asked = process.argv.slice(2);
     const unknown = asked.filter((name) => !(name in all));

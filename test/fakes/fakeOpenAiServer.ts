@@ -137,7 +137,7 @@ class FakeOpenAiState {
     const rejection =
       providerRequestRejection(this.provider, record.body) ??
       serverRuleRejection(this.rules, record.body) ??
-      validateChatRequest(record.body) ??
+      validateChatRequest(record.body, this.options.maxTools) ??
       providerHistoryRejection(this.provider, record.body, this.issued);
     if (rejection) return this.rejectWith(res, record, rejection);
     const index = this.chatCount++;

@@ -247,7 +247,7 @@ export class ChatController {
   /** The open chat's tool picker (toolPicker.ts); the tools button then shows the choice. */
   async pickTools(arg?: PickToolsArg): Promise<ToolSelection | undefined> {
     const chat = await this.current();
-    const choice = await pickTools(this.deps.host, chat, arg);
+    const choice = await pickTools(this.deps.host, chat, arg, this.deps.userPrompts);
     if (this.chat === chat) this.deps.views.sendToolsOff(chat);
     return choice;
   }

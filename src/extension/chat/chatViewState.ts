@@ -17,6 +17,7 @@ import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage
 import { noteFor } from './chatNotes';
 import { StopChecksFold } from '../../agent/rewind';
 import { PlanFold } from './chatPlans';
+import { SamplingCards } from './samplingEntries';
 import { StreamedText } from './streamedText';
 
 type EntryOf<K extends ChatEntry['kind']> = Extract<ChatEntry, { kind: K }>;
@@ -38,6 +39,8 @@ export class ChatViewState {
    */
   promptOpen = false;
   usage: ContextUsage | null = null;
+  /** Servers' sampling requests in this chat: their cards, and their tokens (the usage meter says them apart). */
+  private readonly sampling = new SamplingCards();
   /** The answer and the thinking being streamed, closed when anything else comes. */
   private readonly streamed = new StreamedText({ add: (e) => this.add(e), replace: (e) => this.replace(e), post: (m) => this.post(m), id: () => this.id() });
   private nextId = 0;
@@ -95,20 +98,18 @@ export class ChatViewState {
         return this.resolveApproval(event.approvalId, event.answer !== 'deny');
       case 'compaction':
         this.streamed.closeAssistant();
-        this.add({
-          kind: 'compaction',
-          id: this.id(),
-          trigger: event.trigger,
-          summary: event.summary,
-          injected: event.injected,
-          fallback: event.fallback,
-          droppedMessages: event.droppedMessages,
-        });
+        this.add({ kind: 'compaction', id: this.id(), trigger: event.trigger, summary: event.summary, injected: event.injected, fallback: event.fallback, droppedMessages: event.droppedMessages });
         return;
       case 'usage':
-        this.usage = { used: event.usage.promptTokens + event.usage.completionTokens, window: this.options.contextWindow?.() ?? 0, estimated: event.usage.estimated === true };
-        this.post({ type: 'usage', usage: this.usage });
+        return this.postUsage({ used: event.usage.promptTokens + event.usage.completionTokens, window: this.options.contextWindow?.() ?? 0, estimated: event.usage.estimated === true });
+      case 'sampling_requested':
+      case 'sampling_answered': {
+        const card = this.sampling.fold(this.entries, event);
+        if (card.isNew) this.add(card.entry);
+        else this.replace(card.entry);
+        if (card.tokens > 0) this.postUsage(this.usage ?? { used: 0, window: this.options.contextWindow?.() ?? 0, estimated: false });
         return;
+      }
       case 'outcome':
         return this.finishOutcome(event.outcome);
       case 'subagent_event':
@@ -329,6 +330,12 @@ export class ChatViewState {
 
   private note(level: EntryOf<'hookEvent'>['level'], text: string): void {
     this.add({ kind: 'hookEvent', id: this.id(), level, text });
+  }
+
+  /** The meter: the last model call's context, and the chat's sampling tokens apart. */
+  private postUsage(usage: ContextUsage): void {
+    this.usage = this.sampling.meter(usage);
+    this.post({ type: 'usage', usage: this.usage });
   }
 
   private add(entry: ChatEntry): void {

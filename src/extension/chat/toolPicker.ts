@@ -1,8 +1,9 @@
 /**
  * The tools button of the message box (**Sprout: Pick Tools**): turn servers and tools on and off for
  * the open chat, as VS Code's chat does. A quick pick lists each server as a group (its item turns all
- * of its tools on or off) with its tools under it, and the workspace's tool sets
- * (`.vscode/*.toolsets.jsonc`, src/runtime/toolSetFiles.ts; none in Restricted Mode) as items that turn
+ * of its tools on or off) with its tools under it, and the tool sets of the user's prompts folder
+ * (always) and of the workspace (`.vscode/*.toolsets.jsonc`, none in Restricted Mode; both read by
+ * src/runtime/toolSetFiles.ts, the workspace's winning a clash) as items that turn
  * their tools on or off together. Hooks are never listed and never turned off. The choice is the
  * chat's (Chat.toolChoice, kept in its own file) and goes with each prompt as `PromptOptions.tools`;
  * the core applies it (src/agent/toolSelection.ts). A choice only narrows what the servers offer.
@@ -24,6 +25,10 @@ export interface PickToolsArg {
 }
 
 type Item = vscode.QuickPickItem & { tools: ToolInfo[] };
+
+/** Fires with the labels of the picker's items (separators left out, in order) once it is shown: an extension-host test drives the real quick pick after it. */
+const shown = new vscode.EventEmitter<string[]>();
+export const onToolPickerShown = shown.event;
 
 function items(tools: readonly ToolInfo[], sets: readonly ToolSet[], choice: ToolSelection): { list: Array<Item | vscode.QuickPickItem>; groups: Map<Item, boolean>; initial: Item[] } {
   const list: Array<Item | vscode.QuickPickItem> = [];
@@ -79,15 +84,17 @@ async function askUser(list: ReadonlyArray<Item | vscode.QuickPickItem>, initial
       pick.dispose();
     });
     pick.show();
+    shown.fire(list.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => i.label));
   });
 }
 
 /** Asks (or takes `arg`), then keeps the open chat's choice; returns it, or undefined when dismissed. */
-export async function pickTools(host: AgentHost, chat: Chat, arg?: PickToolsArg): Promise<ToolSelection | undefined> {
+export async function pickTools(host: AgentHost, chat: Chat, arg?: PickToolsArg, userPrompts?: string): Promise<ToolSelection | undefined> {
   const hub = await host.ensureServers();
   const tools = (await hub.listTools()).filter((t) => !t.isHook && !t.bareName.startsWith('_'));
-  // A workspace file is untrusted: in Restricted Mode none is read (they could only narrow, but a window that trusts nothing reads nothing).
-  const { sets, notes } = vscode.workspace.isTrusted ? readToolSets(host.workspaceFolder) : { sets: [], notes: [] };
+  // A workspace file is untrusted: in Restricted Mode none is read (they could only narrow, but a window that trusts nothing reads nothing); the user's always are.
+  const user = userPrompts === undefined ? undefined : { path: userPrompts, shown: 'User/prompts' };
+  const { sets, notes } = readToolSets(vscode.workspace.isTrusted ? host.workspaceFolder : undefined, user);
   for (const note of notes) void vscode.window.showWarningMessage(`Sprout: tool sets: ${note}`);
   const current = chat.toolChoice;
   let on: Set<string>;

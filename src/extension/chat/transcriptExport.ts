@@ -54,6 +54,9 @@ export function entriesToMarkdown(title: string, entries: readonly ChatEntry[]):
       case 'plan':
         out.push(`**Plan** (${e.state}, model text):`, '', ...fenced(e.steps.map((s, i) => `${i + 1}. ${s}`).join('\n')), '');
         break;
+      case 'sampling':
+        out.push(`**MCP sampling** by \`${e.server}\` (${e.status}${e.model === undefined ? '' : `, ${e.model}`}${e.tokens === undefined ? '' : `, ${e.tokens.total} tokens`}, server text):`, '', ...fenced(e.prompt), '');
+        break;
     }
   }
   return out.join('\n');

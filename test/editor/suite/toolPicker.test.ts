@@ -4,7 +4,8 @@
 // checked items give them), a tool set of the workspace's .vscode/*.toolsets.jsonc among them. The
 // request the fake received offers only what was picked; the model's call to a tool turned off is
 // refused with words and never runs (no approval card); the choice is the chat's, read back from its
-// file when the chat is opened again, and another chat has every tool.
+// file when the chat is opened again, and another chat has every tool. The second test drives the
+// quick pick itself with the workbench's commands and checks the next request.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,5 +73,41 @@ describe('tool picker (Sprout: Pick Tools)', function () {
     const reopened = await sprout.controller.current();
     assert.notEqual(reopened, chat, 'a new Chat object, read from the files');
     assert.deepEqual(reopened.toolChoice, choice);
+  });
+
+  // The real quick pick, driven with the workbench's own commands as VS Code's API tests drive a
+  // canSelectMany pick (microsoft/vscode, extensions/vscode-api-tests/src/singlefolder-tests/quickInput.test.ts:
+  // quickOpenSelectNext moves the active item, quickPickManyToggle flips its box, acceptSelectedQuickOpenItem accepts).
+  it('the quick pick itself: unchecking a server and one tool narrows the next request', async () => {
+    const sprout = await api();
+    assert.ok(fake, 'the first test started the fake model server');
+    fake.enqueue(fakeReply.text('narrowed'));
+    await vscode.commands.executeCommand('sprout.newChat');
+    const chat = await sprout.controller.current();
+    let labels: string[] | undefined;
+    const listening = sprout.onToolPickerShown((shown) => (labels = shown));
+    const answered = vscode.commands.executeCommand<{ off: string[] } | undefined>('sprout.pickTools');
+    const items = await until(() => labels, 'the tool picker to be shown');
+    listening.dispose();
+    const workspaceGroup = items.indexOf('$(server) workspace');
+    const editorGroup = items.indexOf('$(server) editor');
+    assert.ok(workspaceGroup >= 0 && editorGroup > workspaceGroup, items.join(' | '));
+    const editorTool = items[editorGroup + 1] ?? '';
+    // The first "next" makes the first item active; each further one moves down a row (separators are not rows).
+    for (let i = 0; i <= workspaceGroup; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.quickPickManyToggle');
+    for (let i = workspaceGroup; i < editorGroup + 1; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.quickPickManyToggle');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const choice = await answered;
+    assert.ok(choice?.off.includes('workspace__read_file') && choice.off.includes(`editor__${editorTool}`), JSON.stringify(choice));
+    assert.deepEqual(chat.toolChoice, choice);
+
+    const before = fake.chatRequests().length;
+    await sprout.controller.send('hi with fewer tools');
+    const offered = ((fake.chatRequests()[before]?.body as WireRequest).tools ?? []).map((t) => t.function.name);
+    assert.deepEqual(offered.filter((n) => n.startsWith('workspace__')), [], offered.join(', '));
+    assert.ok(!offered.includes(`editor__${editorTool}`), `${editorTool} was unchecked: ${offered.join(', ')}`);
+    assert.ok(offered.some((n) => n.startsWith('editor__')), `the rest of the editor server stays on: ${offered.join(', ')}`);
   });
 });

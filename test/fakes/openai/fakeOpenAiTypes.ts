@@ -162,6 +162,8 @@ export interface FakeOpenAiOptions {
   port?: number;
   /** Ids listed by `GET /v1/models`. */
   models?: string[];
+  /** The most tools a request may carry (default OpenAI's 128): higher for an endpoint without that cap, as a self-hosted server (the bench's all-tools side). */
+  maxTools?: number;
   /** Called for every request as it is recorded (the standalone process logs with it). */
   onRequest?: (record: FakeRequestRecord) => void;
 }

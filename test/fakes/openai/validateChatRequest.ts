@@ -47,13 +47,13 @@ export function checkToolName(name: unknown, param: string): Rejection | undefin
   return undefined;
 }
 
-function checkTools(tools: unknown): Rejection | undefined {
+function checkTools(tools: unknown, maxTools: number): Rejection | undefined {
   if (tools === undefined) return undefined;
   if (!Array.isArray(tools)) return reject("Invalid type for 'tools': expected an array, but got an object instead.", 'tools', 'invalid_type');
   if (tools.length === 0) return reject("Invalid 'tools': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'tools', 'empty_array');
   // OpenAI's limit and words, as users meet them: https://github.com/vishalmysore/Tools4AI/issues/16
-  if (tools.length > MAX_TOOLS) {
-    return reject(`Invalid 'tools': array too long. Expected an array with maximum length ${MAX_TOOLS}, but got an array with length ${tools.length} instead.`, 'tools', 'array_above_max_length');
+  if (tools.length > maxTools) {
+    return reject(`Invalid 'tools': array too long. Expected an array with maximum length ${maxTools}, but got an array with length ${tools.length} instead.`, 'tools', 'array_above_max_length');
   }
   for (const [i, tool] of tools.entries()) {
     if (!isObject(tool) || tool.type !== 'function' || !isObject(tool.function)) {
@@ -184,7 +184,7 @@ class HistoryChecker {
 }
 
 /** Returns the rejection the real API would give, or undefined for an acceptable request. */
-export function validateChatRequest(body: unknown): Rejection | undefined {
+export function validateChatRequest(body: unknown, maxTools = MAX_TOOLS): Rejection | undefined {
   if (!isObject(body)) return reject('We could not parse the JSON body of your request. The OpenAI API expects a JSON payload.');
   if (typeof body.model !== 'string' || body.model.length === 0) return reject('you must provide a model parameter');
   if (body.messages === undefined) return reject("Missing required parameter: 'messages'.", 'messages', 'missing_required_parameter');
@@ -196,7 +196,7 @@ export function validateChatRequest(body: unknown): Rejection | undefined {
   if (body.max_tokens !== undefined && body.max_tokens !== null && (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1)) {
     return reject(`Invalid 'max_tokens': integer below minimum value. Expected a value >= 1, but got ${JSON.stringify(body.max_tokens)} instead.`, 'max_tokens', 'integer_below_min_value');
   }
-  return checkTools(body.tools) ?? new HistoryChecker().check(body.messages);
+  return checkTools(body.tools, maxTools) ?? new HistoryChecker().check(body.messages);
 }
 
 export function authRejection(header: string | undefined, apiKey: string): Rejection | undefined {

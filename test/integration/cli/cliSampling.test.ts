@@ -56,6 +56,10 @@ describe('MCP sampling in the CLI with @modelcontextprotocol/server-everything',
     assert.ok(asked?.type === 'sampling_requested' && asked.request.server === 'everything' && asked.request.maxTokens === 64 && asked.request.cappedTo === undefined);
     const done = answered(events);
     assert.deepEqual([done?.outcome, done?.by, done?.model, done?.usage?.totalTokens], ['answered', 'policy', 'fake-model', 27]);
+    // --json's usage_total (just before the outcome) counts the sampling tokens apart from the agent's own calls.
+    const total = (events as unknown[]).find((e): e is { type: 'usage_total'; sampling: { totalTokens: number; requests: number }; model: { calls: number }; totalTokens: number } => (e as { type?: string }).type === 'usage_total');
+    assert.deepEqual([total?.sampling.totalTokens, total?.sampling.requests, total?.model.calls], [27, 1, 3]);
+    assert.ok(total !== undefined && total.totalTokens >= 27, JSON.stringify(total));
     assert.equal(outcomeOf(events)?.reason, 'end_turn');
   });
 

@@ -58,7 +58,7 @@ test('tool sets in VS Code\'s format: sets and notes; a set name stands for its 
   assert.deepEqual(sets, [{ name: 'reader', tools: ['workspace/read_file', 'github'], description: 'Read', file: '.vscode/a.toolsets.jsonc' }]);
   assert.equal(notes.length, 2);
   assert.match(notes[0] ?? '', /\.vscode\/a\.toolsets\.jsonc: tool set "broken" needs "tools"/);
-  assert.match(parseToolSets([], 'f.jsonc').notes[0] ?? '', /^f\.jsonc: expected an object of tool sets/);
+  assert.match(parseToolSets([], 'f.jsonc').notes[0] ?? '', /^f\.jsonc:1: expected an object of tool sets/);
   assert.deepEqual(expandToolNames(['reader', ' todo ', '', 'github'], sets), ['workspace/read_file', 'github', 'todo']);
 });
 
