@@ -28,6 +28,7 @@ import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
 import { readMentions } from './contextMentions';
+import { mentionedResources } from '../../agent/contextMentions';
 import type { ResourceHost } from '../../agent/resources';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
@@ -150,7 +151,7 @@ export class ChatController {
       // The hook files that run were settled while the servers started (consent): the session calls them too.
       chat.session.updateSettings(this.deps.host.agentSettings());
       return attached;
-    }, { images, ...(mode === undefined ? {} : { mode }), ...agents });
+    }, { images, ...(mode === undefined ? {} : { mode }), ...agents, resources: mentionedResources(text) });
     this.deps.views.broadcast({ type: 'handoffs', handoffs: [...(agents.agent?.handoffs ?? [])] });
     this.deps.index.touch(chat.id, undefined, Date.now());
   }
