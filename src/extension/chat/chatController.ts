@@ -103,6 +103,12 @@ export class ChatController {
     return this.deps.host.tools.resources;
   }
 
+  /** The servers' resources once the servers are up (the Attach menu's Resource…). */
+  async startedResources(): Promise<ResourceHost | undefined> {
+    await this.deps.host.ensureServers();
+    return this.deps.host.tools.resources;
+  }
+
   /** The commands the composer's `/` menu lists: Sprout's own, the prompt files, the running servers' prompts. */
   async slashCommands(): Promise<SlashCommandInfo[]> {
     return [...slashCommandList(this.deps.host.workspaceFolder), ...(await mcpSlashCommands(this.deps.host.currentHub))];
