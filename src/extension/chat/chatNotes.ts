@@ -15,6 +15,8 @@ import { hookFailedText, hookLabel, hookTimedOutText } from '../../shared/hookTe
 export interface Note {
   level: 'info' | 'warning' | 'error';
   text: string;
+  /** Files the note names, each opened from the chat (the instruction files that apply). */
+  files?: string[];
 }
 
 function firstLine(text: string): string {
@@ -48,7 +50,7 @@ function instructionsNote(event: Extract<AgentEvent, { type: 'instructions' }>):
   const n = event.applied.length;
   const files = n === 0 ? 'No instruction files apply.' : `${n} ${n === 1 ? 'instruction' : 'instructions'}: ${event.applied.map((a) => `${a.path} (${a.why})`).join(', ')}.`;
   if (n === 0 && event.notes.length === 0) return undefined;
-  return { level: event.notes.length > 0 ? 'warning' : 'info', text: [files, ...event.notes].join(' ') };
+  return { level: event.notes.length > 0 ? 'warning' : 'info', text: [files, ...event.notes].join(' '), ...(n === 0 ? {} : { files: event.applied.map((a) => a.path) }) };
 }
 
 /** "2 skills: context-map, pytest-coverage." when the skills offered change, with the SKILL.md files that could not be used. */

@@ -201,7 +201,7 @@ export class ChatViewState {
         break;
     }
     const note = noteFor(event);
-    if (note) this.note(note.level, note.text);
+    if (note) this.note(note.level, note.text, note.files);
   }
 
   /** A quiet hook call joins the turn's footer; the calls of one hook of one server are one line however many there were. */
@@ -340,8 +340,8 @@ export class ChatViewState {
     if (entry && step.tag) this.replace({ ...entry, subagent: step.tag });
   }
 
-  private note(level: EntryOf<'hookEvent'>['level'], text: string): void {
-    this.add({ kind: 'hookEvent', id: this.id(), level, text });
+  private note(level: EntryOf<'hookEvent'>['level'], text: string, files?: readonly string[]): void {
+    this.add({ kind: 'hookEvent', id: this.id(), level, text, ...(files === undefined ? {} : { files: [...files] }) });
   }
 
   private add(entry: ChatEntry): void {
