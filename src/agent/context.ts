@@ -12,6 +12,7 @@ import type { AgentSettings } from './settings';
 import type { ChatMessage } from './messages';
 import type { InstructionState } from './instructionState';
 import type { SkillSet } from './skills';
+import type { ResourceWatch } from './resourceWatch';
 import type { SubagentRef, SubagentSlots, SubagentStarter } from './subagents';
 
 export interface CoreContext {
@@ -45,6 +46,8 @@ export interface CoreContext {
   readonly subagent?: SubagentRef;
   /** How this session starts its children (subagents.ts); absent where a session cannot delegate. */
   readonly subagents?: { slots: SubagentSlots; start: SubagentStarter };
+  /** The attached resources watched for changes (resourceWatch.ts). */
+  readonly resourceWatch?: ResourceWatch;
   /** The custom agent last said (`agent` event), by name and notes, so it is said once per change. */
   readonly agentSaid?: { key: string };
 }

@@ -41,6 +41,11 @@ export function parseMentions(prompt: string): Mention[] {
   return [...found.values()];
 }
 
+/** The resources a prompt mentions (`#resource:server:uri`), to watch for changes (resourceWatch.ts). */
+export function mentionedResources(prompt: string): { server: string; uri: string }[] {
+  return parseMentions(prompt).flatMap((m) => (m.kind === 'resource' ? [{ server: m.server, uri: m.uri }] : []));
+}
+
 /** What the user and the model see as the attachment's label. */
 export function mentionLabel(m: Mention): string {
   switch (m.kind) {

@@ -124,6 +124,12 @@ export type AgentEvent =
    * with the child).
    */
   | { type: 'subagent_event'; subagent: { id: string; name: string; callId: string }; event: AgentEvent }
+  /**
+   * An attached resource's watch (resourceWatch.ts): `subscribed` (its changes reach the next round),
+   * `unsupported` (its server offers no subscriptions), `failed` (with `message`), said once each;
+   * `updated`: it changed and was read again into the history.
+   */
+  | { type: 'resource_watch'; server: string; uri: string; state: 'subscribed' | 'unsupported' | 'failed' | 'updated'; message?: string }
   /** The chat works as this custom agent (agentProfiles.ts), with what of its file is not used; emitted when that changes. */
   | { type: 'agent'; name: string; source: string; notes: string[] }
   /**

@@ -35,6 +35,11 @@ export function mcpCommandName(prompt: Pick<McpPromptInfo, 'server' | 'name'>): 
   return `${PREFIX}${prompt.server}.${prompt.name}`;
 }
 
+/** The arguments as a hint after the command: `<required> [optional]`, in declared order. */
+export function mcpArgumentHint(prompt: Pick<McpPromptInfo, 'arguments'>): string {
+  return prompt.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ');
+}
+
 /** Whether a server's prompt can be typed as a command (a name with spaces or dots cannot). */
 export function typeableMcpPrompt(prompt: Pick<McpPromptInfo, 'server' | 'name'>): boolean {
   return COMMAND_PART.test(prompt.server) && COMMAND_PART.test(prompt.name);

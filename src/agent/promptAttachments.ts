@@ -9,6 +9,7 @@ import type { InstructionSet } from './instructions';
 import type { SkillSet } from './skills';
 import type { Mode } from './modes';
 import type { ToolSelection } from './toolSelection';
+import type { ResourceRef } from './resources';
 
 export interface PromptAttachment {
   /** What the user sees, e.g. `src/cart.ts` or `src/cart.ts:10-24`. */
@@ -50,6 +51,8 @@ export interface PromptOptions {
    * picker, the CLI's `--tools`. Only narrows; hooks are never turned off. Absent: every tool.
    */
   tools?: ToolSelection;
+  /** The MCP resources attached (`#resource:`, `--resource`): watched, so a change reaches the next round (resourceWatch.ts). */
+  resources?: readonly ResourceRef[];
 }
 
 export function withAttachments(prompt: string, attachments: readonly PromptAttachment[]): string {

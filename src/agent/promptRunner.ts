@@ -28,6 +28,7 @@ import { type PromptAttachment, type PromptOptions, withAttachments } from './pr
 import { announcement, notePaths } from './instructionState';
 import { selectionAllows, unmatchedEntries } from './toolSelection';
 import { DELEGATE_TOOL_INFO, delegateChoices } from './subagents';
+import { refreshChangedResources, watchResources } from './resourceWatch';
 
 type Step = { kind: 'next' } | { kind: 'finish'; outcome: Omit<Outcome, 'rounds'> };
 type RoundPlan = { kind: 'finish'; reason: OutcomeReason; message?: string } | { kind: 'compact' } | { kind: 'call_model' };
@@ -98,6 +99,7 @@ export class PromptRunner {
     if (hooks.stopBudgetScope === 'prompt') emitBudget(ctx, budgetAtPromptStart(ctx.state().rejectionsUsed, hooks));
     const images = this.options.images ?? [];
     appendMessage(ctx, { role: 'user', content: withAttachments(this.prompt, this.attachments), ...(images.length > 0 ? { images: [...images] } : {}) });
+    await watchResources(ctx, this.options.resources ?? [], this.signal);
     ctx.lifecycle.promptRan = true;
     for (;;) {
       const step = this.signal.aborted ? finish('cancelled') : await this.round();
@@ -166,6 +168,7 @@ export class PromptRunner {
       if (!(await runPromptStartHooks(ctx, tools, this.prompt, this.signal, this.options.mode))) return finish('cancelled');
       this.startHooksDone = true;
     }
+    await refreshChangedResources(ctx, this.signal);
     const request = roundRequest(ctx, tools, this.options.mode, this.choice);
     this.sayAgent(tools);
     this.sayToolLimit(request);

@@ -25,6 +25,12 @@ export const READ_RESOURCE_TOOL_NAME = 'sprout__read_resource';
 /** At most this many resources per server in a listing (the rest are counted, not named). */
 export const LISTED_RESOURCES_PER_SERVER = 200;
 
+/** A resource by its server and URI (an attached one: resourceWatch.ts). */
+export interface ResourceRef {
+  server: string;
+  uri: string;
+}
+
 export interface ResourceInfo {
   server: string;
   uri: string;
@@ -60,6 +66,10 @@ export interface ResourceHost {
   list(signal: AbortSignal): Promise<ResourceListing>;
   /** Rejects with a message naming the server and the URI. */
   read(server: string, uri: string, signal: AbortSignal): Promise<ResourceContent[]>;
+  /** Asks the server to say when the resource changes: `unsupported` when it offers no subscriptions; rejects naming the server. */
+  subscribe?(server: string, uri: string, signal: AbortSignal): Promise<'subscribed' | 'unsupported'>;
+  /** Calls the listener when a server says a subscribed resource changed; returns the way to stop. */
+  onUpdated?(listener: (server: string, uri: string) => void): () => void;
 }
 
 export function resourceToolSpecs(servers: readonly string[]): ResourceToolSpec[] {

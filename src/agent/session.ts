@@ -5,6 +5,7 @@
  * it), forwards tool-host events, and runs one prompt at a time. `run` resolves with a typed outcome
  * and rejects only on misuse. Opening after a crash mid-answer keeps what had streamed.
  */
+import { newResourceWatch } from './resourceWatch';
 import { compact } from './compact';
 import { fixedChars } from './compactionRules';
 import { runWithTimeout } from './cancellation';
@@ -115,6 +116,7 @@ export class AgentSession {
       skills: { set: undefined, announced: '' },
       ...(options.subagent === undefined ? { subagents: { slots: new SubagentSlots(), start: (ref, profile) => this.startSubagent(ref, profile) } } : { subagent: options.subagent }),
       agentSaid: { key: '' },
+      resourceWatch: newResourceWatch(),
     };
     this.stopForwarding = options.tools.subscribe((event) => this.emit(event));
   }
@@ -216,6 +218,7 @@ export class AgentSession {
   /** Stops forwarding tool-host events; the session can still be read but should not run again. */
   dispose(): void {
     this.stopForwarding();
+    this.ctx.resourceWatch?.stop?.();
     this.listeners.clear();
   }
 

@@ -61,7 +61,7 @@ export const USAGE = `Usage: sprout-agent [options] [prompt]
        sprout-agent hooks check [options]   (check hook servers; see sprout-agent hooks --help)
        sprout-agent instructions [folder] [--agent NAME] [--json]   (which instruction files apply, and why)
        sprout-agent skills [--json]         (the Agent Skills the model is offered)
-       sprout-agent prompts [--json]   (the slash commands: prompt files, Claude commands)
+       sprout-agent prompts [--json]   (the slash commands: prompt files, Claude commands, MCP prompts)
        sprout-agent agents [--json]    (the custom agents --agent can name)
        sprout-agent hooks install --agent AGENT   (gate Claude Code, Codex, Gemini CLI, Copilot, Cursor
                                           or Kiro with the same hook servers; see hooks install --help)

@@ -1,7 +1,8 @@
 /**
  * Slash commands in the CLI (docs: README.md#prompt-files-and-slash-commands): `sprout-agent "/fix-tests
  * src/a.ts"` runs the prompt file of that name, expanded by the core (src/agent/promptCommands.ts), with
- * `${input:x}` given as `--input x=value`; `sprout-agent prompts [--json]` lists them. The workspace's
+ * `${input:x}` given as `--input x=value`; `sprout-agent prompts [--json]` lists them with the MCP
+ * servers' prompts (src/cli/cliMcpPrompts.ts). The workspace's
  * files are read only with --trust-workspace; the user's ~/.claude/commands always.
  */
 import { homedir } from 'node:os';
@@ -10,7 +11,9 @@ import { parseArgs } from 'node:util';
 import { BUILTIN_COMMANDS, expandCommand, parseSlash, unknownCommandMessage, type PromptCommand } from '../agent/promptCommands';
 import type { Mode } from '../agent/modes';
 import { isMcpCommand } from '../agent/mcpPrompts';
-import type { PendingMcpPrompt } from './cliMcpPrompts';
+import { listCliMcpPrompts, mcpPromptJson, mcpPromptLine, type PendingMcpPrompt } from './cliMcpPrompts';
+import type { Logger } from '../agent/ports';
+import { secretEnvNames } from './cliArgs';
 import type { PromptAttachment } from '../agent/promptAttachments';
 import { readText } from '../customizations/instructionFiles';
 import { readPromptFiles, type PromptCommandSet } from '../customizations/promptFiles';
@@ -92,18 +95,32 @@ export function expandCliPrompt(prompt: string, set: PromptCommandSet, inputs: R
   return { prompt: expansion.prompt, attachments, command, ...(expansion.mode === undefined ? {} : { mode: expansion.mode }) };
 }
 
-export const PROMPTS_USAGE = `Usage: sprout-agent prompts [--cwd DIR] [--json]
+export const PROMPTS_USAGE = `Usage: sprout-agent prompts [--cwd DIR] [--mcp-config FILE] [--trust-workspace] [--json]
 
 Lists the slash commands a run can use: the workspace's prompt files (.github/prompts/*.prompt.md,
-.claude/commands/**/*.md) and your own ~/.claude/commands/**/*.md. Run one with
-sprout-agent "/NAME arguments" (and --input NAME=VALUE for each \${input:NAME} it asks for).
-An MCP server's prompts run as sprout-agent "/mcp.SERVER.PROMPT arguments" (its arguments in
-declared order, or --input NAME=VALUE); they are not listed here (that would start the servers).
+.claude/commands/**/*.md), your own ~/.claude/commands/**/*.md, and the prompts of the MCP servers a
+run would start (--mcp-config FILE, and <cwd>/.vscode/mcp.json with --trust-workspace), which start
+for the listing and stop after it. Run one with sprout-agent "/NAME arguments" (and --input
+NAME=VALUE for each \${input:NAME} it asks for); an MCP prompt with sprout-agent
+"/mcp.SERVER.PROMPT arguments" (its arguments in declared order, or --input NAME=VALUE).
 A run reads the workspace's files only with --trust-workspace (or SPROUT_AGENT_TRUST_WORKSPACE=1).
 `;
 
-export function runPromptsCommand(argv: readonly string[], io: CliIo): number {
-  const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: { json: { type: 'boolean' }, cwd: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+const PROMPTS_OPTIONS = {
+  json: { type: 'boolean' },
+  cwd: { type: 'string' },
+  'mcp-config': { type: 'string' },
+  'trust-workspace': { type: 'boolean' },
+  'allow-secret-env': { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function commandJson(c: PromptCommand): Record<string, unknown> {
+  return { name: c.name, source: c.path, scope: c.scope, format: c.format, description: c.description ?? '', argumentHint: c.argumentHint ?? '', ...(c.mode === undefined ? {} : { mode: c.mode }) };
+}
+
+export async function runPromptsCommand(argv: readonly string[], io: CliIo, logger: Logger): Promise<number> {
+  const { values } = parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: PROMPTS_OPTIONS });
   if (values.help === true) {
     io.stdout.write(PROMPTS_USAGE);
     return EXIT_OK;
@@ -112,14 +129,17 @@ export function runPromptsCommand(argv: readonly string[], io: CliIo): number {
   // Listing reads the workspace's files to show them; a run uses them only when trusted.
   const set = cliPromptCommands(root, true, io.env);
   const trusted = trustsWorkspace(false, io.env);
+  const servers = { mcpConfig: values['mcp-config'], trustWorkspace: values['trust-workspace'] === true, allowSecretEnv: secretEnvNames(values['allow-secret-env']) };
+  const mcp = await listCliMcpPrompts(servers, root, io, logger);
+  const notes = [...set.notes, ...mcp.notes];
   if (values.json === true) {
-    const commands = set.commands.map((c) => ({ name: c.name, source: c.path, scope: c.scope, format: c.format, description: c.description ?? '', argumentHint: c.argumentHint ?? '', ...(c.mode === undefined ? {} : { mode: c.mode }) }));
-    io.stdout.write(`${JSON.stringify({ commands, builtin: BUILTIN_COMMANDS, notes: set.notes })}\n`);
+    io.stdout.write(`${JSON.stringify({ commands: set.commands.map(commandJson), mcpPrompts: mcp.prompts.map(mcpPromptJson), builtin: BUILTIN_COMMANDS, notes })}\n`);
     return EXIT_OK;
   }
   const out: string[] = set.commands.length === 0 ? ['No prompt files or commands found.'] : ['Commands:'];
   for (const c of set.commands) out.push(`  /${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}  ${c.description ?? ''}  (${c.path})`);
-  for (const note of set.notes) out.push(`note: ${note}`);
+  if (mcp.prompts.length > 0) out.push('MCP prompts:', ...mcp.prompts.map(mcpPromptLine));
+  for (const note of notes) out.push(`note: ${note}`);
   if (!trusted && set.commands.some((c) => c.scope === 'workspace')) out.push('A run uses the workspace\'s files only with --trust-workspace (or SPROUT_AGENT_TRUST_WORKSPACE=1); your own always.');
   io.stdout.write(`${out.map((l) => neutralizeTerminalText(l)).join('\n')}\n`);
   return EXIT_OK;

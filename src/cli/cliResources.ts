@@ -37,13 +37,17 @@ export async function readCliResources(refs: readonly ResourceRef[], host: Resou
   return attached;
 }
 
-/** The prompt's attachments with each `--resource` read after them (parsed here: a bad value is a usage error). */
+/**
+ * The prompt's attachments with each `--resource` read after them (parsed here: a bad value is a usage
+ * error), and the resources to watch: one that changes while the run goes on is read again for the next round.
+ */
 export async function withCliResources(
   attachments: Pick<PromptOptions, 'attachments'>,
   values: readonly string[],
   host: ResourceHost | undefined,
   signal: AbortSignal,
-): Promise<Pick<PromptOptions, 'attachments'>> {
+): Promise<Pick<PromptOptions, 'attachments' | 'resources'>> {
   if (values.length === 0) return attachments;
-  return { attachments: [...(attachments.attachments ?? []), ...(await readCliResources(parseResourceRefs(values), host, signal))] };
+  const refs = parseResourceRefs(values);
+  return { attachments: [...(attachments.attachments ?? []), ...(await readCliResources(refs, host, signal))], resources: refs };
 }

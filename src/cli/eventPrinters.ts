@@ -139,11 +139,7 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'sampling_answered':
       return samplingNote(event);
     case 'tools_limited':
-      return (
-        `the MCP servers list ${event.listed} tools, more than one request may carry (${event.limit}); the model finds the tools of ` +
-        `${oneLine(limitedServersText(event.servers), 500)} with the tool search (${SEARCH_TOOL_NAME}). ` +
-        'To choose yourself, name the servers or tools this task needs with --tools, or mark the others "disabled": true in the --mcp-config file'
-      );
+      return toolsLimitedLine(event);
     case 'tools_unmatched':
       return `--tools: no MCP server lists ${oneLine(event.names.map(quotedName).join(', '), 500)} (a server name, server/tool, server__tool or a tool set of .vscode/*.toolsets.jsonc, read with --trust-workspace); the other names still apply`;
     case 'tools_loaded':
@@ -151,6 +147,8 @@ function diagnostic(event: AgentEvent): string | undefined {
     case 'instructions':
       // Notes only (a file that could not be used, an untrusted workspace); the files themselves with --verbose.
       return event.notes.length === 0 ? undefined : event.notes.map((n) => `instructions: ${oneLine(n, 500)}`).join('\nsprout-agent: ');
+    case 'resource_watch':
+      return resourceWatchLine(event);
     case 'skills':
       // Notes only (a SKILL.md that could not be used, an untrusted workspace); `sprout-agent skills` lists them.
       return event.notes.length === 0 ? undefined : event.notes.map((n) => `skills: ${oneLine(n, 500)}`).join('\nsprout-agent: ');
@@ -214,4 +212,20 @@ export function textEventPrinter(out: WritableLike, err: WritableLike): EventPri
     const note = diagnostic(event.type === 'subagent_event' ? event.event : event);
     if (note !== undefined) line(err, `sprout-agent: ${note}`);
   };
+}
+
+/** An attached resource's subscription, said once; a refresh is in --json only. */
+function resourceWatchLine(event: Extract<AgentEvent, { type: 'resource_watch' }>): string | undefined {
+  const what = `--resource ${oneLine(event.server, 200)}:${oneLine(event.uri, 500)}`;
+  if (event.state === 'subscribed') return `${what}: watched; a change reaches the next round`;
+  if (event.state === 'updated') return undefined;
+  return `${what}: sent as attached (${event.state === 'unsupported' ? 'the server offers no subscriptions' : oneLine(event.message ?? '', 500)})`;
+}
+
+function toolsLimitedLine(event: Extract<AgentEvent, { type: 'tools_limited' }>): string {
+  return (
+    `the MCP servers list ${event.listed} tools, more than one request may carry (${event.limit}); the model finds the tools of ` +
+    `${oneLine(limitedServersText(event.servers), 500)} with the tool search (${SEARCH_TOOL_NAME}). ` +
+    'To choose yourself, name the servers or tools this task needs with --tools, or mark the others "disabled": true in the --mcp-config file'
+  );
 }

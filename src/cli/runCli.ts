@@ -262,7 +262,7 @@ export async function runCli(given: CliIo): Promise<number> {
   if (io.argv[0] === 'hooks') return runHooks(io, logger);
   if (io.argv[0] === 'skills') return withExitCodes(io, () => Promise.resolve(runSkillsCommand(io.argv.slice(1), io)));
   if (io.argv[0] === 'agents') return withExitCodes(io, () => Promise.resolve(runAgentsCommand(io.argv.slice(1), io)));
-  if (io.argv[0] === 'prompts') return withExitCodes(io, () => Promise.resolve(runPromptsCommand(io.argv.slice(1), io)));
+  if (io.argv[0] === 'prompts') return withExitCodes(io, () => runPromptsCommand(io.argv.slice(1), io, logger));
   if (io.argv[0] === 'instructions') return withExitCodes(io, () => Promise.resolve(runInstructionsCommand(io.argv.slice(1), io)));
   let args: CliArgs;
   try {

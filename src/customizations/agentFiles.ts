@@ -9,7 +9,7 @@
  */
 import type { AgentHandoff, AgentProfile } from '../agent/agentProfiles';
 import { FrontMatterError, listField, readFrontMatter, stringField } from './frontMatter';
-import { linkedOut, readText } from './instructionFiles';
+import { readFoundFiles, trustedFiles, type CustomizationRoots } from './instructionFiles';
 import type { InstructionFileSystem } from './instructionSources';
 import { type AgentFileFormat, mapAgentTools } from './agentToolSelectors';
 
@@ -23,13 +23,8 @@ export interface AgentFolder {
   suffixes: readonly string[];
 }
 
-export interface ReadAgentFilesOptions {
-  /** The workspace folder (absolute, `/`). */
-  root: string;
-  /** The user's home folder, for `~/.claude/agents` and `~/.copilot/agents`; none read when undefined. */
-  home?: string;
-  /** False: none of the workspace's files are read (Restricted Mode, the CLI without --trust-workspace). */
-  trusted: boolean;
+/** `home`: for `~/.claude/agents` and `~/.copilot/agents`. */
+export interface ReadAgentFilesOptions extends CustomizationRoots {
   /** More user folders (the editor's: VS Code's user prompts folder). */
   userFolders?: readonly AgentFolder[];
 }
@@ -160,22 +155,11 @@ export function parseAgentFile(text: string, file: { shown: string; stem: string
 export function readAgentFiles(fs: InstructionFileSystem, options: ReadAgentFilesOptions): AgentSet {
   const notes: string[] = [];
   const folders = agentFolders(options);
-  const workspaceFiles = folders.workspace.flatMap((f) => agentFilesIn(fs, f).map((file) => ({ ...file, folder: f })));
-  if (!options.trusted && workspaceFiles.length > 0) notes.push(UNTRUSTED_AGENTS_NOTE);
-  const files = [...(options.trusted ? workspaceFiles : []), ...folders.user.flatMap((f) => agentFilesIn(fs, f).map((file) => ({ ...file, folder: f })))];
-  const realRoot = fs.realPath(options.root) ?? options.root;
+  const filesOf = (f: AgentFolder) => agentFilesIn(fs, f).map((file) => ({ ...file, folder: f, scope: f.scope }));
+  const files = [...trustedFiles(folders.workspace.flatMap(filesOf), options.trusted, UNTRUSTED_AGENTS_NOTE, notes), ...folders.user.flatMap(filesOf)];
   const agents: AgentProfile[] = [];
-  for (const file of files) {
-    if (file.folder.scope === 'workspace' && linkedOut(fs, realRoot, file.absolute)) {
-      notes.push(`${file.shown}: not read, it links to a file outside the workspace.`);
-      continue;
-    }
-    const read = readText(fs, file.absolute, file.shown);
-    if ('note' in read) {
-      notes.push(read.note);
-      continue;
-    }
-    const agent = parseAgentFile(read.text, { shown: file.shown, stem: file.stem, format: file.folder.format }, notes);
+  for (const { file, text } of readFoundFiles(fs, options.root, files, notes)) {
+    const agent = parseAgentFile(text, { shown: file.shown, stem: file.stem, format: file.folder.format }, notes);
     if (agent === undefined) continue;
     const taken = agents.find((a) => a.name.toLowerCase() === agent.name.toLowerCase());
     if (taken !== undefined) {

@@ -14,13 +14,17 @@ import type { InstructionFileSystem, InstructionSource } from './instructionSour
 
 export { INSTRUCTION_SOURCES, type InstructionFileSystem, type InstructionSource } from './instructionSources';
 
-export interface ReadInstructionsOptions {
+/** Where each format's files are read from (instructions, prompt files, custom agents). */
+export interface CustomizationRoots {
   /** The workspace folder (absolute, `/`). */
   root: string;
-  /** The user's home folder, for user-level files; none read when undefined. */
+  /** The user's home folder, for the user's own files; none read when undefined. */
   home?: string;
   /** False: none of the workspace's files are read (Restricted Mode, the CLI without --trust-workspace). */
   trusted: boolean;
+}
+
+export interface ReadInstructionsOptions extends CustomizationRoots {
   sources: readonly InstructionSource[];
   compileGlob: GlobCompiler;
   /** Workspace-relative folders holding Copilot's `*.instructions.md` files (VS Code's `chat.instructionsFilesLocations`); `.github/instructions` when absent. */
@@ -53,6 +57,33 @@ function join(folder: string, relative: string): string {
 export function linkedOut(fs: InstructionFileSystem, realRoot: string, absolute: string): boolean {
   const real = fs.realPath(absolute);
   return real === undefined || (real !== realRoot && !real.startsWith(`${realRoot.replace(/\/+$/, '')}/`));
+}
+
+/** The workspace's files when trusted; when not, none, and `untrustedNote` once when it has any. */
+export function trustedFiles<F>(workspace: readonly F[], trusted: boolean, untrustedNote: string, notes: string[]): F[] {
+  if (!trusted && workspace.length > 0) notes.push(untrustedNote);
+  return trusted ? [...workspace] : [];
+}
+
+/** Each file's text, in order; a workspace file that links out of the workspace, or one `readText` refuses, is a note instead. */
+export function readFoundFiles<F extends { absolute: string; shown: string; scope: 'workspace' | 'user' }>(
+  fs: InstructionFileSystem,
+  root: string,
+  files: readonly F[],
+  notes: string[],
+): { file: F; text: string; sha256: string }[] {
+  const realRoot = fs.realPath(root) ?? root;
+  const read: { file: F; text: string; sha256: string }[] = [];
+  for (const file of files) {
+    if (file.scope === 'workspace' && linkedOut(fs, realRoot, file.absolute)) {
+      notes.push(`${file.shown}: not read, it links to a file outside the workspace.`);
+      continue;
+    }
+    const one = readText(fs, file.absolute, file.shown);
+    if ('note' in one) notes.push(one.note);
+    else read.push({ file, ...one });
+  }
+  return read;
 }
 
 /** The text of a file, or a note saying why it cannot be used. */
@@ -137,23 +168,12 @@ export function readInstructions(fs: InstructionFileSystem, options: ReadInstruc
   const found: FoundFile[] = options.sources.includes('user') ? userFiles(options.home, fs).filter((f) => options.sources.includes(sourceOf(f.format))) : [];
   // Untrusted: the walk only lists names (to say so when there is something to say), nothing is read.
   const workspace = findInstructionFiles(fs, options.root, options.sources, notes, options.copilotFolders);
-  if (options.trusted) found.push(...workspace);
-  else if (workspace.length > 0) notes.push(UNTRUSTED_NOTE);
+  found.push(...trustedFiles(workspace, options.trusted, UNTRUSTED_NOTE, notes));
   const files: InstructionFile[] = [];
-  const realRoot = fs.realPath(options.root) ?? options.root;
-  for (const file of found) {
-    if (file.scope === 'workspace' && linkedOut(fs, realRoot, file.absolute)) {
-      notes.push(`${file.shown}: not read, it links to a file outside the workspace.`);
-      continue;
-    }
-    const read = readText(fs, file.absolute, file.shown);
-    if ('note' in read) {
-      notes.push(read.note);
-      continue;
-    }
-    const rule = parseRule(file, read.text);
+  for (const { file, text, sha256 } of readFoundFiles(fs, options.root, found, notes)) {
+    const rule = parseRule(file, text);
     if (rule.note !== undefined) notes.push(rule.note);
-    if (rule.usable) files.push(toFile(file, rule, read.sha256));
+    if (rule.usable) files.push(toFile(file, rule, sha256));
   }
   const imports = options.trusted ? readImports(fs, options.root, files, notes) : new Map<string, ImportedText>();
   return { files, imports, notes, compileGlob: options.compileGlob, root: options.root };

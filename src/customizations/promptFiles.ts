@@ -9,17 +9,11 @@
 import { BUILTIN_COMMANDS, type PromptCommand } from '../agent/promptCommands';
 import { isMode, type Mode } from '../agent/modes';
 import { FrontMatterError, listField, readFrontMatter, stringField } from './frontMatter';
-import { linkedOut, readText } from './instructionFiles';
+import { readFoundFiles, trustedFiles, type CustomizationRoots } from './instructionFiles';
 import type { InstructionFileSystem } from './instructionSources';
 
-export interface ReadPromptFilesOptions {
-  /** The workspace folder (absolute, `/`). */
-  root: string;
-  /** The user's home folder, for `~/.claude/commands`; none read when undefined. */
-  home?: string;
-  /** False: none of the workspace's files are read (Restricted Mode, the CLI without --trust-workspace). */
-  trusted: boolean;
-}
+/** `home`: for `~/.claude/commands`. */
+export type ReadPromptFilesOptions = CustomizationRoots;
 
 export interface PromptCommandSet {
   commands: PromptCommand[];
@@ -151,23 +145,12 @@ function argumentHintOf(value: unknown): string | undefined {
 export function readPromptFiles(fs: InstructionFileSystem, options: ReadPromptFilesOptions): PromptCommandSet {
   const notes: string[] = [];
   const workspace = [...copilotFiles(fs, options.root), ...claudeFiles(fs, join(options.root, '.claude/commands'), '.claude/commands', 'workspace')];
-  const found: Found[] = options.trusted ? workspace : [];
-  if (!options.trusted && workspace.length > 0) notes.push(UNTRUSTED_PROMPTS_NOTE);
+  const found: Found[] = trustedFiles(workspace, options.trusted, UNTRUSTED_PROMPTS_NOTE, notes);
   if (options.home !== undefined) found.push(...claudeFiles(fs, join(options.home, '.claude/commands'), '~/.claude/commands', 'user'));
-  const realRoot = fs.realPath(options.root) ?? options.root;
   const commands: PromptCommand[] = [];
   const taken = new Map<string, string>(BUILTIN_COMMANDS.map((b) => [b.name, 'Sprout\'s own command']));
-  for (const file of found) {
-    if (file.scope === 'workspace' && linkedOut(fs, realRoot, file.absolute)) {
-      notes.push(`${file.shown}: not read, it links to a file outside the workspace.`);
-      continue;
-    }
-    const read = readText(fs, file.absolute, file.shown);
-    if ('note' in read) {
-      notes.push(read.note);
-      continue;
-    }
-    const command = parseCommand(file, read.text, notes);
+  for (const { file, text } of readFoundFiles(fs, options.root, found, notes)) {
+    const command = parseCommand(file, text, notes);
     if (command === undefined) continue;
     const owner = taken.get(command.name);
     if (owner !== undefined) {

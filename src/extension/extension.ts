@@ -17,6 +17,7 @@ import { ApiKeyStore } from './settings/apiKeyStore';
 import { ChatController } from './chat/chatController';
 import { ChatIndex } from './chat/chatIndex';
 import { handleChatMessage } from './chat/chatMessages';
+import { windowQuickPicks, type QuickPicks } from './chat/attachments';
 import { SproutTerminals } from './terminal/sproutTerminals';
 import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, restoreChatEditors, type ChatWebviewDeps } from './chat/chatViewProvider';
 import { ChatViews } from './chat/chatViews';
@@ -86,6 +87,8 @@ export interface SproutApi {
   settings: () => ReturnType<typeof readSettings>;
   statusBar: vscode.StatusBarItem;
   mcpPrompts: McpUserPrompts;
+  /** How the Attach menu asks (VS Code's quick pick by default). */
+  picks: QuickPicks;
   /** Wall time of `activate` itself (what `npm run bench` reports as activation). */
   activationMs: number;
   /** Everything a `sprout` task writes to its terminal, as written (after neutralising). */
@@ -266,8 +269,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   // VS Code's user prompts folder (its user-level agents): <User>/prompts, beside <User>/globalStorage/<extension>.
   const userPrompts = vscode.Uri.joinPath(context.globalStorageUri, '..', '..', 'prompts').fsPath;
   const controller = new ChatController({ host, index, logger, state: context.workspaceState, settings: () => settings, views, questions, events, terminals, userPrompts });
+  const picks: QuickPicks = { show: (items, options) => windowQuickPicks.show(items, options) };
   const handle = (message: WebviewMessage): Promise<void> =>
-    handleChatMessage(message, { chats: controller, views, questions, testing, terminals, state: context.workspaceState, runCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args) });
+    handleChatMessage(message, { chats: controller, views, questions, testing, terminals, picks, state: context.workspaceState, runCommand: (command, ...args) => void vscode.commands.executeCommand(command, ...args) });
   registerParts(context, { channel, keys, logger, host, events, hooks, tree, index, controller, views, questions, handle, approvals, testing, workspaceFolder }, {
     get: () => settings,
     reread: () => {
@@ -284,7 +288,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const activationMs = performance.now() - started;
   logger.info(`Sprout activated in ${Math.round(activationMs)} ms`, { trusted: vscode.workspace.isTrusted });
   const snapshot = async (): Promise<ChatState> => views.snapshot(await controller.current(), controller.facts());
-  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, hookFiles, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, activationMs, onTaskOutput: taskOutput.event, onToolPickerShown };
+  return { controller, views, questions, handle, snapshot, events, host, hooks, tree, testing, consent, keyConsent, secretConsent, hookFiles, approvals, keys, index, settings: () => settings, statusBar: statusBarItem!, mcpPrompts, picks, activationMs, onTaskOutput: taskOutput.event, onToolPickerShown };
 }
 
 export async function deactivate(): Promise<void> {

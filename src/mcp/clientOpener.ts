@@ -85,6 +85,8 @@ function newClient(request: OpenRequest, plan: EraPlan): Client {
     },
   );
   installFeatureHandlers(client, config.name, opts.features, { emit: opts.emit, logger: opts.logger, questionFromHook: request.questionFromHook });
+  // Both eras deliver it here: unsolicited after `resources/subscribe`, or on a `subscriptions/listen` stream.
+  client.setNotificationHandler('notifications/resources/updated', (notification) => opts.onResourceUpdated?.(config.name, notification.params.uri));
   client.onerror = (error) => opts.logger?.debug('mcp transport error', { server: config.name, error: error.message });
   return client;
 }

@@ -53,6 +53,8 @@ export interface ConnectionOptions {
   onStatus?: (status: ServerStatus) => void;
   /** The server said its prompt list changed. */
   onPromptsChanged?: (server: string) => void;
+  /** The server said a subscribed resource changed (`notifications/resources/updated`). */
+  onResourceUpdated?: (server: string, uri: string) => void;
 }
 
 /** The wait before restart `attempt` (1 for the first): doubling from the initial delay, capped. */

@@ -61,6 +61,7 @@ export class McpHub implements ToolHost {
   private readonly listed = new Map<string, ToolInfo[]>();
   private readonly statusListeners = new Set<(status: ServerStatus) => void>();
   private readonly promptListeners = new Set<(server: string) => void>();
+  private readonly resourceListeners = new Set<(updated: { server: string; uri: string }) => void>();
   private readonly clock: Clock;
   private readonly timeoutMs: number;
   /** The connected servers' MCP resources, for the core's resource tools and the hosts' attachments. */
@@ -97,6 +98,7 @@ export class McpHub implements ToolHost {
           eras,
           onStatus: (status) => this.emitStatus(status),
           onPromptsChanged: (server) => notifyAll(this.promptListeners, server),
+          onResourceUpdated: (server, uri) => notifyAll(this.resourceListeners, { server, uri }),
         }),
       );
     }
@@ -109,6 +111,11 @@ export class McpHub implements ToolHost {
         return c.resourceClient() ?? Promise.reject(new Error(`MCP server ${quotedName(server)} is not connected, or has no resources`));
       },
       timeoutMs: options.connectTimeoutMs ?? 30_000,
+      onUpdated: (listener) => {
+        const each = ({ server, uri }: { server: string; uri: string }): void => listener(server, uri);
+        this.resourceListeners.add(each);
+        return () => this.resourceListeners.delete(each);
+      },
     });
   }
 

@@ -1,7 +1,8 @@
 /**
  * The hub's MCP resources (the core's ResourceHost, src/agent/resources.ts) over the SDK's client
  * methods: `resources/list` and `resources/templates/list` of every connected server that says it has
- * resources, and `resources/read`. Each
+ * resources, `resources/read`, and `resources/subscribe` (a listen stream on the 2026-07-28 era) for an
+ * attached resource, whose `notifications/resources/updated` the hub passes on. Each
  * request is bounded by the connect timeout and the caller's signal, and names its server on failure.
  */
 import type { Client } from '@modelcontextprotocol/client';
@@ -16,6 +17,8 @@ export interface ResourceServers {
   /** The server's connected client; rejects when it is not connected (or has no resources). */
   client(server: string, signal: AbortSignal): Promise<Client>;
   timeoutMs: number;
+  /** Calls the listener when a server says a subscribed resource changed. */
+  onUpdated(listener: (server: string, uri: string) => void): () => void;
 }
 
 function blobBytes(base64: string): number {
@@ -87,5 +90,20 @@ export function resourceHost(servers: ResourceServers): ResourceHost {
         throw new Error(`resources/read of ${uri} on MCP server ${quotedName(server)} failed: ${failureWords(error)}`, { cause: error });
       }
     },
+    async subscribe(server, uri, signal): Promise<'subscribed' | 'unsupported'> {
+      try {
+        const client = await servers.client(server, signal);
+        if (client.getServerCapabilities()?.resources?.subscribe !== true) return 'unsupported';
+        // The 2026-07-28 era has no resources/subscribe: a listen stream carries the updates. Neither
+        // takes the prompt's signal, which would end the subscription with the prompt.
+        if (client.getProtocolEra() === 'modern') await client.listen({ resourceSubscriptions: [uri] }, { timeout: servers.timeoutMs });
+        else await client.subscribeResource({ uri }, { timeout: servers.timeoutMs });
+        return 'subscribed';
+      } catch (error) {
+        signal.throwIfAborted();
+        throw new Error(`resources/subscribe of ${uri} on MCP server ${quotedName(server)} failed: ${failureWords(error)}`, { cause: error });
+      }
+    },
+    onUpdated: (listener) => servers.onUpdated(listener),
   };
 }

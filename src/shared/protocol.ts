@@ -118,6 +118,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     id: z.string(),
     level: z.enum(['info', 'warning', 'error']),
     text: z.string(),
+    /** Files the note names, each opened by a click (`openLocation`): the instruction files that apply. */
+    files: z.optional(z.array(z.string())),
   }),
   /** Hook text put into the history (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`): the raw hook name, its server, its text (untrusted). */
   z.object({ kind: z.literal('injection'), id: z.string(), hook: z.string(), server: z.string(), text: z.string() }),
@@ -222,6 +224,8 @@ export const hostMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('setup'), setup: z.nullable(setupSchema) }),
   z.object({ type: z.literal('notice'), notice: z.nullable(z.string()) }),
   z.object({ type: z.literal('focusInput'), text: z.optional(z.string()) }),
+  /** A mention to put at the caret (the Attach menu's Resource…: `#resource:server:uri`). */
+  z.object({ type: z.literal('insertMention'), text: z.string() }),
   z.object({ type: z.literal('usage'), usage: contextUsageSchema }),
   z.object({ type: z.literal('hooks'), hooks: hooksSummarySchema }),
   z.object({ type: z.literal('model'), model: z.nullable(modelInUseSchema) }),

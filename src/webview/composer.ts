@@ -131,6 +131,20 @@ export class Composer {
     this.grow();
   }
 
+  /** Puts a mention at the caret, a space either side where needed, as the `#` menu would. */
+  insertMention(text: string): void {
+    const { value, selectionStart, selectionEnd } = this.input;
+    const before = value.slice(0, selectionStart);
+    const after = value.slice(selectionEnd);
+    const lead = before === '' || /\s$/.test(before) ? '' : ' ';
+    const trail = after.startsWith(' ') ? '' : ' ';
+    this.input.value = `${before}${lead}${text}${trail}${after}`;
+    const caret = before.length + lead.length + text.length + trail.length;
+    this.input.setSelectionRange(caret, caret);
+    this.grow();
+    this.input.focus();
+  }
+
   /** The custom agents the mode picker lists after Agent, Ask and Plan. */
   setAgents(agents: readonly AgentChoice[]): void {
     this.mode.setAgents(agents);

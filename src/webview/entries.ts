@@ -56,6 +56,12 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     case 'hookEvent': {
       const node = el('div', { class: `hook-event level-${e.level}`, 'data-testid': 'hook-event', role: e.level === 'error' ? 'alert' : 'note' });
       node.append(icon(NOTE_ICON[e.level]), el('span', {}, e.text));
+      // Each file the note names opens in the editor (a user-level one, outside the workspace, is refused there).
+      for (const file of e.files ?? []) {
+        const open = el('button', { type: 'button', class: 'link-button note-file', 'data-testid': 'note-file', title: `Open ${file}` }, file);
+        open.addEventListener('click', () => send({ type: 'openLocation', file }));
+        node.append(open);
+      }
       return node;
     }
     case 'injection':

@@ -209,6 +209,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
       return composer.setHandoffs(m.handoffs);
     case 'mentionItems':
       return composer.setMentionItems(m.kind, m.query, m.items);
+    case 'insertMention':
+      return composer.insertMention(m.text);
     case 'focusInput':
       if (m.text !== undefined) composer.setText(m.text);
       composer.input.focus();

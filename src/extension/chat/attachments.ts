@@ -7,6 +7,19 @@
 import * as vscode from 'vscode';
 import type { PromptAttachment } from '../../agent/promptAttachments';
 import type { AttachmentRef } from '../../shared/protocol';
+import type { ResourceHost } from '../../agent/resources';
+
+/** How the Attach menu asks (VS Code's quick pick; a test may answer in its place). */
+export interface QuickPicks {
+  show<T extends vscode.QuickPickItem>(items: T[], options: vscode.QuickPickOptions): Thenable<T | undefined>;
+}
+
+export const windowQuickPicks: QuickPicks = { show: (items, options) => vscode.window.showQuickPick(items, options) };
+
+/** A resource picked from the Attach menu: the `#resource:` mention that attaches it. */
+export interface PickedResource {
+  mention: string;
+}
 
 export const ATTACHMENT_MAX_CHARS = 100_000;
 const MENTION = /(?:^|\s)#file:(\S+)/g;
@@ -27,18 +40,24 @@ function editorRef(selection: boolean): AttachmentRef | undefined {
   return { path, label: `${path}:${startLine}-${endLine}`, startLine, endLine };
 }
 
-/** A quick pick: the current file, its selection, another file of the workspace, or an image (`image`: composerImages.ts picks it). */
-export async function pickAttachment(): Promise<AttachmentRef | 'image' | undefined> {
+/**
+ * A quick pick: the current file, its selection, another file of the workspace, an image (`image`:
+ * composerImages.ts picks it), or an MCP server's resource (its `#resource:` mention; the servers start
+ * for the list).
+ */
+export async function pickAttachment(picks: QuickPicks, resources: () => Promise<ResourceHost | undefined>): Promise<AttachmentRef | 'image' | PickedResource | undefined> {
   const file = editorRef(false);
   const selection = editorRef(true);
-  type Item = vscode.QuickPickItem & { ref?: AttachmentRef; browse?: true; image?: true };
+  type Item = vscode.QuickPickItem & { ref?: AttachmentRef; browse?: true; image?: true; resource?: true };
   const items: Item[] = [];
   if (file) items.push({ label: '$(file) Current file', description: file.label, ref: file });
   if (selection) items.push({ label: '$(selection) Selection', description: selection.label, ref: selection });
   items.push({ label: '$(search) Other file…', browse: true });
   items.push({ label: '$(file-media) Image…', description: 'a screenshot or another image (PNG, JPEG, GIF, WebP)', image: true });
-  const choice = await vscode.window.showQuickPick(items, { title: 'Sprout: Attach to the prompt', placeHolder: 'The attached text goes to the model with your message' });
+  items.push({ label: '$(database) Resource…', description: 'a document an MCP server offers', resource: true });
+  const choice = await picks.show(items, { title: 'Sprout: Attach to the prompt', placeHolder: 'The attached text goes to the model with your message' });
   if (choice?.image) return 'image';
+  if (choice?.resource) return pickResource(picks, await resources());
   if (!choice?.browse) return choice?.ref;
   const uris = await vscode.workspace.findFiles('**/*', '**/{node_modules,.git}/**', 5000);
   const picked = await vscode.window.showQuickPick(uris.map((u) => relative(u)).sort(), { title: 'Sprout: Attach a file', matchOnDescription: true });
@@ -67,4 +86,17 @@ export async function readAttachments(refs: readonly AttachmentRef[], prompt: st
     if (path && !all.some((r) => r.path === path && r.startLine === undefined)) all.push({ path, label: path });
   }
   return Promise.all(all.map(readRef));
+}
+
+/** The servers' resources in a quick pick; the one picked as its `#resource:` mention. None listed: said. */
+async function pickResource(picks: QuickPicks, host: ResourceHost | undefined): Promise<PickedResource | undefined> {
+  const listing = host === undefined || host.servers().length === 0 ? undefined : await host.list(AbortSignal.timeout(60_000));
+  const failed = listing?.errors.map((e) => `${e.server}: ${e.message}`).join('; ') ?? '';
+  if (listing === undefined || listing.resources.length === 0) {
+    void vscode.window.showInformationMessage(`Sprout: no MCP server offers resources${failed === '' ? '' : ` (${failed})`}.`);
+    return undefined;
+  }
+  const items = listing.resources.slice(0, 1000).map((r) => ({ label: r.title ?? r.name, description: `${r.server} · ${r.uri}`, detail: r.description, mention: `#resource:${r.server}:${r.uri}` }));
+  const choice = await picks.show(items, { title: 'Sprout: Attach a resource', placeHolder: 'Attached as #resource:server:uri; it follows the server while the chat goes on', matchOnDescription: true, matchOnDetail: true });
+  return choice === undefined ? undefined : { mention: choice.mention };
 }

@@ -28,6 +28,7 @@ import type { ExtensionSettings } from '../settings/settingsMapping';
 import type { ViewEvents } from '../viewEvents';
 import { readAttachments } from './attachments';
 import { readMentions } from './contextMentions';
+import { mentionedResources } from '../../agent/contextMentions';
 import type { ResourceHost } from '../../agent/resources';
 import { checkSentImages } from './composerImages';
 import { Chat } from './chat';
@@ -104,6 +105,12 @@ export class ChatController {
     return this.deps.host.tools.resources;
   }
 
+  /** The servers' resources once the servers are up (the Attach menu's Resource…). */
+  async startedResources(): Promise<ResourceHost | undefined> {
+    await this.deps.host.ensureServers();
+    return this.deps.host.tools.resources;
+  }
+
   /** The commands the composer's `/` menu lists: Sprout's own, the prompt files, the running servers' prompts. */
   async slashCommands(): Promise<SlashCommandInfo[]> {
     return [...slashCommandList(this.deps.host.workspaceFolder), ...(await mcpSlashCommands(this.deps.host.currentHub))];
@@ -155,7 +162,7 @@ export class ChatController {
       // The hook files that run were settled while the servers started (consent): the session calls them too.
       chat.session.updateSettings(this.deps.host.agentSettings(model));
       return attached;
-    }, { images, ...(mode === undefined ? {} : { mode }), ...agents });
+    }, { images, ...(mode === undefined ? {} : { mode }), ...agents, resources: mentionedResources(text) });
     this.deps.views.broadcast({ type: 'handoffs', handoffs: [...(agents.agent?.handoffs ?? [])] });
     this.deps.index.touch(chat.id, undefined, Date.now());
   }

@@ -10,7 +10,7 @@ import type { WebviewMessage } from '../../shared/protocol';
 import { openDiff } from '../checkpoints/turnChanges';
 import type { SproutTerminals } from '../terminal/sproutTerminals';
 import type { TestResultsMirror } from '../testing/testResultsMirror';
-import { pickAttachment } from './attachments';
+import { pickAttachment, type QuickPicks } from './attachments';
 import { mentionCompletions } from './mentionCompletions';
 import { checkComposerImage, pickImage } from './composerImages';
 import type { ChatController } from './chatController';
@@ -26,6 +26,8 @@ export interface ChatMessageContext {
   state: vscode.Memento;
   runCommand: (command: string, ...args: unknown[]) => void;
   terminals: SproutTerminals;
+  /** How the Attach menu asks (attachments.ts). */
+  picks: QuickPicks;
 }
 
 type Handlers = { [T in WebviewMessage['type']]: (message: Extract<WebviewMessage, { type: T }>, ctx: ChatMessageContext) => Promise<unknown> | void };
@@ -60,9 +62,10 @@ const HANDLERS: Handlers = {
     await state.update(DRAFT_KEY, m.text);
   },
   dismissNotice: (_m, { views }) => views.dismissNotice(),
-  attach: async (m, { views }) => {
-    const attachment = await pickAttachment();
-    if (attachment === 'image') {
+  attach: async (m, { chats, views, picks }) => {
+    const attachment = await pickAttachment(picks, () => chats.startedResources());
+    if (typeof attachment === 'object' && 'mention' in attachment) views.broadcast({ type: 'insertMention', text: attachment.mention });
+    else if (attachment === 'image') {
       const picked = await pickImage(m.heldImages ?? 0);
       if (picked) views.broadcast({ type: 'imageChecked', id: `picked:${Date.now()}`, ...picked });
     } else if (attachment) views.broadcast({ type: 'attached', attachment });

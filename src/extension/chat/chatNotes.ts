@@ -15,6 +15,8 @@ import { hookFailedText, hookLabel, hookTimedOutText } from '../../shared/hookTe
 export interface Note {
   level: 'info' | 'warning' | 'error';
   text: string;
+  /** Files the note names, each opened from the chat (the instruction files that apply). */
+  files?: string[];
 }
 
 function firstLine(text: string): string {
@@ -48,7 +50,7 @@ function instructionsNote(event: Extract<AgentEvent, { type: 'instructions' }>):
   const n = event.applied.length;
   const files = n === 0 ? 'No instruction files apply.' : `${n} ${n === 1 ? 'instruction' : 'instructions'}: ${event.applied.map((a) => `${a.path} (${a.why})`).join(', ')}.`;
   if (n === 0 && event.notes.length === 0) return undefined;
-  return { level: event.notes.length > 0 ? 'warning' : 'info', text: [files, ...event.notes].join(' ') };
+  return { level: event.notes.length > 0 ? 'warning' : 'info', text: [files, ...event.notes].join(' '), ...(n === 0 ? {} : { files: event.applied.map((a) => a.path) }) };
 }
 
 /** "2 skills: context-map, pytest-coverage." when the skills offered change, with the SKILL.md files that could not be used. */
@@ -65,13 +67,7 @@ export function noteFor(event: AgentEvent): Note | undefined {
     case 'hook_finished':
       return event.result === 'error' ? { level: 'warning', text: hookFailedText(event.hook, event.server, firstLine(event.text)) } : undefined;
     case 'tool_denied':
-      // The card says what was blocked; the note says once that the rest of the prompt is not checked.
-      return event.denialsUsed === event.denialBudget
-        ? {
-            level: 'warning',
-            text: `Tool checks have blocked ${event.denialBudget} ${event.denialBudget === 1 ? 'call' : 'calls'} in this prompt, the most sprout.hooks.preToolUseMaxDenials allows: the prompt's other tool calls run without a tool check (asking for approval as usual).`,
-          }
-        : undefined;
+      return deniedNote(event);
     case 'hook_timed_out':
       return { level: 'warning', text: hookTimedOutText(event.hook, event.server, event.consecutive, KILL_AFTER_TIMEOUTS) };
     case 'server_killed':
@@ -116,6 +112,8 @@ export function noteFor(event: AgentEvent): Note | undefined {
       return samplingNote(event);
     case 'skills':
       return skillsNote(event);
+    case 'resource_watch':
+      return resourceWatchNote(event);
     case 'agent':
       return { level: event.notes.length > 0 ? 'warning' : 'info', text: [`Working as the agent ${event.name} (${event.source}).`, ...event.notes].join(' ') };
     default:
@@ -145,4 +143,22 @@ function samplingNote(event: Extract<AgentEvent, { type: 'sampling_requested' | 
   if (event.outcome === 'failed') return { level: 'warning', text: `The sampling request of the server ${event.server} failed: ${firstLine(event.message ?? '')}` };
   const tokens = event.usage === undefined ? '' : ` (${event.usage.totalTokens} tokens)`;
   return { level: 'info', text: `The model ${event.model ?? ''} answered the sampling request of the server ${event.server}${tokens}.${event.message === undefined ? '' : ` Note: ${event.message}.`}` };
+}
+
+/** An attached resource's watch, said once: whether its changes reach the agent (a refresh itself is not a note). */
+function resourceWatchNote(event: Extract<AgentEvent, { type: 'resource_watch' }>): Note | undefined {
+  const what = `#resource:${event.server}:${event.uri}`;
+  if (event.state === 'subscribed') return { level: 'info', text: `Watching ${what}: when the server says it changed, the next round reads it again.` };
+  if (event.state === 'unsupported') return { level: 'info', text: `${what} is sent as it was when attached: MCP server ${quotedName(event.server)} offers no subscriptions.` };
+  if (event.state === 'failed') return { level: 'warning', text: `${what} is sent as it was when attached: ${event.message ?? 'the subscription failed'}` };
+  return undefined;
+}
+
+/** The card says what was blocked; the note says once that the rest of the prompt is not checked. */
+function deniedNote(event: Extract<AgentEvent, { type: 'tool_denied' }>): Note | undefined {
+  if (event.denialsUsed !== event.denialBudget) return undefined;
+  return {
+    level: 'warning',
+    text: `Tool checks have blocked ${event.denialBudget} ${event.denialBudget === 1 ? 'call' : 'calls'} in this prompt, the most sprout.hooks.preToolUseMaxDenials allows: the prompt's other tool calls run without a tool check (asking for approval as usual).`,
+  };
 }

@@ -195,7 +195,7 @@ export class ChatViewState {
         break;
     }
     const note = noteFor(event);
-    if (note) this.note(note.level, note.text);
+    if (note) this.note(note.level, note.text, note.files);
   }
 
   /** A quiet hook call joins the turn's footer; the calls of one hook of one server are one line however many there were. */
@@ -328,8 +328,8 @@ export class ChatViewState {
     if (entry) this.replace({ ...entry, subagent });
   }
 
-  private note(level: EntryOf<'hookEvent'>['level'], text: string): void {
-    this.add({ kind: 'hookEvent', id: this.id(), level, text });
+  private note(level: EntryOf<'hookEvent'>['level'], text: string, files?: readonly string[]): void {
+    this.add({ kind: 'hookEvent', id: this.id(), level, text, ...(files === undefined ? {} : { files: [...files] }) });
   }
 
   /** The meter: the last model call's context, and the chat's sampling tokens apart. */

@@ -7,7 +7,7 @@
  * them), then the server's messages become the prompt (src/agent/mcpPrompts.ts).
  */
 import * as vscode from 'vscode';
-import { findMcpPrompt, mcpCommandName, mcpCommandServer, mcpPromptArguments, mcpPromptText, typeableMcpPrompt, unknownMcpPromptMessage, type McpPromptArgument, type McpPromptInfo } from '../../agent/mcpPrompts';
+import { findMcpPrompt, mcpArgumentHint, mcpCommandName, mcpCommandServer, mcpPromptArguments, mcpPromptText, typeableMcpPrompt, unknownMcpPromptMessage, type McpPromptArgument, type McpPromptInfo } from '../../agent/mcpPrompts';
 import type { ImagePart } from '../../agent/messages';
 import { quotedName } from '../../agent/nameText';
 import type { McpHub } from '../../mcp/mcpHub';
@@ -48,7 +48,7 @@ export async function mcpSlashCommands(hub: McpHub | undefined): Promise<SlashCo
     name: mcpCommandName(p),
     description: p.description ?? p.title ?? '',
     source: `MCP server ${quotedName(p.server)}`,
-    ...(p.arguments.length > 0 ? { argumentHint: p.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(' ') } : {}),
+    ...(p.arguments.length > 0 ? { argumentHint: mcpArgumentHint(p) } : {}),
   }));
 }
 

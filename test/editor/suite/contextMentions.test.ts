@@ -2,13 +2,15 @@
 // `#problems` carries the workspace's diagnostics (file:line severity [source] message), `#folder:` a
 // listing, `#changes` the working tree's diff through VS Code's built-in git extension (and, before the
 // folder is a repository, says so), and `#resource:` a resource of a real MCP server
-// (@modelcontextprotocol/server-everything), which the model is also offered tools to list and read.
+// (@modelcontextprotocol/server-everything), which the model is also offered tools to list and read;
+// the Attach menu's Resource… picks one of its resources into the box as a `#resource:` mention.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import type { HostMessage } from '../../../src/shared/protocol';
 import { sproutApi as api, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
@@ -30,7 +32,7 @@ describe('# mentions: problems, folder, changes, resources', function () {
     writeFileSync(join(folder, 'b.txt'), 'b\n');
     const sprout = await api();
     sprout.consent.prompt = async () => true;
-    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) });
+    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 8 }, () => fakeReply.text('ok')) });
     await config().update('model.baseUrl', fake.url, target);
     await config().update('model.name', 'fake-model', target);
     await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
@@ -95,5 +97,36 @@ describe('# mentions: problems, folder, changes, resources', function () {
     assert.match(user, /\nAttached: #resource:everything:demo:\/\/resource\/static\/document\/features\.md\n```\nResource demo:\/\/resource\/static\/document\/features\.md \(text\/markdown\) of server "everything":\n# Everything Server - Features\n/);
     const tools = (fake?.chatRequests().at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
     assert.ok(tools.includes('sprout__list_resources') && tools.includes('sprout__read_resource'), tools.join(', '));
+  });
+
+  it('the Attach menu\'s Resource… lists the servers\' resources and puts the #resource: mention in the box; sent, it attaches and is watched (said once)', async () => {
+    const sprout = await api();
+    await vscode.commands.executeCommand('sprout.newChat');
+    const asked: { title: string; labels: string[]; descriptions: string[] }[] = [];
+    const real = sprout.picks.show;
+    // The user's choices in the two quick picks: Resource…, then the features document.
+    sprout.picks.show = async <T extends vscode.QuickPickItem>(items: T[], options: vscode.QuickPickOptions) => {
+      asked.push({ title: options.title ?? '', labels: items.map((i) => i.label), descriptions: items.map((i) => i.description ?? '') });
+      return items.find((i) => i.label === '$(database) Resource…' || (i.description ?? '').endsWith(' · demo://resource/static/document/features.md'));
+    };
+    const posted: HostMessage[] = [];
+    const port = sprout.views.attach({ post: (message) => void posted.push(message), visible: () => false });
+    try {
+      await sprout.handle({ type: 'attach' });
+    } finally {
+      port.dispose();
+      sprout.picks.show = real;
+    }
+    assert.deepEqual(asked.map((a) => a.title), ['Sprout: Attach to the prompt', 'Sprout: Attach a resource']);
+    assert.ok(asked[1]?.descriptions.includes('everything · demo://resource/static/document/features.md'), asked[1]?.descriptions.join(', '));
+    const mention = '#resource:everything:demo://resource/static/document/features.md';
+    assert.deepEqual(posted.filter((m) => m.type === 'insertMention'), [{ type: 'insertMention', text: mention }]);
+    await sprout.handle({ type: 'send', text: `summarise ${mention}` });
+    assert.match(lastUser(), /\nAttached: #resource:everything:demo:\/\/resource\/static\/document\/features\.md\n```\nResource demo:\/\/resource\/static\/document\/features\.md/);
+    const chat = await sprout.controller.current();
+    const watching = () => chat.view.entries.filter((e) => e.kind === 'hookEvent' && e.text.startsWith(`Watching ${mention}`));
+    await until(() => watching().length > 0, 'the watch note');
+    await sprout.handle({ type: 'send', text: `again ${mention}` });
+    assert.equal(watching().length, 1, 'said once in the chat');
   });
 });

@@ -6,7 +6,7 @@
 // text is part of the prompt; a missing required argument, an unknown prompt and the server's own
 // refusal exit 2 before the model is asked, the refusal named with the server.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
@@ -93,4 +93,33 @@ test('an unknown prompt exits 2 listing the server\'s prompts; the server\'s ref
   assert.equal(refused.code, 2, refused.stderr);
   assert.match(refused.stderr, /\/mcp\.everything\.resource-prompt: MCP server "everything" answered prompts\/get with an error: .*Invalid resourceType: Poem/);
   assert.equal(fake?.chatRequests().length, 0);
+});
+
+test('`sprout-agent prompts` lists the configured servers\' prompts beside the prompt files (server, name, arguments), with --json; a server that cannot start is a note; a workspace\'s own mcp.json starts only when trusted', async () => {
+  const broken = writeMcpConfig(join(dir, 'broken.json'), [
+    { name: 'everything', transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {} } },
+    { name: 'gone', transport: { type: 'stdio', command: join(dir, 'no-such-server'), args: [], env: {} } },
+  ]);
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, SPROUT_AGENT_BUILTIN_SERVERS: '' };
+  const listed = await runCli(['prompts', '--json', '--cwd', dir, '--mcp-config', broken], { env, timeoutMs: 60_000 });
+  assert.equal(listed.code, 0, listed.stderr);
+  type Listed = { server: string; name: string; command: string; description: string; arguments: { name: string; description?: string; required: boolean }[] };
+  const json = JSON.parse(listed.stdout) as { mcpPrompts: Listed[]; notes: string[]; commands: unknown[] };
+  const args = json.mcpPrompts.find((p) => p.name === 'args-prompt');
+  assert.deepEqual(args && { server: args.server, command: args.command, arguments: args.arguments.map((a) => `${a.name}${a.required ? '' : '?'}`) }, { server: 'everything', command: '/mcp.everything.args-prompt', arguments: ['city', 'state?'] });
+  assert.ok(json.mcpPrompts.some((p) => p.name === 'simple-prompt'), JSON.stringify(json.mcpPrompts));
+  assert.ok(json.notes.some((n) => /^MCP server "gone": its prompts are not listed: /.test(n)), JSON.stringify(json.notes));
+  const text = await runCli(['prompts', '--cwd', dir, '--mcp-config', mcp], { env, timeoutMs: 60_000 });
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /MCP prompts:\n[\s\S]* {2}\/mcp\.everything\.args-prompt <city> \[state\] {2}.*\(MCP server "everything"\)/);
+  // The workspace's own file: listed only with --trust-workspace (it would start the repository's commands).
+  const ws = mkdtempSync(join(dir, 'ws-'));
+  mkdirSync(join(ws, '.vscode'));
+  writeMcpConfig(join(ws, '.vscode', 'mcp.json'), [{ name: 'everything', transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {} } }]);
+  const untrusted = await runCli(['prompts', '--json', '--cwd', ws], { env, timeoutMs: 60_000 });
+  assert.equal(untrusted.code, 0, untrusted.stderr);
+  assert.deepEqual((JSON.parse(untrusted.stdout) as { mcpPrompts: unknown[] }).mcpPrompts, []);
+  assert.match(untrusted.stderr, /defines servers everything, which did not start/);
+  const trusted = await runCli(['prompts', '--json', '--cwd', ws, '--trust-workspace'], { env, timeoutMs: 60_000 });
+  assert.ok((JSON.parse(trusted.stdout) as { mcpPrompts: Listed[] }).mcpPrompts.some((p) => p.command === '/mcp.everything.args-prompt'), trusted.stdout + trusted.stderr);
 });
