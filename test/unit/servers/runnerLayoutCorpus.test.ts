@@ -90,6 +90,9 @@ const OUTPUT_CASES: OutputCase[] = [
   { file: 'turbo-2-cached-suppressed.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/vercel/next.js/pull/93355 ("cache hit, suppressing logs": a replayed pass, no test ran; https://github.com/synnaxlabs/synnax/pull/2465)' },
   { file: 'turbo-2-vitest-fail.txt', exitCode: 1, runner: 'other', status: 'failed', names: ['src/calc.test.ts > multiplies'], source: 'https://github.com/votingworks/vxsuite/pull/9296 (turbo\'s `pkg:task: ` prefix on every line; `Failed: pkg#task` is a task, not a test)' },
   { file: 'nx-19-cached.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/brimdata/zui/pull/2865 ("Nx read the output from the cache instead of running the command for 6 out of 6 tasks")' },
+  // Neighbours added after those fixes (not in the first-contact count).
+  { file: 'gradle-8-fromcache.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/PocketShell-io/pocketshell/issues/1646 (FROM-CACHE: no test executed, no report written)' },
+  { file: 'nx-19-vitest-fail.txt', exitCode: 1, runner: 'other', status: 'failed', passed: 1, failed: 1, names: ['src/calc.test.ts > multiplies'], source: 'https://github.com/brimdata/zui/pull/2865 (nx\'s `✖  nx run web:test` is a task, not a test)' },
 ];
 
 describe('runner corpus: each runner\'s "nothing ran" is no_tests, and only tests are listed', () => {
