@@ -104,6 +104,12 @@ export type AgentEvent =
   | { type: 'tool_progress'; callId: string; name: string; progress?: number; total?: number; message?: string }
   /** The model's thinking, streamed (reasoning fields or `<think>` text): shown apart, never the answer. */
   | { type: 'reasoning_delta'; delta: string }
+  /**
+   * The last `text` streamed as `text_delta` was the model's thinking (reasoning that ended in a lone
+   * `</think>`): a view takes it back from the answer and shows it as thinking; the `reasoning_delta`
+   * events after it do not repeat it. The reply's `message` already has it apart.
+   */
+  | { type: 'text_reclassified'; text: string }
   /** A `_PreToolUse` hook denied a call: it did not run, nobody was asked, its answer is the denier's envelope. */
   | { type: 'tool_denied'; callId: string; name: string; server: string; text: string; denialsUsed: number; denialBudget: number }
   /** Hook text put into the history as a synthetic pair (`_SessionStart`, `_UserPromptSubmit`, `_PostToolUse`). */
@@ -138,6 +144,12 @@ export type AgentEvent =
    * so no reader sees it or what it cut; `text` is that message's, for whoever reads the raw file.
    */
   | { type: 'rewound'; prompt: number; text: string };
+
+/**
+ * What a host that cannot take printed text back (a terminal) says on `text_reclassified`, on a line
+ * of its own after that text.
+ */
+export const RECLASSIFIED_TEXT_NOTE = "[the text above was the model's thinking, not its answer: it ended with </think>]";
 
 /** A transcript line: an event and when it happened (ms since epoch). */
 export interface TranscriptRecord {

@@ -1,6 +1,7 @@
 /**
  * One model call as the loop sees it: streamed text forwarded as `text_delta`, thinking as
- * `reasoning_delta` (never part of the answer), retries as `retry`, a changed request shape as `model_adapted`, and every way it can end turned into a value (reply, cancelled with whatever text had streamed,
+ * `reasoning_delta` (never part of the answer; streamed text that turns out to have been thinking is
+ * taken back by `text_reclassified`), retries as `retry`, a changed request shape as `model_adapted`, and every way it can end turned into a value (reply, cancelled with whatever text had streamed,
  * error with the adapter's message). A cancel returns at once, even if the adapter is slow to notice.
  */
 import { CancelledError, raceAbort } from './cancellation';
@@ -24,6 +25,12 @@ export async function callModel(ctx: CoreContext, request: ModelRequest, signal:
   const onReasoningDelta = (delta: string): void => {
     if (streamText && !signal.aborted) ctx.emit({ type: 'reasoning_delta', delta });
   };
+  // Text shown as answer that a lone `</think>` showed to be thinking: taken back, here and in the views.
+  const onTextReclassified = (text: string): void => {
+    if (signal.aborted || !partial.endsWith(text)) return;
+    partial = partial.slice(0, partial.length - text.length);
+    if (streamText) ctx.emit({ type: 'text_reclassified', text });
+  };
   try {
     const reply = await raceAbort(
       ctx.model.complete(request, {
@@ -31,6 +38,7 @@ export async function callModel(ctx: CoreContext, request: ModelRequest, signal:
         conversation: ctx.conversation,
         onTextDelta,
         onReasoningDelta,
+        onTextReclassified,
         onRetry: (info) => ctx.emit({ type: 'retry', attempt: info.attempt, delayMs: info.delayMs, reason: info.reason, ...(info.cause === undefined ? {} : { cause: info.cause }) }),
         onAdapted: (note) => ctx.emit({ type: 'model_adapted', ...note }),
       }),

@@ -77,6 +77,11 @@ export interface ModelCallOptions {
   onTextDelta?: (delta: string) => void;
   /** Thinking text as it streams; not the answer, and a retry may follow it. */
   onReasoningDelta?: (delta: string) => void;
+  /**
+   * The end of the text already given to `onTextDelta` was thinking after all (a lone `</think>`):
+   * `text` leaves the answer and joins the thinking; `onReasoningDelta` does not repeat it.
+   */
+  onTextReclassified?: (text: string) => void;
   onRetry?: (info: RetryInfo) => void;
   /** Said once per change (and once per conversation for what an earlier session taught). */
   onAdapted?: (note: AdaptationNote) => void;

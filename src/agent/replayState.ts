@@ -82,6 +82,7 @@ export function interruptedReply(events: Iterable<AgentEvent>): string {
   let text = '';
   for (const event of events) {
     if (event.type === 'text_delta') text += event.delta;
+    else if (event.type === 'text_reclassified' && text.endsWith(event.text)) text = text.slice(0, text.length - event.text.length);
     else if (event.type === 'message' || event.type === 'round_started' || event.type === 'prompt_started' || event.type === 'outcome' || event.type === 'compaction') text = '';
   }
   return text;

@@ -297,6 +297,14 @@ export class AgentSession {
       if (this.unsavedText.length >= SAVED_TEXT_PIECE) this.saveText();
       return;
     }
+    if (event.type === 'text_reclassified') {
+      // Thinking after all: it leaves the pieces not saved yet; a saved piece is taken back by the record.
+      if (this.unsavedText.endsWith(event.text)) {
+        this.unsavedText = this.unsavedText.slice(0, this.unsavedText.length - event.text.length);
+        return;
+      }
+      this.saveText();
+    }
     if (event.type === 'message' && event.message.role === 'assistant') this.unsavedText = '';
     if (event.type === 'outcome') this.saveText();
     this.write(event);

@@ -187,7 +187,7 @@ export class SubagentSlots {
 
 /** Streamed pieces stay with the child (its `message` events carry the whole text). */
 function forwarded(event: AgentEvent): boolean {
-  return event.type !== 'text_delta' && event.type !== 'reasoning_delta';
+  return event.type !== 'text_delta' && event.type !== 'reasoning_delta' && event.type !== 'text_reclassified';
 }
 
 /**

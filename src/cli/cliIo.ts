@@ -14,6 +14,8 @@ export interface CliIo {
   cwd: string;
   stdin: PromptSource;
   stdout: WritableLike;
+  /** stdout is a terminal: readable output streams there (eventPrinters.ts `textEventPrinter`). */
+  stdoutIsTerminal?: boolean;
   stderr: WritableLike;
   version: string;
   /** The folder holding the bundled servers (dist/). */

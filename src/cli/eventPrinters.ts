@@ -5,7 +5,7 @@
  * Model and hook text is untrusted: the CLI's streams neutralise it (platform/terminalText.ts), and the
  * lines here flatten it first so one event stays one line.
  */
-import type { AgentEvent, UnresolvedCause } from '../agent/events';
+import { RECLASSIFIED_TEXT_NOTE, type AgentEvent, type UnresolvedCause } from '../agent/events';
 import { neutralizeTerminalText as sanitizeForTerminal, terminalSafeJson } from '../platform/terminalText';
 import type { WritableLike } from '../runtime/streamLogger';
 import { withoutImageBytes } from '../runtime/transcriptImages';
@@ -42,6 +42,8 @@ function indent(text: string): string {
 
 interface TextState {
   midLine: boolean;
+  /** Streamed text not printed yet (output that is not a terminal). */
+  held: string;
 }
 
 const LIST = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });
@@ -190,23 +192,37 @@ function elicitationNote(server: string, action: string, by: string): string {
   return `${action === 'decline' ? 'declined' : 'cancelled'} the question of server ${server} (nobody to ask; --elicitation FILE answers questions)`;
 }
 
-export function textEventPrinter(out: WritableLike, err: WritableLike): EventPrinter {
-  const state: TextState = { midLine: false };
-  const line = (stream: WritableLike, text: string): void => {
+/**
+ * `live`: stdout is a terminal, where a person watches the reply stream; text that turns out to have
+ * been thinking (`text_reclassified`: a lone `</think>`) cannot be taken back there, so a line says so.
+ * Otherwise (a pipe, a file) each reply is held back until it is whole (its `message`, or the next
+ * line), so what a script reads is the answer only.
+ */
+export function textEventPrinter(out: WritableLike, err: WritableLike, options: { live?: boolean } = {}): EventPrinter {
+  const state: TextState = { midLine: false, held: '' };
+  const text = (piece: string): void => {
+    const shown = sanitizeForTerminal(piece);
+    if (shown.length === 0) return;
+    out.write(shown);
+    state.midLine = !shown.endsWith('\n');
+  };
+  const release = (): void => {
+    const held = state.held;
+    state.held = '';
+    text(held);
+  };
+  const line = (stream: WritableLike, story: string): void => {
+    release();
     if (state.midLine) {
       out.write('\n');
       state.midLine = false;
     }
-    stream.write(`${text}\n`);
+    stream.write(`${story}\n`);
   };
   return (event) => {
-    if (event.type === 'text_delta') {
-      const text = sanitizeForTerminal(event.delta);
-      if (text.length === 0) return;
-      out.write(text);
-      state.midLine = !text.endsWith('\n');
-      return;
-    }
+    if (event.type === 'text_delta') return options.live === true ? text(event.delta) : void (state.held += event.delta);
+    if (event.type === 'text_reclassified') return reclassified(event.text, state, () => options.live === true && line(out, RECLASSIFIED_TEXT_NOTE));
+    if (event.type === 'message') return release();
     const story = event.type === 'subagent_event' ? subagentNarrative(event) : narrative(event);
     if (story !== undefined) line(out, story);
     const note = diagnostic(event.type === 'subagent_event' ? event.event : event);
@@ -228,4 +244,10 @@ function toolsLimitedLine(event: Extract<AgentEvent, { type: 'tools_limited' }>)
     `${oneLine(limitedServersText(event.servers), 500)} with the tool search (${SEARCH_TOOL_NAME}). ` +
     'To choose yourself, name the servers or tools this task needs with --tools, or mark the others "disabled": true in the --mcp-config file'
   );
+}
+
+/** Held-back text loses what was thinking; on a terminal, where it was shown, a line says so. */
+function reclassified(thinking: string, state: TextState, sayShown: () => void): void {
+  if (state.held.endsWith(thinking)) state.held = state.held.slice(0, state.held.length - thinking.length);
+  else sayShown();
 }

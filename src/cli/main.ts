@@ -55,6 +55,7 @@ export async function main(early?: EarlySignals): Promise<void> {
     cwd: process.cwd(),
     stdin: process.stdin,
     stdout,
+    stdoutIsTerminal: process.stdout.isTTY === true,
     stderr,
     version: packageJson.version,
     distDir: defaultDistDir(__dirname),

@@ -176,7 +176,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   if (rewoundOnly !== undefined) return rewoundOnly;
   const { prompt, runArgs, attachments, mcp: mcpPrompt } = slashCommand(await runPromptText(args, io), args, io, workspaceFolder);
   const secretLogger = new StreamLogger(io.stderr, { level: logLevel(io.env), secrets: connection.apiKey ? [connection.apiKey] : [] });
-  const print = args.json ? jsonEventPrinter(io.stdout) : textEventPrinter(io.stdout, io.stderr);
+  const print = args.json ? jsonEventPrinter(io.stdout) : textEventPrinter(io.stdout, io.stderr, { live: io.stdoutIsTerminal === true });
   const runtime = await createAgentRuntime({
     workspaceFolder,
     servers: selection.configured,

@@ -6,8 +6,8 @@
  * when it ends with requests still unanswered and no event id, appends one JSON-RPC error per
  * unanswered request to the stream, so each such call ends at once with words saying what happened.
  * A stream that gave an event id is left to the SDK's resumption (a failed resume is a transport
- * error the connection handles). Streams pass through untouched otherwise; only `data:` and `id:`
- * lines are looked at.
+ * error the connection handles: `lostCallStream` below words it). Streams pass through untouched
+ * otherwise; only `data:` and `id:` lines are looked at.
  */
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -120,4 +120,22 @@ export function callStreamGuard(inner: Fetch = fetch): Fetch {
     if (!/^text\/event-stream/i.test(type)) return response;
     return new Response(guardStream(response.body, ids), { status: response.status, statusText: response.statusText, headers: response.headers });
   };
+}
+
+/**
+ * The words for a running call whose event stream is lost, from an error the Streamable HTTP transport
+ * reported outside any request; undefined for any other error. When the stream of a running call is
+ * cut the SDK resumes it; if the server refuses the resume (404: it forgot the session; 400 or 401: it
+ * will not give it back) or resumes run out, the answers of the calls running on the connection cannot
+ * arrive, so the caller drops the connection and each call ends now, with these words, rather than at
+ * its tool timeout. Only resumes count (the caller asks only while calls run): a standalone stream the
+ * server does not offer (its first GET refused) is no such loss. `target` names the server.
+ */
+export function lostCallStream(error: Error, target: string): string | undefined {
+  const resume = /failed to reconnect sse stream: (.*(failed to open sse stream|unauthorized).*)|maximum reconnection attempts/i.exec(error.message);
+  if (resume === null) return undefined;
+  const refused = resume[1] ?? error.message;
+  return /not found|\b404\b/i.test(refused)
+    ? `${target} no longer knows this session (it answered the resume of a running call's event stream with ${refused.replace(/^.*failed to open sse stream: /i, 'HTTP 404 ')}), so the call's answer cannot arrive; it reconnects on next use.`
+    : `${target} closed the event stream of a running call and refused to resume it (${refused}); it reconnects on next use.`;
 }

@@ -20,6 +20,7 @@ import { CallsInFlight, callToolOverClient, hookAskedForInput, isServerAnswer, s
 import { ToolListCache } from './toolListCache';
 import { flattenToolResult } from './toolResults';
 import { quotedName } from '../agent/nameText';
+import { lostCallStream } from './callStreamGuard';
 
 export class ServerConnection {
   private stateNow: ServerState = 'idle';
@@ -329,27 +330,14 @@ export class ServerConnection {
     return true;
   }
 
-  /**
-   * An error the transport reported outside any request. On Streamable HTTP, when the event stream
-   * of a running call is cut the SDK resumes it; if the server refuses the resume (404: it forgot
-   * the session; 400 or 401: it will not give it back) or resumes run out, the answers of the calls
-   * running on the connection cannot arrive, so the connection is dropped and each call ends now,
-   * with these words, rather than at its tool timeout. Only resumes count, and only while calls run:
-   * a standalone stream the server does not offer (its first GET refused) is no such loss.
-   */
+  /** An error the transport reported outside any request: a running call's lost event stream ends the connection (callStreamGuard.ts). */
   private onTransportError(client: Client, error: Error): void {
     const live = this.live;
     if (live?.client !== client || this.config.transport.type !== 'http' || !this.inFlight.busy) return;
-    const resume = /failed to reconnect sse stream: (.*(failed to open sse stream|unauthorized).*)|maximum reconnection attempts/i.exec(error.message);
-    if (resume === null) return;
-    const refused = resume[1] ?? error.message;
+    const lost = lostCallStream(error, `MCP server "${this.name}" (${serverTarget(this.config)})`);
+    if (lost === undefined) return;
     this.opts.logger?.warn('mcp http stream resume failed', { server: this.name, error: error.message });
-    const target = `MCP server "${this.name}" (${serverTarget(this.config)})`;
-    this.connectionLost(
-      /not found|\b404\b/i.test(refused)
-        ? `${target} no longer knows this session (it answered the resume of a running call's event stream with ${refused.replace(/^.*failed to open sse stream: /i, 'HTTP 404 ')}), so the call's answer cannot arrive; it reconnects on next use.`
-        : `${target} closed the event stream of a running call and refused to resume it (${refused}); it reconnects on next use.`,
-    );
+    this.connectionLost(lost);
   }
 
   /** The live connection is gone for good: stop what is left of it and restart lazily with backoff. */

@@ -77,6 +77,8 @@ function mergedName(current: string, piece: string): string {
 export class StreamAccumulator {
   /** The thinking text of the last `add` ('' for none). */
   reasoningPiece = '';
+  /** Answer text of earlier `add`s that the last one showed to be thinking (a lone `</think>`); '' for none. */
+  reclassifiedPiece = '';
   private text = '';
   private sawText = false;
   private reasoning = '';
@@ -91,6 +93,7 @@ export class StreamAccumulator {
   /** Adds one chunk; returns the answer text it carried ('' for none) and sets `reasoningPiece`. */
   add(chunk: ChatCompletionChunk): string {
     this.reasoningPiece = '';
+    this.reclassifiedPiece = '';
     const choices = chunk.choices as ChatCompletionChunk['choices'] | undefined;
     if (!Array.isArray(choices)) return this.oddChunk(chunk);
     if (chunk.usage) this.noteUsage(chunk.usage);
@@ -154,6 +157,7 @@ export class StreamAccumulator {
   /** Releases text held back while a `<think>` tag might still be opening; call once at the end. */
   flush(): string {
     this.reasoningPiece = '';
+    this.reclassifiedPiece = '';
     this.think.end();
     if (this.think.thought) this.appendReasoning(this.think.thought);
     const rest = this.think.answer;
@@ -206,12 +210,17 @@ export class StreamAccumulator {
   private splitThinking(content: string): string {
     this.think.push(content);
     // A lone `</think>`: the answer so far was thinking. It leaves the answer (and the history the
-    // model sees again); the stream already showed it, and it now goes to the thinking as well.
-    if (this.think.retracted) {
-      this.text = this.text.slice(0, this.text.length - this.think.retracted.length);
+    // model sees again) and joins the thinking; the stream already showed it as text, so it is
+    // reported as reclassified, and the reasoning piece carries only what is new.
+    const retracted = this.think.retracted;
+    if (retracted) {
+      this.text = this.text.slice(0, this.text.length - retracted.length);
       if (this.text === '') this.sawText = false;
+      this.reclassifiedPiece += retracted;
+      this.reasoning += retracted;
     }
-    if (this.think.thought) this.appendReasoning(this.think.thought);
+    const thought = this.think.thought.slice(retracted.length);
+    if (thought) this.appendReasoning(thought);
     return this.think.answer;
   }
 

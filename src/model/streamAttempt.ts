@@ -21,6 +21,7 @@ export function cancelled(): ModelError {
 }
 
 function deliver(accumulator: StreamAccumulator, text: string, options: ModelCallOptions, delivered: Delivered): void {
+  if (accumulator.reclassifiedPiece) options.onTextReclassified?.(accumulator.reclassifiedPiece);
   if (accumulator.reasoningPiece) options.onReasoningDelta?.(accumulator.reasoningPiece);
   if (text) {
     delivered.text = true;

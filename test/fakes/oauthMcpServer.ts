@@ -124,6 +124,8 @@ class InMemoryAuthorizationServer implements OAuthServerProvider {
 
 export interface OAuthMcpServer {
   url: string;
+  /** The authorization server's issuer URL (the MCP server's origin unless it was started on its own). */
+  issuer: string;
   auth: InMemoryAuthorizationServer;
   close(): Promise<void>;
 }
@@ -139,17 +141,39 @@ function oauthMcpServer(authInfo: AuthInfo | undefined): McpServer {
   return server;
 }
 
-/** A protected MCP server (both protocol eras): `whoami` answers the client id of the token; `admin` and `audit` answer 403 insufficient_scope until the token has that scope. */
-export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
-  const auth = new InMemoryAuthorizationServer();
-  const app = express();
-  const http: HttpServer = await new Promise((resolve) => {
+export interface OAuthMcpServerOptions {
+  /**
+   * The authorization server on its own origin (another port of 127.0.0.1), as hosted servers have it
+   * (Todoist, Supabase, Linear): the MCP server's protected-resource metadata names it.
+   */
+  separateAuthorizationServer?: boolean;
+}
+
+async function listen(app: express.Express): Promise<HttpServer> {
+  return new Promise((resolve) => {
     const server = app.listen(0, '127.0.0.1', () => resolve(server));
   });
+}
+
+async function closeHttp(http: HttpServer): Promise<void> {
+  http.closeAllConnections();
+  await new Promise((resolve) => http.close(resolve));
+}
+
+/** A protected MCP server (both protocol eras): `whoami` answers the client id of the token; `admin` and `audit` answer 403 insufficient_scope until the token has that scope. */
+export async function startOAuthMcpServer(options: OAuthMcpServerOptions = {}): Promise<OAuthMcpServer> {
+  const auth = new InMemoryAuthorizationServer();
+  const app = express();
+  const http = await listen(app);
   const base = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}`);
   const mcpUrl = new URL('/mcp', base);
   const resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(mcpUrl);
-  app.use(mcpAuthRouter({ provider: auth, issuerUrl: base, resourceServerUrl: mcpUrl }));
+  const authApp = options.separateAuthorizationServer ? express() : undefined;
+  const authHttp = authApp ? await listen(authApp) : undefined;
+  const issuer = authHttp ? new URL(`http://127.0.0.1:${(authHttp.address() as AddressInfo).port}`) : base;
+  (authApp ?? app).use(mcpAuthRouter({ provider: auth, issuerUrl: issuer, resourceServerUrl: mcpUrl }));
+  // The resource's own metadata names the authorization server, wherever it lives (RFC 9728).
+  if (authApp) app.get(new URL(resourceMetadataUrl).pathname, (_req, res) => void res.json({ resource: mcpUrl.href, authorization_servers: [issuer.href] }));
   const handler = createMcpHandler(({ authInfo }) => oauthMcpServer(authInfo));
   const node = toNodeHandler(handler);
   app.all('/mcp', async (req, res) => {
@@ -162,10 +186,11 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   });
   return {
     url: mcpUrl.href,
+    issuer: issuer.href,
     auth,
     close: async () => {
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
+      await closeHttp(http);
+      if (authHttp) await closeHttp(authHttp);
       await handler.close?.();
     },
   };

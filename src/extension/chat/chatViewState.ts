@@ -78,6 +78,8 @@ export class ChatViewState {
         return this.streamed.appendText(event.delta);
       case 'reasoning_delta':
         return this.streamed.appendThinking(event.delta);
+      case 'text_reclassified':
+        return this.streamed.reclassify(event.text);
       case 'message':
         if (event.message.role === 'assistant') this.finishAnswer(event.message.content, event.message.reasoning);
         // The prompt's images come with its message, right after prompt_started made its entry.

@@ -55,6 +55,26 @@ export class StreamedText {
     this.openAssistant = this.streamInto(this.openAssistant, 'assistant', delta);
   }
 
+  /**
+   * The end of the streamed answer was thinking (a lone `</think>`): it moves to a thinking entry. An
+   * answer entry that held nothing else becomes that entry, in its place; thinking streamed after it
+   * is appended there.
+   */
+  reclassify(text: string): void {
+    const open = this.openAssistant;
+    if (text === '' || !open?.text.endsWith(text)) return;
+    const kept = open.text.slice(0, open.text.length - text.length);
+    if (kept.trim() === '') {
+      this.openAssistant = undefined;
+      this.openThinking = { kind: 'thinking', id: open.id, text: open.text, done: false };
+      this.port.replace(this.openThinking);
+      return;
+    }
+    this.port.replace({ ...open, text: kept, done: true });
+    this.openAssistant = undefined;
+    this.appendThinking(text);
+  }
+
   finishAssistant(content: string | null, reasoning?: string): void {
     // A replayed transcript has no reasoning deltas: the thinking comes whole with the message, before the answer.
     this.closeThinking(this.openAssistant ? undefined : reasoning);

@@ -7,7 +7,7 @@
  * terminal neutraliser, as the CLI's output does.
  */
 import * as vscode from 'vscode';
-import type { AgentEvent, Outcome } from '../../agent/events';
+import { RECLASSIFIED_TEXT_NOTE, type AgentEvent, type Outcome } from '../../agent/events';
 import { errorMessage } from '../../agent/errorMessage';
 import { terminalWriter } from '../../platform/terminalText';
 import { EXIT_ERROR, exitCodeForOutcome } from '../../runtime/exitCodes';
@@ -20,6 +20,9 @@ function describe(event: AgentEvent): string | undefined {
   switch (event.type) {
     case 'text_delta':
       return event.delta;
+    case 'text_reclassified':
+      // A terminal cannot take text back: it says so, as the CLI does on a terminal.
+      return `\n${RECLASSIFIED_TEXT_NOTE}\n`;
     case 'tool_started':
       return `\n[tool] ${event.name} ${event.arguments}\n`;
     case 'hook_objected':

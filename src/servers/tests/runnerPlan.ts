@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { RunnerId } from './formats/readReport';
 import { readPackageJson, testScript } from './detectTestCommand';
+import { pytestConfigReport } from './pytestConfig';
 
 export interface RunPlan {
   /** The command as configured or detected (what the model and the user see). */
@@ -160,7 +161,8 @@ function segmentDir(command: string, root: string, runner: RunnerId): string {
 
 function ownReport(command: string, root: string, runner: RunnerId): string | undefined {
   const named = OWN_REPORT[runner]?.exec(command)?.[1]?.replace(/^["']|["']$/g, '');
-  if (!named) return undefined;
+  // No file on the command line: the one the project's pytest configuration names, if any.
+  if (!named) return runner === 'pytest' ? pytestConfigReport(segmentDir(command, root, runner)) : undefined;
   return isAbsolute(named) ? named : resolve(segmentDir(command, root, runner), named);
 }
 

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import type { FakeResponse } from '../../fakes/openai/fakeOpenAiTypes';
+import { streamed } from '../model/corpus/modelServers';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
 import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
@@ -57,6 +59,34 @@ describe('model servers from the CLI', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /The answer is 4\./);
     assert.doesNotMatch(result.stdout + result.stderr, /Two plus two|<think>/);
+  });
+
+  // A lone </think> (DeepSeek-R1 distills on vLLM, https://github.com/vllm-project/vllm/issues/13125):
+  // --json says the streamed text was thinking; readable output through a pipe holds each reply until
+  // it is whole, so it never prints the thinking.
+  it('a lone </think>: --json has text_reclassified for the text streamed before it, the piped readable output shows only the answer', async () => {
+    const play = (): FakeResponse => streamed(['Two plus', ' two makes', ' four.\n', '</think>', '\n\nIt is 4.']);
+    fake = await startFakeOpenAi({ responses: [play(), play()] });
+    const json = await runCli(['--json', '--builtin-servers', '', 'add'], { env: baseEnv(fake.url) });
+    assert.equal(json.code, 0, json.stderr);
+    const events = parseEvents(json.stdout);
+    const streamedText = events.filter((e) => e.type === 'text_delta' || e.type === 'text_reclassified' || e.type === 'reasoning_delta');
+    assert.deepEqual(streamedText, [
+      { type: 'text_delta', delta: 'Two plus' },
+      { type: 'text_delta', delta: ' two makes' },
+      { type: 'text_delta', delta: ' four.\n' },
+      { type: 'text_reclassified', text: 'Two plus two makes four.\n' },
+      { type: 'text_delta', delta: 'It is 4.' },
+    ]);
+    const answer = events.find((e) => e.type === 'message' && e.message.role === 'assistant');
+    assert.ok(answer?.type === 'message' && answer.message.role === 'assistant');
+    assert.equal(answer.message.content, 'It is 4.');
+    assert.equal(answer.message.reasoning, 'Two plus two makes four.\n');
+    const readable = await runCli(['--builtin-servers', '', 'add'], { env: baseEnv(fake.url) });
+    assert.equal(readable.code, 0, readable.stderr);
+    assert.match(readable.stdout, /^It is 4\.\n/);
+    assert.doesNotMatch(readable.stdout + readable.stderr, /Two plus|think>/);
+    assertAllRequestsValid(fake.requests);
   });
 
   it('a lesson survives to the next run and reaches no other endpoint: the run says it once, --json has model_adapted', async () => {

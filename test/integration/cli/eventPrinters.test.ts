@@ -3,7 +3,7 @@
 // each event as exactly one parseable line.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AgentEvent } from '../../../src/agent/events';
+import { RECLASSIFIED_TEXT_NOTE, type AgentEvent } from '../../../src/agent/events';
 import { jsonEventPrinter, textEventPrinter } from '../../../src/cli/eventPrinters';
 import { noteFor } from '../../../src/extension/chat/chatNotes';
 
@@ -69,6 +69,28 @@ describe('event printers', () => {
         '   run again with a new prompt to continue anyway.\n',
     );
     assert.match(err.text, /^sprout-agent: server tests was killed \(timed out twice\); its in-memory state is lost/);
+  });
+
+  // A lone </think> (https://github.com/vllm-project/vllm/issues/13125): text streamed as the answer
+  // was thinking. A terminal cannot take it back, so a line says so; a pipe never printed it.
+  it('text: reclassified text on a terminal gets a line saying it was thinking; piped, it is never printed', () => {
+    const events: AgentEvent[] = [
+      { type: 'text_delta', delta: 'Two plus' },
+      { type: 'text_delta', delta: ' two.' },
+      { type: 'text_reclassified', text: 'Two plus two.' },
+      { type: 'reasoning_delta', delta: ' Four.' },
+      { type: 'text_delta', delta: 'It is 4.' },
+      { type: 'message', message: { role: 'assistant', content: 'It is 4.', reasoning: 'Two plus two. Four.' } },
+      { type: 'outcome', outcome: { reason: 'end_turn', rounds: 1 } },
+    ];
+    const terminal = sink();
+    const live = textEventPrinter(terminal, sink(), { live: true });
+    for (const event of events) live(event);
+    assert.equal(terminal.text, `Two plus two.\n${RECLASSIFIED_TEXT_NOTE}\nIt is 4.\n== end_turn after 1 round\n`);
+    const pipe = sink();
+    const piped = textEventPrinter(pipe, sink());
+    for (const event of events) piped(event);
+    assert.equal(pipe.text, 'It is 4.\n== end_turn after 1 round\n');
   });
 
   it('text: the round cap reached with an objection standing names that cause', () => {

@@ -108,6 +108,25 @@ describe('OAuth sign-in for Streamable HTTP servers', () => {
     assert.equal(server.auth.log.at(-1), 'token:code');
   });
 
+  it('an authorization server on another origin, named by the protected-resource metadata: sign-in goes there and the tools work (https://github.com/open-webui/open-webui/pull/19795, https://github.com/punkpeye/mcp-remote/pull/193)', async () => {
+    const split = await startOAuthMcpServer({ separateAuthorizationServer: true });
+    try {
+      assert.notEqual(new URL(split.issuer).origin, new URL(split.url).origin);
+      const hub = new McpHub([{ name: 'split', transport: { type: 'http', url: split.url, headers: {} } }], { oauth: host, restart: { initialDelayMs: 50 } });
+      hubs.push(hub);
+      const signIns = opened.length;
+      const tools = await hub.listTools();
+      assert.deepEqual(tools.map((t) => t.qualifiedName), ['split__whoami', 'split__admin', 'split__audit']);
+      assert.equal(opened.length, signIns + 1);
+      assert.equal(new URL(opened[signIns] ?? '').origin, new URL(split.issuer).origin, 'the sign-in page is the authorization server\'s');
+      const result = await hub.callTool('split', 'whoami', {}, { signal: signal() });
+      assert.equal(result.text, `client ${split.auth.registered[0]?.client_id}`);
+      assert.deepEqual(split.auth.log, ['register', 'authorize', 'token:code']);
+    } finally {
+      await split.close();
+    }
+  });
+
   it('without a sign-in host a 401 is a clear start failure', async () => {
     const hub = new McpHub([{ name: 'secure', transport: { type: 'http', url: server.url, headers: {} } }]);
     hubs.push(hub);

@@ -127,6 +127,32 @@ test('thinking streams into a part of its own before the answer, closed when the
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
 
+// A lone </think> (DeepSeek-R1 distills on vLLM, https://github.com/vllm-project/vllm/issues/13125):
+// the text shown live as the answer is taken back into a thinking part, in its place.
+test('text reclassified as thinking: the streamed answer part becomes the thinking part, the answer follows apart', () => {
+  const { model, sent } = recorder();
+  model.apply({ type: 'prompt_started', text: 'add' });
+  model.apply({ type: 'text_delta', delta: 'Two plus' });
+  model.apply({ type: 'text_delta', delta: ' two.' });
+  const streamedId = model.entries[1]?.id;
+  model.apply({ type: 'text_reclassified', text: 'Two plus two.' });
+  model.apply({ type: 'reasoning_delta', delta: ' Four.' });
+  model.apply({ type: 'text_delta', delta: 'It is 4.' });
+  model.apply({ type: 'message', message: { role: 'assistant', content: 'It is 4.', reasoning: 'Two plus two. Four.' } });
+  assert.deepEqual(model.entries.map((e) => [e.kind, e.kind === 'thinking' || e.kind === 'assistant' ? e.text : '']), [['user', ''], ['thinking', 'Two plus two. Four.'], ['assistant', 'It is 4.']]);
+  assert.equal(model.entries[1]?.id, streamedId, 'the same part, redrawn as thinking');
+  const redrawn = sent.find((m) => m.type === 'entry' && m.entry.id === streamedId && m.entry.kind === 'thinking');
+  assert.ok(redrawn, 'the webview is told the part is thinking now');
+  for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
+  const kept = recorder();
+  kept.model.apply({ type: 'prompt_started', text: 'add' });
+  kept.model.apply({ type: 'text_delta', delta: 'Sure. Hmm' });
+  kept.model.apply({ type: 'text_reclassified', text: ' Hmm' });
+  assert.deepEqual(kept.model.entries.map((e) => [e.kind, e.kind === 'thinking' || e.kind === 'assistant' ? e.text : '']), [['user', ''], ['assistant', 'Sure.'], ['thinking', ' Hmm']]);
+  kept.model.apply({ type: 'text_reclassified', text: 'not what was shown' });
+  assert.equal(kept.model.entries.length, 3, 'text that was not the end of the streamed answer changes nothing');
+});
+
 test('a replayed message brings its thinking whole; a retry starts a new thinking part', () => {
   const replay = recorder();
   replay.model.apply({ type: 'prompt_started', text: 'hi' });

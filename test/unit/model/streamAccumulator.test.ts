@@ -148,6 +148,23 @@ test('<think> at the start of the content is thinking, even cut across pieces; t
   assert.equal(reply.content, 'Done now');
 });
 
+// A lone </think> (DeepSeek-R1 distills on vLLM, https://github.com/vllm-project/vllm/issues/13125):
+// the text already passed on as answer is reported once as reclassified, and not again as thinking.
+test('a lone </think>: the text passed on before it is reclassified once, the reasoning piece carries only what is new', () => {
+  const acc = new StreamAccumulator();
+  const seen = ['Let me', ' think', '.</think>\n\nFour.'].map((piece) => ({ text: acc.add(chunk({ content: piece })), reclassified: acc.reclassifiedPiece, thinking: acc.reasoningPiece }));
+  assert.deepEqual(seen, [
+    { text: 'Let me', reclassified: '', thinking: '' },
+    { text: ' think', reclassified: '', thinking: '' },
+    { text: 'Four.', reclassified: 'Let me think', thinking: '.' },
+  ]);
+  assert.equal(acc.flush(), '');
+  assert.equal(acc.reclassifiedPiece, '');
+  const reply = acc.reply();
+  assert.equal(reply.reasoning, 'Let me think.');
+  assert.equal(reply.content, 'Four.');
+});
+
 test('<think> later in the text is text; a held-back start is released by flush', () => {
   const late = new StreamAccumulator();
   assert.equal(late.add(chunk({ content: 'I use <think> tags' })), 'I use <think> tags');

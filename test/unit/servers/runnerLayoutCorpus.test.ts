@@ -16,7 +16,11 @@
  * - a runner is asked for its machine report where it has one (CTest `--output-junit`), and the JUnit
  *   XML a configured command leaves (its own `--junitxml`/`--output-junit`, Surefire's
  *   target/surefire-reports) is read, and left where the user wanted it;
- * - a runner whose default is watch mode is run once (CI=true), never left waiting for file changes.
+ * - a runner whose default is watch mode is run once (CI=true), never left waiting for file changes;
+ * - a build tool's or task runner's "nothing to do" (Gradle UP-TO-DATE, a turbo or nx cache replay with
+ *   its output suppressed) is not a run, and its task ids (`web#test`) are not tests; the project's own
+ *   pytest configuration naming a JUnit file is the user's report, as a `--junitxml` on the command is.
+ *   Third round: 0 of the 7 cases (Gradle ×2, turbo ×2, nx, pytest addopts ×2) passed on first contact.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,6 +82,17 @@ const OUTPUT_CASES: OutputCase[] = [
   { file: 'vitest-4.1-none-exit1.txt', exitCode: 1, runner: 'vitest', status: 'no_tests', source: 'https://github.com/SocketDev/socket-sdk-js/pull/598 (No test files found, exit 1)' },
   { file: 'mocha-12-nofiles.txt', exitCode: 1, runner: 'mocha', status: 'no_tests', source: 'https://github.com/js-primer/js-primer/issues/723 (Error: No test files found: "test")' },
   { file: 'eslint-10-lint-fails.txt', exitCode: 1, runner: 'jest', status: 'error', names: [], source: 'https://github.com/keystonejs/generator-keystone/issues/202 (a test script that lints first fails on lint)' },
+  // Build tools and monorepo task runners (third round; transcribed from the reports they cite, since
+  // Gradle, turbo and nx are not installed here): a cache or an up-to-date check is not a run, and a
+  // task id is not a test.
+  { file: 'gradle-8-uptodate.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/PocketShell-io/pocketshell/issues/1646 (test tasks UP-TO-DATE / NO-SOURCE, BUILD SUCCESSFUL with zero tests executed)' },
+  { file: 'gradle-8-fail.txt', exitCode: 1, runner: 'other', status: 'failed', passed: 1, failed: 1, names: ['CalcTest > multiplies()'], source: 'https://github.com/microsoft/azure-pipelines-tasks/issues/961 ("57 tests completed, 4 failed", "There were failing tests")' },
+  { file: 'turbo-2-cached-suppressed.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/vercel/next.js/pull/93355 ("cache hit, suppressing logs": a replayed pass, no test ran; https://github.com/synnaxlabs/synnax/pull/2465)' },
+  { file: 'turbo-2-vitest-fail.txt', exitCode: 1, runner: 'other', status: 'failed', names: ['src/calc.test.ts > multiplies'], source: 'https://github.com/votingworks/vxsuite/pull/9296 (turbo\'s `pkg:task: ` prefix on every line; `Failed: pkg#task` is a task, not a test)' },
+  { file: 'nx-19-cached.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/brimdata/zui/pull/2865 ("Nx read the output from the cache instead of running the command for 6 out of 6 tasks")' },
+  // Neighbours added after those fixes (not in the first-contact count).
+  { file: 'gradle-8-fromcache.txt', exitCode: 0, runner: 'other', status: 'no_tests', source: 'https://github.com/PocketShell-io/pocketshell/issues/1646 (FROM-CACHE: no test executed, no report written)' },
+  { file: 'nx-19-vitest-fail.txt', exitCode: 1, runner: 'other', status: 'failed', passed: 1, failed: 1, names: ['src/calc.test.ts > multiplies'], source: 'https://github.com/brimdata/zui/pull/2865 (nx\'s `✖  nx run web:test` is a task, not a test)' },
 ];
 
 describe('runner corpus: each runner\'s "nothing ran" is no_tests, and only tests are listed', () => {
@@ -179,6 +194,35 @@ describe('report corpus: machine reports asked for, and the JUnit XML a configur
       assert.deepEqual([outcome.report?.passed, outcome.report?.failed], [1, 1]);
       assert.equal(outcome.report?.failures[0]?.file, 'test_calc.py');
       assert.ok(existsSync(join(dir, 'reports', 'junit.xml')), 'the report the user asked for is still there');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
+  it('pytest with `addopts = --junitxml=...` in the project\'s pytest.ini: that file is the report, written where the project asked and kept (https://github.com/pytest-dev/pytest/issues/3072)', { skip: hasPytest ? false : 'pytest is not installed (Debian: python3-pytest)' }, async () => {
+    const dir = tempProject('sprout-pyaddopts-', { 'test_calc.py': PYTEST, 'pytest.ini': '[pytest]\naddopts = -p no:cacheprovider --junitxml=reports/ci.xml\n' });
+    const state = realpathSync(mkdtempSync(join(tmpdir(), 'sprout-state-')));
+    try {
+      const outcome = await run('python3 -m pytest', dir, state);
+      assert.equal(outcome.status, 'failed');
+      assert.deepEqual([outcome.report?.passed, outcome.report?.failed], [1, 1]);
+      assert.equal(outcome.report?.failures[0]?.file, 'test_calc.py');
+      assert.ok(existsSync(join(dir, 'reports', 'ci.xml')), 'the report the project asks for in its addopts is written, as in CI');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(state, { recursive: true, force: true });
+    }
+  });
+
+  it('pytest with `addopts` naming --junitxml in pyproject.toml: the same (https://github.com/pantsbuild/pants/pull/16614)', { skip: hasPytest ? false : 'pytest is not installed (Debian: python3-pytest)' }, async () => {
+    const dir = tempProject('sprout-pyproject-', { 'test_calc.py': PYTEST, 'pyproject.toml': '[tool.pytest.ini_options]\naddopts = "-p no:cacheprovider --junitxml=build/junit.xml"\n' });
+    const state = realpathSync(mkdtempSync(join(tmpdir(), 'sprout-state-')));
+    try {
+      const outcome = await run('python3 -m pytest', dir, state);
+      assert.equal(outcome.status, 'failed');
+      assert.deepEqual([outcome.report?.passed, outcome.report?.failed], [1, 1]);
+      assert.ok(existsSync(join(dir, 'build', 'junit.xml')), 'the report pyproject.toml asks for is written');
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(state, { recursive: true, force: true });

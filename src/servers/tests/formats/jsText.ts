@@ -27,20 +27,24 @@ function failureFrom(name: string, file: string | undefined, block: readonly str
   };
 }
 
-/** Counts from a `3 failed, 1 skipped, 3 passed` / `3 failed | 3 passed` summary; files that did not load count as failed. */
-function fromSummary(format: string, summary: string, failures: TestFailure[], suiteErrors: number): ParsedTestReport {
+/**
+ * Counts from `3 failed, 1 skipped, 3 passed` / `3 failed | 3 passed` summaries, one per run and
+ * summed (a monorepo's output holds one run per package); files that did not load count as failed.
+ */
+function fromSummary(format: string, summaries: readonly string[], failures: TestFailure[], suiteErrors: number): ParsedTestReport {
+  const sum = (pattern: RegExp): number => summaries.reduce((n, summary) => n + countOf(summary, pattern), 0);
   return {
     format,
-    passed: countOf(summary, /(\d+) passed/),
-    failed: countOf(summary, /(\d+) failed/) + suiteErrors,
-    skipped: countOf(summary, /(\d+) skipped/) + countOf(summary, /(\d+) todo/),
+    passed: sum(/(\d+) passed/),
+    failed: sum(/(\d+) failed/) + suiteErrors,
+    skipped: sum(/(\d+) skipped/) + sum(/(\d+) todo/),
     failures,
   };
 }
 
 export function parseJestText(output: string, root: string): ParsedTestReport | undefined {
-  const summary = /^Tests:\s+(.*\btotal)\s*$/m.exec(output)?.[1];
-  if (summary === undefined) return undefined;
+  const summaries = [...output.matchAll(/^Tests:\s+(.*\btotal)\s*$/gm)].map((m) => m[1] ?? '');
+  if (summaries.length === 0) return undefined;
   const lines = output.split('\n');
   const failures: TestFailure[] = [];
   const seen = new Set<string>();
@@ -63,12 +67,12 @@ export function parseJestText(output: string, root: string): ParsedTestReport | 
     if (suiteError) suiteErrors++;
     failures.push(failureFrom(name, file, block, root));
   }
-  return fromSummary('jest-text', summary, failures, suiteErrors);
+  return fromSummary('jest-text', summaries, failures, suiteErrors);
 }
 
 export function parseVitestText(output: string, root: string): ParsedTestReport | undefined {
-  const summary = /^\s*Tests\s+(.*\(\d+\))\s*$/m.exec(output)?.[1];
-  if (summary === undefined) return undefined;
+  const summaries = [...output.matchAll(/^\s*Tests\s+(.*\(\d+\))\s*$/gm)].map((m) => m[1] ?? '');
+  if (summaries.length === 0) return undefined;
   const lines = output.split('\n');
   const failures: TestFailure[] = [];
   let suiteErrors = 0;
@@ -81,7 +85,7 @@ export function parseVitestText(output: string, root: string): ParsedTestReport 
     const name = head[2] ? `${head[1]} > ${head[2]}` : `${head[1]} (test file failed to run)`;
     failures.push(failureFrom(name, head[1], block, root));
   }
-  return fromSummary('vitest-text', summary, failures, suiteErrors);
+  return fromSummary('vitest-text', summaries, failures, suiteErrors);
 }
 
 /** Mocha's `spec` reporter (its default). */

@@ -18,6 +18,7 @@ import { parseNodeSpec } from './nodeTest';
 import { parseTap } from './tap';
 import { parseCtest, parseDotnet, parsePhpunit, parseProve, parseRspec, parseRspecJson, parseSurefire } from './scriptRunners';
 import { parsePytestText, parseUnittest } from './python';
+import { parseGradle, ranNothingNow, withoutTaskPrefixes } from './taskRunners';
 
 /** Which runner a command ends in: decides the flags it gets and the report read first. */
 export type RunnerId =
@@ -79,6 +80,7 @@ const TEXT: Parser[] = [
   parseProve,
   parseSurefire,
   parseDotnet,
+  parseGradle,
 ];
 
 const OWN_TEXT: Partial<Record<RunnerId, Parser>> = {
@@ -131,7 +133,7 @@ function withVitestDiffs(report: ParsedTestReport, output: string, root: string)
 }
 
 export function readReport(run: RunOutput): ParsedTestReport | undefined {
-  const output = normaliseOutput(run.output);
+  const output = withoutTaskPrefixes(normaliseOutput(run.output));
   const machine = MACHINE[run.runner];
   if (machine && run.report !== undefined) {
     const parsed = machine(run.report, run.root);
@@ -165,7 +167,7 @@ const NOTHING_RAN: RegExp[] = [
 ];
 
 function ranNothing(output: string): boolean {
-  if (NOTHING_RAN.some((p) => p.test(output))) return true;
+  if (NOTHING_RAN.some((p) => p.test(output)) || ranNothingNow(output)) return true;
   // go test: every package line says it had no test to run (`?  pkg [no test files]`, `ok pkg 0.1s [no tests to run]`).
   const packages = [...output.matchAll(/^(?:ok|\?|FAIL)\s+\S+\s.*$/gm)].map((m) => m[0]);
   return packages.length > 0 && packages.every((line) => /\[no test files\]|\[no tests to run\]/.test(line));

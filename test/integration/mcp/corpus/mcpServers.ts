@@ -2,7 +2,10 @@
  * The MCP server and transport corpus (issue 32): behaviours of real servers from public reports,
  * each played by a real server (a stdio child process, FakeHookServer, or a Streamable HTTP server
  * on 127.0.0.1, scriptedMcpHttpServer.ts) and paired with what Sprout must do. Every case cites its
- * source. The runner is mcpServerCorpus.test.ts.
+ * source. The runner is mcpServerCorpus.test.ts. Cases that need more than the hub live beside the
+ * parts they need: a call kept alive by progress for ever (the loop's timeouts) in
+ * test/integration/loop/progressForever.test.ts, an authorization server on another origin (a full
+ * sign-in) in test/integration/mcp/oauth.test.ts.
  */
 import type { HookServerConfig } from '../../../fakes/hookServer';
 import type { ScriptedMcpHttpOptions } from '../../../fakes/scriptedMcpHttpServer';
