@@ -121,10 +121,11 @@ function nodeVersion(nodeBin: string): string {
 
 /** The npm package `node@<spec>` (it fetches its platform binary from the registry too) into a fresh `prefix`. */
 function installNodePackage(prefix: string, spec: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
+  const npm = npmCli(); // before anything is removed: a missing npm must not cost the cached Node
   rmSync(prefix, { recursive: true, force: true });
   mkdirSync(prefix, { recursive: true });
   log(`installing node@${spec} into ${prefix}`);
-  run(process.execPath, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${spec}`], env, `npm install node@${spec}`);
+  run(process.execPath, [npm, 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `node@${spec}`], env, `npm install node@${spec}`);
 }
 
 function installNode(cache: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
@@ -173,6 +174,7 @@ function nodeHeadersDir(cache: string): string {
 function installCodeServer(cache: string, nodeBin: string, env: NodeJS.ProcessEnv, log: (m: string) => void): void {
   if (!kerberosHeadersPresent()) fail('kerberos headers missing: run `apt-get install -y libkrb5-dev` (see .ci/run)');
   const prefix = join(cache, 'code-server');
+  const npm = npmCli();
   rmSync(prefix, { recursive: true, force: true });
   mkdirSync(prefix, { recursive: true });
   const nodeDir = nodeHeadersDir(cache);
@@ -183,7 +185,7 @@ function installCodeServer(cache: string, nodeBin: string, env: NodeJS.ProcessEn
     // Native modules build against Node 24's own headers, with nothing downloaded.
     npm_config_nodedir: nodeDir,
   };
-  run(nodeBin, [npmCli(), 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `code-server@${CODE_SERVER_VERSION}`], env24, 'npm install code-server');
+  run(nodeBin, [npm, 'install', '--no-audit', '--no-fund', '--no-save', '--prefix', prefix, `code-server@${CODE_SERVER_VERSION}`], env24, 'npm install code-server');
 }
 
 /**
