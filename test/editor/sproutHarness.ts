@@ -38,6 +38,13 @@ export async function changeMcpJson(sprout: SproutApi, change: () => void): Prom
 
 export const toolCards = (entries: readonly ChatEntry[]): ToolEntry[] => entries.filter((e): e is ToolEntry => e.kind === 'tool');
 
+/** Every tool card's name, status and full result text, for an assertion's message (what the model was told, not a guess). */
+export function cardsText(entries: readonly ChatEntry[]): string {
+  const cards = toolCards(entries);
+  if (cards.length === 0) return 'no tool cards';
+  return cards.map((c, i) => `tool card ${i + 1} ${c.name} [${c.status}]: ${c.result ?? '(no result yet)'}`).join('\n');
+}
+
 /** The first card waiting for the user's answer, other than those already answered. */
 export function waitingCard(entries: readonly ChatEntry[], answered: ReadonlySet<string> = new Set()): ToolEntry | undefined {
   return toolCards(entries).find((e) => e.status === 'awaiting_approval' && e.approvalId !== undefined && !answered.has(e.approvalId));

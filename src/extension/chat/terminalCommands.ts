@@ -10,6 +10,8 @@ import { neutralizeTerminalText } from '../../platform/terminalText';
 const KEPT_CHARS = 20_000;
 
 interface LastCommand {
+  /** The execution this is (its end is matched by identity: the end may name another command line). */
+  execution: vscode.TerminalShellExecution;
   commandLine: string;
   cwd?: string;
   output: string;
@@ -23,7 +25,7 @@ const last = new WeakMap<vscode.Terminal, LastCommand>();
 export function watchTerminalCommands(): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.window.onDidStartTerminalShellExecution(async (event) => {
-      const entry: LastCommand = { commandLine: event.execution.commandLine.value, ...(event.execution.cwd ? { cwd: event.execution.cwd.fsPath } : {}), output: '', done: false };
+      const entry: LastCommand = { execution: event.execution, commandLine: event.execution.commandLine.value, ...(event.execution.cwd ? { cwd: event.execution.cwd.fsPath } : {}), output: '', done: false };
       last.set(event.terminal, entry);
       for await (const data of event.execution.read()) {
         entry.output = (entry.output + data).slice(-KEPT_CHARS);
@@ -31,7 +33,7 @@ export function watchTerminalCommands(): vscode.Disposable {
     }),
     vscode.window.onDidEndTerminalShellExecution((event) => {
       const entry = last.get(event.terminal);
-      if (entry === undefined || entry.commandLine !== event.execution.commandLine.value) return;
+      if (entry === undefined || entry.execution !== event.execution) return;
       entry.done = true;
       if (event.exitCode !== undefined) entry.exitCode = event.exitCode;
     }),

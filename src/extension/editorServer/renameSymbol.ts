@@ -7,6 +7,7 @@
  * named and every file the edit would touch; a file with unsaved changes is not renamed in (its
  * changes would be saved with the rename). A rename the language server refuses returns its words.
  */
+import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../agent/errorMessage';
@@ -52,7 +53,7 @@ export async function planRename(workspaceFolder: string, args: RenameArgs): Pro
   return { edit, files, edits: entries.reduce((n, [, e]) => n + e.length, 0) };
 }
 
-/** The tool: plans, refuses over unsaved files, applies as one edit and saves each file. */
+/** The tool: plans, refuses over unsaved files, applies as one edit and saves each file (the disk is checked). */
 export async function renameSymbol(workspaceFolder: string, args: RenameArgs): Promise<CallToolResult> {
   const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
   const plan = await planRename(workspaceFolder, args);
@@ -61,10 +62,31 @@ export async function renameSymbol(workspaceFolder: string, args: RenameArgs): P
   if (dirty.length > 0) return failure(`${dirty.map((f) => f.path).join(', ')} ha${dirty.length === 1 ? 's' : 've'} unsaved changes in the editor; nothing was renamed (ask the user to save or revert first).`);
   if (!(await vscode.workspace.applyEdit(plan.edit))) return failure('VS Code refused to apply the rename; nothing was changed.');
   const unsaved: string[] = [];
-  for (const file of plan.files) {
-    const doc = await vscode.workspace.openTextDocument(file.uri);
-    if (!(await doc.save().then(undefined, () => false))) unsaved.push(file.path);
+  for (const file of plan.files) if (!(await saveToDisk(file))) unsaved.push(file.path);
+  const text = `Renamed to ${args.newName}: ${plan.edits} edit(s) in ${plan.files.length} file(s): ${plan.files.map((f) => f.path).join(', ')}.`;
+  if (unsaved.length === 0) return { content: [{ type: 'text', text }] };
+  return failure(`${text} But these files on disk do not hold the rename (it is only in the editor, unsaved): ${unsaved.join(', ')}. Save them, or ask the user to.`);
+}
+
+/** The file's text on disk (without a byte order mark), or undefined when it cannot be read. */
+function onDisk(absolute: string): string | undefined {
+  try {
+    return readFileSync(absolute, 'utf8').replace(/^\uFEFF/, '');
+  } catch {
+    return undefined;
   }
-  const saved = unsaved.length > 0 ? ` These could not be saved and hold the rename only in the editor: ${unsaved.join(', ')}.` : '';
-  return { content: [{ type: 'text', text: `Renamed to ${args.newName}: ${plan.edits} edit(s) in ${plan.files.length} file(s): ${plan.files.map((f) => f.path).join(', ')}.${saved}` }] };
+}
+
+/**
+ * Saves the renamed document and says whether the file on disk now holds its text: the disk is the
+ * truth, not `save()`'s answer (false for a document VS Code does not count as modified, true when
+ * a save it joined wrote another version). A disk that does not match gets one more save.
+ */
+async function saveToDisk(file: PlannedRename['files'][number]): Promise<boolean> {
+  const doc = await vscode.workspace.openTextDocument(file.uri);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    await doc.save().then(undefined, () => false);
+    if (onDisk(file.absolute) === doc.getText()) return true;
+  }
+  return false;
 }

@@ -46,7 +46,7 @@ export const SETTING_DEFAULTS = {
   'sprout.mcp.startupWaitMs': DEFAULT_SETTINGS.firstPromptServerWaitMs,
   'sprout.mcp.protocol': 'auto' as ProtocolSetting,
   'sprout.tools.protectedPaths': [] as string[],
-  'sprout.tools.runInTerminal': false,
+  'sprout.tools.runInTerminal': true,
   'sprout.agentHooks.formats': [...SOURCE_FORMAT_IDS] as SourceFormatId[],
   'sprout.instructions.sources': [...INSTRUCTION_SOURCES] as InstructionSource[],
 } as const;
@@ -244,7 +244,7 @@ export function mapSettings(rawGet: SettingGetter, configured: SettingProbe = ()
     autoApprove: attempt(errors, [], () => asStringArray(get('sprout.tools.autoApprove'), 'sprout.tools.autoApprove')),
     commandRules: readCommandRules(get('sprout.tools.commandRules'), errors),
     protectedPaths: readProtectedPaths(get('sprout.tools.protectedPaths'), errors),
-    runInTerminal: attempt(errors, false, () => parseBoolean(asBoolOrString(get('sprout.tools.runInTerminal'), 'sprout.tools.runInTerminal'), 'sprout.tools.runInTerminal')),
+    runInTerminal: attempt(errors, true, () => parseBoolean(asBoolOrString(get('sprout.tools.runInTerminal'), 'sprout.tools.runInTerminal'), 'sprout.tools.runInTerminal')),
     agentHookFormats: readAgentHookFormats(get('sprout.agentHooks.formats'), errors),
     instructionSources: readInstructionSources(get('sprout.instructions.sources'), errors),
     errors,

@@ -10,6 +10,11 @@
  * Shell integration takes a moment to start in a new terminal: the wait is bounded (generously) and
  * ends on `onDidChangeTerminalShellIntegration`; a terminal where it never starts (a shell VS Code
  * cannot integrate, the setting off) is `undefined` to the caller, who runs the hidden process instead.
+ * That event comes when the integration script loads, before the shell's first prompt (seen here: up
+ * to seconds before, on a loaded machine); the command is sent once the prompt is there, which the
+ * shell says by reporting its working directory from its prompt hook (bounded too: a shell that never
+ * reports it gets the line anyway, and VS Code's own wait for the prompt applies;
+ * https://github.com/microsoft/vscode/issues/243099 is the same race inside VS Code).
  * A stop (the chat's, or the timeout) interrupts with Ctrl-C and, if the command does not end within
  * a grace, closes the terminal, which hangs up on everything running in it.
  */
@@ -24,6 +29,8 @@ export const INTEGRATION_WAIT_MS = 20_000;
 export const INTERRUPT_GRACE_MS = 5_000;
 /** Finished commands' terminals kept open for the user to read; older ones are closed. */
 const KEPT_FINISHED = 3;
+/** After shell integration started, how long the first prompt may take before the line is sent anyway. */
+export const PROMPT_WAIT_MS = 10_000;
 /** After the end event, how long the rest of the output may take to arrive. */
 const STREAM_END_WAIT_MS = 2_000;
 
@@ -55,6 +62,27 @@ function integrationOf(terminal: vscode.Terminal, signal: AbortSignal): Promise<
     const changed = vscode.window.onDidChangeTerminalShellIntegration((event) => event.terminal === terminal && done(event.shellIntegration));
     const closed = vscode.window.onDidCloseTerminal((t) => t === terminal && done(undefined));
     signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/**
+ * Resolves once the shell is at its first prompt: its prompt hook reported the working directory
+ * (`shellIntegration.cwd`), or after `PROMPT_WAIT_MS`, the terminal's close or the abort.
+ */
+function promptOf(terminal: vscode.Terminal, signal: AbortSignal): Promise<void> {
+  if (terminal.shellIntegration?.cwd !== undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      changed.dispose();
+      closed.dispose();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, PROMPT_WAIT_MS);
+    const changed = vscode.window.onDidChangeTerminalShellIntegration((event) => event.terminal === terminal && event.shellIntegration.cwd !== undefined && done());
+    const closed = vscode.window.onDidCloseTerminal((t) => t === terminal && done());
+    signal.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -113,6 +141,7 @@ export class SproutTerminals implements vscode.Disposable, CommandTerminals<Take
       terminal.dispose();
       return undefined;
     }
+    await promptOf(terminal, signal);
     this.byCall.set(callId, terminal);
     // Shown without focus: the user watches the command, their cursor stays where it was.
     terminal.show(true);
@@ -151,10 +180,15 @@ export class SproutTerminals implements vscode.Disposable, CommandTerminals<Take
 }
 
 /**
- * Runs `line` in `terminal` and resolves with how it ended. The output stream is read from the moment
- * the command is sent (`read()` only gives what comes after its first call); the end is the shell's
- * end event for this very execution, matched by identity (https://github.com/microsoft/vscode/issues/221399
- * reported a stray end event right after integration started).
+ * Runs `line` in `terminal` and resolves with how it ended. The terminal is this call's alone (a new
+ * one, given one line), so the command is the first execution the shell reports starting in it, and
+ * the end is that execution's: not the `executeCommand` execution matched by its command line, since
+ * the shell may report another line than the one sent. Bash with `HISTCONTROL` set (Ubuntu's default
+ * .bashrc) reports only the first simple command (`cd '<folder>'`): VS Code then starts a new
+ * execution, and the one `executeCommand` returned never ends. The output is read from the sent
+ * execution at once (the stream gives only what comes after `read()`), from another started one when
+ * its start event comes; a stray end right after integration
+ * started (https://github.com/microsoft/vscode/issues/221399) is not an end of an execution seen starting.
  */
 export function runInTerminal(terminal: vscode.Terminal, integration: vscode.TerminalShellIntegration, line: string, options: TerminalRunOptions): Promise<TerminalEnd> {
   return new Promise((resolve) => {
@@ -172,19 +206,37 @@ export function runInTerminal(terminal: vscode.Terminal, integration: vscode.Ter
       terminal.sendText('\u0003', false);
       grace = setTimeout(() => terminal.dispose(), INTERRUPT_GRACE_MS);
     };
+    // Assigned once, below the listeners that read it (events come asynchronously, after the assignment).
+    // eslint-disable-next-line prefer-const
+    let sent: vscode.TerminalShellExecution | undefined;
+    let started: vscode.TerminalShellExecution | undefined;
     let pumped: Promise<void> = Promise.resolve();
+    const pump = (execution: vscode.TerminalShellExecution): void => {
+      const stream = execution.read();
+      pumped = (async () => {
+        for await (const chunk of stream) options.onData(chunk);
+      })().catch(() => undefined);
+    };
     subscriptions.push(
+      vscode.window.onDidStartTerminalShellExecution((event) => {
+        if (event.terminal !== terminal || started !== undefined) return;
+        started = event.execution;
+        // Another execution than the one sent: its stream from now (its first output may be gone already).
+        if (started !== sent) pump(started);
+      }),
       vscode.window.onDidEndTerminalShellExecution((event) => {
+        if (event.terminal !== terminal || started === undefined || event.execution !== started) return;
+        // After Ctrl-C VS Code may report the `^C` as a new command, which ends this one with no exit
+        // code while it still runs (it may ignore Ctrl-C): only the grace's close ends it then.
+        if (stopped !== undefined && event.exitCode === undefined) return;
         // The stream ends with the execution; the bound only keeps a stream that never ends from holding the call.
-        if (event.execution === execution) void Promise.race([pumped, new Promise((r) => setTimeout(r, STREAM_END_WAIT_MS))]).then(() => finish({ kind: 'exit', exitCode: event.exitCode }));
+        void Promise.race([pumped, new Promise((r) => setTimeout(r, STREAM_END_WAIT_MS))]).then(() => finish({ kind: 'exit', exitCode: event.exitCode }));
       }),
       vscode.window.onDidCloseTerminal((t) => t === terminal && finish({ kind: 'closed' })),
     );
-    const execution = integration.executeCommand(line);
-    const stream = execution.read();
-    pumped = (async () => {
-      for await (const chunk of stream) options.onData(chunk);
-    })().catch(() => undefined);
+    sent = integration.executeCommand(line);
+    // Read at once: a stream opened when the start event comes can miss output that arrives with it.
+    pump(sent);
     options.stop.addEventListener('abort', stop, { once: true });
     if (options.stop.aborted) stop();
   });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { sproutApi as api, toolCards, until, waitingCard } from '../sproutHarness';
+import { cardsText, sproutApi as api, toolCards, until, waitingCard } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
@@ -54,16 +54,16 @@ describe('command rules (sprout.tools.commandRules)', function () {
     const chat = await sprout.controller.current();
     const sent = sprout.controller.send('set up');
     const card = await until(() => waitingCard(chat.view.entries), 'the command the workspace tried to allow to ask').catch((error: Error) => {
-      throw new Error(`${error.message}; the chat: ${JSON.stringify(chat.view.entries).slice(0, 3000)}`);
+      throw new Error(`${error.message}; ${cardsText(chat.view.entries)}`);
     });
     assert.match(card.args, /touch ws\.txt/);
-    assert.ok(existsSync(join(workspaceFolder, 'allowed.txt')), 'the user-allowed command ran before, unasked');
+    assert.ok(existsSync(join(workspaceFolder, 'allowed.txt')), `the user-allowed command ran before, unasked; ${cardsText(chat.view.entries)}`);
     assert.ok(card.approvalScopes?.includes('rule'));
     assert.equal(card.approvalRule, 'touch ws.txt');
     await sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'rule' });
     await sent;
     const cards = toolCards(chat.view.entries);
-    assert.deepEqual(cards.map((c) => c.status), ['ok', 'ok', 'error']);
+    assert.deepEqual(cards.map((c) => c.status), ['ok', 'ok', 'error'], cardsText(chat.view.entries));
     assert.match(cards[2]?.result ?? '', /Refused by the command rule deny "rm" \(user settings sprout\.tools\.commandRules\[1\]\): `rm -f keep\.txt` is denied/);
     assert.ok(existsSync(join(workspaceFolder, 'ws.txt')) && existsSync(join(workspaceFolder, 'keep.txt')));
     const user = config().inspect('tools.commandRules')?.globalValue;

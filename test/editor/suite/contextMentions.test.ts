@@ -130,3 +130,74 @@ describe('# mentions: problems, folder, changes, resources', function () {
     assert.equal(watching().length, 1, 'said once in the chat');
   });
 });
+
+// `#terminalLastCommand` with what VS Code itself knows: a bash terminal's last command heard through
+// its shell integration (a terminal without integration says so).
+describe('# mentions: the last terminal command (real shell integration)', function () {
+  this.timeout(150_000);
+  let fake: FakeOpenAi | undefined;
+  const terminals: vscode.Terminal[] = [];
+
+  before(async () => {
+    const sprout = await api();
+    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) });
+    await config().update('model.baseUrl', fake.url, target);
+    await config().update('model.name', 'fake-model', target);
+    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
+    const url = fake.url;
+    await until(() => sprout.settings().baseUrl === url, 'settings');
+    await sprout.host.invalidateServers();
+    await vscode.commands.executeCommand('sprout.newChat');
+  });
+
+  after(async () => {
+    for (const terminal of terminals) terminal.dispose();
+    for (const key of keys) await config().update(key, undefined, target);
+    await fake?.close();
+  });
+
+  const lastUser = (): string => {
+    const messages = (fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: unknown }[] }).messages;
+    return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+  };
+
+  it('#terminalLastCommand attaches the active terminal\'s last command and its exit code; a terminal without shell integration says so', async () => {
+    const sprout = await api();
+    const terminal = vscode.window.createTerminal({ name: 'mentions bash', shellPath: '/bin/bash', cwd: workspaceFolder });
+    terminals.push(terminal);
+    const integration = await until(() => terminal.shellIntegration, 'the bash terminal\'s shell integration');
+    let ended: number | undefined | 'pending' = 'pending';
+    let started: vscode.TerminalShellExecution | undefined;
+    const listening = [
+      vscode.window.onDidStartTerminalShellExecution((e) => e.terminal === terminal && (started ??= e.execution)),
+      vscode.window.onDidEndTerminalShellExecution((e) => e.terminal === terminal && e.execution === started && (ended = e.exitCode)),
+    ];
+    try {
+      integration.executeCommand(`printf 'answer %s\\n' $((40 + 2)); false`);
+      await until(() => ended !== 'pending' || undefined, 'the command to end in the terminal');
+    } finally {
+      for (const l of listening) l.dispose();
+    }
+    terminal.show(false);
+    await until(() => vscode.window.activeTerminal === terminal, 'the bash terminal in front');
+    await sprout.handle({ type: 'send', text: 'why did it fail? #terminalLastCommand' });
+    const user = lastUser();
+    assert.match(user, /^why did it fail\? #terminalLastCommand\n\nAttached: #terminalLastCommand\n```\n\$ printf 'answer %s\\n' \$\(\(40 \+ 2\)\); false\n/, user);
+    // The folder is said when VS Code knew the shell's cwd as the command started.
+    assert.match(user, /\n\(exit code 1(, in [^)\n]+)?\)\n/, user);
+    // The output ("answer 42") is not asserted: the stream of a command the user started can only be
+    // opened at its start event, and VS Code may deliver the first output before that (seen in 1 of 2
+    // runs here: the attachment had the command and exit code, no output). A known gap, reported.
+    // eslint-disable-next-line no-control-regex
+    assert.doesNotMatch(user, /\u001b|\u0007|633;/, 'no escape sequence or shell integration marker reached the model');
+
+    // A terminal no shell runs in (an extension's pseudoterminal) has no shell integration.
+    const writes = new vscode.EventEmitter<string>();
+    const plain = vscode.window.createTerminal({ name: 'mentions plain', pty: { onDidWrite: writes.event, open: () => writes.fire('plain\r\n'), close: () => writes.dispose() } });
+    terminals.push(plain);
+    plain.show(false);
+    await until(() => vscode.window.activeTerminal === plain, 'the plain terminal in front');
+    await sprout.handle({ type: 'send', text: 'and now? #terminalLastCommand' });
+    assert.match(lastUser(), /\nAttached: #terminalLastCommand\n```\nNo terminal command attached: the terminal "mentions plain" has no shell integration \(.*terminal\.integrated\.shellIntegration\.enabled\)\.\n```$/);
+  });
+});

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
-import { sproutApi as api, toolCards, until } from '../sproutHarness';
+import { cardsText, sproutApi as api, toolCards, until } from '../sproutHarness';
 import type { SproutApi } from '../../../src/extension/extension';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
@@ -80,11 +80,11 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     await sprout.controller.send('run it');
     const result = toolResultIn(fake!, 1);
     assert.match(result, /exit code 3; \d+ ms in the Sprout terminal\)/, result);
-    assert.match(result, /answer 42\nred\n/);
+    assert.match(result, /answer 42\nred\n/, result);
     // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(result, /\u001b|\u0007|633;/, 'no escape sequence or shell integration marker reached the model');
     const [card] = toolCards(chat.view.entries);
-    assert.equal(card?.status, 'error');
+    assert.equal(card?.status, 'error', cardsText(chat.view.entries));
     assert.equal(card?.terminal, true, 'the card offers Show terminal');
     // A new terminal for each command (a reused shell may never report the next command's end: microsoft/vscode#248799).
     const opened = sproutTerminals().filter((t) => !before.has(t));
@@ -101,6 +101,30 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     }
   });
 
+  it('reads the end of the first execution the shell reports, whatever command line it reports (bash with HISTCONTROL, as Ubuntu\'s .bashrc sets it)', async () => {
+    // With HISTCONTROL set, VS Code's bash integration reports $BASH_COMMAND, the line's first simple
+    // command (`cd '<folder>'`), so the execution executeCommand returned is never the one that ends
+    // (`__vsc_history_verify` in https://github.com/microsoft/vscode/blob/main/src/vs/workbench/contrib/terminal/common/scripts/shellIntegration-bash.sh).
+    const integrated = vscode.workspace.getConfiguration('terminal.integrated');
+    await integrated.update('env.linux', { HISTCONTROL: 'ignoreboth' }, vscode.ConfigurationTarget.Global);
+    const reported: string[] = [];
+    const started = vscode.window.onDidStartTerminalShellExecution((e) => e.terminal.name.startsWith('Sprout') && reported.push(e.execution.commandLine.value));
+    try {
+      const chat = await chatWith(run('echo "first $((2 + 3))" && echo second; exit 5'), fakeReply.text('done'));
+      await sprout.controller.send('run it');
+      const result = toolResultIn(fake!, 1);
+      // Not every run reports only the cd (the setting may reach the new shell late); the runs that do
+      // waited out the whole timeout before. The output is not asserted: when the shell reports another
+      // line, that execution's stream can only be opened at its start event and may miss the first output.
+      assert.match(result, /exit code 5; \d+ ms in the Sprout terminal\)\n/, `${result}\nthe shell reported: ${JSON.stringify(reported)}`);
+      assert.equal(toolCards(chat.view.entries)[0]?.status, 'error', cardsText(chat.view.entries));
+      assert.equal(reported.length, 1, `one execution reported: ${JSON.stringify(reported)}`);
+    } finally {
+      started.dispose();
+      await integrated.update('env.linux', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("stops the command when the chat is stopped (the command's process is gone)", async () => {
     rmSync(pidFile, { force: true });
     const chat = await chatWith(run(`sh -c 'echo $$ > terminal-test.pid; exec sleep 600'`), fakeReply.text('not reached'));
@@ -110,7 +134,7 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     await sprout.controller.stop();
     await sent;
     await until(() => !alive(pid), 'the stopped command to end');
-    assert.match(toolCards(chat.view.entries)[0]?.result ?? '', /cancelled/, 'the call ended as cancelled');
+    assert.match(toolCards(chat.view.entries)[0]?.result ?? '', /cancelled/, `the call ended as cancelled; ${cardsText(chat.view.entries)}`);
   });
 
   it("keeps the server's timeout: a command that ignores Ctrl-C is stopped by closing its terminal", async () => {
@@ -118,7 +142,8 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     const command = `trap "" INT; echo $$ > terminal-test.pid; exec sleep 600`;
     const chat = await chatWith(fakeReply.toolCalls([{ name: 'workspace__run_command', arguments: { command, timeoutMs: 2000 } }]), fakeReply.text('noted'));
     await sprout.controller.send('run it');
-    assert.match(toolResultIn(fake!, 1), /timed out after 2000 ms \(the terminal was closed to stop it\)/);
+    const timedOut = toolResultIn(fake!, 1);
+    assert.match(timedOut, /timed out after 2000 ms \(the terminal was closed to stop it\)/, timedOut);
     const pid = Number(readFileSync(pidFile, 'utf8').trim());
     await until(() => !alive(pid), 'the command to be gone with its terminal');
     assert.equal(toolCards(chat.view.entries)[0]?.status, 'error');
@@ -136,7 +161,8 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
       assert.ok(terminal.name.startsWith('Sprout'));
       terminal.dispose();
       await sent;
-      assert.match(toolResultIn(fake!, 1), /the terminal was closed while the command ran/);
+      const closed = toolResultIn(fake!, 1);
+      assert.match(closed, /the terminal was closed while the command ran/, closed);
       assert.equal(toolCards(chat.view.entries)[0]?.status, 'error');
     } finally {
       started.dispose();
@@ -150,7 +176,7 @@ describe('run_command in the Sprout terminal (sprout.tools.runInTerminal)', func
     const [first, second] = [toolResultIn(fake!, 1), toolResultIn(fake!, 2)];
     assert.match(first, /exit code 0; \d+ ms\)\none\n/, first);
     assert.doesNotMatch(first, /Sprout terminal/);
-    assert.match(second, /exit code 0; \d+ ms\)\ntwo\n/);
+    assert.match(second, /exit code 0; \d+ ms\)\ntwo\n/, second);
     const notes = chat.view.entries.filter((e) => e.kind === 'hookEvent' && e.text.includes('hidden process'));
     assert.equal(notes.length, 1, 'said once');
   });
