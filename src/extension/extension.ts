@@ -22,7 +22,7 @@ import { SproutTerminals } from './terminal/sproutTerminals';
 import { CHAT_VIEW_ID, ChatViewProvider, openChatInEditor, restoreChatEditors, type ChatWebviewDeps } from './chat/chatViewProvider';
 import { ChatViews } from './chat/chatViews';
 import { QuestionBrokers } from './chat/questionBrokers';
-import { SamplingBroker } from './chat/samplingBroker';
+import { askSamplingModal, SamplingBroker, type SamplingAsk } from './chat/samplingBroker';
 import { quotedName } from '../agent/nameText';
 import type { UrlElicitation } from '../mcp/clientFeatures';
 import type { ElicitationAction } from '../agent/messages';
@@ -54,6 +54,8 @@ import { onToolPickerShown } from './chat/toolPicker';
 export interface McpUserPrompts {
   openSignIn: SignInOpener;
   askInput: InputPrompt;
+  /** The permission a server's sampling request needs (a modal; src/extension/chat/samplingBroker.ts). */
+  askSampling: SamplingAsk;
 }
 
 export interface SproutApi {
@@ -156,7 +158,7 @@ function mcpHostOptions(context: vscode.ExtensionContext, questions: QuestionBro
       elicitation: { by: 'user', answer: (request, signal) => questions.elicitations.answer(request, signal), openUrl: openElicitationUrl },
       roots: () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name })),
     },
-    sampling: new SamplingBroker(context.workspaceState, () => questions.openChat),
+    sampling: new SamplingBroker(context.workspaceState, () => questions.openChat, () => prompts.askSampling),
     oauth: vscodeOAuthHost(context.secrets, () => prompts.openSignIn),
     inputs: (source, specs, signal) => resolveInputs(context.secrets, source, specs, prompts.askInput, signal),
   };
@@ -240,7 +242,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Sprout
   const storageDir = (context.storageUri ?? context.globalStorageUri).fsPath;
   const workspaceFolder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir();
   const approvals = new WorkspaceApprovals(context.workspaceState);
-  const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput };
+  const mcpPrompts: McpUserPrompts = { openSignIn: openSignInInBrowser, askInput: promptForInput, askSampling: askSamplingModal };
   // The views, each subscribed to the one event path; the chat and the host publish on it.
   const events = new ViewEvents((error, event) => logger.error('a view failed to show an event', { type: event.type, message: errorMessage(error) }));
   const hooks = new HooksViewState(settings.agent.hooks.allowlist);

@@ -15,6 +15,11 @@ const ONCE = 'Allow Once';
 const CHAT = 'Allow in This Chat';
 const WORKSPACE = 'Always Allow in This Workspace';
 
+/** How the permission is asked: VS Code's modal by default; extension-host tests play the user through the API. */
+export type SamplingAsk = (message: string, detail: string, choices: string[]) => Thenable<string | undefined>;
+
+export const askSamplingModal: SamplingAsk = (message, detail, choices) => vscode.window.showWarningMessage(message, { modal: true, detail }, ...choices);
+
 export class SamplingBroker implements SamplingPermission {
   readonly by = 'user' as const;
   /** Servers allowed for a chat, keyed by the chat (its view state), so a closed chat's allowances go with it. */
@@ -24,6 +29,8 @@ export class SamplingBroker implements SamplingPermission {
     private readonly state: vscode.Memento,
     /** The chat open now (undefined while chats switch): "in this chat" is about it. */
     private readonly chat: () => object | undefined,
+    /** Read at each request, so a replaced asker applies at once. */
+    private readonly ask: () => SamplingAsk = () => askSamplingModal,
   ) {}
 
   async allow(request: SamplingRequest, signal: AbortSignal): Promise<boolean> {
@@ -31,11 +38,7 @@ export class SamplingBroker implements SamplingPermission {
     if (this.workspaceServers().includes(request.server) || (chat !== undefined && this.inChat.get(chat)?.has(request.server) === true)) return true;
     if (signal.aborted) return false;
     const choices = chat === undefined ? [ONCE, WORKSPACE] : [ONCE, CHAT, WORKSPACE];
-    const choice = await vscode.window.showWarningMessage(
-      `The MCP server ${quotedName(request.server)} asks to use the chat's model.`,
-      { modal: true, detail: samplingDetail(request) },
-      ...choices,
-    );
+    const choice = await this.ask()(`The MCP server ${quotedName(request.server)} asks to use the chat's model.`, samplingDetail(request), choices);
     if (signal.aborted || choice === undefined) return false;
     if (choice === CHAT && chat !== undefined) this.inChat.set(chat, new Set([...(this.inChat.get(chat) ?? []), request.server]));
     if (choice === WORKSPACE) await this.state.update(WORKSPACE_KEY, [...new Set([...this.workspaceServers(), request.server])]);

@@ -2,7 +2,8 @@
 // elicitation tool) becomes a form card in the chat that the user accepts or declines; `${input:id}`
 // in .vscode/mcp.json is asked once and kept in SecretStorage; an mcp.json edit while the servers are
 // resolved supersedes that start; an OAuth-protected HTTP server is signed in to through the "browser"
-// and signed out of with the command; roots are the workspace folders.
+// and signed out of with the command; roots are the workspace folders; the reference server's
+// sampling tool asks the user (the modal, played through the API), then the chat's model answers it.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,6 +85,70 @@ describe('MCP client features in the editor', function () {
       assert.match(result?.kind === 'tool' ? (result.result ?? '') : '', expected);
     });
   }
+
+  it("a server's sampling request asks the user first; allowed, the chat's model answers it, the card shows the model and tokens, and the meter counts them", async () => {
+    const sprout = await useServers({ everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } }, [
+      call('everything__echo', { message: 'warm up' }),
+      call('everything__trigger-sampling-request', { prompt: 'a haiku about moss', maxTokens: 64 }),
+      fakeReply.text('Moss keeps the stone warm', { usage: { prompt_tokens: 21, completion_tokens: 6 } }),
+      fakeReply.text('done'),
+    ]);
+    await config().update('tools.autoApprove', ['everything__echo', 'everything__trigger-sampling-request'], vscode.ConfigurationTarget.Global);
+    await until(() => sprout.settings().autoApprove.length === 2, 'the approvals to be read');
+    const asked: Array<{ message: string; detail: string; choices: string[] }> = [];
+    const original = sprout.mcpPrompts.askSampling;
+    sprout.mcpPrompts.askSampling = async (message, detail, choices) => {
+      asked.push({ message, detail, choices });
+      return 'Allow Once';
+    };
+    try {
+      await vscode.commands.executeCommand('sprout.newChat');
+      const chat = await sprout.controller.current();
+      await sprout.controller.send('write me a poem through the server');
+      assert.equal(asked.length, 1, 'asked once');
+      assert.match(asked[0]?.message ?? '', /"?everything"? asks to use the chat's model/);
+      assert.match(asked[0]?.detail ?? '', /up to 64 tokens[\s\S]*a haiku about moss/);
+      assert.deepEqual(asked[0]?.choices, ['Allow Once', 'Allow in This Chat', 'Always Allow in This Workspace']);
+      // The sampling call went to the chat's model without tools, with the server's limit.
+      const sampling = fake?.chatRequests()[2]?.body as { max_tokens?: number; tools?: unknown[] } | undefined;
+      assert.equal(sampling?.max_tokens, 64);
+      assert.equal(sampling?.tools, undefined);
+      const card = chat.view.entries.find((e) => e.kind === 'sampling');
+      assert.ok(card?.kind === 'sampling', 'a sampling card');
+      assert.equal(card.server, 'everything');
+      assert.equal(card.status, 'answered');
+      assert.equal(card.model, 'fake-model');
+      assert.equal(card.tokens?.total, 27);
+      assert.equal(chat.view.usage?.sampled, 27, 'the usage meter counts the sampling tokens apart');
+      const tool = chat.view.entries.filter((e) => e.kind === 'tool').at(-1);
+      assert.match(tool?.kind === 'tool' ? (tool.result ?? '') : '', /Moss keeps the stone warm/, "the reply went back to the server's tool");
+    } finally {
+      sprout.mcpPrompts.askSampling = original;
+    }
+  });
+
+  it("a sampling request the user refuses never reaches the model; the server's tool gets the refusal", async () => {
+    const sprout = await useServers({ everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } }, [
+      call('everything__echo', { message: 'warm up' }),
+      call('everything__trigger-sampling-request', { prompt: 'anything', maxTokens: 32 }),
+      fakeReply.text('done'),
+    ]);
+    await config().update('tools.autoApprove', ['everything__echo', 'everything__trigger-sampling-request'], vscode.ConfigurationTarget.Global);
+    await until(() => sprout.settings().autoApprove.length === 2, 'the approvals to be read');
+    const original = sprout.mcpPrompts.askSampling;
+    sprout.mcpPrompts.askSampling = async () => undefined; // the modal closed
+    try {
+      await vscode.commands.executeCommand('sprout.newChat');
+      const chat = await sprout.controller.current();
+      await sprout.controller.send('write me a poem through the server');
+      assert.equal(fake?.chatRequests().length, 3, 'no sampling call reached the model');
+      const card = chat.view.entries.find((e) => e.kind === 'sampling');
+      assert.equal(card?.kind === 'sampling' ? card.status : undefined, 'refused');
+      assert.equal(chat.view.usage?.sampled ?? 0, 0);
+    } finally {
+      sprout.mcpPrompts.askSampling = original;
+    }
+  });
 
   it('roots/list is answered with the workspace folders', async () => {
     const sprout = await useServers({ everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } });
