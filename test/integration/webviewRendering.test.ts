@@ -6,6 +6,9 @@ import * as assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { openWebviewPage, type WebviewPage } from './webviewPage';
+import { ChatViewState } from '../../src/extension/chat/chatViewState';
+import type { AgentEvent } from '../../src/agent/events';
+import type { HostMessage } from '../../src/shared/protocol';
 
 let view: WebviewPage | undefined;
 let page: Page;
@@ -321,4 +324,38 @@ test('the "N instructions" note names each file as a link that opens it (the fil
   await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
   await page.click('[data-testid=hook-event]:last-of-type [data-testid=note-file]:nth-of-type(2)');
   assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'openLocation', file: 'packages/<b>web</b>/AGENTS.md' }]);
+});
+
+// A lone </think> (DeepSeek-R1 distills on vLLM, https://github.com/vllm-project/vllm/issues/13125): the
+// text shown live as the answer is taken back. The host's own view state turns the core's events into
+// messages, and the page draws them: the streamed part becomes the collapsed thinking, the answer follows.
+test('text streamed as the answer, then reclassified as thinking, is redrawn as the thinking part; the answer follows apart', async () => {
+  const posted: HostMessage[] = [];
+  const state = new ChatViewState((m) => posted.push(m));
+  await send({ type: 'snapshot', state: { chatId: 'r', entries: [], running: true, draft: '', setup: null, notice: null } });
+  const events: AgentEvent[] = [
+    { type: 'prompt_started', text: 'add' },
+    { type: 'text_delta', delta: 'Two plus' },
+    { type: 'text_delta', delta: ' two.' },
+  ];
+  const play = async (list: AgentEvent[]): Promise<void> => {
+    for (const event of list) state.apply(event);
+    for (const message of posted.splice(0)) await send(message);
+    await nextFrames();
+  };
+  await play(events);
+  assert.match((await page.textContent('[data-testid=assistant-message]:last-of-type')) ?? '', /Two plus two\./, 'shown live as the answer first');
+  await play([
+    { type: 'text_reclassified', text: 'Two plus two.' },
+    { type: 'reasoning_delta', delta: ' Four.' },
+    { type: 'text_delta', delta: 'It is 4.' },
+    { type: 'message', message: { role: 'assistant', content: 'It is 4.', reasoning: 'Two plus two. Four.' } },
+  ]);
+  const view = await page.evaluate(() => ({
+    answers: [...document.querySelectorAll('[data-testid=assistant-message]')].map((n) => n.textContent ?? ''),
+    thinking: [...document.querySelectorAll('[data-testid=thinking]')].map((n) => ({ text: n.querySelector('pre')?.textContent ?? '', open: (n as HTMLDetailsElement).open })),
+  }));
+  assert.ok(!view.answers.some((a) => a.includes('Two plus two')), `no answer part holds the thinking: ${view.answers.join(' | ')}`);
+  assert.ok(view.answers.some((a) => a.includes('It is 4.')), view.answers.join(' | '));
+  assert.deepEqual(view.thinking.at(-1), { text: 'Two plus two. Four.', open: false });
 });
