@@ -2,9 +2,11 @@
  * Bench: the VS Code extension. Bundle sizes of the extension and the chat webview, as `npm run build`
  * makes them and as `--production` (what `npm run package` ships) makes them, raw and gzipped;
  * activation measured in a real extension host (the VS Code server from code-server, as the editor
- * suite runs it; activationProbe.ts reports from inside); then the webview bench (webviewBench.ts).
+ * suite runs it; activationProbe.ts reports from inside); the Problems `_Stop` once diagnostics are
+ * settled (problemsProbe.ts, with VS Code's TypeScript server; target under 100 ms); then the webview
+ * bench (webviewBench.ts).
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -80,8 +82,47 @@ async function activation(): Promise<string[]> {
   }
 }
 
+interface ProblemsResult {
+  firstMs: number;
+  medianMs: number;
+  maxMs: number;
+  calls: number;
+}
+
+/** The Problems `_Stop` with settled diagnostics, timed inside the host (problemsProbe.ts). */
+export async function problemsStop(): Promise<string[]> {
+  const workspace = mkdtempSync(join(tmpdir(), 'sprout-problems-ws-'));
+  try {
+    const probeDir = join(root, 'out', 'bench');
+    await esbuild.build({ entryPoints: [join(__dirname, 'problemsProbe.ts')], outdir: probeDir, bundle: true, platform: 'node', target: 'node22', format: 'cjs', external: ['vscode'], logLevel: 'error' });
+    mkdirSync(join(workspace, 'src'));
+    writeFileSync(join(workspace, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs', noEmit: true }, include: ['src'] }));
+    writeFileSync(join(workspace, 'src', 'count.ts'), 'export function count(items: string[]): number {\n  return items.length;\n}\n');
+    let result: ProblemsResult | undefined;
+    const code = await runExtensionTests({
+      install: ensureCodeServer(),
+      extensionDevelopmentPath: root,
+      extensionTestsPath: join(probeDir, 'problemsProbe.js'),
+      workspace,
+      silenceMs: 300_000,
+      log: (line) => {
+        const match = /SPROUT_BENCH_PROBLEMS (\{.*\})/.exec(line);
+        if (match?.[1]) result = JSON.parse(match[1]) as ProblemsResult;
+      },
+    });
+    if (code !== 0 || !result) return [`Problems _Stop: the extension host run failed (exit ${code})`];
+    const verdict = result.medianMs < 100 ? 'within' : 'OVER';
+    return [
+      'the Problems _Stop (the editor server, VS Code\'s TypeScript server, a new type error in a changed file):',
+      `  settled diagnostics: median ${result.medianMs.toFixed(1)} ms, max ${result.maxMs.toFixed(1)} ms over ${result.calls} calls (target under 100 ms: ${verdict}); the first call, which waits for the report to go quiet, ${result.firstMs.toFixed(1)} ms`,
+    ];
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
 export async function runExtensionBench(): Promise<string[]> {
-  return [...(await bundleSizes()), '', ...(await activation()), '', ...(await runWebviewBench())];
+  return [...(await bundleSizes()), '', ...(await activation()), '', ...(await problemsStop()), '', ...(await runWebviewBench())];
 }
 
 if (require.main === module) {
