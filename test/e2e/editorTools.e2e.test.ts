@@ -6,6 +6,7 @@
 //   round fixes it and the check passes;
 // - a shell command's approval card offers "Always allow “npm test”", which saves a command rule to the
 //   user settings, and the next `npm test` runs without a question;
+// - the repository's AGENTS.md shapes the turn: the turn's "1 instruction" line names it, and opens it;
 // - `/` lists the workspace's prompt file, its Claude command, Sprout's own commands and the MCP prompt;
 // - with `sprout.tools.runInTerminal` on, a command runs in the "Sprout" terminal beside the chat.
 // Screenshots go to test-results/e2e (git-ignored): looked at, not compared.
@@ -26,6 +27,7 @@ const BROKEN = "import { total } from './cart';\n\nexport const count: string = 
 const FIXED = "import { total } from './cart';\n\nexport const count: number = total([1]);\n";
 const PACKAGE = JSON.stringify({ name: 'cart', version: '1.0.0', private: true, scripts: { test: 'node -e "console.log(\'3 passing\')"' } }, null, 2);
 const PROMPT_FILE = '---\ndescription: Fix the failing tests in a file\nargument-hint: <file>\n---\nFix the failing tests in ${input:file}.\n';
+const AGENTS = '# Cart\n\nKeep strict types. Run `npm test` before you finish.\n';
 const CLAUDE_COMMAND = '---\ndescription: Review the staged change\n---\nReview the staged change: $ARGUMENTS\n';
 
 const write = (path: string, content: string): FakeResponse => ({ type: 'reply', toolCalls: [{ name: 'workspace__write_file', arguments: { path, content } }] });
@@ -63,6 +65,7 @@ describe('what the editor knows, in the packaged extension (1400x900)', { timeou
         'package.json': PACKAGE,
         '.github/prompts/fix-tests.prompt.md': PROMPT_FILE,
         '.claude/commands/review-staged.md': CLAUDE_COMMAND,
+        'AGENTS.md': AGENTS,
       },
       responses: script(),
       userSettings: {
@@ -107,6 +110,15 @@ describe('what the editor knows, in the packaged extension (1400x900)', { timeou
     await chat.getByTestId('assistant-message').filter({ hasText: 'Fixed the type of count.' }).first().waitFor({ timeout: scaledMs(120_000) });
     await objection.getByTestId('objection-outcome').filter({ hasText: 'The agent acted on it' }).waitFor({ timeout: scaledMs(60_000) });
     await session.screenshot('editor-1-problems-objection');
+    // The repository's AGENTS.md reached the model as instructions, and the turn says so with a link to it.
+    const instructions = chat.getByTestId('hook-event').filter({ hasText: '1 instruction: AGENTS.md (at the workspace root)' }).first();
+    await instructions.waitFor({ timeout: scaledMs(30_000) });
+    await instructions.scrollIntoViewIfNeeded();
+    await session.screenshot('editor-1b-instructions-line');
+    const system = JSON.stringify((fake.chatRequests()[0]?.body as { messages: { role: string; content: unknown }[] }).messages.filter((m) => m.role === 'system'));
+    assert.match(system, /Keep strict types\. Run `npm test` before you finish\./, 'AGENTS.md went to the model as instructions');
+    await instructions.getByTestId('note-file').filter({ hasText: 'AGENTS.md' }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'AGENTS.md' }).first().waitFor({ timeout: scaledMs(30_000) });
     await row.getByTestId('failure-open').click();
     await page.locator('.tabs-container .tab', { hasText: 'count.ts' }).first().waitFor({ timeout: scaledMs(30_000) });
     assert.equal(fake.chatRequests().length, 4, 'write, done (objected), fix, done (passed)');
