@@ -104,6 +104,8 @@ export interface SubagentModel {
 export async function subagentModel(profile: AgentProfile, parentModel: string, catalog: ModelCatalog | undefined, signal: AbortSignal): Promise<SubagentModel> {
   if ((profile.model ?? '').trim() === '') return { model: parentModel };
   const listed = catalog === undefined ? [] : await catalog.list(signal).catch(() => []);
+  // Cancelled while listing: the child stops at once; no note about a model nobody will wait for.
+  if (signal.aborted) return { model: parentModel };
   const picked = agentModel(profile, [{ id: parentModel }, ...listed], parentModel);
   if (picked.note !== undefined || picked.model === parentModel || catalog === undefined) return picked;
   const served = catalog.client(picked.model);

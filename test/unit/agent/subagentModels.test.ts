@@ -53,4 +53,10 @@ describe('subagentModel', () => {
       assert.equal(subagentSettings(settings({ model: 'fake-model' }), scout, picked).model, 'fake-model');
     }
   });
+
+  it('cancelled while listing: the parent\'s model and no note (the child stops at once)', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    assert.deepEqual(await subagentModel(scout, 'fake-model', new InMemoryCatalog([{ id: 'claude-haiku' }]), stop.signal), { model: 'fake-model' });
+  });
 });
