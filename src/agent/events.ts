@@ -127,9 +127,9 @@ export type AgentEvent =
   /**
    * An event of a subagent (subagents.ts) the `sprout__delegate` call `callId` runs, as it happened in
    * the child session: wrapped, so it never changes the parent's history or budget (streamed text stays
-   * with the child).
+   * with the child). `model`: the model the child runs on (its agent's own, or the parent's).
    */
-  | { type: 'subagent_event'; subagent: { id: string; name: string; callId: string }; event: AgentEvent }
+  | { type: 'subagent_event'; subagent: { id: string; name: string; callId: string; model?: string }; event: AgentEvent }
   /**
    * An attached resource's watch (resourceWatch.ts): `subscribed` (its changes reach the next round),
    * `unsupported` (its server offers no subscriptions), `failed` (with `message`), said once each;

@@ -5,6 +5,7 @@
  * keeps, in events.ts (this file names no event but the tool host's own).
  */
 import type { ResourceHost } from './resources';
+import type { ReachableModel } from './agentProfiles';
 import type { ChatMessage, ElicitationAction, ElicitationRequest, SamplingRequest, ToolCall, ToolCallResult, ToolInfo, Usage } from './messages';
 
 export interface ToolSpec {
@@ -104,6 +105,18 @@ export class ModelError extends Error {
 export interface ModelClient {
   /** One streamed Chat Completions call, retried on 429/5xx/transport errors. Throws ModelError. */
   complete(request: ModelRequest, options: ModelCallOptions): Promise<ModelReply>;
+}
+
+/**
+ * The models a host can reach besides the chat's own, for a subagent whose agent file names its model
+ * (subagents.ts `subagentModel`): the host lists them and gives a client for one of them; the core only
+ * matches the name (agentProfiles.ts `agentModel`).
+ */
+export interface ModelCatalog {
+  /** The models the host can reach now (a listing that fails is none, never an error). */
+  list(signal: AbortSignal): Promise<ReachableModel[]>;
+  /** The client that serves `model` (an id `list` gave), and its context window where the host knows it. */
+  client(model: string): { model: ModelClient; contextWindowTokens?: number };
 }
 
 /** A `notifications/progress` of a running call (`progress` grows, `total` optional), or a task's status (a message only). */

@@ -17,7 +17,7 @@ import { reserveHookCallIds } from './hookEnvelope';
 import { CANCELLED_TOOL_RESULT, repairHistory } from './historyValidity';
 import { PromptRunner } from './promptRunner';
 import { roundRequest } from './roundRequest';
-import type { Clock, Logger, ModelClient, ToolHost } from './ports';
+import type { Clock, Logger, ModelCatalog, ModelClient, ToolHost } from './ports';
 import { type ReplayState, applyEventInPlace, interruptedReply, replayEvents } from './replayState';
 import { emitBudget } from './stopGate';
 import type { AgentEvent, Outcome, SessionEndReason, TranscriptStore } from './events';
@@ -26,7 +26,7 @@ import type { ChatMessage, Usage } from './messages';
 import { errorMessage } from './errorMessage';
 import type { PromptOptions } from './promptAttachments';
 import { newInstructionState } from './instructionState';
-import { type SubagentRef, type SubagentSession, SubagentSlots, subagentSettings, subagentToolHost } from './subagents';
+import { type SubagentRef, type SubagentSession, SubagentSlots, subagentModel, subagentSettings, subagentToolHost } from './subagents';
 import type { AgentProfile } from './agentProfiles';
 import type { Mode } from './modes';
 
@@ -34,6 +34,8 @@ export interface AgentSessionOptions {
   sessionId: string;
   settings: AgentSettings;
   model: ModelClient;
+  /** The other models the host can reach, for a subagent whose agent names its own (subagents.ts); absent: children run on `model`. */
+  models?: ModelCatalog;
   tools: ToolHost;
   clock: Clock;
   logger?: Logger;
@@ -87,6 +89,8 @@ export class AgentSession {
   private readonly ledger = new HistoryLedger();
   /** Streamed text not yet in the transcript. */
   private unsavedText = '';
+  /** The subagents' model notes said already (an agent's model that cannot be reached is said once). */
+  private readonly modelNotesSaid = new Set<string>();
 
   private constructor(
     private readonly options: AgentSessionOptions,
@@ -114,7 +118,7 @@ export class AgentSession {
       toolWait: { listedOnce: false },
       instructions: newInstructionState(),
       skills: { set: undefined, announced: '' },
-      ...(options.subagent === undefined ? { subagents: { slots: new SubagentSlots(), start: (ref, profile) => this.startSubagent(ref, profile) } } : { subagent: options.subagent }),
+      ...(options.subagent === undefined ? { subagents: { slots: new SubagentSlots(), start: (ref, profile, signal) => this.startSubagent(ref, profile, signal) } } : { subagent: options.subagent }),
       agentSaid: { key: '' },
       resourceWatch: newResourceWatch(),
     };
@@ -224,16 +228,20 @@ export class AgentSession {
 
   /**
    * A child session for a delegation (subagents.ts): its own history and budget, the agent's words and
-   * tool filter, this session's model client, tool host, clock, settings (as they are now) and the
+   * tool filter, its agent's model where the host's catalog has it (else this session's), this
+   * session's tool host, clock, settings (as they are now) and the
    * instruction files and skills of this session's last prompt. It keeps no transcript: its events
    * reach this session's (wrapped), and its `_SessionStart`/`_SessionEnd` are never called.
    */
-  private async startSubagent(ref: SubagentRef, profile: AgentProfile): Promise<SubagentSession> {
+  private async startSubagent(ref: SubagentRef, profile: AgentProfile, signal: AbortSignal): Promise<SubagentSession> {
     const { options, ctx } = this;
+    const model = await subagentModel(profile, this.settings.model, options.models, signal);
+    const modelNote = model.note === undefined || this.modelNotesSaid.has(model.note) ? undefined : model.note;
+    if (modelNote !== undefined) this.modelNotesSaid.add(modelNote);
     const child = await AgentSession.open({
       sessionId: options.sessionId,
-      settings: subagentSettings(this.settings, profile),
-      model: options.model,
+      settings: subagentSettings(this.settings, profile, model),
+      model: model.client ?? options.model,
       tools: subagentToolHost(options.tools, profile),
       clock: options.clock,
       ...(options.logger === undefined ? {} : { logger: options.logger }),
@@ -247,6 +255,8 @@ export class AgentSession {
       finalText: () => child.finalText(),
       subscribe: (listener) => child.subscribe(listener),
       dispose: () => child.dispose(),
+      model: model.model,
+      ...(modelNote === undefined ? {} : { modelNote }),
     };
   }
 

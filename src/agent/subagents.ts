@@ -1,7 +1,8 @@
 /**
  * Subagents (CONTRIBUTING.md#where-the-next-capabilities-live): the model hands a self-contained task
  * to a named agent with `sprout__delegate`, and the core runs it as a child session (its own history,
- * the agent's instructions and tool filter, the parent's model client and tool host) whose final text
+ * the agent's instructions and tool filter, the parent's tool host, and the model its agent file names
+ * where the host can reach it, else the parent's) whose final text
  * is the call's result. Never a second loop: the child is an AgentSession like any other, built by the
  * parent session through the `SubagentStarter` port, so this file imports no session code.
  *
@@ -11,11 +12,11 @@
  * A child's `_Stop` is `_SubagentStop` (docs/hooks.md#_subagentstop); its events reach the parent's
  * listeners wrapped in one `subagent_event`, so nothing of the child enters the parent's history.
  */
-import { type AgentProfile, GENERIC_AGENT, agentSystemText, agentTools } from './agentProfiles';
+import { type AgentProfile, GENERIC_AGENT, agentModel, agentSystemText, agentTools } from './agentProfiles';
 import { CancelledError } from './cancellation';
 import type { AgentEvent, Outcome } from './events';
 import type { ToolCall, ToolCallResult, ToolInfo } from './messages';
-import type { ToolHost, ToolSpec } from './ports';
+import type { ModelCatalog, ModelClient, ToolHost, ToolSpec } from './ports';
 import type { AgentSettings } from './settings';
 import type { Mode } from './modes';
 import { parseToolArguments } from './toolArguments';
@@ -85,13 +86,41 @@ export function readDelegateCall(call: Pick<ToolCall, 'arguments'>, choices: rea
   return { profile, task };
 }
 
+/** The model a child runs on: the parent's (`client` absent), or its agent's own with the client the host gave for it. */
+export interface SubagentModel {
+  model: string;
+  client?: ModelClient;
+  contextWindowTokens?: number;
+  /** Why the agent's own model is not used (the host cannot reach it): said once per agent and model. */
+  note?: string;
+}
+
+/**
+ * The model a delegated agent runs on (README.md#subagents): the one its file names when the host's
+ * catalog lists it (matched as a picked agent's is: agentProfiles.ts `agentModel`; the parent's own
+ * model always counts as reachable), else the parent's with a note. No catalog (a host that gives
+ * none) or a listing that fails: only the parent's model is reachable.
+ */
+export async function subagentModel(profile: AgentProfile, parentModel: string, catalog: ModelCatalog | undefined, signal: AbortSignal): Promise<SubagentModel> {
+  if ((profile.model ?? '').trim() === '') return { model: parentModel };
+  const listed = catalog === undefined ? [] : await catalog.list(signal).catch(() => []);
+  // Cancelled while listing: the child stops at once; no note about a model nobody will wait for.
+  if (signal.aborted) return { model: parentModel };
+  const picked = agentModel(profile, [{ id: parentModel }, ...listed], parentModel);
+  if (picked.note !== undefined || picked.model === parentModel || catalog === undefined) return picked;
+  const served = catalog.client(picked.model);
+  return { model: picked.model, client: served.model, ...(served.contextWindowTokens === undefined ? {} : { contextWindowTokens: served.contextWindowTokens }) };
+}
+
 /** The child's settings: the parent's, with the agent's words and the subagent's framing added to the system text. */
-export function subagentSettings(parent: AgentSettings, profile: AgentProfile): AgentSettings {
+export function subagentSettings(parent: AgentSettings, profile: AgentProfile, model?: Pick<SubagentModel, 'model' | 'contextWindowTokens'>): AgentSettings {
   const framing =
     'You are working as a subagent: another agent gave you the task below. Do it with your tools, then reply with a complete answer; ' +
     'your final reply is all the other agent will see of your work.';
   const agent = agentSystemText(profile);
-  return { ...parent, systemPrompt: [parent.systemPrompt, framing, ...(agent === '' ? [] : [agent])].join('\n\n') };
+  const systemPrompt = [parent.systemPrompt, framing, ...(agent === '' ? [] : [agent])].join('\n\n');
+  if (model === undefined || model.model === parent.model) return { ...parent, systemPrompt };
+  return { ...parent, systemPrompt, model: model.model, ...(model.contextWindowTokens === undefined ? {} : { contextWindowTokens: model.contextWindowTokens }) };
 }
 
 /**
@@ -136,9 +165,12 @@ export interface SubagentSession {
   finalText(): string;
   subscribe(listener: (event: AgentEvent) => void): () => void;
   dispose(): void;
+  /** The model it runs on, and the note (said once) when its agent's own could not be reached. */
+  readonly model: string;
+  readonly modelNote?: string;
 }
 
-export type SubagentStarter = (ref: SubagentRef, profile: AgentProfile) => Promise<SubagentSession>;
+export type SubagentStarter = (ref: SubagentRef, profile: AgentProfile, signal: AbortSignal) => Promise<SubagentSession>;
 
 /** The children's slots of one session: at most `max` at once, the rest wait in call order (or until cancelled). */
 export class SubagentSlots {
@@ -211,9 +243,11 @@ export async function runSubagent(
   }
   const ref: SubagentRef = { id: deps.slots.nextId(), name: read.profile.name };
   try {
-    const child = await deps.start(ref, read.profile);
+    const child = await deps.start(ref, read.profile, signal);
+    const subagent = { ...ref, callId: call.id, model: child.model };
+    if (child.modelNote !== undefined) deps.emit({ type: 'subagent_event', subagent, event: { type: 'agent', name: read.profile.name, source: read.profile.source, notes: [child.modelNote] } });
     const stop = child.subscribe((event) => {
-      if (forwarded(event)) deps.emit({ type: 'subagent_event', subagent: { ...ref, callId: call.id }, event });
+      if (forwarded(event)) deps.emit({ type: 'subagent_event', subagent, event });
     });
     try {
       return subagentResult(ref, await child.run(read.task, signal, mode), child.finalText());

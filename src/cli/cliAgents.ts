@@ -2,13 +2,13 @@
  * Custom agents in the CLI (docs: README.md#custom-agents): `--agent NAME` runs the prompt as that agent
  * (its instructions, its tools only: applied by the core, src/agent/agentProfiles.ts), and
  * `sprout-agent agents [--json]` lists them. The workspace's agent files are read only with
- * --trust-workspace; the user's (~/.claude/agents, ~/.copilot/agents) always. The CLI reaches one model,
- * the configured one: an agent that asks for another is said once and runs on it.
+ * --trust-workspace; the user's (~/.claude/agents, ~/.copilot/agents) always. An agent's `model` runs
+ * the prompt where the configured endpoint lists it (GET /models); else the configured model runs, said once.
  */
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type AgentProfile, agentModel } from '../agent/agentProfiles';
+import { type AgentProfile, type ReachableModel, agentModel } from '../agent/agentProfiles';
 import type { PromptOptions } from '../agent/promptAttachments';
 import { quotedName } from '../agent/nameText';
 import { type AgentSet, findAgent, readAgentFiles } from '../customizations/agentFiles';
@@ -35,10 +35,10 @@ export function cliAgentFiles(workspaceFolder: string, trusted: boolean, env: En
 }
 
 /**
- * `--agent NAME` as the prompt's options: the agent (with a note when it asks for a model other than the
- * configured one) and every agent found. An unknown name is a UsageError listing the known ones.
+ * `--agent NAME` as the prompt's options: the agent (with a note when it asks for a model the endpoint
+ * does not list, `reachable`) and every agent found. An unknown name is a UsageError listing the known ones.
  */
-export function cliAgentOptions(name: string | undefined, set: AgentSet, model: string): Pick<PromptOptions, 'agent' | 'agents'> {
+export function cliAgentOptions(name: string | undefined, set: AgentSet, model: string, reachable: readonly ReachableModel[] = []): Pick<PromptOptions, 'agent' | 'agents'> {
   const agents = set.agents.length > 0 ? { agents: set.agents } : {};
   if (name === undefined) return agents;
   const found = findAgent(set.agents, name);
@@ -47,14 +47,28 @@ export function cliAgentOptions(name: string | undefined, set: AgentSet, model: 
     const notes = set.notes.length > 0 ? `\n${set.notes.map((n) => `note: ${n}`).join('\n')}` : '';
     throw new UsageError(`--agent ${quotedName(name)} names no custom agent. ${known} (list them with: sprout-agent agents; the workspace's are read only with --trust-workspace).${notes}`);
   }
-  const { note } = agentModel(found, [{ id: model }], model);
+  const { note } = agentModel(found, [{ id: model }, ...reachable], model);
   const agent: AgentProfile = note === undefined ? found : { ...found, notes: [...(found.notes ?? []), note] };
   return { ...agents, agent };
 }
 
-/** A run's agents (the workspace's only when trusted): the one `--agent` names, and all of them (for a delegation). */
-export function cliRunAgent(args: Pick<CliArgs, 'agent' | 'trustWorkspace'>, workspaceFolder: string, env: Env, model: string): Pick<PromptOptions, 'agent' | 'agents'> {
-  return cliAgentOptions(args.agent, cliAgentFiles(workspaceFolder, trustsWorkspace(args.trustWorkspace, env), env), model);
+/**
+ * A run's agents (the workspace's only when trusted): the one `--agent` names, and all of them (for a
+ * delegation); and the model the run uses: the agent's own where the endpoint lists it (`listModels`,
+ * asked only when the agent names another model; a listing that fails lists none), else the configured.
+ */
+export async function cliRunAgent(
+  args: Pick<CliArgs, 'agent' | 'trustWorkspace'>,
+  workspaceFolder: string,
+  env: Env,
+  model: string,
+  listModels: () => Promise<string[]>,
+): Promise<{ options: Pick<PromptOptions, 'agent' | 'agents'>; model: string }> {
+  const set = cliAgentFiles(workspaceFolder, trustsWorkspace(args.trustWorkspace, env), env);
+  const named = args.agent === undefined ? undefined : findAgent(set.agents, args.agent)?.model;
+  const reachable = named === undefined || named === model ? [] : await listModels().then((ids) => ids.map((id) => ({ id })), () => []);
+  const options = cliAgentOptions(args.agent, set, model, reachable);
+  return { options, model: options.agent === undefined ? model : agentModel(options.agent, [{ id: model }, ...reachable], model).model };
 }
 
 export const AGENTS_USAGE = `Usage: sprout-agent agents [--cwd DIR] [--json]

@@ -40,6 +40,7 @@ import { describeFailures, runVerdict } from './serverFailures';
 import { runInstructionsCommand, verboseInstructions } from './cliInstructions';
 import { trustsWorkspace } from './cliServers';
 import { cliCustomizations, runSkillsCommand } from './cliSkills';
+import { OpenAiModelClient } from '../model/openAiModelClient';
 import { cliRunAgent, runAgentsCommand } from './cliAgents';
 import { cliPromptCommands, expandCliPrompt, parseInputs, runPromptsCommand } from './cliPrompts';
 import { cliMcpPrompt, type PendingMcpPrompt } from './cliMcpPrompts';
@@ -169,7 +170,9 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
   const selection = runServers(args, io, workspaceFolder, settings.hooks.allowlist);
   const hookFiles = cliAgentHooks(args.agentHooks, args.trustWorkspace, io, workspaceFolder, selection);
   const images = readCliImages(args.images, io.cwd);
-  const customizations = { ...cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env), ...cliRunAgent(args, workspaceFolder, io.env, settings.model) };
+  // --agent's own model where the endpoint lists it (cliAgents.ts); the configured one otherwise.
+  const agentRun = await cliRunAgent(args, workspaceFolder, io.env, settings.model, () => new OpenAiModelClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey, compatibility: connection.compatibility }).listModels());
+  const customizations = { ...cliCustomizations(workspaceFolder, trustsWorkspace(args.trustWorkspace, io.env), args.instructionsSources, io.env), ...agentRun.options };
   const commandRules = cliCommandRules(io.env, workspaceFolder);
   for (const problem of commandRules.problems) io.stderr.write(`sprout-agent: command rule ignored: ${problem}\n`);
   const { sessionFile, sessionId, workspace, rewoundOnly } = await runSession(args, io, workspaceFolder, selection, logger);
@@ -181,7 +184,7 @@ async function execute(args: CliArgs, io: CliIo, logger: StreamLogger): Promise<
     workspaceFolder,
     servers: selection.configured,
     bundledServers: bundledOptions(args, io, selection.bundled, { sessionId, resumable: sessionFile !== undefined }, protectedPathsFromEnv(io.env)),
-    settings: { ...settings, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, hookFiles) } },
+    settings: { ...settings, model: agentRun.model, hooks: { ...settings.hooks, allowlist: allowSources(settings.hooks.allowlist, hookFiles) } },
     ...wrapTools([
       checkpointing(sessionFile, sessionId, io.env, workspace),
       hookFiles.length > 0 ? (host) => new WithCommandHooks(host, commandHookHost(hookFiles, workspaceFolder, io.env)) : undefined,

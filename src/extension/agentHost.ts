@@ -7,7 +7,7 @@
  * servers lazily, on first use.
  */
 import { join } from 'node:path';
-import type { Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { Logger, ModelCatalog, ModelClient, ToolHost } from '../agent/ports';
 import type { AgentSettings } from '../agent/settings';
 import type { CommandHookHost } from '../agentHooks/commandHookHost';
 import { allowSources } from '../agentHooks/hookFiles';
@@ -24,6 +24,7 @@ import type { EraStore } from '../mcp/protocolEra';
 import { ToolHostRelay } from '../runtime/toolHostRelay';
 import { EDITOR_SERVER_NAME, type EditorServer } from './editorServer/editorServer';
 import { ModelRouter } from './modelSources/modelRouter';
+import { routerModelCatalog } from './chat/agentModels';
 import { raceAbort } from '../mcp/abort';
 import type { ConsentStore } from './settings/consentStore';
 import type { SecretConsent } from './settings/secretConsent';
@@ -98,6 +99,8 @@ export class AgentHost {
   readonly modelSources: ModelRouter;
   /** Every chat's model calls go through here, so a new key, URL or source applies to the next call. */
   readonly model: ModelClient = { complete: (request, options) => this.modelSources.complete(request, options) };
+  /** The models a delegated agent may name, from both sources (agentModels.ts), served through `model`. */
+  readonly models: ModelCatalog;
 
   constructor(private readonly deps: AgentHostDeps) {
     this.modelSources = new ModelRouter({
@@ -108,6 +111,7 @@ export class AgentHost {
       memory: deps.modelMemory,
       logger: deps.logger,
     });
+    this.models = routerModelCatalog(this.modelSources, this.model);
   }
 
   /** The private folder of the bundled servers' state; each server's is the subfolder of its name (bundledServers.ts). */

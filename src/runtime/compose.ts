@@ -7,7 +7,7 @@
  * opens) lives here.
  */
 import { AgentSession } from '../agent/session';
-import type { Clock, Logger, ModelClient, ToolHost } from '../agent/ports';
+import type { Clock, Logger, ModelCatalog, ModelClient, ToolHost } from '../agent/ports';
 import type { AgentEvent, TranscriptStore } from '../agent/events';
 import type { AgentSettings } from '../agent/settings';
 import type { McpServerConfig } from '../mcp/config';
@@ -54,6 +54,8 @@ export interface SessionParts {
   sessionId: string;
   settings: AgentSettings;
   model: ModelClient;
+  /** The other models a subagent's agent may name (endpointModels.ts); omitted: children run on `model`. */
+  models?: ModelCatalog;
   tools: ToolHost;
   /** Omitted means no transcript (nothing is resumed or written). */
   transcript?: TranscriptStore;
@@ -74,6 +76,7 @@ export async function openSession(parts: SessionParts): Promise<OpenedSession> {
     sessionId: parts.sessionId,
     settings: parts.settings,
     model: parts.model,
+    ...(parts.models === undefined ? {} : { models: parts.models }),
     tools: parts.tools,
     clock: parts.clock ?? nodeClock,
     logger: parts.logger,

@@ -18,6 +18,7 @@ import type { Compatibility } from '../model/dialect';
 import { OpenAiModelClient } from '../model/openAiModelClient';
 import { bundledServerConfigs, type BundledServerName } from './bundledServers';
 import { createHub, openSession, type HubOptions, type OpenedSession } from './compose';
+import { endpointModelCatalog } from './endpointModels';
 import { JsonlTranscriptStore } from './jsonlTranscriptStore';
 import { silentLogger } from './streamLogger';
 
@@ -124,7 +125,7 @@ export async function createAgentRuntime(options: AgentRuntimeOptions): Promise<
   };
   let opened: OpenedSession;
   try {
-    opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, tools: options.wrapTools?.(hub) ?? hub, clock: options.clock, logger, transcript });
+    opened = await openSession({ sessionId: options.sessionId, settings: options.settings, model, models: endpointModelCatalog(model), tools: options.wrapTools?.(hub) ?? hub, clock: options.clock, logger, transcript });
   } catch (error) {
     await closeAll();
     throw error;

@@ -4,10 +4,13 @@
  * src/agent/agentProfiles.ts), listed here from both sources (the endpoint's models and VS Code's
  * language models, the one in use first). A match runs the prompt on that model, routed to its own
  * source; else the chat's model stays and the agent's note says so (once: the core says an agent's
- * notes when they change).
+ * notes when they change). A delegated agent's model (`sprout__delegate`) is matched the same way by
+ * the core (subagents.ts `subagentModel`) over `routerModelCatalog`.
  */
 import { agentModel } from '../../agent/agentProfiles';
+import type { ModelCatalog, ModelClient } from '../../agent/ports';
 import type { PromptOptions } from '../../agent/promptAttachments';
+import type { ModelSource } from '../modelSources/modelSource';
 import type { ModelRouter } from '../modelSources/modelRouter';
 
 type AgentOptions = Pick<PromptOptions, 'agent' | 'agents'>;
@@ -22,4 +25,25 @@ export async function agentRunModel(options: AgentOptions, router: ModelRouter):
   const found = reachable.find((m) => m.id === picked.model);
   if (found !== undefined) router.routeModel(found.id, found.source);
   return { options, model: picked.model };
+}
+
+/**
+ * Both sources' models as the core's catalog, for a subagent whose agent names its model: a model it
+ * picks is routed to the source that listed it, served through `client` (the window's model calls),
+ * with VS Code's own input limit as its context window.
+ */
+export function routerModelCatalog(router: ModelRouter, client: ModelClient): ModelCatalog {
+  const sources = new Map<string, ModelSource>();
+  return {
+    list: async (signal) => {
+      const models = await router.reachableModels(signal);
+      for (const m of models) if (!sources.has(m.id)) sources.set(m.id, m.source);
+      return models;
+    },
+    client: (model) => {
+      const source = sources.get(model);
+      if (source !== undefined) router.routeModel(model, source);
+      return { model: client, contextWindowTokens: router.agentSettings(model).contextWindowTokens };
+    },
+  };
 }

@@ -133,7 +133,7 @@ export class Chat {
     const recorder = new CheckpointToolHost(runner, checkpoints, { workspaceServer, workspaceFolder: deps.host.workspaceFolder, ...(deps.plannedFiles ? { plannedFiles: deps.plannedFiles } : {}) });
     const tools = new ApprovalToolHost(recorder, deps.policy);
     // The view was filled from the stored events above, so what the session says while opening is not needed.
-    const { session } = await openSession({ sessionId: id, settings: deps.host.agentSettings(), model: deps.host.model, tools, logger: deps.logger, transcript: store });
+    const { session } = await openSession({ sessionId: id, settings: deps.host.agentSettings(), model: deps.host.model, models: deps.host.models, tools, logger: deps.logger, transcript: store });
     audience.live = true;
     const unsubscribe = session.subscribe((event) => {
       view.apply(event);

@@ -25,6 +25,9 @@ export function subagentStep(wrapped: Wrapped): SubagentStep | undefined {
       return { event: { ...e, callId: key(e.callId) } };
     case 'hook_objected':
       return { note: `Subagent ${name} (${id}): ${hookLabel(e.hook)} by ${e.server} objected (${e.rejectionsUsed}/${e.maxRejections}): ${e.text}` };
+    case 'agent':
+      // Its agent's model could not be reached (said once, subagents.ts): it runs on the chat's.
+      return e.notes.length === 0 ? undefined : { note: `Subagent ${name} (${id}): ${e.notes.join(' ')}` };
     default:
       return undefined;
   }

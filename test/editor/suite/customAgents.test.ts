@@ -4,14 +4,15 @@
 // tools and carries its instructions; a call outside its tools is refused without running; an agent
 // whose file is gone is not sent, the text goes back to the box. After the turn, the agent's VS Code
 // handoffs go to the chat views as the buttons' data. An agent's `model` runs the prompt where the
-// endpoint lists it; one Sprout cannot reach keeps the chat's model, said once.
+// endpoint lists it; one Sprout cannot reach keeps the chat's model, said once. The same for an agent
+// the model delegates to (`sprout__delegate`): the child runs on its file's model, here one in VS Code.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { HostMessage } from '../../../src/shared/protocol';
-import { sproutApi as api, toolCards, until } from '../sproutHarness';
+import { sproutApi as api, toolCards, until, waitingCard } from '../sproutHarness';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi } from '../lmProvider/scriptedLmTypes';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
@@ -125,6 +126,44 @@ describe('custom agents (the mode picker\'s agents)', function () {
     assert.deepEqual(provider.requests.map((r) => r.model), ['scripted']);
     assert.equal(fake?.chatRequests().length ?? 0, before, 'nothing went to the endpoint');
     assert.equal(sprout.controller.facts().model?.source, 'openai', "the chat's own model is still the endpoint's");
+  });
+
+  it("a delegated agent runs on its own model (one in VS Code); one Sprout cannot reach runs on the chat's, said once", async () => {
+    const fixture = vscode.extensions.getExtension<ScriptedLmProviderApi>(SCRIPTED_LM_EXTENSION_ID);
+    assert.ok(fixture && fake, `the runner loads ${SCRIPTED_LM_EXTENSION_ID}; the endpoint runs`);
+    const provider = await fixture.activate();
+    provider.reset();
+    provider.script([{ kind: 'text', text: 'hi from the scripted model' }]);
+    const sprout = await api();
+    await vscode.commands.executeCommand('sprout.newChat');
+    const chat = await sprout.controller.current();
+    const before = fake.chatRequests().length;
+    fake.enqueue(
+      fakeReply.toolCalls([{ id: 'd1', name: 'sprout__delegate', arguments: { agent: 'test-lm', task: 'Say hi.' } }]),
+      fakeReply.toolCalls([{ id: 'd2', name: 'sprout__delegate', arguments: { agent: 'test-far', task: 'Think about A.' } }]),
+      fakeReply.text('A is fine.'),
+      fakeReply.toolCalls([{ id: 'd3', name: 'sprout__delegate', arguments: { agent: 'test-far', task: 'Think about B.' } }]),
+      fakeReply.text('B is fine.'),
+      fakeReply.text('All done.'),
+    );
+    const answered = new Set<string>();
+    await sprout.handle({ type: 'send', text: 'delegate these' });
+    await until(() => {
+      const card = waitingCard(chat.view.entries, answered);
+      if (card) {
+        answered.add(card.approvalId ?? '');
+        void sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
+      }
+      return !chat.running && chat.view.entries.some((e) => e.kind === 'outcome');
+    }, 'the turn to end');
+    assert.deepEqual(provider.requests.map((r) => r.model), ['scripted'], "the test-lm child ran on the model in VS Code its file names");
+    const models = fake.chatRequests().slice(before).map((r) => (r.body as { model?: unknown }).model);
+    assert.deepEqual(models, Array(6).fill('fake-model'), "the parent and the test-far children on the chat's model");
+    const answer = (fake.chatRequests()[before + 1]?.body as WireRequest).messages.find((m) => m.role === 'tool');
+    assert.equal(answer?.content, 'hi from the scripted model', "the child's answer is the delegate call's result");
+    const said = chat.view.entries.flatMap((e) => (e.kind === 'hookEvent' && e.text.includes('GPT-9') ? [e.text] : []));
+    assert.equal(said.length, 1, `said once: ${said.join(' | ')}`);
+    assert.match(said[0] ?? '', /^Subagent test-far \(sub-2\): .*asks for the model "GPT-9 \(copilot\)", which Sprout cannot reach here; it uses the chat's model \(fake-model\)/);
   });
 
   it('an agent whose file is gone is not sent: nothing reaches the model', async () => {

@@ -1,7 +1,7 @@
 // `--agent NAME` and `sprout-agent agents`, driven as a user would: `node dist/cli.js` with the bundled
 // workspace and todo servers against the fake OpenAI server, which records every request. The agent
 // files are written per test (a Claude Code subagent and a VS Code .agent.md, our own text): the request
-// carries only the agent's tools and its instructions, a call outside them is refused without running,
+// carries only the agent's tools and its instructions (and its model where the endpoint lists it), a call outside them is refused without running,
 // an untrusted workspace's agents are not read, an unknown name exits 2 listing the known ones.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -52,6 +52,16 @@ describe('--agent', () => {
     assert.match(finished.text, /workspace__write_file was not run: the agent "reviewer" may use only its own tools/);
     assert.ok(!existsSync(join(cli.dir, 'notes.txt')), 'the tool did not run');
     assert.match(String(cli.requestAt(1).messages.find((m) => m.role === 'tool')?.content), /may use only its own tools/, 'the model reads the refusal');
+    assertAllRequestsValid(fake.requests);
+  });
+
+  it("the agent's model runs the prompt where the endpoint lists it (Claude Code's `opus` alias, https://code.claude.com/docs/en/sub-agents); no model note then", async () => {
+    const fake = await cli.startFake({ models: ['fake-model', 'acme-opus-4'], responses: [fakeReply.text('Reviewed.')] });
+    const run = await runCli(['--json', '--trust-workspace', '--agent', 'reviewer', 'review the change'], { env: cli.env(fake.url), cwd: cli.dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual(fake.chatRequests().map((r) => (r.body as { model: string }).model), ['acme-opus-4']);
+    const said = parseEvents(run.stdout).flatMap((e) => (e.type === 'agent' ? e.notes : []));
+    assert.deepEqual(said, ['.claude/agents/reviewer.md:4: tool "WebFetch" is left out: Sprout has no such tool.'], 'only the tool note: the model was reached');
     assertAllRequestsValid(fake.requests);
   });
 

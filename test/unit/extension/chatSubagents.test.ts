@@ -40,3 +40,16 @@ test('a subagent\'s calls are tagged cards under the delegate card; approval and
   assert.equal(view.entries.filter((e) => e.kind === 'outcome').length, 0, 'the child\'s end is not the prompt\'s outcome');
   for (const m of sent) assert.ok(hostMessageSchema.safeParse(m).success, JSON.stringify(m));
 });
+
+test("a subagent's model note (its agent's model cannot be reached) is a warning naming the subagent; an agent event without notes shows nothing", () => {
+  const view = new ChatViewState(() => undefined);
+  const withModel = { ...sub, model: 'fake-model' };
+  view.apply({ type: 'subagent_event', subagent: withModel, event: { type: 'agent', name: 'reviewer', source: '.claude/agents/reviewer.md', notes: [] } });
+  assert.equal(view.entries.length, 0);
+  const note = '.claude/agents/reviewer.md: the agent "reviewer" asks for the model "opus", which Sprout cannot reach here; it uses the chat\'s model (fake-model).';
+  view.apply({ type: 'subagent_event', subagent: withModel, event: { type: 'agent', name: 'reviewer', source: '.claude/agents/reviewer.md', notes: [note] } });
+  const shown = view.entries.find((e) => e.kind === 'hookEvent');
+  assert.ok(shown?.kind === 'hookEvent');
+  assert.equal(shown.level, 'warning');
+  assert.equal(shown.text, `Subagent reviewer (sub-1): ${note}`);
+});
