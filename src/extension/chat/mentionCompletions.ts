@@ -29,11 +29,13 @@ const COMPLETION_BOUND_MS = 8_000;
 async function symbols(query: string): Promise<MentionItem[]> {
   if (symbolQuery(query) === '') return [];
   const search = await searchWorkspaceSymbols(query, { boundMs: COMPLETION_BOUND_MS, enough: (found) => found.length > 0 });
-  const seen = new Set<string>();
-  return search.symbols
-    .map((s) => ({ insert: `#symbol:${symbolName(s)}`, description: `${vscode.SymbolKind[s.kind]} in ${vscode.workspace.asRelativePath(s.location.uri, false)}` }))
-    .filter((item) => !seen.has(item.insert + item.description) && seen.add(item.insert + item.description))
-    .slice(0, MAX_ITEMS);
+  // One row per name, kind and file (overloads and declaration merging repeat a name in one file).
+  const items = new Map<string, MentionItem>();
+  for (const s of search.symbols) {
+    const item = { insert: `#symbol:${symbolName(s)}`, description: `${vscode.SymbolKind[s.kind]} in ${vscode.workspace.asRelativePath(s.location.uri, false)}` };
+    items.set(`${item.insert} ${item.description}`, item);
+  }
+  return [...items.values()].slice(0, MAX_ITEMS);
 }
 
 async function resources(host: ResourceHost | undefined): Promise<MentionItem[]> {
