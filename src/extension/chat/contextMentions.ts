@@ -11,6 +11,7 @@ import { contentsText, type ResourceHost } from '../../agent/resources';
 import { errorMessage } from '../../agent/errorMessage';
 import { gitChanges } from './gitChanges';
 import { lastTerminalCommand } from './terminalCommands';
+import { OPEN_FILE_HINT, searchWorkspaceSymbols, symbolName, symbolQuery, unansweredText } from '../editorServer/workspaceSymbols';
 
 const SEVERITY: Record<vscode.DiagnosticSeverity, Problem['severity']> = { 0: 'error', 1: 'warning', 2: 'info', 3: 'hint' };
 
@@ -42,16 +43,26 @@ async function folderListing(path: string): Promise<string> {
   return folderText(path, found.map((u) => vscode.workspace.asRelativePath(u, false)), found.length > MAX_FOLDER_ENTRIES);
 }
 
-/** The best workspace symbol named `name` (an exact name first), with its code. */
-async function symbolText(name: string): Promise<string> {
-  const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', name)) ?? [];
-  const best = symbols.find((s) => s.name === name) ?? symbols[0];
-  if (best === undefined) return `(not attached: no workspace symbol named ${name}; the language's extension may still be starting)`;
+/** How long a `#symbol:` mention waits for the language servers. */
+const SYMBOL_BOUND_MS = 20_000;
+
+/** The workspace symbol named exactly `name` (the first of several, the others said), with its code. */
+async function symbolText(mentioned: string): Promise<string> {
+  const name = symbolQuery(mentioned);
+  const search = await searchWorkspaceSymbols(name, { boundMs: SYMBOL_BOUND_MS, enough: (found) => found.some((s) => symbolName(s) === name) });
+  if (search.unanswered) return `(not attached: ${unansweredText(name, SYMBOL_BOUND_MS)})`;
+  const exact = search.symbols.filter((s) => symbolName(s) === name);
+  const best = exact[0];
+  if (best === undefined) {
+    const close = [...new Set(search.symbols.map(symbolName))].slice(0, 10);
+    return `(not attached: no workspace symbol is named ${name}${close.length > 0 ? `; close names: ${close.join(', ')}` : `; ${OPEN_FILE_HINT}`})`;
+  }
   const doc = await vscode.workspace.openTextDocument(best.location.uri);
   const range = best.location.range;
-  const where = `${vscode.workspace.asRelativePath(best.location.uri, false)}:${range.start.line + 1}-${range.end.line + 1}`;
+  const where = (s: vscode.SymbolInformation): string => `${vscode.workspace.asRelativePath(s.location.uri, false)}:${s.location.range.start.line + 1}`;
   const code = doc.getText(new vscode.Range(range.start.line, 0, range.end.line, Number.MAX_SAFE_INTEGER));
-  return `${vscode.SymbolKind[best.kind]} ${best.name} at ${where}:\n${capText(code)}`;
+  const others = exact.length > 1 ? `\n(${exact.length - 1} more named ${name}: ${exact.slice(1, 6).map(where).join(', ')})` : '';
+  return `${vscode.SymbolKind[best.kind]} ${name} at ${where(best)}-${range.end.line + 1}:\n${capText(code)}${others}`;
 }
 
 async function resourceText(resources: ResourceHost | undefined, server: string, uri: string): Promise<string> {

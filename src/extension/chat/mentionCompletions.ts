@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ResourceHost } from '../../agent/resources';
 import type { CompletedMention } from '../../shared/mentions';
 import type { MentionItem } from '../../shared/protocol';
+import { searchWorkspaceSymbols, symbolName, symbolQuery } from '../editorServer/workspaceSymbols';
 
 const MAX_ITEMS = 50;
 
@@ -22,10 +23,19 @@ async function paths(query: string, folders: boolean): Promise<MentionItem[]> {
     .map((p) => ({ insert: `#${folders ? 'folder' : 'file'}:${p}`, description: folders ? 'folder' : 'file' }));
 }
 
+/** Completions answer while the user types: a shorter bound than a sent mention's. */
+const COMPLETION_BOUND_MS = 8_000;
+
 async function symbols(query: string): Promise<MentionItem[]> {
-  if (query === '') return [];
-  const found = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
-  return found.slice(0, MAX_ITEMS).map((s) => ({ insert: `#symbol:${s.name}`, description: `${vscode.SymbolKind[s.kind]} in ${vscode.workspace.asRelativePath(s.location.uri, false)}` }));
+  if (symbolQuery(query) === '') return [];
+  const search = await searchWorkspaceSymbols(query, { boundMs: COMPLETION_BOUND_MS, enough: (found) => found.length > 0 });
+  // One row per name, kind and file (overloads and declaration merging repeat a name in one file).
+  const items = new Map<string, MentionItem>();
+  for (const s of search.symbols) {
+    const item = { insert: `#symbol:${symbolName(s)}`, description: `${vscode.SymbolKind[s.kind]} in ${vscode.workspace.asRelativePath(s.location.uri, false)}` };
+    items.set(`${item.insert} ${item.description}`, item);
+  }
+  return [...items.values()].slice(0, MAX_ITEMS);
 }
 
 async function resources(host: ResourceHost | undefined): Promise<MentionItem[]> {

@@ -17,12 +17,15 @@ import { newErrors, type Problem } from '../../agent/newProblems';
 import { ProblemsWatch, relativeFile, toProblem } from './problemsWatch';
 import { EDITOR_SERVER_NAME } from './editorServerName';
 import { renameSymbol } from './renameSymbol';
+import { OPEN_FILE_HINT, searchWorkspaceSymbols, symbolName, unansweredText } from './workspaceSymbols';
 
 export { EDITOR_SERVER_NAME } from './editorServerName';
 /** At most this many rows in one tool answer (the rest is counted in a note). */
 const MAX_ROWS = 200;
 /** At most this many new errors are listed in an objection. */
 const MAX_OBJECTION_ROWS = 50;
+/** How long `workspace_symbols` waits for the language servers. */
+const SYMBOL_BOUND_MS = 15_000;
 
 export interface EditorServerOptions {
   workspaceFolder: string;
@@ -155,10 +158,12 @@ export class EditorServer implements vscode.Disposable {
     );
     server.registerTool(
       'workspace_symbols',
-      { description: 'Symbols across the workspace matching a query, from the language servers, as file:line kind name.', inputSchema: z.object({ query: z.string() }), annotations: { title: 'Workspace symbols', ...READ_ONLY } },
-      async (args) => {
-        const symbols = (await vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>('vscode.executeWorkspaceSymbolProvider', args.query)) ?? [];
-        return text(capped(symbols.map((s) => `${relativeFile(this.options.workspaceFolder, s.location.uri)}:${s.location.range.start.line + 1} ${vscode.SymbolKind[s.kind]} ${s.name}${s.containerName ? ` (in ${s.containerName})` : ''}`), 'symbols'));
+      { description: 'Symbols across the workspace whose names match a query (a name or part of one), from the language servers, as file:line kind name.', inputSchema: z.object({ query: z.string().min(1) }), annotations: { title: 'Workspace symbols', ...READ_ONLY } },
+      async (args, ctx) => {
+        const search = await searchWorkspaceSymbols(args.query, { boundMs: SYMBOL_BOUND_MS, enough: (found) => found.length > 0, signal: ctx.mcpReq.signal });
+        if (search.unanswered) return failure(unansweredText(args.query, SYMBOL_BOUND_MS));
+        if (search.symbols.length === 0) return text(`No symbols match "${args.query}" (${OPEN_FILE_HINT}).`);
+        return text(capped(search.symbols.map((s) => `${relativeFile(this.options.workspaceFolder, s.location.uri)}:${s.location.range.start.line + 1} ${vscode.SymbolKind[s.kind]} ${symbolName(s)}${s.containerName ? ` (in ${s.containerName})` : ''}`), 'symbols'));
       },
     );
     server.registerTool(

@@ -201,3 +201,70 @@ describe('# mentions: the last terminal command (real shell integration)', funct
     assert.match(lastUser(), /\nAttached: #terminalLastCommand\n```\nNo terminal command attached: the terminal "mentions plain" has no shell integration \(.*terminal\.integrated\.shellIntegration\.enabled\)\.\n```$/);
   });
 });
+
+// `#symbol:` with VS Code's built-in TypeScript server (the one code-server ships), and the `#` menu's
+// completion of it (the webview asks the host with `completeMention`). That extension labels functions
+// and methods `name()` (getLabel in
+// https://github.com/microsoft/vscode/blob/main/extensions/typescript-language-features/src/languageFeatures/workspaceSymbols.ts),
+// so a search compared with the bare name never matched: what a first version of this test waited on
+// for minutes. It searches the projects of files open in the editor, so the file is opened in a tab.
+describe('# mentions: a symbol (real TypeScript server)', function () {
+  this.timeout(150_000);
+  let fake: FakeOpenAi | undefined;
+  const project = join(workspaceFolder, 'mentions-ts');
+  const shapes = vscode.Uri.file(join(project, 'src', 'shapes.ts'));
+
+  before(async () => {
+    mkdirSync(join(project, 'src'), { recursive: true });
+    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs', noEmit: true }, include: ['src'] }));
+    writeFileSync(shapes.fsPath, 'export function areaOfCircle(radius: number): number {\n  return Math.PI * radius * radius;\n}\n\nexport class Square {\n  constructor(readonly side: number) {}\n}\n');
+    const sprout = await api();
+    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) });
+    await config().update('model.baseUrl', fake.url, target);
+    await config().update('model.name', 'fake-model', target);
+    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
+    const url = fake.url;
+    await until(() => sprout.settings().baseUrl === url, 'settings');
+    await sprout.host.invalidateServers();
+    await vscode.commands.executeCommand('sprout.newChat');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const key of keys) await config().update(key, undefined, target);
+    rmSync(project, { recursive: true, force: true });
+    await fake?.close();
+  });
+
+  const lastUser = (): string => {
+    const messages = (fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: unknown }[] }).messages;
+    return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+  };
+
+  it('#symbol: attaches the symbol the TypeScript server finds, with its code; the # menu completes it; an unknown name says so', async () => {
+    const sprout = await api();
+    await vscode.window.showTextDocument(shapes, { preview: false });
+    // The TypeScript server has the file once it outlines it (its answer to document symbols).
+    let outlined = false;
+    await until(() => {
+      void vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', shapes).then((found) => (outlined = (found ?? []).length > 0));
+      return outlined || undefined;
+    }, 'the TypeScript server to outline shapes.ts', 120_000);
+
+    const posted: HostMessage[] = [];
+    const port = sprout.views.attach({ post: (message) => void posted.push(message), visible: () => false });
+    try {
+      await sprout.handle({ type: 'completeMention', kind: 'symbol', query: 'areaOfCi' });
+    } finally {
+      port.dispose();
+    }
+    const items = posted.flatMap((m) => (m.type === 'mentionItems' && m.kind === 'symbol' ? m.items : []));
+    assert.ok(items.some((i) => i.insert === '#symbol:areaOfCircle' && i.description === 'Function in mentions-ts/src/shapes.ts'), JSON.stringify(items));
+
+    await sprout.handle({ type: 'send', text: 'explain #symbol:areaOfCircle, #symbol:Square and #symbol:noSuchSymbolAnywhere' });
+    const user = lastUser();
+    assert.match(user, /\nAttached: #symbol:areaOfCircle\n```\nFunction areaOfCircle at mentions-ts\/src\/shapes\.ts:1-3:\nexport function areaOfCircle\(radius: number\): number \{\n {2}return Math\.PI \* radius \* radius;\n\}\n```\n/, user);
+    assert.match(user, /\nAttached: #symbol:Square\n```\nClass Square at mentions-ts\/src\/shapes\.ts:5-7:\nexport class Square \{\n {2}constructor\(readonly side: number\) \{\}\n\}\n```\n/, user);
+    assert.match(user, /\nAttached: #symbol:noSuchSymbolAnywhere\n```\n\(not attached: no workspace symbol is named noSuchSymbolAnywhere; [^\n]+\)\n```$/, user);
+  });
+});

@@ -68,6 +68,18 @@ describe('the editor server and the Problems hook (TypeScript)', function () {
     assert.equal(symbols.text, 'problems-ts/src/cart.ts:1 Function total\nproblems-ts/src/cart.ts:2   Function items.reduce() callback');
   });
 
+  it('workspace_symbols finds a function by part of its name (without the "()" TypeScript labels it with); no match says so', async () => {
+    // TypeScript searches the projects of open files (old.ts, open since the test above, is in this one)
+    // and labels functions `name()` (getLabel in
+    // https://github.com/microsoft/vscode/blob/main/extensions/typescript-language-features/src/languageFeatures/workspaceSymbols.ts).
+    const found = await call('workspace_symbols', { query: 'tota' });
+    assert.equal(found.isError, false, found.text);
+    assert.ok(found.text.split('\n').includes('problems-ts/src/cart.ts:1 Function total'), found.text);
+    const none = await call('workspace_symbols', { query: 'zqxNoSuchSymbolAnywhere' });
+    assert.equal(none.isError, false, none.text);
+    assert.match(none.text, /^No symbols match "zqxNoSuchSymbolAnywhere" \(.*open a file of the symbol's project.*\)\.$/);
+  });
+
   it('_Stop objects to the new type error with file:line, the next round fixes it and the check passes', async () => {
     const sprout = await api();
     fake = await startFakeOpenAi({
