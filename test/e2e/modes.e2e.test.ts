@@ -3,14 +3,16 @@
 // workspace's custom agent after Agent, Ask and Plan; a prompt in Plan mode ends with a plan card whose
 // steps can be edited; Approve writes them into the todo list and runs the plan in Agent mode (the
 // picker follows); each message offers Rewind to here, which takes the conversation back and returns
-// the message to the box. Screenshots go to test-results/e2e (git-ignored): looked at, not compared.
+// the message to the box; a delegated task runs as a subagent whose own tool call shows nested under the
+// delegate card; each turn shows its verdict, and Sprout: Back to Last Green says where the chat stands.
+// Screenshots go to test-results/e2e (git-ignored): looked at, not compared.
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { scaledMs } from '../loadScale';
 import type { FakeOpenAi, FakeResponse } from '../fakes/fakeOpenAiServer';
 import { startChatScenario, type ChatScenario } from './harness/hookScenario';
 import type { CodeServerSession } from './harness/codeServerWithVsix';
-import { chatView, sendPrompt } from './harness/workbench';
+import { chatView, runCommand, sendPrompt } from './harness/workbench';
 
 const AGENT = '---\nname: reviewer\ndescription: Reviews a change and never edits.\ntools: ["read", "search"]\n---\nReview only: point at problems, never change a file.\n';
 const PLAN = 'The plan:\n1. Read src/cart.ts\n2. Add a discount() helper\n3. Run the tests';
@@ -19,6 +21,10 @@ function script(): FakeResponse[] {
   return [
     { type: 'reply', text: PLAN },
     { type: 'reply', text: 'Working through the plan now.' },
+    { type: 'reply', toolCalls: [{ name: 'sprout__delegate', arguments: { agent: 'reviewer', task: 'Read src/cart.ts and say what total does.' } }] },
+    { type: 'reply', toolCalls: [{ name: 'workspace__read_file', arguments: { path: 'src/cart.ts' } }] },
+    { type: 'reply', text: 'total sums the prices.' },
+    { type: 'reply', text: 'The reviewer says total sums the prices.' },
   ];
 }
 
@@ -81,5 +87,33 @@ describe('modes, custom agents and rewind in the packaged extension (1400x900)',
     await chat.getByTestId('user-message').nth(1).waitFor({ state: 'detached', timeout: scaledMs(60_000) });
     assert.match(await chat.getByTestId('chat-input').inputValue(), /Carry out the approved plan/);
     await session.screenshot('modes-4-rewound');
+  });
+
+  it("a delegated task runs as a subagent whose tool call shows nested under the delegate card; the turn shows its verdict, and Back to Last Green says where the chat stands", async () => {
+    assert.ok(session && fake);
+    const { page } = session;
+    const chat = chatView(page);
+    await chat.getByTestId('chat-input').fill('');
+    await sendPrompt(chat, 'Ask the reviewer what total does');
+    await chat.getByTestId('assistant-message').filter({ hasText: 'The reviewer says total sums the prices.' }).first().waitFor({ timeout: scaledMs(90_000) });
+    const child = chat.getByTestId('tool-card').filter({ has: chat.getByTestId('subagent-tag') }).first();
+    await child.waitFor({ timeout: scaledMs(30_000) });
+    assert.match(await child.getByTestId('subagent-tag').innerText(), /^reviewer \(sub-\d+\)$/);
+    assert.equal(await child.getAttribute('data-status'), 'ok');
+    const cards = await chat.getByTestId('tool-card').allInnerTexts();
+    const delegateAt = cards.findIndex((t) => /delegate/i.test(t));
+    const childAt = cards.findIndex((t) => /reviewer \(sub-/.test(t));
+    assert.ok(delegateAt >= 0 && childAt > delegateAt, `the child's card comes under the delegate card: ${cards.join(' | ')}`);
+    const verdict = chat.getByTestId('turn-verdict').last();
+    await verdict.waitFor({ timeout: scaledMs(30_000) });
+    // The todo list is empty after the rewind, so no _Stop check is asked in this turn: not a green state.
+    assert.equal(await verdict.getAttribute('data-verdict'), 'none');
+    await child.scrollIntoViewIfNeeded();
+    await session.screenshot('modes-5-subagent-nested');
+    await runCommand(page, 'Sprout: Back to Last Green');
+    // The plan's turn was held by the todo _Stop; what the command says is read off the chat's own verdicts.
+    const said = chat.getByTestId('hook-event').filter({ hasText: /^Back to last green: / }).first();
+    await said.waitFor({ timeout: scaledMs(30_000) });
+    await session.screenshot('modes-6-back-to-last-green');
   });
 });

@@ -38,9 +38,10 @@ async function play(c: ModelCase): Promise<void> {
     const waits: number[] = [];
     const client = new OpenAiModelClient({ baseUrl: fake.url, maxRetries: 4, clock: recordingClock(waits), random: () => 0 });
     const messages = c.stopObjection ? STOP_OBJECTION : [SYSTEM, { role: 'user' as const, content: 'hello' }];
+    // The thinking as a viewer sees it stream: reasoning pieces, and answer text taken back as thinking (a lone </think>).
     let reasoning = '';
     const outcome = await client
-      .complete({ model: 'fake-model', messages, tools: [ECHO] }, { signal: new AbortController().signal, onReasoningDelta: (d) => (reasoning += d) })
+      .complete({ model: 'fake-model', messages, tools: [ECHO] }, { signal: new AbortController().signal, onReasoningDelta: (d) => (reasoning += d), onTextReclassified: (t) => (reasoning += t) })
       .then(
         (reply) => ({ reply }),
         (error: unknown) => ({ error }),
