@@ -197,6 +197,9 @@ export function runInTerminal(terminal: vscode.Terminal, integration: vscode.Ter
     const subscriptions: vscode.Disposable[] = [];
     const finish = (end: TerminalEnd): void => {
       clearTimeout(grace);
+      // A stopped command's end as the shell reports it (Ctrl-C's line may be reported as the end, with
+      // an exit code) does not prove its process is gone: the terminal goes with it, which ends it.
+      if (stopped !== undefined && end.kind !== 'closed') terminal.dispose();
       for (const subscription of subscriptions) subscription.dispose();
       options.stop.removeEventListener('abort', stop);
       resolve(stopped === undefined ? end : { kind: 'stopped', how: end.kind === 'closed' ? 'terminal closed' : stopped });

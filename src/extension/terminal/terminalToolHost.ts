@@ -90,12 +90,17 @@ export class TerminalToolHost extends ToolHostRelay {
     const stop = AbortSignal.any([signal, AbortSignal.timeout(plan.timeoutMs)]);
     const started = Date.now();
     const text = terminalTextStream();
+    // Output can still come after the call ended (a terminal closed while its stream was being read):
+    // it is dropped then, never written to the ended log.
+    let open = true;
     const keep = (clean: string): void => {
+      if (!open) return;
       log.write(clean);
       output.add(clean);
     };
     const end = await this.terminals.run(taken, line, { stop, onData: (chunk) => keep(text.push(chunk)) });
     keep(text.end());
+    open = false;
     await new Promise<void>((resolve) => log.end(resolve));
     const result = terminalResult(plan, end, Date.now() - started, output);
     // A stop by the chat is the chat's: the core says the call was cancelled.
