@@ -9,9 +9,9 @@
 import { spawn } from 'node:child_process';
 import { delimiter } from 'node:path';
 import { suiteNode } from './suiteNode';
-import { countLine, emptyCounts, failureOf, selectSteps, stepLine, totals, type Counts, type Step, type StepResult } from './testSteps';
+import { countLine, emptyCounts, failedTestOf, failedTestsBlock, failureOf, selectSteps, stepLine, totals, type Counts, type Step, type StepResult } from './testSteps';
 
-function runStep(step: Step, counts: Counts, env: NodeJS.ProcessEnv): Promise<number> {
+function runStep(step: Step, counts: Counts, failed: string[], env: NodeJS.ProcessEnv): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn('npm', ['run', step], { stdio: ['ignore', 'pipe', 'inherit'], env });
     let pending = '';
@@ -20,7 +20,11 @@ function runStep(step: Step, counts: Counts, env: NodeJS.ProcessEnv): Promise<nu
       pending += chunk.toString('utf8');
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      for (const line of lines) countLine(line, counts);
+      for (const line of lines) {
+        countLine(line, counts);
+        const title = failedTestOf(line);
+        if (title !== undefined) failed.push(`${step}: ${title}`);
+      }
     });
     child.on('close', (code, signal) => {
       if (pending !== '') countLine(pending, counts);
@@ -50,18 +54,19 @@ async function main(): Promise<void> {
     return;
   }
   const results: StepResult[] = [];
+  const failedTests: string[] = [];
   for (const step of steps) {
     process.stdout.write(`\n=== npm run ${step}\n`);
     const counts = emptyCounts();
     const stepStarted = Date.now();
-    const exitCode = await runStep(step, counts, env);
+    const exitCode = await runStep(step, counts, failedTests, env);
     results.push({ step, exitCode, counts, durationMs: Date.now() - stepStarted });
     if (failureOf(results) !== undefined) break;
   }
   const failure = failureOf(results);
   const sum = totals(results);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  process.stdout.write(`\nSteps:\n${results.map(stepLine).join('\n')}\n`);
+  process.stdout.write(`\n${failedTestsBlock(failedTests)}Steps:\n${results.map(stepLine).join('\n')}\n`);
   process.stdout.write(`${failure ? `FAILED at ${failure}` : `All ${results.length} steps passed`} in ${minutes} min\n`);
   process.stdout.write(`Total: ${sum.passed} passed, ${sum.failed} failed, ${sum.skipped} skipped\n`);
   process.exitCode = failure ? 1 : 0;

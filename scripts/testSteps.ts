@@ -66,6 +66,26 @@ export function countLine(line: string, counts: Counts): void {
   }
 }
 
+/**
+ * The title of a failed test when the line reports one: node's spec reporter writes `✖ title (12ms)`
+ * (again under `✖ failing tests:`), the editor suites `✖ full title: first line of the error`. The end
+ * of a run lists them, so a log's last lines say which tests failed, not only how many.
+ */
+export function failedTestOf(line: string): string | undefined {
+  const m = /^\s*✖ (.+)$/.exec(line);
+  if (!m || /^failing tests:?$/.test(m[1].trim())) return undefined;
+  return m[1].replace(/ \([\d.]+m?s\)$/, '').trim();
+}
+
+/** The failed tests' titles once each (a reporter repeats them), at most `cap`, with a count of the rest. */
+export function failedTestsBlock(titles: readonly string[], cap = 25): string {
+  const unique = [...new Set(titles)];
+  if (unique.length === 0) return '';
+  const shown = unique.slice(0, cap).map((t) => `  ✖ ${t.length > 300 ? `${t.slice(0, 300)}…` : t}`);
+  const rest = unique.length > cap ? [`  … and ${unique.length - cap} more`] : [];
+  return `Failed tests:\n${[...shown, ...rest].join('\n')}\n`;
+}
+
 /** The step's failures: its counted ones, or one when it exited non-zero without counting any. */
 function failuresOf(r: StepResult): number {
   return r.exitCode !== 0 && r.counts.failed === 0 ? 1 : r.counts.failed;

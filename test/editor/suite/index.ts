@@ -38,5 +38,9 @@ export function run(): Promise<void> {
       else if (passed === 0) reject(new Error(`no editor tests ran (files: ${files.join(', ') || 'none'})`));
       else resolve();
     });
+    // One line per failure in the form `npm test` collects for its closing list (scripts/testSteps.ts).
+    runner.on('fail', (test, error: Error) => {
+      console.log(`✖ ${test.fullTitle()}: ${String(error?.message ?? error).split('\n')[0]}`);
+    });
   });
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { countLine, emptyCounts, failureOf, selectSteps, stepLine, STEPS, totals, type StepResult } from '../../../scripts/testSteps';
+import { countLine, emptyCounts, failedTestOf, failedTestsBlock, failureOf, selectSteps, stepLine, STEPS, totals, type StepResult } from '../../../scripts/testSteps';
 
 const result = (step: StepResult['step'], exitCode: number, passed: number, failed = 0): StepResult => ({
   step,
@@ -71,5 +71,24 @@ describe('npm test with a misspelt step', () => {
     assert.equal(run.status, 2, run.stderr);
     assert.match(run.stderr, /SPROUT_TEST_STEPS: unknown step "unit"/);
     assert.doesNotMatch(run.stdout, /=== npm run|passed/);
+  });
+});
+
+describe('the closing list of failed tests', () => {
+  it('reads node\'s and the editor suites\' failure lines, without durations or the section heading', () => {
+    assert.equal(failedTestOf('  ✖ an undo whose save fails is not reported done (1234.5ms)'), 'an undo whose save fails is not reported done');
+    assert.equal(failedTestOf('✖ Sprout terminal runs a command: expected 0 to equal 1'), 'Sprout terminal runs a command: expected 0 to equal 1');
+    assert.equal(failedTestOf('✖ failing tests:'), undefined);
+    assert.equal(failedTestOf('✔ a passing test (3ms)'), undefined);
+    assert.equal(failedTestOf('ℹ fail 2'), undefined);
+  });
+
+  it('lists each title once, capped with a count of the rest, and nothing when none failed', () => {
+    assert.equal(failedTestsBlock([]), '');
+    assert.equal(failedTestsBlock(['unit: a', 'unit: a', 'unit: b']), 'Failed tests:\n  ✖ unit: a\n  ✖ unit: b\n');
+    const many = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    const block = failedTestsBlock(many, 25);
+    assert.match(block, /✖ t24\n {2}… and 5 more\n$/);
+    assert.doesNotMatch(block, /t25/);
   });
 });
