@@ -72,9 +72,9 @@ export function countLine(line: string, counts: Counts): void {
  * of a run lists them, so a log's last lines say which tests failed, not only how many.
  */
 export function failedTestOf(line: string): string | undefined {
-  const m = /^\s*✖ (.+)$/.exec(line);
-  if (!m || /^failing tests:?$/.test(m[1].trim())) return undefined;
-  return m[1].replace(/ \([\d.]+m?s\)$/, '').trim();
+  const title = /^\s*✖ (.+)$/.exec(line)?.[1];
+  if (title === undefined || /^failing tests:?$/.test(title.trim())) return undefined;
+  return title.replace(/ \([\d.]+m?s\)$/, '').trim();
 }
 
 /** The failed tests' titles once each (a reporter repeats them), at most `cap`, with a count of the rest. */
