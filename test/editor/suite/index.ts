@@ -40,7 +40,8 @@ export function run(): Promise<void> {
     });
     // One line per failure in the form `npm test` collects for its closing list (scripts/testSteps.ts).
     runner.on('fail', (test, error: Error) => {
-      console.log(`✖ ${test.fullTitle()}: ${String(error?.message ?? error).split('\n')[0]}`);
+      const message = String(error?.message ?? error).split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 4).join(' ');
+      console.log(`✖ ${test.fullTitle()}: ${message.slice(0, 400)}`);
     });
   });
 }
