@@ -56,8 +56,3 @@ export interface ConnectionOptions {
   /** The server said a subscribed resource changed (`notifications/resources/updated`). */
   onResourceUpdated?: (server: string, uri: string) => void;
 }
-
-/** The wait before restart `attempt` (1 for the first): doubling from the initial delay, capped. */
-export function restartDelay(policy: ConnectionOptions['restart'], attempt: number): number {
-  return Math.min(policy.initialDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
-}

@@ -1,7 +1,7 @@
 /**
  * One configured MCP server's life: lazy start, tools/list with pagination and list_changed refresh,
- * calls, kills, and lazy restarts with backoff and an attempt cap after a kill or a crash. McpHub owns
- * one of these per server and merges them; all state about a single server lives here.
+ * calls, kills, and lazy restarts after a kill or a crash (their backoff, attempt cap and the state views
+ * see are kept in serverRestarts.ts). McpHub owns one of these per server and merges them.
  */
 import { ProtocolError, type Client } from '@modelcontextprotocol/client';
 import type { ToolCallOptions } from '../agent/ports';
@@ -11,25 +11,20 @@ import { errorMessage } from '../agent/errorMessage';
 import { abortError, raceAbort } from './abort';
 import { afterSignIn, openClient, type Live, type Opened } from './clientOpener';
 import type { McpServerConfig } from './config';
-import { restartDelay, type ConnectionOptions, type ServerState, type ServerStatus } from './connectionTypes';
+import type { ConnectionOptions, ServerState, ServerStatus } from './connectionTypes';
 import { forgetSignIn, serverOAuth } from './oauthClient';
 import { eraKey } from './protocolEra';
-import { failureWords, httpLoss, keepsStoppingMessage, serverTarget, startFailureMessage } from './connectionErrors';
+import { failureWords, httpLoss, serverTarget, startFailureMessage } from './connectionErrors';
 import type { ServerTransport } from './serverTransport';
 import { CallsInFlight, callToolOverClient, hookAskedForInput, isServerAnswer, serverRunsToolTasks } from './toolCall';
 import { ToolListCache } from './toolListCache';
 import { flattenToolResult } from './toolResults';
 import { quotedName } from '../agent/nameText';
 import { lostCallStream } from './callStreamGuard';
+import { ServerRestarts } from './serverRestarts';
 
 export class ServerConnection {
-  private stateNow: ServerState = 'idle';
   private statusQueued = false;
-  private error: string | undefined;
-  private restarts = 0;
-  private attempts = 0;
-  private lastDownAt = 0;
-  private readySince = 0;
   private live: Live | undefined;
   /** The era of the last connection that was up (shown while the server is down too). */
   private lastEra: Pick<Live, 'era' | 'protocolVersion'> | undefined;
@@ -41,11 +36,18 @@ export class ServerConnection {
   private readonly closing = new AbortController();
   /** Aborted when a start in progress must give up (kill, reset, close): ends its connect or sign-in wait. */
   private abandon = new AbortController();
+  /**
+   * Its state, last error and restart budget (serverRestarts.ts). Every transition is reported, so views
+   * follow the server without polling; the report goes out a microtask later, so it carries the fields set
+   * together with the state (error, restarts, pid).
+   */
+  private readonly life: ServerRestarts;
 
   constructor(
     readonly config: McpServerConfig,
     private readonly opts: ConnectionOptions,
   ) {
+    this.life = new ServerRestarts(config.name, opts, () => this.statusChanged(), this.closing.signal);
     this.toolList = new ToolListCache({
       server: config.name,
       timeoutMs: opts.connectTimeoutMs,
@@ -58,17 +60,6 @@ export class ServerConnection {
 
   get name(): string {
     return this.config.name;
-  }
-
-  private get state(): ServerState { return this.stateNow; }
-
-  /**
-   * Every transition is reported, so views follow the server without polling. The report goes out a
-   * microtask later, so it carries the fields set together with the state (error, restarts, pid).
-   */
-  private set state(next: ServerState) {
-    this.stateNow = next;
-    this.statusChanged();
   }
 
   private statusChanged(): void {
@@ -85,9 +76,9 @@ export class ServerConnection {
     return {
       name: this.name,
       transport: this.live?.st.kind ?? this.config.transport.type,
-      state: this.state,
-      ...(this.error !== undefined ? { error: this.error } : {}),
-      restarts: this.restarts,
+      state: this.life.state,
+      ...(this.life.error !== undefined ? { error: this.life.error } : {}),
+      restarts: this.life.restarts,
       hooks: tools.filter((t) => t.isHook).map((t) => t.bareName),
       toolCount: tools.length,
       ...(this.live?.st.pid !== undefined ? { pid: this.live.st.pid } : {}),
@@ -116,7 +107,7 @@ export class ServerConnection {
       // Lists run every round: waiting for a backoff or a slow (hostile) restart would break the bound of docs/hooks.md#sovereignty-timeouts-kills-budgets,
       // bound. Restart in the background; calls wait for it within their own timeouts.
       void this.getClient().catch(() => undefined);
-      return this.state === 'failed' && this.attempts >= this.opts.restart.maxAttempts ? [] : this.toolList.last;
+      return this.life.gaveUp ? [] : this.toolList.last;
     }
     const client = await this.getClient(signal);
     const listed = this.toolList.tools;
@@ -169,7 +160,7 @@ export class ServerConnection {
     this.abandon.abort();
     const pending = this.pending;
     const live = this.takeLive();
-    if (this.state !== 'failed' || live || pending) this.markDown('killed', `killed: ${reason}`);
+    if (this.life.state !== 'failed' || live || pending) this.life.markDown('killed', `killed: ${reason}`);
     this.opts.logger?.info('mcp server killed', { server: this.name, reason });
     await Promise.all([live?.st.kill(), pending?.kill()]);
   }
@@ -177,7 +168,7 @@ export class ServerConnection {
   /** Stops the server and forgets its failures; the next use starts it afresh. */
   async reset(): Promise<void> {
     await this.shutDown();
-    Object.assign(this, { state: 'idle', error: undefined, attempts: 0, readySince: 0, lastDownAt: 0 });
+    this.life.reset();
   }
 
   async close(): Promise<void> {
@@ -196,7 +187,7 @@ export class ServerConnection {
 
   /** Went down after a start attempt (killed, crashed, failed) and is not back yet. */
   private isDown(): boolean {
-    return !this.live && (this.state === 'killed' || this.state === 'restarting' || this.state === 'failed');
+    return !this.live && this.life.wentDown;
   }
 
   private takeLive(): Live | undefined {
@@ -216,10 +207,10 @@ export class ServerConnection {
   }
 
   private async connect(): Promise<Client> {
-    const restarting = this.state !== 'idle';
-    if (restarting) await this.waitBackoff();
+    const restarting = this.life.state !== 'idle';
+    if (restarting) await this.life.waitBackoff();
     if (this.closed) throw new Error(`MCP server ${quotedName(this.name)}: the MCP hub is closed`);
-    this.state = restarting ? 'restarting' : 'starting';
+    this.life.state = restarting ? 'restarting' : 'starting';
     this.abandon = new AbortController();
     const oauth = serverOAuth(this.config, this.opts.oauth);
     await oauth?.prepare();
@@ -248,19 +239,17 @@ export class ServerConnection {
       logError?.(error);
       this.onTransportError(client, error);
     };
-    if (this.closed || (this.state as ServerState) === 'killed') {
+    if (this.closed || (this.life.state as ServerState) === 'killed') {
       await Promise.all([st.close(), oauth?.done()]);
       throw new Error(`MCP server ${quotedName(this.name)} was stopped while starting`);
     }
     this.live = { ...opened, ...(oauth !== undefined ? { oauth } : {}) };
-    Object.assign(this, { state: 'ready', error: undefined, readySince: this.opts.clock.now(), lastEra: { era, protocolVersion } });
+    this.lastEra = { era, protocolVersion };
+    this.life.ready();
     this.toolList.drop();
     this.opts.logger?.info('mcp server ready', { server: this.name, pid: st.pid, era, protocolVersion });
     this.opts.emit({ type: 'server_connected', server: this.name, era, protocolVersion });
-    if (restarting) {
-      this.restarts++;
-      this.opts.emit({ type: 'server_restarted', server: this.name, attempt: this.attempts });
-    }
+    if (restarting) this.life.restarted();
     return client;
   }
 
@@ -270,31 +259,11 @@ export class ServerConnection {
   }
 
   private startFailed(error: unknown, st: ServerTransport): Error {
-    if (this.state === 'killed' || this.closed) return new Error(`MCP server ${quotedName(this.name)} was stopped while starting`);
+    if (this.life.state === 'killed' || this.closed) return new Error(`MCP server ${quotedName(this.name)} was stopped while starting`);
     const message = startFailureMessage(this.config, error, st.describeExit());
-    this.markDown('failed', message);
+    this.life.markDown('failed', message);
     this.opts.emit({ type: 'server_error', server: this.name, message });
     return new Error(message);
-  }
-
-  private async waitBackoff(): Promise<void> {
-    if (this.attempts >= this.opts.restart.maxAttempts) {
-      const message = keepsStoppingMessage(this.name, this.opts.restart.maxAttempts, this.error);
-      if (this.state !== 'failed' || this.error !== message) this.opts.emit({ type: 'server_error', server: this.name, message });
-      this.state = 'failed';
-      this.error = message;
-      throw new Error(message);
-    }
-    this.attempts++;
-    const wait = this.lastDownAt + restartDelay(this.opts.restart, this.attempts) - this.opts.clock.now();
-    this.state = 'restarting';
-    if (wait > 0) await this.opts.clock.sleep(wait, this.closing.signal);
-  }
-
-  private markDown(state: ServerState, error: string): void {
-    const now = this.opts.clock.now();
-    if (this.readySince > 0 && now - this.readySince >= this.opts.stableResetMs) this.attempts = 0;
-    Object.assign(this, { state, error, lastDownAt: now, readySince: 0 });
   }
 
   private onClientClosed(client: Client): void {
@@ -346,7 +315,7 @@ export class ServerConnection {
     const live = this.takeLive();
     // A stdio leader is gone, so whatever it left in its process group is orphaned and must go too.
     void live?.st.kill().catch(() => undefined);
-    this.markDown('restarting', message);
+    this.life.markDown('restarting', message);
     this.opts.emit({ type: 'server_error', server: this.name, message });
   }
 

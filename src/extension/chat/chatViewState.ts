@@ -2,9 +2,9 @@
  * The chat's display state, folded from the core's event stream (live, or replayed from a transcript).
  * Each change is also reported as one incremental host message, so the webview re-renders only the entry
  * that changed: streamed text becomes `delta` messages against the open entry (streamedText.ts) and finished
- * entries are never sent again. Hooks stay quiet unless they have something to say: a check that passed
- * goes into the turn's footer (the outcome entry), an objection is a card that learns what became of it,
- * a `_PreToolUse` denial marks its tool card (`blocked`), and hook text put into the history is a card of its own.
+ * entries are never sent again. Hooks stay quiet unless they have something to say (hookFold.ts: a check that
+ * passed goes into the turn's footer, an objection is a card that learns what became of it, a `_PreToolUse`
+ * denial marks its tool card (`blocked`), and hook text put into the history is a card of its own).
  * Each turn (prompt) is numbered, and the tool calls of a turn are kept by turn, so the footer can offer
  * to undo the turn's file changes (the checkpoints themselves are the host's: `changeOf` reads them).
  * vscode-free so it is unit-tested under node.
@@ -13,9 +13,9 @@ import { showSubagentEvent } from './subagentEntries';
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
-import type { ChatEntry, ContextUsage, ElicitationStatus, HookCheck, HostMessage, ImageView, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
-import { noteFor } from './chatNotes';
+import type { ChatEntry, ContextUsage, ElicitationStatus, HostMessage, ImageView, ToolProgressInfo, ToolStatus } from '../../shared/protocol';
 import { StopChecksFold } from '../../agent/rewind';
+import { HookFold } from './hookFold';
 import { PlanFold } from './chatPlans';
 import { SamplingCards } from './samplingEntries';
 import { StreamedText } from './streamedText';
@@ -44,16 +44,24 @@ export class ChatViewState {
   /** The answer and the thinking being streamed, closed when anything else comes. */
   private readonly streamed = new StreamedText({ add: (e) => this.add(e), replace: (e) => this.replace(e), post: (m) => this.post(m), id: () => this.id() });
   private nextId = 0;
-  /** The note of a server wait still in progress (servers_waiting), to be replaced by how it ended. */
-  private waitingNote: string | undefined;
-  /** The current turn (-1 before the first prompt), its quiet hook checks, and each turn's tool call ids. */
+  /** The current turn (-1 before the first prompt) and each turn's tool call ids. */
   private turn = -1;
-  private checks: HookCheck[] = [];
   private readonly callsByTurn = new Map<number, string[]>();
   /** A Plan turn's answer becomes a plan card (chatPlans.ts). */
   private readonly plans = new PlanFold({ entries: this.entries, add: (e) => this.add(e), replace: (e) => this.replace(e), note: (level, text) => this.note(level, text), id: () => this.id() });
   /** The turn's `_Stop` answers, for the verdict drawn on its end (green, not green, no checks). */
   private readonly stops = new StopChecksFold();
+  /** Hook cards, the turn's quiet checks and the notes of every other event (hookFold.ts). */
+  private readonly hooks = new HookFold({
+    entries: this.entries,
+    add: (e) => this.add(e),
+    replace: (e) => this.replace(e),
+    note: (level, text, files) => this.note(level, text, files),
+    id: () => this.id(),
+    closeAssistant: () => this.streamed.closeAssistant(),
+    closeThinking: () => this.streamed.closeThinking(),
+    blockTool: (callId, server, text) => this.blockTool(callId, server, text),
+  });
 
   constructor(
     private readonly post: (message: HostMessage) => void = () => {},
@@ -69,7 +77,7 @@ export class ChatViewState {
         this.streamed.closeAssistant();
         this.promptOpen = true;
         this.turn += 1;
-        this.checks = [];
+        this.hooks.promptStarted();
         this.plans.promptStarted(event.text, event.mode);
         // The mode shows on the message (Agent, the default, does not), and the picker starts from it after a reload.
         this.add({ kind: 'user', id: this.id(), text: event.text, prompt: this.turn + 1, ...(event.attachments?.length ? { attachments: [...event.attachments] } : {}), ...(event.mode === undefined || event.mode === 'agent' ? {} : { mode: event.mode }) });
@@ -118,7 +126,7 @@ export class ChatViewState {
         // A subagent's call: its own card, tagged, under the delegate card (subagentEntries.ts).
         return showSubagentEvent(event, { apply: (e) => this.apply(e), note: (level, text) => this.note(level, text), tag: (callId, subagent) => this.tagTool(callId, subagent) });
       default:
-        return this.applyHookEvent(event);
+        return this.hooks.apply(event);
     }
   }
 
@@ -143,75 +151,6 @@ export class ChatViewState {
   private cancelOpenTools(): void {
     for (const entry of this.entries) {
       if (entry.kind === 'tool' && (entry.status === 'running' || entry.status === 'awaiting_approval')) this.replace({ ...entry, status: 'cancelled' });
-    }
-  }
-
-  private applyHookEvent(event: AgentEvent): void {
-    switch (event.type) {
-      case 'hook_objected':
-        this.streamed.closeAssistant();
-        this.add({
-          kind: 'objection',
-          id: this.id(),
-          server: event.server,
-          text: event.text,
-          used: event.rejectionsUsed,
-          max: event.maxRejections,
-          hook: event.hook,
-          scope: event.scope,
-          outcome: 'pending',
-          ...(event.failures ? { failures: event.failures } : {}),
-        });
-        return;
-      case 'hook_finished':
-        // _SessionEnd comes after the turn's footer: it is timed and shown in the Hooks view, not in a turn.
-        if (event.result === 'no_objection' && event.hook !== '_SessionEnd') this.passed(event.server, event.hook, event.durationMs);
-        break;
-      case 'tool_denied':
-        this.blockTool(event.callId, event.server, event.text);
-        break;
-      case 'hook_injected':
-        this.streamed.closeAssistant();
-        this.add({ kind: 'injection', id: this.id(), hook: event.hook, server: event.server, text: event.text });
-        return;
-      case 'objection_resolved':
-        return this.settleObjections((server) => event.servers.includes(server), event.resolution);
-      case 'servers_waiting':
-        // Its note is replaced by what became of the wait (servers_waited), so "waiting" is not its last word.
-        this.waitingNote = this.id();
-        this.add({ kind: 'hookEvent', id: this.waitingNote, level: 'info', text: noteFor(event)?.text ?? '' });
-        return;
-      case 'servers_waited': {
-        const note = noteFor(event);
-        const id = this.waitingNote;
-        this.waitingNote = undefined;
-        if (note && id !== undefined) this.replace({ kind: 'hookEvent', id, level: note.level, text: note.text });
-        else if (note) this.note(note.level, note.text);
-        return;
-      }
-      case 'retry':
-        // The next attempt thinks afresh; its thinking goes in a part of its own.
-        this.streamed.closeThinking();
-        break;
-      default:
-        break;
-    }
-    const note = noteFor(event);
-    if (note) this.note(note.level, note.text, note.files);
-  }
-
-  /** A quiet hook call joins the turn's footer; the calls of one hook of one server are one line however many there were. */
-  private passed(server: string, hook: string, durationMs: number): void {
-    const at = this.checks.findIndex((c) => c.server === server && c.hook === hook);
-    const seen = this.checks[at];
-    if (!seen) this.checks.push({ server, hook, durationMs });
-    else this.checks[at] = { server, hook, durationMs: Math.max(seen.durationMs, durationMs), calls: (seen.calls ?? 1) + 1 };
-  }
-
-  /** Objection cards still pending learn what became of them (the model's answer, or the turn's end). */
-  private settleObjections(matches: (server: string) => boolean, outcome: 'complied' | 'declined' | 'overridden'): void {
-    for (const entry of this.entries) {
-      if (entry.kind === 'objection' && entry.outcome === 'pending' && matches(entry.server)) this.replace({ ...entry, outcome });
     }
   }
 
@@ -295,7 +234,7 @@ export class ChatViewState {
   private finishOutcome(outcome: Outcome): void {
     this.streamed.closeAssistant();
     this.cancelOpenTools();
-    this.settleObjections(() => true, outcome.unresolved?.cause === 'declined' ? 'declined' : 'overridden');
+    const checks = this.hooks.turnEnded(outcome.unresolved?.cause === 'declined');
     this.add({
       kind: 'outcome',
       id: this.id(),
@@ -304,10 +243,9 @@ export class ChatViewState {
       unresolved: outcome.unresolved,
       turn: this.turn,
       verdict: this.stops.verdict(outcome.reason),
-      ...(this.checks.length > 0 ? { checks: this.checks } : {}),
+      ...(checks ? { checks } : {}),
       ...this.turnFiles(),
     });
-    this.checks = [];
     this.promptOpen = false;
     this.plans.turnEnded(outcome.reason);
   }

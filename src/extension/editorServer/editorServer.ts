@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { McpServerConfig } from '../../mcp/config';
 import { newErrors, type Problem } from '../../agent/newProblems';
-import { ProblemsWatch, relativeFile, toProblem } from './problemsWatch';
+import { ProblemsWatch, relativeFile } from './problemsWatch';
 import { EDITOR_SERVER_NAME } from './editorServerName';
 import { renameSymbol } from './renameSymbol';
 import { OPEN_FILE_HINT, searchWorkspaceSymbols, symbolName, unansweredText } from './workspaceSymbols';
@@ -240,9 +240,4 @@ export class EditorServer implements vscode.Disposable {
           structuredContent: { failures, settled: settle.settled },
         };
   }
-}
-
-/** The problems of one document now (for tests and callers that hold a uri). */
-export function problemsOf(workspaceFolder: string, uri: vscode.Uri): Problem[] {
-  return vscode.languages.getDiagnostics(uri).map((d) => toProblem(workspaceFolder, uri, d));
 }

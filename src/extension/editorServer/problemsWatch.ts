@@ -23,7 +23,7 @@ export function relativeFile(workspaceFolder: string, uri: vscode.Uri): string {
   return rel === '' || rel.startsWith('..') || isAbsolute(rel) ? uri.fsPath : rel.split(sep).join('/');
 }
 
-export function toProblem(workspaceFolder: string, uri: vscode.Uri, d: vscode.Diagnostic): Problem {
+function toProblem(workspaceFolder: string, uri: vscode.Uri, d: vscode.Diagnostic): Problem {
   const code = typeof d.code === 'object' ? String(d.code.value) : d.code !== undefined ? String(d.code) : undefined;
   return {
     file: relativeFile(workspaceFolder, uri),

@@ -51,11 +51,6 @@ export function statusOf(exitCode: number | null, timedOut: boolean, report: Par
   return exitCode === 0 ? 'passed' : 'error';
 }
 
-/** Which statuses let the agent finish (`no_tests` is decided by the controller: once, never silently). */
-export function isGreenStatus(status: TestStatus): boolean {
-  return status === 'passed';
-}
-
 /** The most telling status of several packages' statuses: a failure first, then what blocks knowing. */
 export function mergeStatus(statuses: readonly TestStatus[]): TestStatus {
   const order: TestStatus[] = ['failed', 'error', 'could_not_run', 'timeout', 'no_tests', 'passed'];
