@@ -6,7 +6,7 @@
  * A file whose header cannot be read is a note naming the line; it still applies when its scope does
  * not depend on the header (an AGENTS.md), and not when it does (a rule whose globs are unknown).
  */
-import { FrontMatterError, listField, readFrontMatter } from './frontMatter';
+import { FrontMatterError, commaList, listField, readFrontMatter } from './frontMatter';
 import type { FoundFile } from './instructionWalk';
 
 export interface ParsedRule {
@@ -57,7 +57,7 @@ function scoped(file: FoundFile, text: string): ParsedRule {
     if (!(error instanceof FrontMatterError)) throw error;
     const lines = file.format === 'cursor' ? cursorLines(text) : undefined;
     if (lines !== undefined) {
-      const globs = (lines.fields.globs ?? '').split(',').map((g) => g.trim()).filter((g) => g !== '');
+      const globs = commaList(lines.fields.globs ?? '');
       return { body: lines.body, usable: true, globs, alwaysApply: lines.fields.alwaysApply === 'true', ...(lines.lines.globs === undefined ? {} : { globsLine: lines.lines.globs }) };
     }
     return { body: error.body, usable: false, note: `${file.shown} line ${error.line}: ${error.message}; the file is not applied until it is fixed.` };

@@ -59,6 +59,7 @@ async function play(c: ModelCase): Promise<void> {
       if (expect.waitedMs) assert.deepEqual(waits, expect.waitedMs, 'the waits the server asked for');
       if (expect.finish) assert.equal(outcome.reply.finishReason, expect.finish, 'the finish reason the loop reads');
       if (expect.usage) {
+        assert.ok(outcome.reply.usage !== null, 'a usage');
         const { promptTokens, completionTokens, estimated } = outcome.reply.usage;
         assert.deepEqual({ promptTokens, completionTokens, estimated: estimated ?? false }, { ...expect.usage, estimated: false }, 'the usage the server reported');
       }
