@@ -2,7 +2,8 @@
  * One instruction file's header, per format: Copilot's `applyTo`, Cursor's `globs` and `alwaysApply`,
  * Claude Code's rules' and Cline's `paths` (https://docs.cline.bot/features/cline-rules/conditional-rules).
  * Cursor writes `globs: **\/*.tsx, src/**` unquoted, which is not valid YAML (a `*` starts an alias):
- * when YAML refuses a Cursor header, its lines are read as Cursor itself reads them, `key: value`.
+ * frontMatter.ts reads such values as text for every format; a Cursor header YAML still refuses is
+ * read line by line, as Cursor itself reads it, `key: value`.
  * A file whose header cannot be read is a note naming the line; it still applies when its scope does
  * not depend on the header (an AGENTS.md), and not when it does (a rule whose globs are unknown).
  */
