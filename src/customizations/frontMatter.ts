@@ -68,9 +68,11 @@ function parseLeniently(header: string, body: string): Record<string, unknown> {
   try {
     return parseHeader(header, body);
   } catch (error) {
-    const quoted = header.replace(/^([A-Za-z_][\w-]*):[ \t]+(.+?)[ \t]*$/gm, (line, key: string, value: string) =>
-      YAML_FORM.test(value) || !NOT_PLAIN.test(value) ? line : `${key}: ${JSON.stringify(value)}`,
-    );
+    // Each pattern here matches in linear time (the text is a file's): no lazy part before a trailing run.
+    const quoted = header.replace(/^([A-Za-z_][\w-]*):[ \t]+(.*)$/gm, (line, key: string, raw: string) => {
+      const value = raw.trim();
+      return value === '' || YAML_FORM.test(value) || !NOT_PLAIN.test(value) ? line : `${key}: ${JSON.stringify(value)}`;
+    });
     if (quoted === header) throw error;
     try {
       return parseHeader(quoted, body);
