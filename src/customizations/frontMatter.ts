@@ -4,6 +4,10 @@
  * `SKILL.md`): split from the body and parsed once here, so each format only reads its own fields.
  * A file is attacker-written: a broken header is a FrontMatterError naming the line, never a throw from
  * the YAML library, and the body is still there for a caller that can use it without the fields.
+ * Headers are written for tools that read them leniently (Cursor, Claude Code, VS Code), so a header
+ * YAML refuses is read once more with each top-level `key: value` whose value YAML cannot take as
+ * written (it opens with `*`, `&` or `!`, or holds `: `) taken as the text it reads as, as the Agent
+ * Skills client guide advises; a header that still does not read is refused.
  */
 import { parseDocument } from 'yaml';
 
@@ -51,7 +55,31 @@ export function readFrontMatter(text: string): FrontMatter {
   const afterClosing = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
   const bodyLine = lineOf(text, text.length - afterClosing.length);
   if (header.length > FRONT_MATTER_MAX_CHARS) throw new FrontMatterError(2, `the front matter is ${header.length} characters, over ${FRONT_MATTER_MAX_CHARS}`, afterClosing);
-  return { fields: parseHeader(header, afterClosing), body: afterClosing, bodyLine };
+  return { fields: parseLeniently(header, afterClosing), body: afterClosing, bodyLine };
+}
+
+/** A plain value YAML would read as something else or refuse: an alias, anchor or tag first, or `: ` inside. */
+const NOT_PLAIN = /^[*&!]|:\s/;
+/** A value already written in a YAML form of its own: quoted, a flow list or map, a block scalar, a comment. */
+const YAML_FORM = /^["'[{|>#]/;
+
+/** The header, or, when YAML refuses it, the header with each such top-level value quoted. */
+function parseLeniently(header: string, body: string): Record<string, unknown> {
+  try {
+    return parseHeader(header, body);
+  } catch (error) {
+    // Each pattern here matches in linear time (the text is a file's): no lazy part before a trailing run.
+    const quoted = header.replace(/^([A-Za-z_][\w-]*):[ \t]+(.*)$/gm, (line, key: string, raw: string) => {
+      const value = raw.trim();
+      return value === '' || YAML_FORM.test(value) || !NOT_PLAIN.test(value) ? line : `${key}: ${JSON.stringify(value)}`;
+    });
+    if (quoted === header) throw error;
+    try {
+      return parseHeader(quoted, body);
+    } catch {
+      throw error;
+    }
+  }
 }
 
 function parseHeader(header: string, body: string): Record<string, unknown> {
@@ -87,12 +115,34 @@ export function stringField(fields: Record<string, unknown>, name: string): stri
 }
 
 /**
+ * One comma-separated string's items (`src/**, test/**`), split only at commas outside braces, so a
+ * glob's brace group (`**\/*.{ts,tsx}`) stays one item; the non-empty trimmed items.
+ */
+export function commaList(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '{') depth++;
+    else if (ch === '}' && depth > 0) depth--;
+    else if (ch === ',' && depth === 0) {
+      items.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(text.slice(start));
+  return items.map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/**
  * A field that the formats write as a list or as one comma-separated string (`tools: [a, b]`,
- * `tools: a, b`, `globs: "src/**, test/**"`): the non-empty trimmed items.
+ * `tools: a, b`, `globs: "src/**, test/**"`): the non-empty trimmed items (commaList).
  */
 export function listField(fields: Record<string, unknown>, name: string): string[] | undefined {
   const value = fields[name];
   if (value === undefined || value === null) return undefined;
-  const items = Array.isArray(value) ? value.map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')) : typeof value === 'string' ? value.split(',') : [];
+  if (typeof value === 'string') return commaList(value);
+  const items = Array.isArray(value) ? value.map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')) : [];
   return items.map((item) => item.trim()).filter((item) => item !== '');
 }

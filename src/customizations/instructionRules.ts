@@ -2,11 +2,12 @@
  * One instruction file's header, per format: Copilot's `applyTo`, Cursor's `globs` and `alwaysApply`,
  * Claude Code's rules' and Cline's `paths` (https://docs.cline.bot/features/cline-rules/conditional-rules).
  * Cursor writes `globs: **\/*.tsx, src/**` unquoted, which is not valid YAML (a `*` starts an alias):
- * when YAML refuses a Cursor header, its lines are read as Cursor itself reads them, `key: value`.
+ * frontMatter.ts reads such values as text for every format; a Cursor header YAML still refuses is
+ * read line by line, as Cursor itself reads it, `key: value`.
  * A file whose header cannot be read is a note naming the line; it still applies when its scope does
  * not depend on the header (an AGENTS.md), and not when it does (a rule whose globs are unknown).
  */
-import { FrontMatterError, listField, readFrontMatter } from './frontMatter';
+import { FrontMatterError, commaList, listField, readFrontMatter } from './frontMatter';
 import type { FoundFile } from './instructionWalk';
 
 export interface ParsedRule {
@@ -57,7 +58,7 @@ function scoped(file: FoundFile, text: string): ParsedRule {
     if (!(error instanceof FrontMatterError)) throw error;
     const lines = file.format === 'cursor' ? cursorLines(text) : undefined;
     if (lines !== undefined) {
-      const globs = (lines.fields.globs ?? '').split(',').map((g) => g.trim()).filter((g) => g !== '');
+      const globs = commaList(lines.fields.globs ?? '');
       return { body: lines.body, usable: true, globs, alwaysApply: lines.fields.alwaysApply === 'true', ...(lines.lines.globs === undefined ? {} : { globsLine: lines.lines.globs }) };
     }
     return { body: error.body, usable: false, note: `${file.shown} line ${error.line}: ${error.message}; the file is not applied until it is fixed.` };

@@ -7,6 +7,10 @@
  *   the SDK's own stdio transport does the same (it asks on a throwaway process, and a close there
  *   means the legacy era). A broken command so runs twice: its stderr is shown once (the second run's
  *   lines that repeat the first's are not shown again) and the failure names both runs.
+ * - An HTTP server that answered the era question with an error status that is not about the
+ *   endpoint or sign-in (a 500 from a server whose transport rejects any first request that is not
+ *   `initialize`, as cyanheads' git-mcp-server does) is asked again with `initialize`: the era
+ *   question is Sprout's, and an older server's failure to answer it says nothing about the server.
  * - A remembered era the server refused is forgotten and asked again.
  * - An HTTP server that answers the Streamable HTTP POST with 400, 404 or 405 may have only the old
  *   HTTP+SSE transport (2024-11-05), so its URL is opened as an event stream, as the spec's
@@ -39,6 +43,15 @@ function exitedOnProbe(error: unknown, st: ServerTransport, plan: EraPlan, exite
   return st.kind === 'stdio' && exitedAlone;
 }
 
+/** Statuses that are about the endpoint (the HTTP+SSE fallback below) or about sign-in, not about the era question. */
+const NOT_ABOUT_THE_ERA = new Set([401, 403, ...NO_STREAMABLE_ENDPOINT]);
+
+/** The era question got an HTTP error status from a server that answers (it was asked in `auto`, over HTTP). */
+function httpErrorOnProbe(error: unknown, st: ServerTransport, plan: EraPlan): boolean {
+  if (!plan.asks || plan.negotiation?.mode !== 'auto' || plan.prior !== undefined || st.kind !== 'http') return false;
+  return error instanceof SdkHttpError && !NOT_ABOUT_THE_ERA.has(error.status);
+}
+
 /** The server answered, with a refusal (a JSON-RPC error, or a failed negotiation), rather than being unreachable or gone. */
 function refusedByServer(error: unknown): boolean {
   return (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) || error instanceof ProtocolError;
@@ -56,6 +69,11 @@ export function retryPlan(attempt: Attempt, error: unknown, st: ServerTransport,
     attempt.probeExit = st.describeExit();
     opts.logger?.info('mcp server exited on server/discover; starting it again with initialize', { server, exit: attempt.probeExit });
     // Remembered only once initialize works (learnedEra): a command that exits on anything teaches nothing.
+    return { negotiation: plan.negotiation, prior: { kind: 'legacy' }, asks: true, sse: false };
+  }
+  if (!tried.has('era') && httpErrorOnProbe(error, st, plan)) {
+    tried.add('era');
+    opts.logger?.info('mcp server answered server/discover with an HTTP error; asking again with initialize', { server, status: (error as SdkHttpError).status });
     return { negotiation: plan.negotiation, prior: { kind: 'legacy' }, asks: true, sse: false };
   }
   if (!tried.has('era') && !plan.asks && opts.eras.get(key) !== undefined && (refusedByServer(error) || plan.sse)) {

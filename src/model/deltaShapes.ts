@@ -4,7 +4,8 @@
  * as an array of typed parts (Mistral's Magistral: `text` parts and `thinking` parts whose `thinking`
  * is itself a list of text parts); thinking as `reasoning_content`, `reasoning`, or OpenRouter's
  * `reasoning_details` list (read only when no plain field came, as OpenRouter sends both); usage at
- * the top level or inside the choice (Moonshot's Kimi), with OpenAI's field names or the
+ * the top level, inside the choice (Moonshot's Kimi) or inside a provider's own object at the top
+ * (Groq's `x_groq.usage`), with OpenAI's field names or the
  * `input_tokens`/`output_tokens` of Anthropic-style relays. A part of a type nobody knows is skipped,
  * never shown as `[object Object]`. Pure.
  */
@@ -78,4 +79,17 @@ export function usageFrom(value: unknown): Usage | undefined {
   const promptTokens = prompt ?? 0;
   const completionTokens = completion ?? 0;
   return { promptTokens, completionTokens, totalTokens: count(value.total_tokens) ?? promptTokens + completionTokens };
+}
+
+/** The usage a chunk carries at its top level, or in a provider's own object there (Groq's `x_groq.usage`). */
+export function chunkUsage(chunk: unknown): Usage | undefined {
+  if (!isObject(chunk)) return undefined;
+  const top = usageFrom(chunk.usage);
+  if (top !== undefined) return top;
+  for (const [key, value] of Object.entries(chunk)) {
+    if (key === 'choices' || !isObject(value)) continue;
+    const nested = usageFrom(value.usage);
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
 }

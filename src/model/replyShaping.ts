@@ -2,12 +2,12 @@
  * Turns a streamed reply into one the history can keep and any provider can be sent again: tool
  * names made real (an alias back to the tool's real name, wireNames.ts; gpt-oss on vLLM or sglang writes `functions.<name>`, sometimes with a Harmony
  * `<|channel|>` tail) and never a name the API would refuse; ids new in the history; a finish reason
- * that says what happened (`tool_calls` when calls came, whatever the server said; `stop` for a
- * stream that ended cleanly without one); usage estimated at four characters a token when none came.
+ * in the loop's words (finishReasons.ts); usage estimated at four characters a token when none came.
  */
 import type { ModelReply } from '../agent/ports';
 import type { ToolCall, Usage } from '../agent/messages';
 import type { PendingCall, RawReply } from './streamAccumulator';
+import { loopFinishReason } from './finishReasons';
 import { uniqueCallIds } from './toolCallIds';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -32,15 +32,6 @@ export function realToolName(name: string, offered: readonly string[]): string {
   if (TOOL_NAME.test(bare)) return bare;
   const safe = bare.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
   return safe === '' ? 'unnamed_tool' : safe;
-}
-
-function finishOf(raw: RawReply, calls: number): string {
-  const said = raw.finishReason;
-  if (said === 'length' || said === 'content_filter') return said;
-  // Ollama and Gemini say "stop" after streaming tool calls; the calls are what happened.
-  if (calls > 0) return 'tool_calls';
-  if (said === null || said === 'tool_calls') return 'stop';
-  return said;
 }
 
 function estimateUsage(raw: RawReply, calls: readonly PendingCall[], promptChars: number): Usage {
@@ -69,7 +60,7 @@ export function shapeReply(raw: RawReply, ctx: ShapingContext): ModelReply {
     content: raw.content,
     toolCalls,
     ...(raw.reasoning === null ? {} : { reasoning: raw.reasoning }),
-    finishReason: finishOf(raw, toolCalls.length),
+    finishReason: loopFinishReason(raw.finishReason, toolCalls.length),
     usage: raw.usage ?? estimateUsage(raw, raw.calls, ctx.promptChars()),
   };
 }

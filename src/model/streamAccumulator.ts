@@ -2,7 +2,8 @@
  * Folds a Chat Completions chunk stream into one raw reply, reading every shape OpenAI-compatible
  * servers are known to stream (sources in docs/model-servers.md): tool-call deltas by `index`, without
  * `index`, or all at `index: 0` with distinct ids (a new id at a used index opens a new call instead of
- * gluing arguments together); a whole call in one delta; id, name and type repeated, blanked or
+ * gluing arguments together); several entries of one delta without index or id as several calls; a
+ * whole call in one delta; arguments a relay restated whole taken once (toolArguments.ts); id, name and type repeated, blanked or
  * (the name) sent in fragments in later deltas; `arguments` sent as a JSON object; content as a string
  * or as typed parts, thinking in any of its fields or as `<think>` text, usage anywhere it comes
  * (deltaShapes.ts); an error array instead of a chunk. Per chunk it only reads fields and appends
@@ -11,8 +12,10 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { Usage } from '../agent/messages';
 import type { ReasoningField } from './dialect';
-import { contentParts, reasoningOf, usageFrom } from './deltaShapes';
+import { chunkUsage, contentParts, reasoningOf, usageFrom } from './deltaShapes';
+import { finishedInFailure } from './finishReasons';
 import { ThinkTagSplitter } from './thinkTags';
+import { isWholeJson, oneCopyOfArguments } from './toolArguments';
 
 type ToolCallDelta = NonNullable<ChatCompletionChunk.Choice.Delta['tool_calls']>[number];
 
@@ -86,6 +89,8 @@ export class StreamAccumulator {
   private readonly calls: OpenCall[] = [];
   private readonly byIndex = new Map<number, OpenCall>();
   private last: OpenCall | undefined;
+  /** The calls the entries of the current delta went to. */
+  private readonly inThisDelta = new Set<OpenCall>();
   private finishReason: string | null = null;
   private usage: Usage | null = null;
   private readonly think = new ThinkTagSplitter();
@@ -96,7 +101,7 @@ export class StreamAccumulator {
     this.reclassifiedPiece = '';
     const choices = chunk.choices as ChatCompletionChunk['choices'] | undefined;
     if (!Array.isArray(choices)) return this.oddChunk(chunk);
-    if (chunk.usage) this.noteUsage(chunk.usage);
+    this.usage = chunkUsage(chunk) ?? this.usage;
     let visible = '';
     for (const choice of choices) {
       if (choice.index !== undefined && choice.index !== 0) continue; // we ask for one choice
@@ -130,6 +135,7 @@ export class StreamAccumulator {
     // A refusal is what the user gets to read instead of an answer, so it streams like text.
     if (delta.refusal) visible += delta.refusal;
     const calls = delta.tool_calls;
+    this.inThisDelta.clear();
     if (calls) for (const call of calls) this.addToolCall(call);
     return visible;
   }
@@ -149,9 +155,13 @@ export class StreamAccumulator {
     return this.finishReason !== null || this.sawText || this.reasoning !== '' || this.calls.length > 0;
   }
 
-  /** The provider ended the reply with `finish_reason: "error"` and nothing in it (OpenRouter's routed-provider failures). */
-  get endedInError(): boolean {
-    return this.finishReason === 'error' && !this.sawText && this.calls.length === 0;
+  /**
+   * The finish reason, when it says the server failed and the reply has nothing in it (OpenRouter's
+   * `error` for a routed provider's failure, DeepSeek's `insufficient_system_resource`); else undefined.
+   */
+  get endedInFailure(): string | undefined {
+    const said = this.finishReason;
+    return finishedInFailure(said) && !this.sawText && this.calls.length === 0 ? (said ?? undefined) : undefined;
   }
 
   /** Releases text held back while a `<think>` tag might still be opening; call once at the end. */
@@ -176,7 +186,7 @@ export class StreamAccumulator {
       calls: this.calls
         .filter((c) => c.name !== '' || c.arguments !== '' || c.id !== '')
         .sort((a, b) => a.order - b.order || a.seq - b.seq)
-        .map(({ order: _order, seq: _seq, ...call }) => call),
+        .map(({ order: _order, seq: _seq, ...call }) => ({ ...call, arguments: oneCopyOfArguments(call.arguments) })),
       finishReason: this.finishReason,
       usage: this.usage,
     };
@@ -191,8 +201,7 @@ export class StreamAccumulator {
   private oddChunk(chunk: unknown): string {
     const error = errorEventOf(chunk);
     if (error) throw error;
-    const usage = (chunk as { usage?: unknown } | null)?.usage;
-    if (usage) this.noteUsage(usage);
+    this.usage = chunkUsage(chunk) ?? this.usage;
     return '';
   }
 
@@ -226,10 +235,12 @@ export class StreamAccumulator {
 
   private addToolCall(delta: ToolCallDelta): void {
     const id = typeof delta.id === 'string' ? delta.id : '';
-    const call = this.callFor(delta.index as number | undefined, id);
-    if (id !== '' && call.id === '') call.id = id;
     const fn = delta.function as { name?: unknown; arguments?: unknown } | undefined;
-    if (typeof fn?.name === 'string' && fn.name !== '') call.name = mergedName(call.name, fn.name);
+    const name = typeof fn?.name === 'string' ? fn.name : '';
+    const call = this.callFor(delta.index as number | undefined, id, name);
+    this.inThisDelta.add(call);
+    if (id !== '' && call.id === '') call.id = id;
+    if (name !== '') call.name = mergedName(call.name, name);
     const args = fn?.arguments;
     if (typeof args === 'string') call.arguments += args;
     // Some llama.cpp builds send the arguments as a JSON object instead of a string.
@@ -246,9 +257,11 @@ export class StreamAccumulator {
 
   /**
    * The call a delta belongs to. By index, unless the delta names another id than the call there (then
-   * it is a new call); without an index, by id, else the last call.
+   * it is a new call); without an index, by id, else the last call, unless that call is already
+   * another entry of this delta or is whole (named, with whole JSON arguments) and this entry names
+   * a tool: then it is a new call.
    */
-  private callFor(index: number | undefined, id: string): OpenCall {
+  private callFor(index: number | undefined, id: string, name: string): OpenCall {
     if (typeof index === 'number') {
       const at = this.byIndex.get(index);
       if (at !== undefined && (id === '' || at.id === '' || at.id === id)) return (this.last = at);
@@ -257,6 +270,8 @@ export class StreamAccumulator {
       return (this.last = call);
     }
     if (id !== '') return (this.last = this.calls.find((c) => c.id === id) ?? this.open());
-    return (this.last ??= this.open());
+    const last = this.last;
+    const whole = last !== undefined && name !== '' && last.name !== '' && isWholeJson(last.arguments);
+    return last === undefined || whole || this.inThisDelta.has(last) ? (this.last = this.open()) : last;
   }
 }

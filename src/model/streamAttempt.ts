@@ -57,7 +57,8 @@ export async function streamReply(
     if (idle) throw silent();
     deliver(accumulator, accumulator.flush(), options, delivered);
     if (!accumulator.complete) throw new StreamCutError();
-    if (accumulator.endedInError) throw new StreamErrorEvent('the provider ended the reply with finish_reason "error" and nothing in it', undefined);
+    const failed = accumulator.endedInFailure;
+    if (failed !== undefined) throw new StreamErrorEvent(`the provider ended the reply with finish_reason "${failed}" and nothing in it`, undefined);
     return accumulator;
   } catch (error) {
     if (idle && !options.signal.aborted) throw silent();

@@ -12,6 +12,7 @@ import type { ChatMessage } from '../../../src/agent/messages';
 import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
 import { startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { MODEL_CASES, type ModelCase } from './corpus/modelServers';
+import { STREAM_QUIRK_CASES } from './corpus/streamQuirks';
 import { checkTurn, openTurn } from './serverHarness';
 
 const SYSTEM: ChatMessage = { role: 'system', content: 'You are Sprout.' };
@@ -56,6 +57,12 @@ async function play(c: ModelCase): Promise<void> {
       assert.equal(reasoning, expect.reasoning ?? '', 'the thinking as it streamed');
       assert.equal(attempts, expect.attempts, 'requests the server answered');
       if (expect.waitedMs) assert.deepEqual(waits, expect.waitedMs, 'the waits the server asked for');
+      if (expect.finish) assert.equal(outcome.reply.finishReason, expect.finish, 'the finish reason the loop reads');
+      if (expect.usage) {
+        assert.ok(outcome.reply.usage !== null, 'a usage');
+        const { promptTokens, completionTokens, estimated } = outcome.reply.usage;
+        assert.deepEqual({ promptTokens, completionTokens, estimated: estimated ?? false }, { ...expect.usage, estimated: false }, 'the usage the server reported');
+      }
       assert.deepEqual(
         outcome.reply.toolCalls.map((call) => `${call.name} ${call.arguments}`),
         expect.toolCalls ?? [],
@@ -74,7 +81,7 @@ async function play(c: ModelCase): Promise<void> {
   }
 }
 
-for (const c of MODEL_CASES) test(`${c.id} (${c.source})`, () => play(c));
+for (const c of [...MODEL_CASES, ...STREAM_QUIRK_CASES]) test(`${c.id} (${c.source})`, () => play(c));
 
 // The same refusal end to end (https://github.com/cline/cline/issues/431): a whole turn through the loop whose
 // `_Stop` hook objects once, on a gateway that refuses two turns of one role in a row. The objection's request is

@@ -51,3 +51,19 @@ test('fields read as the formats write them: lists or comma-separated strings, b
   assert.equal(stringField(fields, 'missing'), undefined);
   assert.equal(listField(fields, 'missing'), undefined);
 });
+
+test('a header YAML refuses is read again with its unquoted values as text; a list, a quoted value and a boolean keep their YAML meaning', () => {
+  const { fields } = readFrontMatter("---\ndescription: Use when: the user asks\nglobs: *.ts, src/**\ntools: ['a', 'b']\nname: 'x: y'\nalwaysApply: true\n---\nbody\n");
+  assert.deepEqual(fields, { description: 'Use when: the user asks', globs: '*.ts, src/**', tools: ['a', 'b'], name: 'x: y', alwaysApply: true });
+});
+
+test('a header still broken after that is refused with the first reading\'s line', () => {
+  assert.throws(
+    () => readFrontMatter('---\ndescription: a: b\n  bad: [\n---\nbody\n'),
+    (error: unknown) => error instanceof FrontMatterError && /not valid YAML on line 2/.test(error.message),
+  );
+});
+
+test('a comma list splits only outside braces: a brace group stays one glob', () => {
+  assert.deepEqual(listField({ applyTo: '**/*.{ts,tsx}, {src,web}/**/*.{js,vue},docs/**' }, 'applyTo'), ['**/*.{ts,tsx}', '{src,web}/**/*.{js,vue}', 'docs/**']);
+});

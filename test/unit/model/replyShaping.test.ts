@@ -17,14 +17,16 @@ test('tool names: functions. prefix and Harmony tails map to the real tool; a na
   assert.equal(realToolName('x'.repeat(80), ctx.toolNames).length, 64);
 });
 
-test('finish reasons: calls mean tool_calls whatever was said; none said means stop; cut-offs stay', () => {
+test("finish reasons: calls mean tool_calls whatever was said; none said means stop; cut-offs stay; a server's own words for them are read", () => {
   const call = { id: 'a', name: 'ws__read', arguments: '{}' };
   assert.equal(shapeReply(raw({ calls: [call], finishReason: 'stop' }), ctx).finishReason, 'tool_calls');
   assert.equal(shapeReply(raw({ calls: [call], finishReason: null }), ctx).finishReason, 'tool_calls');
   assert.equal(shapeReply(raw({ calls: [call], finishReason: 'length' }), ctx).finishReason, 'length');
   assert.equal(shapeReply(raw({ content: 'hi', finishReason: null }), ctx).finishReason, 'stop');
   assert.equal(shapeReply(raw({ content: 'hi', finishReason: 'tool_calls' }), ctx).finishReason, 'stop');
-  assert.equal(shapeReply(raw({ content: 'hi', finishReason: 'eos' }), ctx).finishReason, 'eos');
+  for (const said of ['eos', 'eos_token', 'end', 'end_turn', 'stop_sequence']) assert.equal(shapeReply(raw({ content: 'hi', finishReason: said }), ctx).finishReason, 'stop', said);
+  assert.equal(shapeReply(raw({ content: 'hi', finishReason: 'max_tokens' }), ctx).finishReason, 'length');
+  assert.equal(shapeReply(raw({ content: 'hi', finishReason: 'SAFETY' }), ctx).finishReason, 'content_filter');
 });
 
 test('ids new in the history, provider data kept, reasoning apart, usage estimated only when none came', () => {

@@ -31,6 +31,10 @@ export interface Answered {
   attempts: number;
   /** Each backoff the client waited, in ms, when the server said how long. */
   waitedMs?: number[];
+  /** The finish reason the reply reports to the loop. */
+  finish?: string;
+  /** The token counts the server reported (read from the stream, not estimated). */
+  usage?: { promptTokens: number; completionTokens: number };
 }
 
 /** The call fails after `attempts` requests with a message saying `says` (and never `neverSays`). */
