@@ -3,7 +3,9 @@
  * a prompt (`#resource:`, `--resource`) is subscribed to where its server offers subscriptions, which
  * is said once (`resource_watch`); when the server says it changed (`notifications/resources/updated`)
  * the next round carries its new content, as a `sprout__read_resource` call and its result in the
- * history (a server's text, untrusted like any tool result). Subscriptions last for the session.
+ * history (a server's text, untrusted like any tool result). Subscriptions last for the session: when
+ * it ends (the chat is closed, replaced or rewound, the CLI run ends) each is let go
+ * (`endResourceWatch`), and the host unsubscribes once no other session holds it.
  */
 import type { AgentEvent } from './events';
 import { capText } from './contextMentions';
@@ -56,6 +58,18 @@ export async function watchResources(ctx: WatchContext, refs: readonly ResourceR
       ctx.emit({ type: 'resource_watch', server, uri, state: 'failed', message: errorMessage(error) });
     }
   }
+}
+
+/** The session is done: its listening ends and every watched resource is let go (a server that fails to unsubscribe is ignored). */
+export function endResourceWatch(ctx: Pick<WatchContext, 'tools' | 'resourceWatch'>): void {
+  const watch = ctx.resourceWatch;
+  if (watch === undefined) return;
+  watch.stop?.();
+  watch.stop = undefined;
+  const host = ctx.tools.resources;
+  for (const { server, uri } of watch.watched.values()) void host?.unsubscribe?.(server, uri).catch(() => undefined);
+  watch.watched.clear();
+  watch.changed.clear();
 }
 
 /** The watched resources that changed, read again: each a read call and its result in the history, before the round. */

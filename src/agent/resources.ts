@@ -68,6 +68,8 @@ export interface ResourceHost {
   read(server: string, uri: string, signal: AbortSignal): Promise<ResourceContent[]>;
   /** Asks the server to say when the resource changes: `unsupported` when it offers no subscriptions; rejects naming the server. */
   subscribe?(server: string, uri: string, signal: AbortSignal): Promise<'subscribed' | 'unsupported'>;
+  /** Lets go of one `subscribed` answer: the server is told once nothing else holds the resource; never rejects. */
+  unsubscribe?(server: string, uri: string): Promise<void>;
   /** Calls the listener when a server says a subscribed resource changed; returns the way to stop. */
   onUpdated?(listener: (server: string, uri: string) => void): () => void;
 }

@@ -5,7 +5,7 @@
  * it), forwards tool-host events, and runs one prompt at a time. `run` resolves with a typed outcome
  * and rejects only on misuse. Opening after a crash mid-answer keeps what had streamed.
  */
-import { newResourceWatch } from './resourceWatch';
+import { endResourceWatch, newResourceWatch } from './resourceWatch';
 import { compact } from './compact';
 import { fixedChars } from './compactionRules';
 import { runWithTimeout } from './cancellation';
@@ -222,7 +222,7 @@ export class AgentSession {
   /** Stops forwarding tool-host events; the session can still be read but should not run again. */
   dispose(): void {
     this.stopForwarding();
-    this.ctx.resourceWatch?.stop?.();
+    endResourceWatch(this.ctx);
     this.listeners.clear();
   }
 

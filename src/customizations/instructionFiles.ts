@@ -53,7 +53,7 @@ function join(folder: string, relative: string): string {
   return `${folder.replace(/\/+$/, '')}/${relative}`;
 }
 
-/** A workspace file whose real path (links resolved) is still inside the real workspace root: a link out of it is not read. */
+/** True when the file's real path (links resolved) is not inside `realRoot` (the real workspace root, or a skill's folder): a link out of it is not read. */
 export function linkedOut(fs: InstructionFileSystem, realRoot: string, absolute: string): boolean {
   const real = fs.realPath(absolute);
   return real === undefined || (real !== realRoot && !real.startsWith(`${realRoot.replace(/\/+$/, '')}/`));

@@ -11,7 +11,7 @@
  */
 import type { Skill, SkillSet } from '../agent/skills';
 import { FrontMatterError, readFrontMatter, stringField } from './frontMatter';
-import { readText } from './instructionFiles';
+import { linkedOut, readText } from './instructionFiles';
 import type { InstructionFileSystem } from './instructionSources';
 
 export const WORKSPACE_SKILL_FOLDERS = ['.github/skills', '.claude/skills', '.agents/skills'] as const;
@@ -42,10 +42,6 @@ interface FoundSkill extends Skill {
 
 function join(folder: string, relative: string): string {
   return `${folder.replace(/\/+$/, '')}/${relative}`;
-}
-
-function inside(real: string, realFolder: string): boolean {
-  return real === realFolder || real.startsWith(`${realFolder.replace(/\/+$/, '')}/`);
 }
 
 /** The skill folders under one skills folder that hold a SKILL.md. */
@@ -104,12 +100,11 @@ function readSkillFile(fs: InstructionFileSystem, skill: FoundSkill, file: strin
   if (relative === undefined) return { error: `"${file ?? ''}" is not a path inside the skill ${skill.name}'s folder (relative, no "..").` };
   const absolute = join(skill.folder, relative);
   const realFolder = fs.realPath(skill.folder);
-  const real = fs.realPath(absolute);
-  if (real === undefined || fs.size(absolute) === undefined) {
+  if (fs.realPath(absolute) === undefined || fs.size(absolute) === undefined) {
     const entries = fs.list(file === undefined ? skill.folder : absolute.replace(/\/[^/]*$/, ''));
     return { error: `the skill ${skill.name} has no file ${relative}${entries.length > 0 ? ` (beside it: ${entries.map((e) => e.name + (e.kind === 'dir' ? '/' : '')).join(', ')})` : ''}.` };
   }
-  if (realFolder === undefined || !inside(real, realFolder)) return { error: `${relative} links outside the skill ${skill.name}'s folder; it is not read.` };
+  if (realFolder === undefined || linkedOut(fs, realFolder, absolute)) return { error: `${relative} links outside the skill ${skill.name}'s folder; it is not read.` };
   const read = readText(fs, absolute, `${skill.path.replace(/SKILL\.md$/, '')}${relative}`);
   if ('note' in read) return { error: read.note };
   const text = relative === 'SKILL.md' ? bodyOf(read.text) : read.text;
@@ -142,12 +137,9 @@ export function readSkills(fs: InstructionFileSystem, options: ReadSkillsOptions
   const found: FoundSkill[] = [];
   const add = (folder: string, file: string, shown: string, dir: string, scope: Skill['scope'], realRoot?: string): void => {
     if (found.length >= MAX_SKILLS) return;
-    if (realRoot !== undefined) {
-      const real = fs.realPath(file);
-      if (real === undefined || !inside(real, realRoot)) {
-        notes.push(`${shown}: not read, it links to a file outside the workspace.`);
-        return;
-      }
+    if (realRoot !== undefined && linkedOut(fs, realRoot, file)) {
+      notes.push(`${shown}: not read, it links to a file outside the workspace.`);
+      return;
     }
     const read = readText(fs, file, shown);
     if ('note' in read) {

@@ -18,6 +18,7 @@ import type { McpPromptInfo, McpPromptMessage } from '../agent/mcpPrompts';
 import { completePromptArgument, getServerPrompt, listServerPrompts } from './mcpPrompts';
 import type { ResourceHost } from '../agent/resources';
 import { resourceHost } from './mcpResources';
+import { ResourceSubscriptions } from './resourceSubscriptions';
 
 export type { ServerState, ServerStatus } from './connectionTypes';
 
@@ -66,6 +67,7 @@ export class McpHub implements ToolHost {
   private readonly timeoutMs: number;
   /** The connected servers' MCP resources, for the core's resource tools and the hosts' attachments. */
   readonly resources: ResourceHost;
+  private readonly subscriptions: ResourceSubscriptions;
 
   constructor(servers: McpServerConfig[], options: McpHubOptions = {}) {
     const restart = options.restart ?? {};
@@ -91,7 +93,11 @@ export class McpHub implements ToolHost {
           closeGraceMs: options.closeGraceMs ?? 2000,
           parentEnv: options.parentEnv ?? process.env,
           onStderr: options.onStderr,
-          emit: (event) => this.emit(event),
+          emit: (event) => {
+            // A new connection knows none of the old one's subscriptions: the held ones are made again.
+            if (event.type === 'server_connected') this.subscriptions.renew(event.server);
+            this.emit(event);
+          },
           features: options.features ?? {},
           oauth: options.oauth,
           protocol: options.protocol ?? 'auto',
@@ -102,7 +108,13 @@ export class McpHub implements ToolHost {
         }),
       );
     }
+    this.subscriptions = new ResourceSubscriptions({
+      current: (server) => this.connections.get(server)?.resourceClient(),
+      timeoutMs: this.timeoutMs,
+      onFailure: (server, uri, what, error) => options.logger?.warn(`mcp resource ${what === 'renew' ? 'subscription not renewed' : 'unsubscribe failed'}`, { server, uri, error: error instanceof Error ? error.message : String(error) }),
+    });
     this.resources = resourceHost({
+      subscriptions: this.subscriptions,
       names: () => [...this.connections.values()].filter((c) => c.resourceClient() !== undefined).map((c) => c.name),
       client: async (server, signal) => {
         const c = this.connection(server);
@@ -110,7 +122,7 @@ export class McpHub implements ToolHost {
         if (c.resourceClient() === undefined) await c.listTools(signal).catch(() => undefined);
         return c.resourceClient() ?? Promise.reject(new Error(`MCP server ${quotedName(server)} is not connected, or has no resources`));
       },
-      timeoutMs: options.connectTimeoutMs ?? 30_000,
+      timeoutMs: this.timeoutMs,
       onUpdated: (listener) => {
         const each = ({ server, uri }: { server: string; uri: string }): void => listener(server, uri);
         this.resourceListeners.add(each);

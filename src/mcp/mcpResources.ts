@@ -2,13 +2,15 @@
  * The hub's MCP resources (the core's ResourceHost, src/agent/resources.ts) over the SDK's client
  * methods: `resources/list` and `resources/templates/list` of every connected server that says it has
  * resources, `resources/read`, and `resources/subscribe` (a listen stream on the 2026-07-28 era) for an
- * attached resource, whose `notifications/resources/updated` the hub passes on. Each
+ * attached resource, held and renewed in resourceSubscriptions.ts, whose
+ * `notifications/resources/updated` the hub passes on. Each
  * request is bounded by the connect timeout and the caller's signal, and names its server on failure.
  */
 import type { Client } from '@modelcontextprotocol/client';
 import type { ResourceContent, ResourceHost, ResourceInfo, ResourceListing, ResourceTemplateInfo } from '../agent/resources';
 import { quotedName } from '../agent/nameText';
 import { failureWords } from './connectionErrors';
+import { offersSubscriptions, type ResourceSubscriptions } from './resourceSubscriptions';
 
 /** What the hub gives: its servers with resources, and a started client of one. */
 export interface ResourceServers {
@@ -17,6 +19,8 @@ export interface ResourceServers {
   /** The server's connected client; rejects when it is not connected (or has no resources). */
   client(server: string, signal: AbortSignal): Promise<Client>;
   timeoutMs: number;
+  /** Who holds which subscription; renewed by the hub after each (re)connect. */
+  subscriptions: ResourceSubscriptions;
   /** Calls the listener when a server says a subscribed resource changed. */
   onUpdated(listener: (server: string, uri: string) => void): () => void;
 }
@@ -93,17 +97,15 @@ export function resourceHost(servers: ResourceServers): ResourceHost {
     async subscribe(server, uri, signal): Promise<'subscribed' | 'unsupported'> {
       try {
         const client = await servers.client(server, signal);
-        if (client.getServerCapabilities()?.resources?.subscribe !== true) return 'unsupported';
-        // The 2026-07-28 era has no resources/subscribe: a listen stream carries the updates. Neither
-        // takes the prompt's signal, which would end the subscription with the prompt.
-        if (client.getProtocolEra() === 'modern') await client.listen({ resourceSubscriptions: [uri] }, { timeout: servers.timeoutMs });
-        else await client.subscribeResource({ uri }, { timeout: servers.timeoutMs });
+        if (!offersSubscriptions(client)) return 'unsupported';
+        await servers.subscriptions.add(server, uri, client);
         return 'subscribed';
       } catch (error) {
         signal.throwIfAborted();
         throw new Error(`resources/subscribe of ${uri} on MCP server ${quotedName(server)} failed: ${failureWords(error)}`, { cause: error });
       }
     },
+    unsubscribe: (server, uri) => servers.subscriptions.remove(server, uri),
     onUpdated: (listener) => servers.onUpdated(listener),
   };
 }

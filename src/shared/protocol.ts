@@ -269,7 +269,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
     action: elicitationActionSchema,
     content: z.optional(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))),
   }),
-  z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()) }),
+  /** A file a failure or a note names; `entryId`: the note it came from (a user-level instruction file opens only when that note lists it). */
+  z.object({ type: z.literal('openLocation'), file: z.string().check(z.minLength(1)), line: z.optional(z.number()), entryId: z.optional(z.string()) }),
   z.object({ type: z.literal('showInTesting') }),
   /** Code block actions: put the code at the editor's cursor, or make it a file's content (`path` from the fence, else the active editor's). */
   z.object({ type: z.literal('insertCode'), text: z.string() }),

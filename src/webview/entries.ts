@@ -8,7 +8,7 @@ import { planCard, type PlanSend } from './planCard';
 import { samplingCard } from './samplingCard';
 import { toolCard, type ToolSend } from './toolCard';
 
-export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0] | Parameters<PlanSend>[0] | { type: 'rewind'; prompt: number }) => void;
+export type Send = (message: Parameters<HookSend>[0] | Parameters<ToolSend>[0] | Parameters<ElicitationSend>[0] | Parameters<PlanSend>[0] | { type: 'rewind'; prompt: number } | { type: 'openLocation'; file: string; entryId: string }) => void;
 
 export { el };
 
@@ -56,10 +56,10 @@ export function renderEntry(e: ChatEntry, send: Send): HTMLElement {
     case 'hookEvent': {
       const node = el('div', { class: `hook-event level-${e.level}`, 'data-testid': 'hook-event', role: e.level === 'error' ? 'alert' : 'note' });
       node.append(icon(NOTE_ICON[e.level]), el('span', {}, e.text));
-      // Each file the note names opens in the editor (a user-level one, outside the workspace, is refused there).
+      // Each file the note names opens in the editor (the host opens a user-level one only when this note lists it).
       for (const file of e.files ?? []) {
         const open = el('button', { type: 'button', class: 'link-button note-file', 'data-testid': 'note-file', title: `Open ${file}` }, file);
-        open.addEventListener('click', () => send({ type: 'openLocation', file }));
+        open.addEventListener('click', () => send({ type: 'openLocation', file, entryId: e.id }));
         node.append(open);
       }
       return node;

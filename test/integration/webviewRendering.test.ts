@@ -189,7 +189,7 @@ test("a server's question renders its fields, refuses an invalid answer and send
   assert.equal(await page.$('[data-testid=elicitation-accept]'), null);
 });
 
-test('the "N instructions" note names each file as a link that opens it (the file name as text)', async () => {
+test('the "N instructions" note names each file as a link that opens it (the file name as text; the click names its note)', async () => {
   const files = ['AGENTS.md', 'packages/<b>web</b>/AGENTS.md'];
   await send({ type: 'entry', entry: { kind: 'hookEvent', id: 'instr1', level: 'info', text: '2 instructions: AGENTS.md (at the workspace root), packages/<b>web</b>/AGENTS.md (in packages/<b>web</b>).', files } });
   const links = await page.evaluate(() => [...document.querySelectorAll('[data-testid=hook-event]:last-of-type [data-testid=note-file]')].map((b) => b.textContent));
@@ -197,7 +197,7 @@ test('the "N instructions" note names each file as a link that opens it (the fil
   assert.equal(await page.evaluate(() => document.querySelectorAll('[data-testid=hook-event] b').length), 0, 'a file name is text, not markup');
   await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
   await page.click('[data-testid=hook-event]:last-of-type [data-testid=note-file]:nth-of-type(2)');
-  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'openLocation', file: 'packages/<b>web</b>/AGENTS.md' }]);
+  assert.deepEqual(await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted), [{ type: 'openLocation', file: 'packages/<b>web</b>/AGENTS.md', entryId: 'instr1' }]);
 });
 
 // A lone </think> (DeepSeek-R1 distills on vLLM, https://github.com/vllm-project/vllm/issues/13125): the

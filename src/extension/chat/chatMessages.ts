@@ -16,6 +16,7 @@ import { checkComposerImage, pickImage } from './composerImages';
 import type { ChatController } from './chatController';
 import { DRAFT_KEY, type ChatViews } from './chatViews';
 import { applyToFile, insertAtCursor } from './codeActions';
+import { openNamedFile } from './noteFiles';
 import type { QuestionBrokers } from './questionBrokers';
 
 export interface ChatMessageContext {
@@ -72,7 +73,7 @@ const HANDLERS: Handlers = {
   },
   completeMention: async (m, { chats, views }) => views.broadcast({ type: 'mentionItems', kind: m.kind, query: m.query, items: await mentionCompletions(m.kind, m.query, chats.resources) }),
   checkImage: (m, { views }) => views.broadcast({ type: 'imageChecked', id: m.id, ...checkComposerImage(m.image, m.held) }),
-  openLocation: (m, { testing }) => testing.openLocation(m.file, m.line),
+  openLocation: async (m, { chats, testing }) => openNamedFile((await chats.current()).view.entries, m, testing),
   showInTesting: (_m, { testing }) => testing.reveal(),
   copy: async (m) => {
     await vscode.env.clipboard.writeText(m.text);

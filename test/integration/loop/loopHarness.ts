@@ -35,6 +35,8 @@ export interface RigOptions {
   sessionId?: string;
   /** Hub tuning; defaults to fast restarts (50 ms backoff) and a 500 ms close grace. */
   hub?: AgentRuntimeOptions['hub'];
+  /** The protocol era the hub speaks (default `auto`). */
+  mcp?: AgentRuntimeOptions['mcp'];
   /** Which server the fake plays (its rules and quirks); default OpenAI. */
   fake?: Omit<FakeOpenAiOptions, 'responses'>;
   /** Model client options on top of the rig's (e.g. `compatibility`). */
@@ -114,6 +116,7 @@ export async function openRig(options: RigOptions): Promise<Rig> {
       sessionId: options.sessionId ?? 'loop-test',
       transcript: options.transcript,
       hub: options.hub ?? { restart: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 5 }, closeGraceMs: 500 },
+      ...(options.mcp !== undefined ? { mcp: options.mcp } : {}),
     });
   } catch (error) {
     await fake.close();
