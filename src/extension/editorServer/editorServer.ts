@@ -2,8 +2,8 @@
  * The editor's own MCP server, `editor`: what VS Code knows, as read-only tools (the Problems panel,
  * document and workspace symbols, definitions, usages), the language server's rename (`rename_symbol`,
  * a write: renameSymbol.ts), and the Problems completion check as hooks:
- * `_UserPromptSubmit` snapshots the diagnostics, `_PostToolUse` notes the paths tools named, and
- * `_Stop` objects while files the turn changed have errors that were not there before (with the same
+ * `_UserPromptSubmit` snapshots the diagnostics, `_PostToolUse` notes the paths tools named, its own
+ * edits note every file they change (with those files' diagnostics from just before), and `_Stop` objects while files the turn changed have errors that were not there before (with the same
  * structured `failures` as the tests server, so the chat's rows open the file at the line). It is an
  * SDK McpServer on an in-memory transport pair inside the extension host, reached through the same hub,
  * allowlist and approvals as every server; its hooks run only when `sprout.hooks.servers` names it.
@@ -16,7 +16,7 @@ import type { McpServerConfig } from '../../mcp/config';
 import { newErrors, type Problem } from '../../agent/newProblems';
 import { ProblemsWatch, relativeFile } from './problemsWatch';
 import { EDITOR_SERVER_NAME } from './editorServerName';
-import { renameSymbol } from './renameSymbol';
+import { renameSymbol, type EditPort } from './renameSymbol';
 import { OPEN_FILE_HINT, searchWorkspaceSymbols, symbolName, unansweredText } from './workspaceSymbols';
 
 export { EDITOR_SERVER_NAME } from './editorServerName';
@@ -58,7 +58,7 @@ export class EditorServer implements vscode.Disposable {
   readonly watch: ProblemsWatch;
 
   constructor(private readonly options: EditorServerOptions) {
-    this.watch = new ProblemsWatch(options.workspaceFolder);
+    this.watch = new ProblemsWatch(options.workspaceFolder, options.log);
   }
 
   dispose(): void {
@@ -194,8 +194,16 @@ export class EditorServer implements vscode.Disposable {
         inputSchema: z.object({ path: z.string().describe('File path, relative to the workspace folder'), line: z.number().int().min(1).describe('1-based line'), column: z.number().int().min(1).describe('1-based column'), newName: z.string().describe('The new name') }),
         annotations: { title: 'Rename symbol', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
-      (args) => renameSymbol(this.options.workspaceFolder, args),
+      (args, ctx) => renameSymbol(this.options.workspaceFolder, args, this.edits(), ctx.mcpReq.signal),
     );
+  }
+
+  /** How this server's tools apply a workspace edit: through the Problems watch, which records every file it changes. */
+  private edits(): EditPort {
+    return {
+      prepare: (uris, signal) => this.watch.beforeEdit(uris, this.options.settleBudgetMs(), signal),
+      apply: (edit) => this.watch.apply(edit),
+    };
   }
 
   private registerHooks(server: McpServer): void {

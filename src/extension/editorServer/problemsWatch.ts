@@ -1,13 +1,14 @@
 /**
  * What the Problems `_Stop` compares: the diagnostics known when a prompt started (per chat session),
- * the files changed since (edits seen by VS Code, files on disk, and the `path` of each tool call the
- * agent made), and a bounded wait for the changed files' diagnostics to settle, since language servers
- * answer late. Which errors are new is the core's decision (src/agent/newProblems.ts).
+ * the files changed since (edits seen by VS Code, files on disk, the `path` of each tool call the agent
+ * made, and every file a workspace edit of the editor server changed, with the diagnostics it had just
+ * before the edit), and a bounded wait for the changed files' diagnostics to settle, since language
+ * servers answer late. Which errors are new is the core's decision (src/agent/newProblems.ts).
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
-import type { Problem } from '../../agent/newProblems';
+import { beforeEdit, type Problem } from '../../agent/newProblems';
 
 export type { Problem } from '../../agent/newProblems';
 
@@ -84,7 +85,10 @@ export class ProblemsWatch implements vscode.Disposable {
   private readonly waiters = new Set<() => void>();
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly workspaceFolder: string) {
+  constructor(
+    private readonly workspaceFolder: string,
+    private readonly log?: (message: string) => void,
+  ) {
     this.disposables.push(
       vscode.languages.onDidChangeDiagnostics((event) => {
         const now = Date.now();
@@ -124,6 +128,46 @@ export class ProblemsWatch implements vscode.Disposable {
     this.changedAt.set(uri.toString(), Date.now());
     turn?.changed.add(file);
     turn?.named.add(file);
+  }
+
+  /**
+   * A workspace edit of the editor server is about to change `uris`. For each turn that has not changed
+   * some of them yet, their diagnostics now (the files are shown and checked first, within `budgetMs`)
+   * join its "before", so a file no one had open when the prompt started keeps its old errors old. True
+   * when it checked files (their documents may have been opened or reloaded since the edit was planned).
+   */
+  async beforeEdit(uris: readonly vscode.Uri[], budgetMs: number, signal?: AbortSignal): Promise<boolean> {
+    const files = uris.filter((u) => u.scheme === 'file').map((u) => relativeFile(this.workspaceFolder, u));
+    const fresh = new Map([...this.snapshots.values()].map((turn) => [turn, new Set(files.filter((f) => !turn.changed.has(f)))] as const));
+    if (![...fresh.values()].some((set) => set.size > 0)) return false;
+    const settle = await this.settle(files, budgetMs, signal);
+    if (!settle.settled) this.log?.(`editor: the diagnostics of ${files.length} file(s) an edit changes did not settle within ${settle.waitedMs} ms before it; their errors not reported yet will count as new.`);
+    const now = this.all();
+    for (const [turn, unchanged] of fresh) turn.problems = beforeEdit(turn.problems, now, unchanged);
+    return true;
+  }
+
+  /** Applies a workspace edit of the editor server and records every file it changes (`edited`); false when VS Code refused it. */
+  async apply(edit: vscode.WorkspaceEdit): Promise<boolean> {
+    if (!(await vscode.workspace.applyEdit(edit))) return false;
+    this.edited(edit.entries().map(([uri]) => uri));
+    return true;
+  }
+
+  /**
+   * A workspace edit of the editor server changed `uris`: every watched turn changed them (the tool call does not say
+   * whose it is; other changes count for every turn too), and `_Stop` waits for their diagnostics as for a file a call named.
+   */
+  edited(uris: readonly vscode.Uri[]): void {
+    for (const uri of uris) {
+      if (uri.scheme !== 'file') continue;
+      this.changedAt.set(uri.toString(), Date.now());
+      const file = relativeFile(this.workspaceFolder, uri);
+      for (const turn of this.snapshots.values()) {
+        turn.changed.add(file);
+        turn.named.add(file);
+      }
+    }
   }
 
   private fileChanged(uri: vscode.Uri): void {

@@ -6,6 +6,8 @@
  * before and after the call, so "Undo" restores them. Paths are confined to the workspace: the file
  * named and every file the edit would touch; a file with unsaved changes is not renamed in (its
  * changes would be saved with the rename). A rename the language server refuses returns its words.
+ * The edit goes through the Problems watch (`EditPort`): every file it changes counts as changed by the
+ * turn, with the errors it had just before the edit as old.
  */
 import { readFileSync } from 'node:fs';
 import type { CallToolResult } from '@modelcontextprotocol/server';
@@ -53,14 +55,26 @@ export async function planRename(workspaceFolder: string, args: RenameArgs): Pro
   return { edit, files, edits: entries.reduce((n, [, e]) => n + e.length, 0) };
 }
 
+/**
+ * How an edit of the editor server is applied so that the Problems hook knows of it (problemsWatch.ts):
+ * `prepare` takes the diagnostics the files have before it (true when it opened or checked them, so the
+ * edit is planned again on what the editor now holds), `apply` applies it and records every file it changes.
+ */
+export interface EditPort {
+  prepare(uris: readonly vscode.Uri[], signal?: AbortSignal): Promise<boolean>;
+  apply(edit: vscode.WorkspaceEdit): Promise<boolean>;
+}
+
 /** The tool: plans, refuses over unsaved files, applies as one edit and saves each file (the disk is checked). */
-export async function renameSymbol(workspaceFolder: string, args: RenameArgs): Promise<CallToolResult> {
+export async function renameSymbol(workspaceFolder: string, args: RenameArgs, edits: EditPort, signal?: AbortSignal): Promise<CallToolResult> {
   const failure = (text: string): CallToolResult => ({ content: [{ type: 'text', text }], isError: true });
-  const plan = await planRename(workspaceFolder, args);
+  let plan = await planRename(workspaceFolder, args);
+  if ('error' in plan) return failure(plan.error);
+  if (await edits.prepare(plan.files.map((f) => f.uri), signal)) plan = await planRename(workspaceFolder, args);
   if ('error' in plan) return failure(plan.error);
   const dirty = plan.files.filter((f) => vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === f.uri.toString()));
   if (dirty.length > 0) return failure(`${dirty.map((f) => f.path).join(', ')} ha${dirty.length === 1 ? 's' : 've'} unsaved changes in the editor; nothing was renamed (ask the user to save or revert first).`);
-  if (!(await vscode.workspace.applyEdit(plan.edit))) return failure('VS Code refused to apply the rename; nothing was changed.');
+  if (!(await edits.apply(plan.edit))) return failure('VS Code refused to apply the rename; nothing was changed.');
   const unsaved: string[] = [];
   for (const file of plan.files) if (!(await saveToDisk(file))) unsaved.push(file.path);
   const text = `Renamed to ${args.newName}: ${plan.edits} edit(s) in ${plan.files.length} file(s): ${plan.files.map((f) => f.path).join(', ')}.`;
