@@ -98,7 +98,8 @@ describe('modes, custom agents and rewind in the packaged extension (1400x900)',
     await chat.getByTestId('assistant-message').filter({ hasText: 'The reviewer says total sums the prices.' }).first().waitFor({ timeout: scaledMs(90_000) });
     const child = chat.getByTestId('tool-card').filter({ has: chat.getByTestId('subagent-tag') }).first();
     await child.waitFor({ timeout: scaledMs(30_000) });
-    assert.match(await child.getByTestId('subagent-tag').innerText(), /^reviewer \(sub-\d+\)$/);
+    // The reviewer's file names no model: the child ran on the chat's, which its card says.
+    assert.match(await child.getByTestId('subagent-tag').innerText(), /^reviewer \(sub-\d+\) · fake-model$/);
     assert.equal(await child.getAttribute('data-status'), 'ok');
     const cards = await chat.getByTestId('tool-card').allInnerTexts();
     const delegateAt = cards.findIndex((t) => /delegate/i.test(t));
