@@ -106,9 +106,12 @@ describe('modes, custom agents and rewind in the packaged extension (1400x900)',
     const childAt = cards.findIndex((t) => /reviewer \(sub-/.test(t));
     assert.ok(delegateAt >= 0 && childAt > delegateAt, `the child's card comes under the delegate card: ${cards.join(' | ')}`);
     const verdict = chat.getByTestId('turn-verdict').last();
-    await verdict.waitFor({ timeout: scaledMs(30_000) });
+    await verdict.waitFor({ state: 'attached', timeout: scaledMs(30_000) });
     // The todo list is empty after the rewind, so no _Stop check is asked in this turn: not a green state.
     assert.equal(await verdict.getAttribute('data-verdict'), 'none');
+    // "No checks" is drawn only where a completion check exists (the hooks line is not "off").
+    const hooksOff = /\bstate-off\b/.test((await chat.getByTestId('hooks-summary').getAttribute('class')) ?? '');
+    assert.equal(await verdict.isVisible(), !hooksOff, `"No checks" shown only with a completion check (hooks line off: ${hooksOff})`);
     await child.scrollIntoViewIfNeeded();
     await session.screenshot('modes-5-subagent-nested');
     await runCommand(page, 'Sprout: Back to Last Green');
