@@ -97,8 +97,8 @@ export const chatEntrySchema = z.discriminatedUnion('kind', [
     terminal: z.optional(z.boolean()),
     /** A `_PreToolUse` hook denied the call (it never ran): which server, and what it said (untrusted). */
     blocked: z.optional(z.object({ server: z.string(), text: z.string() })),
-    /** A subagent's call (docs/hooks.md#subagents): which one made it; drawn nested under its delegate card. */
-    subagent: z.optional(z.object({ id: z.string(), name: z.string() })),
+    /** A subagent's call (docs/hooks.md#subagents): which one made it and the model it ran on (its agent's own, or the chat's); drawn nested under its delegate card. */
+    subagent: z.optional(z.object({ id: z.string(), name: z.string(), model: z.optional(z.string()) })),
   }),
   z.object({
     kind: z.literal('objection'),

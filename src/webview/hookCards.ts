@@ -101,7 +101,7 @@ const VERDICT: Record<NonNullable<OutcomeEntry['verdict']>, { text: string; icon
   none: { text: 'No checks', icon: 'circle-large-outline', title: 'No completion check (_Stop) was asked in this turn: it is not a green state.' },
 };
 
-/** The turn's verdict, on every turn's end: whether it is a green state to come back to. */
+/** The turn's verdict, on every turn's end: whether it is a green state to come back to ("No checks" hidden while no completion check exists: main.ts). */
 function verdictBadge(e: OutcomeEntry): HTMLElement | undefined {
   if (e.verdict === undefined) return undefined;
   const v = VERDICT[e.verdict];

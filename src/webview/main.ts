@@ -120,6 +120,8 @@ function flushDeltas(): void {
 
 function setHooks(summary: HooksSummary | undefined): void {
   hooks = summary;
+  // No completion check (_Stop) exists: a turn's "No checks" would be on every turn, noise (chat.css hides it).
+  document.body.classList.toggle('no-stop-checks', summary?.state === 'off');
   hooksLine.hidden = summary === undefined;
   if (!summary) return;
   hooksLine.className = `hooks-line state-${summary.state}`;

@@ -80,10 +80,16 @@ function body(e: ToolEntry): HTMLElement {
   return box;
 }
 
+function subagentTag(s: NonNullable<ToolEntry['subagent']>): HTMLElement {
+  const tag = el('div', { class: 'subagent-tag', 'data-testid': 'subagent-tag' }, `${showHidden(s.name)} (${s.id})`);
+  if (s.model !== undefined) tag.append(' · ', el('span', { class: 'subagent-model', 'data-testid': 'subagent-model', title: `The model subagent ${showHidden(s.name)} ran on` }, showHidden(s.model)));
+  return tag;
+}
+
 export function toolCard(e: ToolEntry, send: ToolSend): HTMLElement {
   const card = el('div', { class: `tool-card status-${e.status}${e.subagent ? ' subagent-call' : ''}`, 'data-testid': 'tool-card', 'data-status': e.status });
-  // A subagent's call, nested under its delegate card: which agent made it (a custom agent's name is file text: text only).
-  if (e.subagent) card.append(el('div', { class: 'subagent-tag', 'data-testid': 'subagent-tag' }, `${showHidden(e.subagent.name)} (${e.subagent.id})`));
+  // A subagent's call, nested under its delegate card: which agent made it and on which model (a custom agent's name and a listed model are outside text: text only).
+  if (e.subagent) card.append(subagentTag(e.subagent));
   const details = el('details', { class: 'tool' });
   details.append(head(e), body(e));
   const actions = el('div', { class: 'tool-actions' });

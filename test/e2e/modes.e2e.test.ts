@@ -98,16 +98,20 @@ describe('modes, custom agents and rewind in the packaged extension (1400x900)',
     await chat.getByTestId('assistant-message').filter({ hasText: 'The reviewer says total sums the prices.' }).first().waitFor({ timeout: scaledMs(90_000) });
     const child = chat.getByTestId('tool-card').filter({ has: chat.getByTestId('subagent-tag') }).first();
     await child.waitFor({ timeout: scaledMs(30_000) });
-    assert.match(await child.getByTestId('subagent-tag').innerText(), /^reviewer \(sub-\d+\)$/);
+    // The reviewer's file names no model: the child ran on the chat's, which its card says.
+    assert.match(await child.getByTestId('subagent-tag').innerText(), /^reviewer \(sub-\d+\) · fake-model$/);
     assert.equal(await child.getAttribute('data-status'), 'ok');
     const cards = await chat.getByTestId('tool-card').allInnerTexts();
     const delegateAt = cards.findIndex((t) => /delegate/i.test(t));
     const childAt = cards.findIndex((t) => /reviewer \(sub-/.test(t));
     assert.ok(delegateAt >= 0 && childAt > delegateAt, `the child's card comes under the delegate card: ${cards.join(' | ')}`);
     const verdict = chat.getByTestId('turn-verdict').last();
-    await verdict.waitFor({ timeout: scaledMs(30_000) });
+    await verdict.waitFor({ state: 'attached', timeout: scaledMs(30_000) });
     // The todo list is empty after the rewind, so no _Stop check is asked in this turn: not a green state.
     assert.equal(await verdict.getAttribute('data-verdict'), 'none');
+    // "No checks" is drawn only where a completion check exists (the hooks line is not "off").
+    const hooksOff = /\bstate-off\b/.test((await chat.getByTestId('hooks-summary').getAttribute('class')) ?? '');
+    assert.equal(await verdict.isVisible(), !hooksOff, `"No checks" shown only with a completion check (hooks line off: ${hooksOff})`);
     await child.scrollIntoViewIfNeeded();
     await session.screenshot('modes-5-subagent-nested');
     await runCommand(page, 'Sprout: Back to Last Green');

@@ -64,6 +64,7 @@ class FakeOpenAiState {
   private responder: FakeResponder | undefined;
   private chatCount = 0;
   private callCount = 0;
+  private modelListings = 0;
   private readonly issued: IssuedProviderData = { reasoning: new Map(), signatures: new Map() };
 
   constructor(private readonly options: FakeOpenAiOptions) {
@@ -123,6 +124,11 @@ class FakeOpenAiState {
         : authRejection(req.headers.authorization, this.options.apiKey);
     if (auth) return this.rejectWith(res, record, auth);
     if (record.method === 'GET' && record.path === '/v1/models') {
+      this.modelListings += 1;
+      if (this.modelListings <= (this.options.modelsUnavailable ?? 0)) {
+        record.outcome = 'unavailable';
+        return writeJson(res, 503, openAiErrorBody('The server is loading its models.', 'server_error'));
+      }
       record.outcome = 'models';
       const data = (this.options.models ?? ['fake-model']).map((id) => ({ id, object: 'model', created: 1700000000, owned_by: 'fake' }));
       return writeJson(res, 200, { object: 'list', data });

@@ -195,6 +195,7 @@ test("a user message's Rewind to here posts its number; an unresolved turn offer
 });
 
 test("each turn's end draws its _Stop verdict: Green, Not green (on a card too), No checks", async () => {
+  await send({ type: 'hooks', hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' } });
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'v1', reason: 'end_turn', turn: 4, verdict: 'passed', checks: [{ server: 'tests', hook: '_Stop', durationMs: 4 }] } });
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'v2', reason: 'end_turn', turn: 5, verdict: 'objected', unresolved: { cause: 'declined', objections: [{ server: 'tests', text: '1 failing' }] } } });
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'v3', reason: 'end_turn', turn: 6, verdict: 'none' } });
@@ -206,6 +207,20 @@ test("each turn's end draws its _Stop verdict: Green, Not green (on a card too),
   assert.deepEqual(await last3(), [['passed', 'Green'], ['objected', 'Not green'], ['none', 'No checks']]);
   for (const badge of (await badges.all()).slice(-3)) assert.equal(await badge.isVisible(), true, 'drawn, not only in the DOM');
   assert.match((await badges.nth(-3).getAttribute('title')) ?? '', /Back to last green returns here/);
+});
+
+test('"No checks" is not drawn while no completion check exists; a verdict of checks that ran still is', async () => {
+  await send({ type: 'hooks', hooks: { state: 'off', text: 'No completion checks', tooltip: 'No hooks are on.' } });
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'n1', reason: 'end_turn', turn: 7, verdict: 'none' } });
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'n2', reason: 'error', message: 'The model failed.', turn: 8, verdict: 'none' } });
+  await send({ type: 'entry', entry: { kind: 'outcome', id: 'n3', reason: 'end_turn', turn: 9, verdict: 'passed', checks: [{ server: 'tests', hook: '_Stop', durationMs: 4 }] } });
+  await frames();
+  assert.equal(await page.locator('[data-verdict=none]:visible').count(), 0, 'no "No checks" on any turn');
+  assert.equal(await page.locator('[data-testid=turn-outcome][data-reason=error] .turn-footer').last().isVisible(), false, "the error card keeps no empty footer row");
+  assert.equal(await page.locator('[data-verdict=passed]').last().isVisible(), true, 'checks that ran still show their verdict');
+  await send({ type: 'hooks', hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' } });
+  await frames();
+  assert.equal(await page.locator('[data-verdict=none]').last().isVisible(), true, 'a check exists again: "No checks" says the turn is no green state');
 });
 
 test("a handoff button picks its agent and puts its prompt in the box; one with send: true sends it as that agent", async () => {

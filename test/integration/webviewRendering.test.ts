@@ -157,6 +157,16 @@ test('a running tool card shows its last progress; a finished one does not', asy
   assert.equal(await page.$('[data-testid=tool-progress]'), null);
 });
 
+test("a subagent's call card names the agent and the model it ran on (hidden characters shown); without a model, the agent alone", async () => {
+  await send({ type: 'snapshot', state: { chatId: 's', entries: [], running: true, draft: '', setup: null, notice: null } });
+  await send({ type: 'entry', entry: { kind: 'tool', id: 'd', name: 'sprout__delegate', args: '{}', status: 'running' } });
+  await send({ type: 'entry', entry: { kind: 'tool', id: 'c1', name: 'workspace__read_file', args: '{}', status: 'ok', subagent: { id: 'sub-1', name: 'scout', model: 'vendor/claude-haiku\u202e-4-5' } } });
+  await send({ type: 'entry', entry: { kind: 'tool', id: 'c2', name: 'workspace__read_file', args: '{}', status: 'ok', subagent: { id: 'sub-2', name: 'scout' } } });
+  const tags = await page.locator('[data-testid=subagent-tag]').allInnerTexts();
+  assert.deepEqual(tags.map((t) => t.trim()), ['scout (sub-1) · vendor/claude-haiku\\u202e-4-5', 'scout (sub-2)']);
+  assert.equal(await page.locator('[data-testid=subagent-model]').getAttribute('title'), 'The model subagent scout ran on');
+});
+
 test("a server's question renders its fields, refuses an invalid answer and sends a valid one", async () => {
   await send({ type: 'snapshot', state: { chatId: 'q', entries: [], running: true, draft: '', setup: null, notice: null } });
   const schema = {

@@ -9,7 +9,7 @@
  * to undo the turn's file changes (the checkpoints themselves are the host's: `changeOf` reads them).
  * vscode-free so it is unit-tested under node.
  */
-import { showSubagentEvent } from './subagentEntries';
+import { showSubagentEvent, type SubagentTag } from './subagentEntries';
 import type { AgentEvent, Outcome } from '../../agent/events';
 import type { ApprovalScope } from '../../agent/ports';
 import type { ElicitationRequest } from '../../agent/messages';
@@ -263,7 +263,7 @@ export class ChatViewState {
     this.note(level, text);
   }
 
-  private tagTool(callId: string, subagent: { id: string; name: string }): void {
+  private tagTool(callId: string, subagent: SubagentTag): void {
     const entry = this.tool(callId);
     if (entry) this.replace({ ...entry, subagent });
   }

@@ -1,7 +1,8 @@
 /**
  * What the chat shows of a subagent (docs/hooks.md#subagents): its tool calls as tool cards of their
  * own, tagged with the subagent and drawn nested under the `sprout__delegate` card, so an approval a
- * child's call needs is asked on its card like any other; its hook objections as notes. Each child
+ * child's call needs is asked on its card like any other (the tag names the model the child ran on: its
+ * agent's own, or the chat's when that could not be reached); its hook objections as notes. Each child
  * call is keyed by the delegate call's id and its own, so two children's ids never meet.
  */
 import type { AgentEvent } from '../../agent/events';
@@ -9,16 +10,19 @@ import { hookLabel } from '../../shared/hookText';
 
 type Wrapped = Extract<AgentEvent, { type: 'subagent_event' }>;
 
-export type SubagentStep = { event: AgentEvent; tag?: { id: string; name: string } } | { note: string };
+/** Which subagent made a call, and the model it ran on (absent in a transcript older than the field). */
+export type SubagentTag = { id: string; name: string; model?: string };
+
+export type SubagentStep = { event: AgentEvent; tag?: SubagentTag } | { note: string };
 
 /** The child's event as the chat's own (a tool event under its key), a note, or undefined for what the chat does not show. */
 export function subagentStep(wrapped: Wrapped): SubagentStep | undefined {
   const e = wrapped.event;
-  const { id, name, callId } = wrapped.subagent;
+  const { id, name, callId, model } = wrapped.subagent;
   const key = (call: string): string => `${callId}/${call}`;
   switch (e.type) {
     case 'tool_started':
-      return { event: { ...e, callId: key(e.callId) }, tag: { id, name } };
+      return { event: { ...e, callId: key(e.callId) }, tag: { id, name, ...(model === undefined ? {} : { model }) } };
     case 'tool_finished':
     case 'tool_progress':
     case 'tool_denied':
@@ -39,7 +43,7 @@ export interface SubagentView {
   apply(event: AgentEvent): void;
   note(level: 'warning', text: string): void;
   /** Tags the card of the call `callId` (its key) with the subagent that made it. */
-  tag(callId: string, tag: { id: string; name: string }): void;
+  tag(callId: string, tag: SubagentTag): void;
 }
 
 /** A subagent's event in the chat: its calls as tagged cards of their own, its objections as notes. */

@@ -17,6 +17,7 @@ import { errorMessage } from '../../agent/errorMessage';
 import type { AdaptationMemory } from '../../model/adaptationMemory';
 import { OpenAiModelClient } from '../../model/openAiModelClient';
 import type { ReachableModel } from '../../agent/agentProfiles';
+import { EndpointModelList } from '../../runtime/endpointModels';
 import type { ModelInUse, SetupInfo } from '../../shared/protocol';
 import { originNeedingConsent, type BaseUrlLevels, type KeyConsent } from '../settings/keyConsent';
 import type { ExtensionSettings } from '../settings/settingsMapping';
@@ -25,14 +26,10 @@ import { LanguageModels } from './languageModels';
 import type { LmModelInfo } from './lmMapping';
 import { modelInUse, resolveModelSource, setupAdvice, type ModelSource, type SourceFacts } from './modelSource';
 
-export interface EndpointClient extends ModelClient {
-  listModels(signal?: AbortSignal): Promise<string[]>;
-}
-
 /** What the model picker reads: VS Code's models, the endpoint's, and the model in use. */
 export interface ModelSources {
   readonly languageModels: LanguageModels;
-  /** The endpoint's client (for a workspace-chosen URL this may ask whether the key may go there). */
+  /** The endpoint's model listing (for a workspace-chosen URL this may ask whether the key may go there). */
   endpoint(): Promise<{ listModels(signal?: AbortSignal): Promise<string[]> }>;
   endpointUrl(): string;
   current(): { source: ModelSource; name: string };
@@ -59,6 +56,12 @@ interface CachedEndpoint {
   compatibility: ExtensionSettings['compatibility'];
 }
 
+/** What the endpoint's model list depends on: a change of any of these lists it again. */
+type ListedEndpoint = Omit<CachedEndpoint, 'client'> & { provider: ExtensionSettings['provider'] };
+
+const sameEndpoint = (a: ListedEndpoint, b: ListedEndpoint): boolean =>
+  a.baseUrl === b.baseUrl && a.apiKey === b.apiKey && a.compatibility === b.compatibility && a.provider === b.provider;
+
 export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable {
   readonly languageModels = new LanguageModels();
   private readonly lmClient: LanguageModelClient;
@@ -68,6 +71,8 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly subscription: vscode.Disposable;
   private cached: CachedEndpoint | undefined;
+  /** The endpoint's models, listed once until its URL, key, compatibility or the provider change (or the picker lists them). */
+  private readonly endpointModels = new EndpointModelList<ListedEndpoint>(sameEndpoint);
   /** Models a picked custom agent named, each served by its own source whichever serves the chat. */
   private readonly routes = new Map<string, ModelSource>();
   /** VS Code's models were listed anew: the source in use, the setup card or the window may differ. */
@@ -156,10 +161,17 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
     return client.complete(request, options);
   }
 
-  /** For the model picker, a user's own action: the key question may be asked here too. */
-  async endpoint(): Promise<EndpointClient> {
+  /** For the model picker, a user's own action: the key question may be asked here too; its listing is fresh, and kept. */
+  async endpoint(): Promise<{ listModels(signal?: AbortSignal): Promise<string[]> }> {
     await this.askKeyConsent();
-    return this.endpointClient();
+    return { listModels: (signal) => this.listEndpointModels({ ...(signal ? { signal } : {}), fresh: true }) };
+  }
+
+  /** The endpoint's model ids, kept while the endpoint's settings stay (a failure is not kept). */
+  private listEndpointModels(options: { signal?: AbortSignal; fresh?: boolean }): Promise<string[]> {
+    const { baseUrl, compatibility, provider } = this.deps.settings();
+    const endpoint: ListedEndpoint = { baseUrl, apiKey: this.allowedKey(), compatibility, provider };
+    return this.endpointModels.list(endpoint, (signal) => this.endpointClient().listModels(signal), options);
   }
 
   endpointUrl(): string {
@@ -188,7 +200,8 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
 
   /**
    * The models a custom agent's `model` may name: VS Code's and, when an endpoint is in use or
-   * configured, the endpoint's (a listing that fails counts as none); the source in use first.
+   * configured, the endpoint's (listed once per endpoint settings; a listing that fails counts as none
+   * and is asked again next time); the source in use first.
    */
   async reachableModels(signal?: AbortSignal): Promise<SourcedModel[]> {
     const vscodeModels = (this.listed ?? (await this.refresh())).map((m): SourcedModel => ({ id: m.ref, name: m.name || m.id, source: 'vscode' }));
@@ -196,8 +209,7 @@ export class ModelRouter implements ModelClient, ModelSources, vscode.Disposable
     const inUse = this.source();
     let endpointModels: SourcedModel[] = [];
     if (inUse === 'openai' || facts.baseUrlConfigured || facts.hasApiKey) {
-      endpointModels = await this.endpointClient()
-        .listModels(signal)
+      endpointModels = await this.listEndpointModels({ ...(signal ? { signal } : {}) })
         .then((ids) => ids.map((id): SourcedModel => ({ id, source: 'openai' })))
         .catch(() => []);
     }

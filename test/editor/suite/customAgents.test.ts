@@ -6,6 +6,8 @@
 // handoffs go to the chat views as the buttons' data. An agent's `model` runs the prompt where the
 // endpoint lists it; one Sprout cannot reach keeps the chat's model, said once. The same for an agent
 // the model delegates to (`sprout__delegate`): the child runs on its file's model, here one in VS Code.
+// The endpoint's models are listed once for all of those (GET /v1/models counted), again when a
+// setting of the endpoint changes.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,6 +24,8 @@ const claudeAgent = join(workspaceFolder, '.claude', 'agents', 'test-runner.md')
 const fastAgent = join(workspaceFolder, '.claude', 'agents', 'test-fast.md');
 const farAgent = join(workspaceFolder, '.github', 'agents', 'test-far.agent.md');
 const lmAgent = join(workspaceFolder, '.github', 'agents', 'test-lm.agent.md');
+
+const modelListings = (fake: FakeOpenAi): number => fake.requests.filter((r) => r.method === 'GET' && r.path === '/v1/models').length;
 
 interface WireRequest {
   messages: Array<{ role: string; content: unknown }>;
@@ -164,6 +168,23 @@ describe('custom agents (the mode picker\'s agents)', function () {
     const said = chat.view.entries.flatMap((e) => (e.kind === 'hookEvent' && e.text.includes('GPT-9') ? [e.text] : []));
     assert.equal(said.length, 1, `said once: ${said.join(' | ')}`);
     assert.match(said[0] ?? '', /^Subagent test-far \(sub-2\): .*asks for the model "GPT-9 \(copilot\)", which Sprout cannot reach here; it uses the chat's model \(fake-model\)/);
+    assert.equal(modelListings(fake), 1, 'every prompt and delegation that named a model read the one listing of the endpoint\'s models');
+  });
+
+  it("the endpoint's models are listed again when its settings change", async () => {
+    assert.ok(fake);
+    const sprout = await api();
+    const chat = await sprout.controller.current();
+    const before = modelListings(fake);
+    await config().update('model.provider', 'auto', vscode.ConfigurationTarget.Workspace);
+    await until(() => sprout.settings().provider === 'auto', 'the provider setting');
+    fake.enqueue(fakeReply.text('fast again'));
+    await sprout.handle({ type: 'send', text: 'quick again', agent: 'test-fast' });
+    await until(() => !chat.running && fake?.pending() === 0, 'the answer');
+    assert.equal(String((fake.chatRequests().at(-1)?.body as { model?: unknown }).model), 'fast-model');
+    assert.equal(modelListings(fake), before + 1, 'listed once more, for the new provider setting');
+    await config().update('model.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await until(() => sprout.settings().provider === 'openai', 'the provider setting back');
   });
 
   it('an agent whose file is gone is not sent: nothing reaches the model', async () => {

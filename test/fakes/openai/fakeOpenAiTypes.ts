@@ -132,7 +132,7 @@ export interface FakeRequestRecord {
   valid: boolean;
   /** Why the server answered with an error it generated itself (a rejection, or no scripted response). */
   error?: string;
-  /** What the server answered: the scripted response type, `rejected`, `unscripted` or `models`. */
+  /** What the server answered: the scripted response type, `rejected`, `unscripted`, `models` or `unavailable` (a scripted 503 to `GET /v1/models`). */
   outcome?: string;
 }
 
@@ -162,6 +162,8 @@ export interface FakeOpenAiOptions {
   port?: number;
   /** Ids listed by `GET /v1/models`. */
   models?: string[];
+  /** The first this many `GET /v1/models` answer 503 (a server still loading), the later ones list `models`. */
+  modelsUnavailable?: number;
   /** The most tools a request may carry (default OpenAI's 128): higher for an endpoint without that cap, as a self-hosted server (the bench's all-tools side). */
   maxTools?: number;
   /** Called for every request as it is recorded (the standalone process logs with it). */

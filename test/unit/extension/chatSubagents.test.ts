@@ -53,3 +53,16 @@ test("a subagent's model note (its agent's model cannot be reached) is a warning
   assert.equal(shown.level, 'warning');
   assert.equal(shown.text, `Subagent reviewer (sub-1): ${note}`);
 });
+
+test("a subagent's call card names the model the child ran on; a transcript older than the field tags without it", () => {
+  const view = new ChatViewState(() => undefined);
+  view.apply({ type: 'prompt_started', text: 'review it' });
+  view.apply({ type: 'tool_started', callId: 'd1', name: 'sprout__delegate', arguments: '{"agent":"reviewer","task":"x"}' });
+  view.apply({ type: 'subagent_event', subagent: { ...sub, model: 'vendor/claude-haiku-4-5' }, event: { type: 'tool_started', callId: 'c1', name: 'workspace__read_file', arguments: '{}' } });
+  view.apply({ type: 'subagent_event', subagent: { ...sub, id: 'sub-2', callId: 'd1' }, event: { type: 'tool_started', callId: 'c2', name: 'workspace__read_file', arguments: '{}' } });
+  const tags = view.entries.flatMap((e) => (e.kind === 'tool' && e.subagent ? [e.subagent] : []));
+  assert.deepEqual(tags, [
+    { id: 'sub-1', name: 'reviewer', model: 'vendor/claude-haiku-4-5' },
+    { id: 'sub-2', name: 'reviewer' },
+  ]);
+});
