@@ -14,7 +14,7 @@ import { sproutApi, toolCards, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
-const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers'];
+const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers', 'mcp.servers', 'hooks.timeoutMs'];
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const claude = join(workspaceFolder, '.claude');
 const marker = join(claude, 'hooks', 'stopped-once');
@@ -57,6 +57,9 @@ describe('another agent\'s hook file in the chat', function () {
     const look = { name: 'look', annotations: { readOnlyHint: true }, inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, behaviour: { kind: 'text', text: 'looked' } };
     await config().update('model.baseUrl', fake.url, target);
     await config().update('model.name', 'fake-model', target);
+    // Each hook is a shell started per call: on a busy machine that can take longer than the default
+    // 2.5 s hook timeout, and a timed-out hook is advisory (the call goes on), which is not what this tests.
+    await config().update('hooks.timeoutMs', 120_000, target);
     await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
     await config().update('mcp.servers', { work: { ...base, env: { ...base.env, HOOK_SERVER_CONFIG: JSON.stringify({ extraTools: [look], hooks: {} }) } } }, target);
     await until(() => sprout.settings().baseUrl === fake.url && 'work' in sprout.settings().mcpServers, 'the fake model and the work server to be read');
