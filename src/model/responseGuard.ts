@@ -8,10 +8,50 @@
  * (a server that ignored `stream: true`) becomes the stream it stands for, and an HTML page becomes
  * an error that says the URL is probably not an OpenAI-compatible endpoint. A streamed answer passes
  * through untouched: the guard reads one header per request and nothing per chunk.
+ *
+ * A call's own abort signal comes here as a fetch option (CALL_SIGNAL), not as the SDK's `signal`:
+ * given a signal, the SDK composes it with its own by `AbortSignal.any`, which costs more than the
+ * rest of the request's setup (tens of microseconds and the weak references the GC then tracks). Here
+ * the two are joined by two listeners on signals that live only as long as the request.
  */
+import type OpenAI from 'openai';
 import { describeBody, isErrorBody, type ProviderBody } from './providerErrors';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * The fetch option that carries a call's abort signal past the SDK (which hands fetch options on as
+ * they are). The signal must be the one request's own, not a long-lived one: a listener is left on it.
+ */
+export const CALL_SIGNAL: unique symbol = Symbol('sprout.callSignal');
+
+type FetchOptions = NonNullable<NonNullable<Parameters<OpenAI['chat']['completions']['create']>[1]>['fetchOptions']>;
+type CallSignalInit = RequestInit & { [CALL_SIGNAL]?: AbortSignal };
+
+/** The request's fetch options that carry `signal` to the guarded fetch. */
+export function callSignalOption(signal: AbortSignal): FetchOptions {
+  // The SDK's type has no room for a symbol-keyed option; it hands it to fetch all the same.
+  return { [CALL_SIGNAL]: signal } as unknown as FetchOptions;
+}
+
+/** The init with the call's signal joined to the SDK's (its timeout and its own cancels) and the option taken out. */
+function joinCallSignal(init: CallSignalInit | undefined): RequestInit | undefined {
+  const call = init?.[CALL_SIGNAL];
+  if (init === undefined || call === undefined) return init;
+  const { [CALL_SIGNAL]: _call, ...rest } = init;
+  const sdk = init.signal ?? undefined;
+  if (sdk === undefined) return { ...rest, signal: call };
+  const both = new AbortController();
+  const abort = function (this: AbortSignal): void {
+    both.abort(this.reason);
+  };
+  if (call.aborted || sdk.aborted) both.abort(call.aborted ? call.reason : sdk.reason);
+  else {
+    call.addEventListener('abort', abort, { once: true });
+    sdk.addEventListener('abort', abort, { once: true });
+  }
+  return { ...rest, signal: both.signal };
+}
 
 /** What the guard adds under `error.sprout` of a rewritten body. */
 export interface GuardedErrorInfo {
@@ -109,7 +149,8 @@ async function guardChatAnswer(response: Response, tried: string, contentType: s
 }
 
 export function guardedFetch(inner: Fetch = fetch): Fetch {
-  return async (input, init) => {
+  return async (input, given) => {
+    const init = joinCallSignal(given);
     const response = await inner(input, init);
     const contentType = response.headers.get('content-type') ?? '';
     if (response.ok && contentType.includes('text/event-stream')) return response;

@@ -9,6 +9,7 @@ import { ModelError, type ModelCallOptions } from '../agent/ports';
 import type { Endpoint } from './endpoint';
 import type { IdleWatch, WatchedStream } from './idleWatch';
 import { StreamCutError } from './modelErrors';
+import { callSignalOption } from './responseGuard';
 import { StreamAccumulator, StreamErrorEvent } from './streamAccumulator';
 
 export interface Delivered {
@@ -44,7 +45,8 @@ export async function streamReply(
   let watched: WatchedStream | undefined;
   const silent = (): StreamCutError => new StreamCutError(`the response stream sent nothing for ${idleWatch.idleMs} ms`);
   try {
-    const stream = await endpoint.sdk.chat.completions.create(params, { signal: controller.signal, headers });
+    // Not the SDK's `signal` (it would compose it by AbortSignal.any per request): the guarded fetch joins it (responseGuard.ts).
+    const stream = await endpoint.sdk.chat.completions.create(params, { headers, fetchOptions: callSignalOption(controller.signal) });
     endpoint.answered = true;
     const accumulator = new StreamAccumulator();
     watched = idleWatch.watch(() => ((idle = true), controller.abort()));

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { guardedFetch } from '../../../src/model/responseGuard';
+import { callSignalOption, guardedFetch } from '../../../src/model/responseGuard';
 
 const CHAT = 'http://127.0.0.1:9/v1/chat/completions?api-version=1';
 const post = { method: 'POST', body: '{}' };
@@ -82,4 +82,25 @@ test('an endless error body is read only up to its cap', async () => {
   assert.equal(res.status, 500);
   assert.equal(error.message.length, 400);
   assert.ok(pulled < 40, `stopped reading after about 1 MB (${pulled} pieces of 64 KB)`);
+});
+
+test("a call's signal given as a fetch option reaches fetch joined with the SDK's, and the option itself does not", async () => {
+  const seen: (RequestInit | undefined)[] = [];
+  const fetchSeen = async (_input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    seen.push(init);
+    return new Response('data: [DONE]\n\n', { headers: { 'content-type': 'text/event-stream' } });
+  };
+  const call = new AbortController();
+  const sdk = new AbortController();
+  await guardedFetch(fetchSeen)(CHAT, { ...post, signal: sdk.signal, ...callSignalOption(call.signal) });
+  const sent = seen[0]?.signal;
+  assert.ok(sent);
+  assert.equal(Object.getOwnPropertySymbols(seen[0] ?? {}).length, 0);
+  assert.equal(sent.aborted, false);
+  call.abort();
+  assert.equal(sent.aborted, true);
+  const other = new AbortController();
+  await guardedFetch(fetchSeen)(CHAT, { ...post, signal: other.signal, ...callSignalOption(new AbortController().signal) });
+  other.abort();
+  assert.equal(seen[1]?.signal?.aborted, true);
 });
