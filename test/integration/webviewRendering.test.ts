@@ -287,7 +287,7 @@ test('a call a _PreToolUse hook denied says "Blocked by <server>: <text>" on its
   assert.equal(await view.page.locator('[data-testid=tool-blocked]').isVisible(), true, 'the denial shows without opening the card');
   assert.match(shown.details, /Hook _UserPromptSubmit of the MCP server ctx/);
   assert.deepEqual(
-    { ...view, details: undefined },
+    { ...shown, details: undefined },
     {
       blocked: `Blocked by guard: ${hostile}`,
       state: undefined,
