@@ -1,9 +1,12 @@
 // Helpers for extension-host tests that drive a chat: the extension's test API, polling for a state,
 // and the chat's tool cards (a card waits for approval until the test answers it through the
-// controller, exactly as the webview's buttons do). Bundled into each suite file that imports it.
+// controller, exactly as the webview's buttons do); the workspace settings that point the extension at
+// a fake model server (`useFakeModel`, or `fakeModelForSuite` for a whole describe). Bundled into each
+// suite file that imports it.
 import * as assert from 'node:assert/strict';
 import { HANG_GUARD_MS, waitFor } from '../waitFor';
 import * as vscode from 'vscode';
+import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../fakes/fakeOpenAiServer';
 import type { SproutApi } from '../../src/extension/extension';
 import type { ChatEntry } from '../../src/shared/protocol';
 
@@ -64,4 +67,91 @@ export async function runSproutTask(label: string, ms = 40_000): Promise<number 
     });
     vscode.tasks.executeTask(task).then(undefined, reject);
   });
+}
+
+export const sproutConfig = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('sprout');
+
+/** Clears these workspace settings of Sprout's (the keys without `sprout.`). */
+export async function resetSettings(keys: readonly string[]): Promise<void> {
+  for (const key of keys) await sproutConfig().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+}
+
+export interface FakeModelSettings {
+  /** `mcp.builtinServers`: the bundled servers that run (each one left out is off). */
+  builtin?: { workspace?: boolean; todo?: boolean; tests?: boolean };
+  /** `model.provider`, waited for too. */
+  provider?: 'openai';
+  /** `mcp.servers`, waited for too. */
+  servers?: Record<string, unknown>;
+}
+
+/** The keys `useFakeModel` sets with these settings, for `resetSettings`. */
+export const fakeModelKeys = (settings: FakeModelSettings = {}): string[] => [
+  'model.baseUrl',
+  'model.name',
+  'mcp.builtinServers',
+  ...(settings.provider === undefined ? [] : ['model.provider']),
+  ...(settings.servers === undefined ? [] : ['mcp.servers']),
+];
+
+/**
+ * Points the workspace's settings at `fake` (its `fake-model`), waits until the extension read them,
+ * and drops the servers it had so the next chat starts the ones these settings name.
+ */
+export async function useFakeModel(sprout: SproutApi, fake: FakeOpenAi, settings: FakeModelSettings = {}): Promise<void> {
+  const target = vscode.ConfigurationTarget.Workspace;
+  const { workspace = false, todo = false, tests = false } = settings.builtin ?? {};
+  await sproutConfig().update('model.baseUrl', fake.url, target);
+  await sproutConfig().update('model.name', 'fake-model', target);
+  if (settings.provider !== undefined) await sproutConfig().update('model.provider', settings.provider, target);
+  await sproutConfig().update('mcp.builtinServers', { workspace, todo, tests }, target);
+  if (settings.servers !== undefined) await sproutConfig().update('mcp.servers', settings.servers, target);
+  const servers = JSON.stringify(settings.servers);
+  await until(
+    () =>
+      sprout.settings().baseUrl === fake.url &&
+      (settings.provider === undefined || sprout.settings().provider === settings.provider) &&
+      (settings.servers === undefined || JSON.stringify(sproutConfig().inspect('mcp.servers')?.workspaceValue) === servers),
+    'the fake model settings to be read',
+  );
+  await sprout.host.invalidateServers();
+}
+
+export interface FakeModelSuite {
+  /** The suite's fake model server (started in its `before`). */
+  readonly fake: FakeOpenAi;
+  /** The last user message of the last request the fake received. */
+  lastUser(): string;
+}
+
+/**
+ * Registers a describe's before/after hooks: starts a fake model server with `options`, points the
+ * settings at it (`useFakeModel`), opens a new chat when `newChat` says so; after the suite, clears
+ * those settings and closes the server. Call it inside the `describe`, after hooks that must run first.
+ */
+export function fakeModelForSuite(options: FakeOpenAiOptions, settings: FakeModelSettings & { newChat?: boolean } = {}): FakeModelSuite {
+  let fake: FakeOpenAi | undefined;
+  before(async () => {
+    const sprout = await sproutApi();
+    fake = await startFakeOpenAi(options);
+    await useFakeModel(sprout, fake, settings);
+    if (settings.newChat === true) await vscode.commands.executeCommand('sprout.newChat');
+  });
+  after(async () => {
+    await resetSettings(fakeModelKeys(settings));
+    await fake?.close();
+  });
+  const started = (): FakeOpenAi => {
+    if (fake === undefined) throw new Error("the fake model is started in the suite's before hook");
+    return fake;
+  };
+  return {
+    get fake() {
+      return started();
+    },
+    lastUser: () => {
+      const messages = (started().chatRequests().at(-1)?.body as { messages: { role: string; content?: unknown }[] }).messages;
+      return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+    },
+  };
 }

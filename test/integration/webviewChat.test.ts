@@ -6,37 +6,22 @@
 // the notice, tool cards and the turn footer post what the user asked for; a short, wide view (the
 // bottom panel) keeps half its height for the conversation, its setup buttons on screen.
 import * as assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { openWebviewPage, type WebviewPage } from './webviewPage';
+import { test } from 'node:test';
+import { chatState, webviewPageForFile } from './webviewPage';
 
-let view: WebviewPage | undefined;
-let page: Page;
+const state = (entries: unknown[], extra: Record<string, unknown> = {}): unknown =>
+  chatState({
+    entries,
+    hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' },
+    ...extra,
+  });
 
-const state = (entries: unknown[], extra: Record<string, unknown> = {}): unknown => ({
-  chatId: 'c',
-  entries,
-  running: false,
-  draft: '',
-  setup: null,
-  notice: null,
-  hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' },
-  ...extra,
-});
+const view = webviewPageForFile({ highlighter: true, viewport: { width: 420, height: 640 } });
 
-before(async () => {
-  view = await openWebviewPage({ highlighter: true, viewport: { width: 420, height: 640 } });
-  page = view.page;
-});
-
-after(async () => {
-  await view?.close();
-});
-
-const send = (message: unknown): Promise<void> => view!.send(message);
-const frames = (): Promise<unknown> => view!.frames();
-const posted = (): Promise<Array<Record<string, unknown>>> => view!.posted();
-const clearPosted = (): Promise<void> => view!.clearPosted();
+const send = (message: unknown): Promise<void> => view.send(message);
+const frames = (): Promise<unknown> => view.frames();
+const posted = (): Promise<Array<Record<string, unknown>>> => view.posted();
+const clearPosted = (): Promise<void> => view.clearPosted();
 
 function longAnswer(): string {
   const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i}); // a line of code`).join('\n');
@@ -45,67 +30,67 @@ function longAnswer(): string {
 
 test('the empty state offers example prompts and the hooks line; a click puts the prompt in the box', async () => {
   await send({ type: 'snapshot', state: state([]) });
-  assert.equal(await page.locator('[data-testid=example-prompt]').count(), 3);
-  assert.match((await page.locator('[data-testid=empty-hooks]').textContent()) ?? '', /Completion check: tests/);
-  assert.match((await page.locator('[data-testid=hooks-summary]').textContent()) ?? '', /Completion check: tests · 3 of 3 left/);
-  await page.locator('[data-testid=example-prompt]').first().click();
-  assert.equal(await page.locator('[data-testid=chat-input]').inputValue(), 'Explain how this project is organised');
+  assert.equal(await view.page.locator('[data-testid=example-prompt]').count(), 3);
+  assert.match((await view.page.locator('[data-testid=empty-hooks]').textContent()) ?? '', /Completion check: tests/);
+  assert.match((await view.page.locator('[data-testid=hooks-summary]').textContent()) ?? '', /Completion check: tests · 3 of 3 left/);
+  await view.page.locator('[data-testid=example-prompt]').first().click();
+  assert.equal(await view.page.locator('[data-testid=chat-input]').inputValue(), 'Explain how this project is organised');
 });
 
 test('an approval after a long answer is scrolled into view and announced, even when the user scrolled up', async () => {
   await send({ type: 'snapshot', state: state([{ kind: 'user', id: 'u', text: 'Write the file' }], { running: true }) });
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'a', text: longAnswer(), done: true } });
   await frames();
-  const atEnd = await page.evaluate(() => {
+  const atEnd = await view.page.evaluate(() => {
     const log = document.querySelector('.log')!;
     return log.scrollHeight - log.scrollTop - log.clientHeight;
   });
   assert.ok(atEnd < 30, `the view follows the answer to its end (${atEnd} px left)`);
-  await page.evaluate(() => (document.querySelector('.log')!.scrollTop = 0));
+  await view.page.evaluate(() => (document.querySelector('.log')!.scrollTop = 0));
   await frames();
-  assert.equal(await page.locator('[data-testid=jump-latest]').isVisible(), true, 'scrolled up: Jump to latest shows');
+  assert.equal(await view.page.locator('[data-testid=jump-latest]').isVisible(), true, 'scrolled up: Jump to latest shows');
   await send({ type: 'entry', entry: { kind: 'tool', id: 't-1', name: 'workspace__write_file', args: '{"path":"src/a.ts","content":"x"}', status: 'running' } });
   await send({
     type: 'entry',
     entry: { kind: 'tool', id: 't-1', name: 'workspace__write_file', args: '{"path":"src/a.ts","content":"x"}', status: 'awaiting_approval', approvalId: 'q', approvalScopes: ['once', 'chat', 'workspace'] },
   });
   await frames();
-  const view = await page.evaluate(() => {
+  const shown = await view.page.evaluate(() => {
     const log = document.querySelector('.log')!.getBoundingClientRect();
     const buttons = document.querySelector('[data-testid=approval] .approval-buttons')!.getBoundingClientRect();
     return { inside: buttons.top >= log.top && buttons.bottom <= log.bottom, said: document.querySelector('[data-testid=announcer]')?.textContent ?? '' };
   });
-  assert.equal(view.inside, true, 'the approval buttons are on screen');
-  assert.match(view.said, /Approval needed: Sprout wants to write file src\/a\.ts/);
-  assert.match((await page.locator('[data-testid=tool-card] .tool-arg').first().textContent()) ?? '', /src\/a\.ts/);
+  assert.equal(shown.inside, true, 'the approval buttons are on screen');
+  assert.match(shown.said, /Approval needed: Sprout wants to write file src\/a\.ts/);
+  assert.match((await view.page.locator('[data-testid=tool-card] .tool-arg').first().textContent()) ?? '', /src\/a\.ts/);
   await clearPosted();
-  await page.click('[data-testid=tool-approve]');
+  await view.page.click('[data-testid=tool-approve]');
   assert.deepEqual(await posted(), [{ type: 'approve', approvalId: 'q', scope: 'once' }]);
   // Back at the end for the next test (a click on "Jump to latest" would wait for a button already hidden).
-  await page.evaluate(() => {
+  await view.page.evaluate(() => {
     const log = document.querySelector('.log')!;
     log.scrollTop = log.scrollHeight;
   });
 });
 
 test("the user's own new message brings the view back to the end, wherever it was scrolled", async () => {
-  await page.evaluate(() => (document.querySelector('.log')!.scrollTop = 0));
+  await view.page.evaluate(() => (document.querySelector('.log')!.scrollTop = 0));
   await frames();
   await send({ type: 'entry', entry: { kind: 'user', id: 'u-again', text: 'And now?' } });
   await frames();
-  const left = await page.evaluate(() => {
+  const left = await view.page.evaluate(() => {
     const log = document.querySelector('.log')!;
     return log.scrollHeight - log.scrollTop - log.clientHeight;
   });
   assert.ok(left < 30, `the new message is at the end, in view (${left} px left)`);
-  assert.equal(await page.locator('[data-testid=jump-latest]').isVisible(), false);
+  assert.equal(await view.page.locator('[data-testid=jump-latest]').isVisible(), false);
 });
 
 test('code blocks: a toolbar above the code, highlighting, long lines scroll instead of wrapping', async () => {
   const long = `const x = "${'y'.repeat(400)}";`;
   await send({ type: 'entry', entry: { kind: 'assistant', id: 'code', text: `\`\`\`ts src/long.ts\n${long}\nfunction f() { return 1; }\n\`\`\``, done: true } });
   await frames();
-  const block = await page.evaluate(() => {
+  const block = await view.page.evaluate(() => {
     const blocks = document.querySelectorAll('.code-block');
     const node = blocks.item(blocks.length - 1);
     const toolbar = node.querySelector('.code-toolbar')!.getBoundingClientRect();
@@ -120,19 +105,19 @@ test('code blocks: a toolbar above the code, highlighting, long lines scroll ins
   });
   assert.deepEqual(block, { below: true, scrolls: true, keywords: 3, label: 'ts · src/long.ts', apply: 'Apply to src/long.ts' });
   await clearPosted();
-  await page.locator('.code-block').last().locator('[data-action=apply-code]').click();
-  await page.locator('.code-block').last().locator('[data-action=insert-code]').click();
+  await view.page.locator('.code-block').last().locator('[data-action=apply-code]').click();
+  await view.page.locator('.code-block').last().locator('[data-action=insert-code]').click();
   const sent = await posted();
   assert.deepEqual(sent.map((m) => [m['type'], m['path']]), [['applyCode', 'src/long.ts'], ['insertCode', undefined]]);
 });
 
 test('the message box keeps its width when Stop replaces Send, and grows with its text', async () => {
-  const box = page.locator('[data-testid=chat-input]');
+  const box = view.page.locator('[data-testid=chat-input]');
   const idle = await box.boundingBox();
   await send({ type: 'running', running: true });
   const busy = await box.boundingBox();
   assert.equal(busy?.width, idle?.width);
-  assert.equal(await page.locator('[data-testid=stop]').isVisible(), true);
+  assert.equal(await view.page.locator('[data-testid=stop]').isVisible(), true);
   await box.fill('one\ntwo\nthree\nfour');
   await box.dispatchEvent('input');
   const grown = await box.boundingBox();
@@ -140,15 +125,15 @@ test('the message box keeps its width when Stop replaces Send, and grows with it
   await send({ type: 'running', running: false });
   await box.fill('');
   // The box saves its draft a moment after the last keystroke: wait for it, so it is not posted during the next test.
-  await page.waitForFunction(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.some((m) => m['type'] === 'draft' && m['text'] === ''));
+  await view.page.waitForFunction(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.some((m) => m['type'] === 'draft' && m['text'] === ''));
 });
 
 test('the message box\'s placeholder fits on its line in a side bar of the default width', async () => {
   // VS Code's side bar opens 300 px wide; the webview inside it is narrower still.
-  await page.setViewportSize({ width: 280, height: 640 });
+  await view.page.setViewportSize({ width: 280, height: 640 });
   try {
     await send({ type: 'snapshot', state: state([]) });
-    const fit = await page.locator('[data-testid=chat-input]').evaluate((box: HTMLTextAreaElement) => {
+    const fit = await view.page.locator('[data-testid=chat-input]').evaluate((box: HTMLTextAreaElement) => {
       const style = getComputedStyle(box);
       const context = document.createElement('canvas').getContext('2d')!;
       context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
@@ -158,39 +143,39 @@ test('the message box\'s placeholder fits on its line in a side bar of the defau
     assert.ok(fit.text.length > 0, 'the box has a placeholder');
     assert.ok(fit.needs <= fit.room, `"${fit.text}" needs ${fit.needs.toFixed(0)} px, the box has ${fit.room} px`);
   } finally {
-    await page.setViewportSize({ width: 420, height: 640 });
+    await view.page.setViewportSize({ width: 420, height: 640 });
   }
 });
 
 test('the notice is dismissible, the diff and undo actions post their requests', async () => {
   await send({ type: 'notice', notice: 'Restricted Mode: Sprout does not start db.' });
-  assert.equal(await page.locator('[data-testid=notice]').isVisible(), true);
+  assert.equal(await view.page.locator('[data-testid=notice]').isVisible(), true);
   await clearPosted();
-  await page.click('[data-testid=dismiss-notice]');
+  await view.page.click('[data-testid=dismiss-notice]');
   await send({ type: 'entry', entry: { kind: 'tool', id: 't-9', name: 'workspace__edit_file', args: '{"path":"b.ts"}', status: 'ok', result: 'ok', change: { path: 'b.ts', undone: false } } });
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'o9', reason: 'end_turn', turn: 2, files: { paths: ['b.ts'], undone: false }, checks: [{ server: 'tests', hook: '_Stop', durationMs: 4 }] } });
-  await page.locator('[data-testid=open-diff]').last().click();
-  await page.locator('[data-testid=undo-turn]').last().click();
+  await view.page.locator('[data-testid=open-diff]').last().click();
+  await view.page.locator('[data-testid=undo-turn]').last().click();
   assert.deepEqual(await posted(), [{ type: 'dismissNotice' }, { type: 'openDiff', entryId: 't-9' }, { type: 'undoTurn', turn: 2 }]);
-  assert.match((await page.locator('[data-testid=checks-passed]').last().textContent()) ?? '', /Completion check passed \(tests\)/);
+  assert.match((await view.page.locator('[data-testid=checks-passed]').last().textContent()) ?? '', /Completion check passed \(tests\)/);
 });
 
 test("a command's card in a Sprout terminal has Show terminal, which posts its request", async () => {
   await clearPosted();
   await send({ type: 'entry', entry: { kind: 'tool', id: 't-run', name: 'workspace__run_command', args: '{"command":"npm test"}', status: 'running', terminal: true } });
   await send({ type: 'entry', entry: { kind: 'tool', id: 't-hidden', name: 'workspace__run_command', args: '{"command":"ls"}', status: 'ok', result: 'ok' } });
-  assert.equal(await page.locator('[data-testid=show-terminal]').count(), 1, 'only the card in a terminal has the button');
-  await page.locator('[data-testid=show-terminal]').click();
+  assert.equal(await view.page.locator('[data-testid=show-terminal]').count(), 1, 'only the card in a terminal has the button');
+  await view.page.locator('[data-testid=show-terminal]').click();
   assert.deepEqual(await posted(), [{ type: 'showTerminal', entryId: 't-run' }]);
 });
 
 test("a user message's Rewind to here posts its number; an unresolved turn offers Back to last green", async () => {
   await clearPosted();
   await send({ type: 'entry', entry: { kind: 'user', id: 'u7', text: 'make the tests pass', prompt: 3 } });
-  await page.locator('[data-testid=user-message]').last().hover();
-  await page.locator('[data-testid=rewind]').last().click();
+  await view.page.locator('[data-testid=user-message]').last().hover();
+  await view.page.locator('[data-testid=rewind]').last().click();
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'o7', reason: 'end_turn', turn: 2, unresolved: { cause: 'budget_exhausted', objections: [{ server: 'tests', text: '1 failing' }] } } });
-  await page.locator('[data-testid=back-to-green]').last().click();
+  await view.page.locator('[data-testid=back-to-green]').last().click();
   assert.deepEqual(await posted(), [{ type: 'rewind', prompt: 3 }, { type: 'backToGreen' }]);
 });
 
@@ -199,7 +184,7 @@ test("each turn's end draws its _Stop verdict: Green, Not green (on a card too),
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'v1', reason: 'end_turn', turn: 4, verdict: 'passed', checks: [{ server: 'tests', hook: '_Stop', durationMs: 4 }] } });
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'v2', reason: 'end_turn', turn: 5, verdict: 'objected', unresolved: { cause: 'declined', objections: [{ server: 'tests', text: '1 failing' }] } } });
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'v3', reason: 'end_turn', turn: 6, verdict: 'none' } });
-  const badges = page.locator('[data-testid=turn-verdict]');
+  const badges = view.page.locator('[data-testid=turn-verdict]');
   const last3 = async (): Promise<Array<[string | null, string]>> => {
     const all = await badges.all();
     return Promise.all(all.slice(-3).map(async (b) => [await b.getAttribute('data-verdict'), (await b.textContent()) ?? ''] as [string | null, string]));
@@ -215,42 +200,42 @@ test('"No checks" is not drawn while no completion check exists; a verdict of ch
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'n2', reason: 'error', message: 'The model failed.', turn: 8, verdict: 'none' } });
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'n3', reason: 'end_turn', turn: 9, verdict: 'passed', checks: [{ server: 'tests', hook: '_Stop', durationMs: 4 }] } });
   await frames();
-  assert.equal(await page.locator('[data-verdict=none]:visible').count(), 0, 'no "No checks" on any turn');
-  assert.equal(await page.locator('[data-testid=turn-outcome][data-reason=error] .turn-footer').last().isVisible(), false, "the error card keeps no empty footer row");
-  assert.equal(await page.locator('[data-verdict=passed]').last().isVisible(), true, 'checks that ran still show their verdict');
+  assert.equal(await view.page.locator('[data-verdict=none]:visible').count(), 0, 'no "No checks" on any turn');
+  assert.equal(await view.page.locator('[data-testid=turn-outcome][data-reason=error] .turn-footer').last().isVisible(), false, "the error card keeps no empty footer row");
+  assert.equal(await view.page.locator('[data-verdict=passed]').last().isVisible(), true, 'checks that ran still show their verdict');
   await send({ type: 'hooks', hooks: { state: 'on', text: 'Completion check: tests · 3 of 3 left', tooltip: '3 objections left in this chat' } });
   await frames();
-  assert.equal(await page.locator('[data-verdict=none]').last().isVisible(), true, 'a check exists again: "No checks" says the turn is no green state');
+  assert.equal(await view.page.locator('[data-verdict=none]').last().isVisible(), true, 'a check exists again: "No checks" says the turn is no green state');
 });
 
 test("a handoff button picks its agent and puts its prompt in the box; one with send: true sends it as that agent", async () => {
   // VS Code's custom agents' `handoffs` (https://code.visualstudio.com/docs/copilot/customization/custom-agents#_handoffs).
   await send({ type: 'agents', agents: [{ name: 'test-runner', description: 'Runs the tests', source: '.claude/agents/test-runner.md' }] });
   await send({ type: 'handoffs', handoffs: [{ label: 'Run it', agent: 'test-runner', prompt: 'Run the tests.' }] });
-  const handoff = page.locator('[data-testid=handoff]');
+  const handoff = view.page.locator('[data-testid=handoff]');
   assert.equal(await handoff.count(), 1);
   await clearPosted();
   await handoff.click();
-  assert.equal(await page.locator('[data-testid=mode-picker]').inputValue(), 'agent:test-runner', 'its agent is picked');
-  assert.equal(await page.locator('[data-testid=chat-input]').inputValue(), 'Run the tests.');
-  assert.equal(await page.locator('[data-testid=handoffs]').isVisible(), false, 'the buttons are gone once one is used');
+  assert.equal(await view.page.locator('[data-testid=mode-picker]').inputValue(), 'agent:test-runner', 'its agent is picked');
+  assert.equal(await view.page.locator('[data-testid=chat-input]').inputValue(), 'Run the tests.');
+  assert.equal(await view.page.locator('[data-testid=handoffs]').isVisible(), false, 'the buttons are gone once one is used');
   assert.deepEqual(await posted(), [], 'not sent: the user reads the prompt first');
-  await page.locator('[data-testid=chat-input]').fill('');
-  await page.locator('[data-testid=mode-picker]').selectOption('agent');
+  await view.page.locator('[data-testid=chat-input]').fill('');
+  await view.page.locator('[data-testid=mode-picker]').selectOption('agent');
 
   await send({ type: 'handoffs', handoffs: [{ label: 'Ship', agent: 'TEST-RUNNER', prompt: 'Ship it.', send: true }] });
-  await page.locator('[data-testid=handoff]').click();
+  await view.page.locator('[data-testid=handoff]').click();
   const sent = (await posted()).filter((m) => m['type'] === 'send');
   assert.equal(sent.length, 1, JSON.stringify(await posted()));
   assert.equal(sent[0]?.['text'], 'Ship it.');
   assert.equal(sent[0]?.['agent'], 'test-runner', 'the agent by its own name, matched in any case');
-  await page.locator('[data-testid=mode-picker]').selectOption('agent');
+  await view.page.locator('[data-testid=mode-picker]').selectOption('agent');
 });
 
 test('a short, wide view (the bottom panel) keeps half its height for the conversation, with the setup card and with a running chat', async () => {
   // About what the bottom panel gives the webview in a 900 px high window.
-  await page.setViewportSize({ width: 900, height: 260 });
-  const logShare = (): Promise<number> => page.evaluate(() => document.querySelector('.log')!.getBoundingClientRect().height / window.innerHeight);
+  await view.page.setViewportSize({ width: 900, height: 260 });
+  const logShare = (): Promise<number> => view.page.evaluate(() => document.querySelector('.log')!.getBoundingClientRect().height / window.innerHeight);
   const setup = { reason: 'Sprout needs an API key for api.openai.com, or the URL of a local OpenAI-compatible server.', needsKey: true, needsModel: true, vscodeModels: false, pendingPrompt: 'Add a discount function to src/cart.ts' };
   try {
     await send({ type: 'snapshot', state: state([], { setup }) });
@@ -259,9 +244,9 @@ test('a short, wide view (the bottom panel) keeps half its height for the conver
     assert.ok(withSetup >= 0.5, `with the setup card the conversation keeps ${(withSetup * 100).toFixed(0)}% of the view`);
     // Every step stays on screen and answers a click, in the panel and in a short view half as wide.
     for (const width of [900, 480]) {
-      await page.setViewportSize({ width, height: 260 });
+      await view.page.setViewportSize({ width, height: 260 });
       await clearPosted();
-      const buttons = page.locator('[data-testid=setup-card] [data-testid^=setup-]');
+      const buttons = view.page.locator('[data-testid=setup-card] [data-testid^=setup-]');
       assert.equal(await buttons.count(), 3);
       for (const b of await buttons.all()) {
         const box = await b.boundingBox();
@@ -271,7 +256,7 @@ test('a short, wide view (the bottom panel) keeps half its height for the conver
       // What the buttons posted (the composer may save its draft between the clicks, on a timer of its own).
       assert.deepEqual((await posted()).filter((m) => m['type'] === 'setup').map((m) => m['action']), ['setApiKey', 'setBaseUrl', 'selectModel']);
     }
-    await page.setViewportSize({ width: 900, height: 260 });
+    await view.page.setViewportSize({ width: 900, height: 260 });
     const model = { label: 'fake-model', source: 'openai', detail: 'fake-model at localhost' };
     const entries = [{ kind: 'user', id: 'u', text: 'Explain the plan' }, { kind: 'assistant', id: 'a', text: longAnswer(), done: false }];
     await send({ type: 'snapshot', state: state(entries, { running: true, model, usage: { used: 4000, window: 128000, estimated: false } }) });
@@ -279,19 +264,19 @@ test('a short, wide view (the bottom panel) keeps half its height for the conver
     const running = await logShare();
     assert.ok(running >= 0.5, `in a running chat the conversation keeps ${(running * 100).toFixed(0)}% of the view`);
     // A long draft grown in the side bar shrinks when the view moves to the panel, and stays out of the conversation's half.
-    await page.setViewportSize({ width: 420, height: 640 });
-    const box = page.locator('[data-testid=chat-input]');
+    await view.page.setViewportSize({ width: 420, height: 640 });
+    const box = view.page.locator('[data-testid=chat-input]');
     await box.fill('one\ntwo\nthree\nfour\nfive\nsix\nseven\neight');
     await box.dispatchEvent('input');
     assert.ok(((await box.boundingBox())?.height ?? 0) > 130, 'the draft grew in the tall view');
-    await page.setViewportSize({ width: 900, height: 260 });
+    await view.page.setViewportSize({ width: 900, height: 260 });
     await frames();
     const drafting = await logShare();
     assert.ok(drafting >= 0.5, `with a long draft the conversation keeps ${(drafting * 100).toFixed(0)}% of the view`);
     await box.fill('');
-    await page.waitForFunction(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.some((m) => m['type'] === 'draft' && m['text'] === ''));
+    await view.page.waitForFunction(() => (window as unknown as { __posted: Array<Record<string, unknown>> }).__posted.some((m) => m['type'] === 'draft' && m['text'] === ''));
   } finally {
-    await page.setViewportSize({ width: 420, height: 640 });
+    await view.page.setViewportSize({ width: 420, height: 640 });
   }
 });
 
@@ -300,18 +285,18 @@ test('a command no rule allows offers "Always allow" its first words, as text; t
   const entry = { kind: 'tool', id: 't-rule', name: 'workspace__run_command', args: '{"command":"npm test -- -t x"}', status: 'awaiting_approval', approvalId: 'r', approvalScopes: ['once', 'chat', 'workspace', 'rule'] };
   await send({ type: 'snapshot', state: state([{ ...entry, approvalRule: 'npm test' }], { running: true }) });
   await frames();
-  assert.equal((await page.locator('[data-testid=tool-approve-rule]').textContent())?.trim(), 'Always allow “npm test”');
+  assert.equal((await view.page.locator('[data-testid=tool-approve-rule]').textContent())?.trim(), 'Always allow “npm test”');
   await clearPosted();
-  await page.click('[data-testid=tool-approve-rule]');
+  await view.page.click('[data-testid=tool-approve-rule]');
   assert.deepEqual(await posted(), [{ type: 'approve', approvalId: 'r', scope: 'rule' }]);
   // The words come from the model's command: shown as text, never as markup.
   await send({ type: 'snapshot', state: state([{ ...entry, approvalId: 'r2', approvalRule: hostile }], { running: true }) });
   await frames();
-  assert.equal((await page.locator('[data-testid=tool-approve-rule]').textContent())?.trim(), `Always allow “${hostile}”`);
-  assert.equal(await page.locator('[data-testid=approval] img').count(), 0);
-  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.equal((await view.page.locator('[data-testid=tool-approve-rule]').textContent())?.trim(), `Always allow “${hostile}”`);
+  assert.equal(await view.page.locator('[data-testid=approval] img').count(), 0);
+  assert.equal(await view.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
   // Not offered (a compound command, a protected write): no such button.
   await send({ type: 'snapshot', state: state([{ ...entry, approvalId: 'r3', approvalScopes: ['once', 'chat', 'workspace'] }], { running: true }) });
   await frames();
-  assert.equal(await page.locator('[data-testid=tool-approve-rule]').count(), 0);
+  assert.equal(await view.page.locator('[data-testid=tool-approve-rule]').count(), 0);
 });

@@ -4,29 +4,17 @@
 // file; a `_PreToolUse` denial is said on its tool card, an injection is a card naming its hook and
 // server, and the footer counts the quiet calls. Hook text is always text, never markup.
 import * as assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { openWebviewPage, type WebviewPage } from './webviewPage';
+import { test } from 'node:test';
+import { chatState, webviewPageForFile } from './webviewPage';
 
-let view: WebviewPage | undefined;
-let page: Page;
+const view = webviewPageForFile({ first: [{ type: 'snapshot', state: chatState({ chatId: 'h', running: true }) }] });
 
-before(async () => {
-  view = await openWebviewPage();
-  page = view.page;
-  await view.send({ type: 'snapshot', state: { chatId: 'h', entries: [], running: true, draft: '', setup: null, notice: null } });
-});
-
-after(async () => {
-  await view?.close();
-});
-
-const send = (message: unknown): Promise<void> => view!.send(message);
+const send = (message: unknown): Promise<void> => view.send(message);
 
 test('a turn cut by the round cap with an objection standing says so and offers Continue anyway', async () => {
   const objection = { server: 'tests', text: '2 tests fail <b>not bold</b>' };
   await send({ type: 'entry', entry: { kind: 'outcome', id: 'o1', reason: 'max_rounds', unresolved: { cause: 'max_rounds', objections: [objection] } } });
-  const card = await page.evaluate(() => {
+  const card = await view.page.evaluate(() => {
     const node = document.querySelector('[data-testid=turn-outcome][data-reason=max_rounds]');
     return { head: node?.querySelector('.head')?.textContent, why: node?.querySelector('.unresolved')?.textContent, hook: node?.querySelector('.hook-text')?.textContent, bold: node?.querySelectorAll('b').length };
   });
@@ -36,8 +24,8 @@ test('a turn cut by the round cap with an objection standing says so and offers 
     hook: 'tests: 2 tests fail <b>not bold</b>',
     bold: 0,
   });
-  await page.click('[data-testid=turn-outcome][data-reason=max_rounds] [data-testid=continue-anyway]');
-  const posted = await page.evaluate(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.map((m) => m.type));
+  await view.page.click('[data-testid=turn-outcome][data-reason=max_rounds] [data-testid=continue-anyway]');
+  const posted = await view.page.evaluate(() => (window as unknown as { __posted: Array<{ type: string }> }).__posted.map((m) => m.type));
   assert.ok(posted.includes('continueAnyway'), `posted: ${posted.join(', ')}`);
 });
 
@@ -47,7 +35,7 @@ test('an objection that carries failing tests lists them; each opens its file at
     { name: '<img src=x onerror=alert(1)> no file', message: 'boom <b>not bold</b>' },
   ];
   await send({ type: 'entry', entry: { kind: 'objection', id: 'obj1', server: 'tests', text: 'The tests fail.', used: 1, max: 3, failures } });
-  const card = await page.evaluate(() => {
+  const card = await view.page.evaluate(() => {
     const node = document.querySelector('[data-testid=hook-objection]:last-of-type');
     const items = [...(node?.querySelectorAll('[data-testid=objection-failure]') ?? [])];
     return {
@@ -68,10 +56,10 @@ test('an objection that carries failing tests lists them; each opens its file at
     injected: 0,
     hookText: 'The tests fail.',
   });
-  await page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
-  await page.click('[data-testid=hook-objection] [data-testid=failure-open]');
-  await page.click('[data-testid=hook-objection] [data-testid=show-in-testing]');
-  const posted = await page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
+  await view.page.evaluate(() => ((window as unknown as { __posted: unknown[] }).__posted.length = 0));
+  await view.page.click('[data-testid=hook-objection] [data-testid=failure-open]');
+  await view.page.click('[data-testid=hook-objection] [data-testid=show-in-testing]');
+  const posted = await view.page.evaluate(() => (window as unknown as { __posted: unknown[] }).__posted);
   assert.deepEqual(posted, [{ type: 'openLocation', file: 'src/cart.test.js', line: 5 }, { type: 'showInTesting' }]);
 });
 
@@ -82,7 +70,7 @@ test('a monorepo objection groups its failing tests by package, package names as
     { name: 'one item', file: 'packages/cart/src/cart.test.js', line: 12, message: 'Expected: 4', package: '@mono/cart' },
   ];
   await send({ type: 'entry', entry: { kind: 'objection', id: 'obj-mono', server: 'tests', text: 'The tests fail.', used: 1, max: 3, failures } });
-  const groups = await page.evaluate(() => {
+  const groups = await view.page.evaluate(() => {
     const node = [...document.querySelectorAll('[data-testid=hook-objection]')].pop();
     return {
       groups: [...(node?.querySelectorAll('[data-testid=failure-package]') ?? [])].map((g) => ({
@@ -112,7 +100,7 @@ test('a call a _PreToolUse hook denied says "Blocked by <server>: <text>" on its
     type: 'entry',
     entry: { kind: 'outcome', id: 'o-hooks', reason: 'end_turn', turn: 0, checks: [{ server: 'guard', hook: '_PreToolUse', durationMs: 9, calls: 2 }, { server: 'tests', hook: '_Stop', durationMs: 4 }] },
   });
-  const view = await page.evaluate(() => {
+  const shown = await view.page.evaluate(() => {
     const card = document.querySelector<HTMLElement>('[data-testid=tool-card][data-status=denied]');
     const injection = document.querySelector<HTMLDetailsElement>('[data-testid=hook-injection]');
     return {
@@ -129,10 +117,10 @@ test('a call a _PreToolUse hook denied says "Blocked by <server>: <text>" on its
       checksText: [...document.querySelectorAll('[data-testid=checks-passed]')].at(-1)?.textContent,
     };
   });
-  assert.equal(await page.locator('[data-testid=tool-blocked]').isVisible(), true, 'the denial shows without opening the card');
-  assert.match(view.details, /Hook _UserPromptSubmit of the MCP server ctx/);
+  assert.equal(await view.page.locator('[data-testid=tool-blocked]').isVisible(), true, 'the denial shows without opening the card');
+  assert.match(shown.details, /Hook _UserPromptSubmit of the MCP server ctx/);
   assert.deepEqual(
-    { ...view, details: undefined },
+    { ...shown, details: undefined },
     {
       blocked: `Blocked by guard: ${hostile}`,
       state: undefined,

@@ -4,28 +4,17 @@
 // shows its answer (`mentionItems`, through the zod protocol), a stale answer is not shown; picking is
 // not sending, and the message goes as typed.
 import * as assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openWebviewPage, type WebviewPage } from './webviewPage';
+import { chatState, HOOKS_OFF, webviewPageForFile } from './webviewPage';
 
-let view: WebviewPage | undefined;
-let page: Page;
+const state = chatState({ hooks: HOOKS_OFF });
 
-const state = { chatId: 'c', entries: [], running: false, draft: '', setup: null, notice: null, hooks: { state: 'off', text: '', tooltip: '' } };
+const view = webviewPageForFile({ viewport: { width: 420, height: 640 }, first: [{ type: 'snapshot', state }] });
 
-before(async () => {
-  view = await openWebviewPage({ viewport: { width: 420, height: 640 } });
-  page = view.page;
-  await view.send({ type: 'snapshot', state });
-});
-
-after(async () => {
-  await view?.close();
-});
-
-const input = (): ReturnType<Page['locator']> => page.locator('[data-testid=chat-input]');
-const names = async (): Promise<string[]> => page.locator('[data-testid=mention-item] .slash-name').allTextContents();
-const menuHidden = (): Promise<boolean> => page.locator('[data-testid=mention-menu]').isHidden();
+const input = (): ReturnType<Page['locator']> => view.page.locator('[data-testid=chat-input]');
+const names = async (): Promise<string[]> => view.page.locator('[data-testid=mention-item] .slash-name').allTextContents();
+const menuHidden = (): Promise<boolean> => view.page.locator('[data-testid=mention-menu]').isHidden();
 
 test('`#` lists every mention; letters narrow it; Enter puts a complete one in place of the word, with a space', async () => {
   await input().fill('');
@@ -36,21 +25,21 @@ test('`#` lists every mention; letters narrow it; Enter puts a complete one in p
   await input().press('Enter');
   assert.equal(await input().inputValue(), 'fix #problems ');
   assert.equal(await menuHidden(), true);
-  assert.equal((await view!.posted()).filter((m) => m.type === 'send').length, 0, 'picking is not sending');
+  assert.equal((await view.posted()).filter((m) => m.type === 'send').length, 0, 'picking is not sending');
 });
 
 test('`#resource:` asks the host and shows its answer; a pick inserts the whole mention; Escape closes', async () => {
-  await view!.clearPosted();
+  await view.clearPosted();
   await input().fill('');
   await input().pressSequentially('read #res');
   await input().press('Tab');
   assert.equal(await input().inputValue(), 'read #resource:', 'an argument follows: no space');
-  const asked = (await view!.posted()).filter((m) => m.type === 'completeMention');
+  const asked = (await view.posted()).filter((m) => m.type === 'completeMention');
   assert.deepEqual(asked.at(-1), { type: 'completeMention', kind: 'resource', query: '' });
   // An answer for text the box no longer holds is not shown.
-  await view!.send({ type: 'mentionItems', kind: 'resource', query: 'old', items: [{ insert: '#resource:x:old', description: 'stale' }] });
+  await view.send({ type: 'mentionItems', kind: 'resource', query: 'old', items: [{ insert: '#resource:x:old', description: 'stale' }] });
   assert.equal(await menuHidden(), true);
-  await view!.send({
+  await view.send({
     type: 'mentionItems',
     kind: 'resource',
     query: '',
@@ -68,5 +57,5 @@ test('`#resource:` asks the host and shows its answer; a pick inserts the whole 
   await input().press('Escape');
   assert.equal(await menuHidden(), true);
   await input().press('Enter');
-  assert.deepEqual((await view!.posted()).find((m) => m.type === 'send'), { type: 'send', text: 'read #resource:everything:demo://resource/static/document/startup.md #ch' });
+  assert.deepEqual((await view.posted()).find((m) => m.type === 'send'), { type: 'send', text: 'read #resource:everything:demo://resource/static/document/startup.md #ch' });
 });

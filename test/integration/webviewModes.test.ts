@@ -6,35 +6,25 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Page } from 'playwright-core';
-import { openWebviewPage, type WebviewPage } from './webviewPage';
+import { test } from 'node:test';
+import { chatState, HOOKS_OFF, webviewPageForFile } from './webviewPage';
 
 const SHOTS = resolve(__dirname, '..', '..', 'test-results', 'webview');
-let view: WebviewPage | undefined;
-let page: Page;
 
-const state = (chatId: string, entries: unknown[] = []): unknown => ({ chatId, entries, running: false, draft: '', setup: null, notice: null, hooks: { state: 'off', text: '', tooltip: '' } });
+const state = (chatId: string, entries: unknown[] = []): unknown => chatState({ chatId, entries, hooks: HOOKS_OFF });
 
-before(async () => {
-  view = await openWebviewPage({ viewport: { width: 420, height: 640 } });
-  page = view.page;
-});
-
-after(async () => {
-  await view?.close();
-});
+const view = webviewPageForFile({ viewport: { width: 420, height: 640 } });
 
 async function sendPrompt(text: string): Promise<Record<string, unknown> | undefined> {
-  await view!.clearPosted();
-  await page.locator('[data-testid=chat-input]').fill(text);
-  await page.locator('[data-testid=chat-input]').press('Enter');
-  return (await view!.posted()).find((m) => m.type === 'send');
+  await view.clearPosted();
+  await view.page.locator('[data-testid=chat-input]').fill(text);
+  await view.page.locator('[data-testid=chat-input]').press('Enter');
+  return (await view.posted()).find((m) => m.type === 'send');
 }
 
 test('the picked mode goes with the prompt; Agent is the default and is not sent', async () => {
-  await view!.send({ type: 'snapshot', state: state('one') });
-  const picker = page.locator('[data-testid=mode-picker]');
+  await view.send({ type: 'snapshot', state: state('one') });
+  const picker = view.page.locator('[data-testid=mode-picker]');
   assert.equal(await picker.inputValue(), 'agent');
   assert.deepEqual(await picker.locator('option').allTextContents(), ['Agent', 'Ask', 'Plan']);
   assert.deepEqual(await sendPrompt('hello'), { type: 'send', text: 'hello' });
@@ -45,16 +35,16 @@ test('the picked mode goes with the prompt; Agent is the default and is not sent
 });
 
 test('the mode is kept per chat: another chat shows Agent, coming back shows Plan', async () => {
-  await view!.send({ type: 'snapshot', state: state('one') });
-  const picker = page.locator('[data-testid=mode-picker]');
+  await view.send({ type: 'snapshot', state: state('one') });
+  const picker = view.page.locator('[data-testid=mode-picker]');
   await picker.selectOption('plan');
-  await view!.send({ type: 'snapshot', state: state('two') });
+  await view.send({ type: 'snapshot', state: state('two') });
   assert.equal(await picker.inputValue(), 'agent');
   await picker.selectOption('ask');
   assert.deepEqual(await sendPrompt('where is the total?'), { type: 'send', text: 'where is the total?', mode: 'ask' });
-  await view!.send({ type: 'snapshot', state: state('one') });
+  await view.send({ type: 'snapshot', state: state('one') });
   assert.equal(await picker.inputValue(), 'plan');
-  await view!.send({ type: 'snapshot', state: state('two') });
+  await view.send({ type: 'snapshot', state: state('two') });
   assert.equal(await picker.inputValue(), 'ask');
 });
 
@@ -65,12 +55,12 @@ test('a reopened chat starts in the mode of its last message, which is tagged wi
     { kind: 'user', id: 'u2', text: 'plan a discount', mode: 'plan' },
     { kind: 'assistant', id: 'a2', text: '1. Add a field', done: true },
   ];
-  await view!.send({ type: 'snapshot', state: state('reopened', entries) });
-  assert.equal(await page.locator('[data-testid=mode-picker]').inputValue(), 'plan');
-  assert.deepEqual(await page.locator('[data-testid=message-mode]').allTextContents(), ['Ask', 'Plan']);
-  await view!.send({ type: 'snapshot', state: state('plain', [{ kind: 'user', id: 'u', text: 'hi' }]) });
-  assert.equal(await page.locator('[data-testid=mode-picker]').inputValue(), 'agent');
-  assert.equal(await page.locator('[data-testid=message-mode]').count(), 0, 'Agent messages carry no tag');
+  await view.send({ type: 'snapshot', state: state('reopened', entries) });
+  assert.equal(await view.page.locator('[data-testid=mode-picker]').inputValue(), 'plan');
+  assert.deepEqual(await view.page.locator('[data-testid=message-mode]').allTextContents(), ['Ask', 'Plan']);
+  await view.send({ type: 'snapshot', state: state('plain', [{ kind: 'user', id: 'u', text: 'hi' }]) });
+  assert.equal(await view.page.locator('[data-testid=mode-picker]').inputValue(), 'agent');
+  assert.equal(await view.page.locator('[data-testid=message-mode]').count(), 0, 'Agent messages carry no tag');
 });
 
 test('a plan card offers its steps to edit and Approve, which posts the edited text once; approved, the picker goes back to Agent', async () => {
@@ -79,20 +69,20 @@ test('a plan card offers its steps to edit and Approve, which posts the edited t
     { kind: 'assistant', id: 'a1', text: '1. Add a field\n2. Apply it', done: true },
     { kind: 'plan', id: 'p1', steps: ['Add a field', 'Apply it'], state: 'open' },
   ];
-  await view!.send({ type: 'snapshot', state: state('planned', entries) });
-  const picker = page.locator('[data-testid=mode-picker]');
+  await view.send({ type: 'snapshot', state: state('planned', entries) });
+  const picker = view.page.locator('[data-testid=mode-picker]');
   assert.equal(await picker.inputValue(), 'plan');
-  const box = page.locator('[data-testid=plan-steps]');
+  const box = view.page.locator('[data-testid=plan-steps]');
   assert.equal(await box.inputValue(), '1. Add a field\n2. Apply it');
   await box.fill('1. Add a field\n2. Apply it at checkout\n3. Test it');
-  await view!.clearPosted();
-  await page.locator('[data-testid=approve-plan]').click();
-  assert.deepEqual((await view!.posted()).filter((m) => m.type === 'approvePlan'), [{ type: 'approvePlan', text: '1. Add a field\n2. Apply it at checkout\n3. Test it' }]);
-  assert.equal(await page.locator('[data-testid=approve-plan]').isDisabled(), true, 'one click, one approval');
+  await view.clearPosted();
+  await view.page.locator('[data-testid=approve-plan]').click();
+  assert.deepEqual((await view.posted()).filter((m) => m.type === 'approvePlan'), [{ type: 'approvePlan', text: '1. Add a field\n2. Apply it at checkout\n3. Test it' }]);
+  assert.equal(await view.page.locator('[data-testid=approve-plan]').isDisabled(), true, 'one click, one approval');
   mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: join(SHOTS, 'plan-card-open.png') });
-  await view!.send({ type: 'entry', entry: { kind: 'plan', id: 'p1', steps: ['Add a field', 'Apply it at checkout', 'Test it'], state: 'approved' } });
-  assert.match(await page.locator('[data-testid=plan-state]').textContent() ?? '', /Approved: the steps are the todo list/);
-  assert.equal(await page.locator('[data-testid=approve-plan]').count(), 0);
+  await view.page.screenshot({ path: join(SHOTS, 'plan-card-open.png') });
+  await view.send({ type: 'entry', entry: { kind: 'plan', id: 'p1', steps: ['Add a field', 'Apply it at checkout', 'Test it'], state: 'approved' } });
+  assert.match(await view.page.locator('[data-testid=plan-state]').textContent() ?? '', /Approved: the steps are the todo list/);
+  assert.equal(await view.page.locator('[data-testid=approve-plan]').count(), 0);
   assert.equal(await picker.inputValue(), 'agent', 'the approved plan runs in Agent mode, and the picker says so');
 });

@@ -1,9 +1,12 @@
 // The chat webview in a real headless Chromium for tests: the real bundles (built from src with
 // esbuild, the highlighter too when asked) and media/chat.css in a page whose `acquireVsCodeApi`
 // records what the webview posts (`window.__posted`). `send` dispatches a host message as the editor does.
+// `webviewPageForFile` opens one page for a test file (in its `before`, closed in its `after`);
+// `chatState` is the `snapshot` state the files start from.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { buildSync } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../e2e/harness/chromium';
@@ -20,7 +23,13 @@ export interface WebviewPage {
   close(): Promise<void>;
 }
 
-export async function openWebviewPage(options: { highlighter?: boolean; viewport?: { width: number; height: number } } = {}): Promise<WebviewPage> {
+export interface WebviewPageOptions {
+  /** Loads the highlighter bundle too. */
+  highlighter?: boolean;
+  viewport?: { width: number; height: number };
+}
+
+async function openWebviewPage(options: WebviewPageOptions = {}): Promise<WebviewPage> {
   const dir = mkdtempSync(join(tmpdir(), 'sprout-webview-test-'));
   const build = (entry: string, out: string): void =>
     void buildSync({ entryPoints: [join(root, entry)], outfile: join(dir, out), bundle: true, platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'error' });
@@ -43,5 +52,48 @@ export async function openWebviewPage(options: { highlighter?: boolean; viewport
       await browser.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A chat's `snapshot` state: an idle chat `c` with no entries, setup or notice, unless `fields` say otherwise. */
+export const chatState = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+  chatId: 'c',
+  entries: [],
+  running: false,
+  draft: '',
+  setup: null,
+  notice: null,
+  ...fields,
+});
+
+/** The hooks line of a chat with no hooks. */
+export const HOOKS_OFF = { state: 'off', text: '', tooltip: '' };
+
+/**
+ * Registers the file's before/after hooks: one page opened before its tests, after which the `first`
+ * host messages are sent (a snapshot, a command list), closed after them. Call it at the top level of a
+ * test file; `page` and the methods work once the file's `before` ran.
+ */
+export function webviewPageForFile(options: WebviewPageOptions & { first?: unknown[] } = {}): Omit<WebviewPage, 'close'> {
+  let view: WebviewPage | undefined;
+  before(async () => {
+    view = await openWebviewPage(options);
+    for (const message of options.first ?? []) await view.send(message);
+  });
+  after(async () => {
+    await view?.close();
+  });
+  const opened = (): WebviewPage => {
+    if (view === undefined) throw new Error("the webview page is opened in the file's before hook");
+    return view;
+  };
+  return {
+    get page() {
+      return opened().page;
+    },
+    send: (message) => opened().send(message),
+    frames: () => opened().frames(),
+    posted: () => opened().posted(),
+    clearPosted: () => opened().clearPosted(),
   };
 }

@@ -4,14 +4,11 @@
 // Escape closes, a click picks; once the name is complete the message is sent as typed (the host expands
 // it: src/extension/chat/chatCommands.ts, and through the CLI test/integration/cli/cliPrompts.test.ts).
 import * as assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { openWebviewPage, type WebviewPage } from './webviewPage';
+import { chatState, HOOKS_OFF, webviewPageForFile } from './webviewPage';
 
-let view: WebviewPage | undefined;
-let page: Page;
-
-const state = { chatId: 'c', entries: [], running: false, draft: '', setup: null, notice: null, hooks: { state: 'off', text: '', tooltip: '' } };
+const state = chatState({ hooks: HOOKS_OFF });
 const commands = [
   { name: 'new', description: 'Start a new chat', source: 'Sprout' },
   { name: 'compact', description: 'Summarise the conversation so far to free context', source: 'Sprout' },
@@ -19,19 +16,10 @@ const commands = [
   { name: 'frontend:component', description: 'Create a component', argumentHint: '[name] [folder]', source: '.claude/commands/frontend/component.md' },
 ];
 
-before(async () => {
-  view = await openWebviewPage({ viewport: { width: 420, height: 640 } });
-  page = view.page;
-  await view.send({ type: 'snapshot', state });
-  await view.send({ type: 'commands', commands });
-});
+const view = webviewPageForFile({ viewport: { width: 420, height: 640 }, first: [{ type: 'snapshot', state }, { type: 'commands', commands }] });
 
-after(async () => {
-  await view?.close();
-});
-
-const input = (): ReturnType<Page['locator']> => page.locator('[data-testid=chat-input]');
-const items = (): Promise<string[]> => page.locator('[data-testid=slash-item]').allTextContents();
+const input = (): ReturnType<Page['locator']> => view.page.locator('[data-testid=chat-input]');
+const items = (): Promise<string[]> => view.page.locator('[data-testid=slash-item]').allTextContents();
 
 test('typing `/` lists every command with its description; more letters narrow it (prefix first, then a name containing them)', async () => {
   await input().fill('');
@@ -46,22 +34,22 @@ test('typing `/` lists every command with its description; more letters narrow i
   assert.deepEqual((await items()).map((t) => t.split(' ')[0]), ['/fix-tests', '/frontend:component']);
   await input().pressSequentially('ix');
   assert.deepEqual(await items(), ['/fix-tests FILEFix the failing tests of a file']);
-  assert.equal(await page.locator('[data-testid=slash-item]').first().getAttribute('title'), '.github/prompts/fix-tests.prompt.md');
+  assert.equal(await view.page.locator('[data-testid=slash-item]').first().getAttribute('title'), '.github/prompts/fix-tests.prompt.md');
 });
 
 test('Down then Enter inserts the second command and does not send; then the message goes as typed', async () => {
-  await view!.clearPosted();
+  await view.clearPosted();
   await input().fill('');
   await input().pressSequentially('/f');
   await input().press('ArrowDown');
-  assert.equal(await page.locator('[data-testid=slash-item][aria-selected=true]').textContent(), '/frontend:component [name] [folder]Create a component');
+  assert.equal(await view.page.locator('[data-testid=slash-item][aria-selected=true]').textContent(), '/frontend:component [name] [folder]Create a component');
   await input().press('Enter');
   assert.equal(await input().inputValue(), '/frontend:component ');
-  assert.equal(await page.locator('[data-testid=slash-menu]').isHidden(), true);
-  assert.equal((await view!.posted()).filter((m) => m.type === 'send').length, 0, 'picking is not sending');
+  assert.equal(await view.page.locator('[data-testid=slash-menu]').isHidden(), true);
+  assert.equal((await view.posted()).filter((m) => m.type === 'send').length, 0, 'picking is not sending');
   await input().pressSequentially('Button src/ui');
   await input().press('Enter');
-  assert.deepEqual((await view!.posted()).find((m) => m.type === 'send'), { type: 'send', text: '/frontend:component Button src/ui' });
+  assert.deepEqual((await view.posted()).find((m) => m.type === 'send'), { type: 'send', text: '/frontend:component Button src/ui' });
 });
 
 test('Tab picks too, Escape closes, a click picks, text that is not a command shows no menu', async () => {
@@ -71,17 +59,17 @@ test('Tab picks too, Escape closes, a click picks, text that is not a command sh
   assert.equal(await input().inputValue(), '/compact ');
   await input().fill('');
   await input().pressSequentially('/n');
-  assert.equal(await page.locator('[data-testid=slash-menu]').isVisible(), true);
+  assert.equal(await view.page.locator('[data-testid=slash-menu]').isVisible(), true);
   await input().press('Escape');
-  assert.equal(await page.locator('[data-testid=slash-menu]').isHidden(), true);
+  assert.equal(await view.page.locator('[data-testid=slash-menu]').isHidden(), true);
   await input().fill('');
   await input().pressSequentially('/fi');
-  await page.locator('[data-testid=slash-item]').first().dispatchEvent('mousedown');
+  await view.page.locator('[data-testid=slash-item]').first().dispatchEvent('mousedown');
   assert.equal(await input().inputValue(), '/fix-tests ');
   await input().fill('');
   await input().pressSequentially('/usr/bin');
-  assert.equal(await page.locator('[data-testid=slash-menu]').isHidden(), true);
+  assert.equal(await view.page.locator('[data-testid=slash-menu]').isHidden(), true);
   await input().fill('');
   await input().pressSequentially('/zzz');
-  assert.equal(await page.locator('[data-testid=slash-menu]').isHidden(), true, 'nothing matches: no menu');
+  assert.equal(await view.page.locator('[data-testid=slash-menu]').isHidden(), true, 'nothing matches: no menu');
 });

@@ -9,53 +9,35 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { HostMessage } from '../../../src/shared/protocol';
-import { sproutApi as api, until } from '../sproutHarness';
+import { sproutApi as api, fakeModelForSuite, until } from '../sproutHarness';
 
-const config = () => vscode.workspace.getConfiguration('sprout');
-const target = vscode.ConfigurationTarget.Workspace;
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
-const keys = ['model.baseUrl', 'model.name', 'mcp.servers', 'mcp.builtinServers'];
 const folder = join(workspaceFolder, 'mentions');
 const everything = join(__dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=Sprout Test', '-c', 'user.email=test@example.com', ...args], { cwd: workspaceFolder, encoding: 'utf8' });
 
 describe('# mentions: problems, folder, changes, resources', function () {
   this.timeout(120_000);
-  let fake: FakeOpenAi | undefined;
   const diagnostics = vscode.languages.createDiagnosticCollection('mentions-test');
 
   before(async () => {
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'a.txt'), 'one\ntwo\nthree\n');
     writeFileSync(join(folder, 'b.txt'), 'b\n');
-    const sprout = await api();
-    sprout.consent.prompt = async () => true;
-    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 8 }, () => fakeReply.text('ok')) });
-    await config().update('model.baseUrl', fake.url, target);
-    await config().update('model.name', 'fake-model', target);
-    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
-    const servers = { everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } };
-    await config().update('mcp.servers', servers, target);
-    const url = fake.url;
-    await until(() => sprout.settings().baseUrl === url && JSON.stringify(config().inspect('mcp.servers')?.workspaceValue) === JSON.stringify(servers), 'settings');
-    await sprout.host.invalidateServers();
-    await vscode.commands.executeCommand('sprout.newChat');
+    (await api()).consent.prompt = async () => true;
   });
 
-  after(async () => {
+  after(() => {
     diagnostics.dispose();
-    for (const key of keys) await config().update(key, undefined, target);
     rmSync(folder, { recursive: true, force: true });
     rmSync(join(workspaceFolder, '.git'), { recursive: true, force: true });
-    await fake?.close();
   });
 
-  const lastUser = (): string => {
-    const messages = (fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: unknown }[] }).messages;
-    return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-  };
+  const servers = { everything: { command: process.execPath, args: [everything, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } };
+  const model = fakeModelForSuite({ models: ['fake-model'], responses: Array.from({ length: 8 }, () => fakeReply.text('ok')) }, { servers, newChat: true });
+  const lastUser = model.lastUser;
 
   it('#problems and #folder: attach the diagnostics and the listing, fenced and labelled', async () => {
     const sprout = await api();
@@ -95,7 +77,7 @@ describe('# mentions: problems, folder, changes, resources', function () {
     await sprout.handle({ type: 'send', text: 'summarise #resource:everything:demo://resource/static/document/features.md' });
     const user = lastUser();
     assert.match(user, /\nAttached: #resource:everything:demo:\/\/resource\/static\/document\/features\.md\n```\nResource demo:\/\/resource\/static\/document\/features\.md \(text\/markdown\) of server "everything":\n# Everything Server - Features\n/);
-    const tools = (fake?.chatRequests().at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
+    const tools = (model.fake.chatRequests().at(-1)?.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
     assert.ok(tools.includes('sprout__list_resources') && tools.includes('sprout__read_resource'), tools.join(', '));
   });
 
@@ -135,31 +117,13 @@ describe('# mentions: problems, folder, changes, resources', function () {
 // its shell integration (a terminal without integration says so).
 describe('# mentions: the last terminal command (real shell integration)', function () {
   this.timeout(150_000);
-  let fake: FakeOpenAi | undefined;
   const terminals: vscode.Terminal[] = [];
 
-  before(async () => {
-    const sprout = await api();
-    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) });
-    await config().update('model.baseUrl', fake.url, target);
-    await config().update('model.name', 'fake-model', target);
-    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
-    const url = fake.url;
-    await until(() => sprout.settings().baseUrl === url, 'settings');
-    await sprout.host.invalidateServers();
-    await vscode.commands.executeCommand('sprout.newChat');
-  });
-
-  after(async () => {
+  after(() => {
     for (const terminal of terminals) terminal.dispose();
-    for (const key of keys) await config().update(key, undefined, target);
-    await fake?.close();
   });
 
-  const lastUser = (): string => {
-    const messages = (fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: unknown }[] }).messages;
-    return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-  };
+  const { lastUser } = fakeModelForSuite({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) }, { newChat: true });
 
   it('#terminalLastCommand attaches the active terminal\'s last command and its exit code; a terminal without shell integration says so', async () => {
     const sprout = await api();
@@ -210,7 +174,6 @@ describe('# mentions: the last terminal command (real shell integration)', funct
 // for minutes. It searches the projects of files open in the editor, so the file is opened in a tab.
 describe('# mentions: a symbol (real TypeScript server)', function () {
   this.timeout(150_000);
-  let fake: FakeOpenAi | undefined;
   const project = join(workspaceFolder, 'mentions-ts');
   const shapes = vscode.Uri.file(join(project, 'src', 'shapes.ts'));
 
@@ -218,28 +181,14 @@ describe('# mentions: a symbol (real TypeScript server)', function () {
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs', noEmit: true }, include: ['src'] }));
     writeFileSync(shapes.fsPath, 'export function areaOfCircle(radius: number): number {\n  return Math.PI * radius * radius;\n}\n\nexport class Square {\n  constructor(readonly side: number) {}\n}\n');
-    const sprout = await api();
-    fake = await startFakeOpenAi({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) });
-    await config().update('model.baseUrl', fake.url, target);
-    await config().update('model.name', 'fake-model', target);
-    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
-    const url = fake.url;
-    await until(() => sprout.settings().baseUrl === url, 'settings');
-    await sprout.host.invalidateServers();
-    await vscode.commands.executeCommand('sprout.newChat');
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const key of keys) await config().update(key, undefined, target);
     rmSync(project, { recursive: true, force: true });
-    await fake?.close();
   });
 
-  const lastUser = (): string => {
-    const messages = (fake?.chatRequests().at(-1)?.body as { messages: { role: string; content?: unknown }[] }).messages;
-    return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-  };
+  const { lastUser } = fakeModelForSuite({ models: ['fake-model'], responses: Array.from({ length: 4 }, () => fakeReply.text('ok')) }, { newChat: true });
 
   it('#symbol: attaches the symbol the TypeScript server finds, with its code; the # menu completes it; an unknown name says so', async () => {
     const sprout = await api();

@@ -12,12 +12,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { HostMessage } from '../../../src/shared/protocol';
-import { sproutApi as api, toolCards, until, waitingCard } from '../sproutHarness';
+import { sproutApi as api, fakeModelForSuite, toolCards, until, waitingCard } from '../sproutHarness';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi } from '../lmProvider/scriptedLmTypes';
 
-const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const githubAgent = join(workspaceFolder, '.github', 'agents', 'test-reviewer.agent.md');
 const claudeAgent = join(workspaceFolder, '.claude', 'agents', 'test-runner.md');
@@ -34,7 +33,6 @@ interface WireRequest {
 
 describe('custom agents (the mode picker\'s agents)', function () {
   this.timeout(90_000);
-  let fake: FakeOpenAi | undefined;
 
   before(() => {
     assert.ok(workspaceFolder, 'the runner passes SPROUT_TEST_WORKSPACE');
@@ -51,33 +49,30 @@ describe('custom agents (the mode picker\'s agents)', function () {
     writeFileSync(lmAgent, '---\ndescription: Runs on a model in VS Code\nmodel: Scripted Model (sprout-test)\n---\nAnswer.\n');
   });
 
-  after(async () => {
-    for (const key of ['model.baseUrl', 'model.name', 'model.provider', 'mcp.builtinServers']) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+  after(() => {
     rmSync(githubAgent, { force: true });
     rmSync(claudeAgent, { force: true });
     rmSync(fastAgent, { force: true });
     rmSync(farAgent, { force: true });
     rmSync(lmAgent, { force: true });
     rmSync(join(workspaceFolder, 'agent-wrote.txt'), { force: true });
-    await fake?.close();
   });
 
-  it('lists both formats; picking one narrows the request to its tools, adds its text and refuses a call outside them', async () => {
-    const sprout = await api();
-    fake = await startFakeOpenAi({
+  const model = fakeModelForSuite(
+    {
       responses: [
         fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'agent-wrote.txt', content: 'x' } }]),
         fakeReply.text('reported'),
         ...['fast', 'far', 'far again', 'plain'].map((t) => fakeReply.text(t)),
       ],
       models: ['fake-model', 'fast-model'],
-    });
-    await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, vscode.ConfigurationTarget.Workspace);
-    await config().update('model.baseUrl', fake.url, vscode.ConfigurationTarget.Workspace);
-    await config().update('model.name', 'fake-model', vscode.ConfigurationTarget.Workspace);
-    await config().update('model.provider', 'openai', vscode.ConfigurationTarget.Workspace);
-    await until(() => sprout.settings().baseUrl === fake?.url && sprout.settings().provider === 'openai', 'the settings');
-    await sprout.host.invalidateServers();
+    },
+    { provider: 'openai', builtin: { workspace: true } },
+  );
+
+  it('lists both formats; picking one narrows the request to its tools, adds its text and refuses a call outside them', async () => {
+    const sprout = await api();
+    const { fake } = model;
     const names = sprout.controller.agentChoices().map((a) => `${a.name} ${a.source}`);
     assert.ok(names.includes('test-reviewer .github/agents/test-reviewer.agent.md'), names.join(', '));
     assert.ok(names.includes('test-runner .claude/agents/test-runner.md'), names.join(', '));
@@ -88,7 +83,7 @@ describe('custom agents (the mode picker\'s agents)', function () {
     await sprout.handle({ type: 'send', text: 'review the code', agent: 'test-reviewer' });
     port.dispose();
     assert.deepEqual(posted.filter((m) => m.type === 'handoffs'), [{ type: 'handoffs', handoffs: [{ label: 'Run it', agent: 'test-runner', prompt: 'Run the tests.' }] }]);
-    await until(() => !chat.running && fake !== undefined && fake.chatRequests().length >= 2, 'the two model calls');
+    await until(() => !chat.running && fake.chatRequests().length >= 2, 'the two model calls');
     const first = fake.chatRequests()[0]?.body as WireRequest;
     const offered = (first.tools ?? []).map((t) => t.function.name).sort();
     assert.deepEqual(offered, ['workspace__list_files', 'workspace__read_file', 'workspace__search_text'], 'read and search only, no editor or writing tool');
@@ -103,10 +98,10 @@ describe('custom agents (the mode picker\'s agents)', function () {
     const sprout = await api();
     const chat = await sprout.controller.current();
     const sent = async (text: string, agent?: string): Promise<string> => {
-      const before = fake?.chatRequests().length ?? 0;
+      const before = model.fake.chatRequests().length;
       await sprout.handle({ type: 'send', text, ...(agent === undefined ? {} : { agent }) });
-      await until(() => !chat.running && (fake?.chatRequests().length ?? 0) > before, `the answer to "${text}"`);
-      return String((fake?.chatRequests().at(-1)?.body as { model?: unknown }).model);
+      await until(() => !chat.running && model.fake.chatRequests().length > before, `the answer to "${text}"`);
+      return String((model.fake.chatRequests().at(-1)?.body as { model?: unknown }).model);
     };
     assert.equal(await sent('quick one', 'test-fast'), 'fast-model', "the model the endpoint lists, named by the agent's file");
     assert.equal(await sent('far one', 'test-far'), 'fake-model');
@@ -124,25 +119,25 @@ describe('custom agents (the mode picker\'s agents)', function () {
     provider.reset();
     const sprout = await api();
     const chat = await sprout.controller.current();
-    const before = fake?.chatRequests().length ?? 0;
+    const before = model.fake.chatRequests().length;
     await sprout.handle({ type: 'send', text: 'hello there', agent: 'test-lm' });
     await until(() => !chat.running && provider.requests.some((r) => r.done), 'the scripted model to answer');
     assert.deepEqual(provider.requests.map((r) => r.model), ['scripted']);
-    assert.equal(fake?.chatRequests().length ?? 0, before, 'nothing went to the endpoint');
+    assert.equal(model.fake.chatRequests().length, before, 'nothing went to the endpoint');
     assert.equal(sprout.controller.facts().model?.source, 'openai', "the chat's own model is still the endpoint's");
   });
 
   it("a delegated agent runs on its own model (one in VS Code); one Sprout cannot reach runs on the chat's, said once", async () => {
     const fixture = vscode.extensions.getExtension<ScriptedLmProviderApi>(SCRIPTED_LM_EXTENSION_ID);
-    assert.ok(fixture && fake, `the runner loads ${SCRIPTED_LM_EXTENSION_ID}; the endpoint runs`);
+    assert.ok(fixture, `the runner loads ${SCRIPTED_LM_EXTENSION_ID}`);
     const provider = await fixture.activate();
     provider.reset();
     provider.script([{ kind: 'text', text: 'hi from the scripted model' }]);
     const sprout = await api();
     await vscode.commands.executeCommand('sprout.newChat');
     const chat = await sprout.controller.current();
-    const before = fake.chatRequests().length;
-    fake.enqueue(
+    const before = model.fake.chatRequests().length;
+    model.fake.enqueue(
       fakeReply.toolCalls([{ id: 'd1', name: 'sprout__delegate', arguments: { agent: 'test-lm', task: 'Say hi.' } }]),
       fakeReply.toolCalls([{ id: 'd2', name: 'sprout__delegate', arguments: { agent: 'test-far', task: 'Think about A.' } }]),
       fakeReply.text('A is fine.'),
@@ -161,9 +156,9 @@ describe('custom agents (the mode picker\'s agents)', function () {
       return !chat.running && chat.view.entries.some((e) => e.kind === 'outcome');
     }, 'the turn to end');
     assert.deepEqual(provider.requests.map((r) => r.model), ['scripted'], "the test-lm child ran on the model in VS Code its file names");
-    const models = fake.chatRequests().slice(before).map((r) => (r.body as { model?: unknown }).model);
+    const models = model.fake.chatRequests().slice(before).map((r) => (r.body as { model?: unknown }).model);
     assert.deepEqual(models, Array(6).fill('fake-model'), "the parent and the test-far children on the chat's model");
-    const answer = (fake.chatRequests()[before + 1]?.body as WireRequest).messages.find((m) => m.role === 'tool');
+    const answer = (model.fake.chatRequests()[before + 1]?.body as WireRequest).messages.find((m) => m.role === 'tool');
     assert.equal(answer?.content, 'hi from the scripted model', "the child's answer is the delegate call's result");
     const said = chat.view.entries.flatMap((e) => (e.kind === 'hookEvent' && e.text.includes('GPT-9') ? [e.text] : []));
     assert.equal(said.length, 1, `said once: ${said.join(' | ')}`);
@@ -189,8 +184,8 @@ describe('custom agents (the mode picker\'s agents)', function () {
 
   it('an agent whose file is gone is not sent: nothing reaches the model', async () => {
     const sprout = await api();
-    const before = fake?.chatRequests().length ?? 0;
+    const before = model.fake.chatRequests().length;
     await sprout.handle({ type: 'send', text: 'anyone there', agent: 'no-such-agent' });
-    assert.equal(fake?.chatRequests().length ?? 0, before);
+    assert.equal(model.fake.chatRequests().length, before);
   });
 });

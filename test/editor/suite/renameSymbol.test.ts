@@ -8,12 +8,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { sproutApi as api, toolCards, until, waitingCard } from '../sproutHarness';
+import { sproutApi as api, fakeModelKeys, resetSettings, toolCards, until, useFakeModel, waitingCard } from '../sproutHarness';
 
-const config = () => vscode.workspace.getConfiguration('sprout');
-const target = vscode.ConfigurationTarget.Workspace;
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
-const keys = ['model.baseUrl', 'model.name', 'mcp.builtinServers'];
 const project = join(workspaceFolder, 'rename-ts');
 const CART = 'export function total(items: number[]): number {\n  return items.reduce((a, b) => a + b, 0);\n}\n';
 const USE = "import { total } from './cart';\n\nexport const sum = total([1, 2]);\n";
@@ -30,7 +27,7 @@ describe('rename_symbol (TypeScript)', function () {
   });
 
   after(async () => {
-    for (const key of keys) await config().update(key, undefined, target);
+    await resetSettings(fakeModelKeys());
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     rmSync(project, { recursive: true, force: true });
     await fake?.close();
@@ -54,12 +51,7 @@ describe('rename_symbol (TypeScript)', function () {
         fakeReply.text('Renamed.'),
       ],
     });
-    await config().update('model.baseUrl', fake.url, target);
-    await config().update('model.name', 'fake-model', target);
-    await config().update('mcp.builtinServers', { workspace: false, todo: false, tests: false }, target);
-    const url = fake.url;
-    await until(() => sprout.settings().baseUrl === url, 'settings');
-    await sprout.host.invalidateServers();
+    await useFakeModel(sprout, fake);
     await vscode.commands.executeCommand('sprout.newChat');
     const chat = await sprout.controller.current();
     const sent = sprout.controller.send('rename total to grandTotal');

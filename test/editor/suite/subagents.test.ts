@@ -6,23 +6,16 @@
 // model (https://docs.anthropic.com/en/docs/claude-code/sub-agents).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { ChatEntry, HostMessage } from '../../../src/shared/protocol';
-import { sproutApi, toolCards, until, waitingCard } from '../sproutHarness';
-
-const config = () => vscode.workspace.getConfiguration('sprout');
-const target = vscode.ConfigurationTarget.Workspace;
-const keys = ['model.baseUrl', 'model.name', 'model.provider', 'mcp.builtinServers'];
+import { fakeModelForSuite, sproutApi, toolCards, until, waitingCard } from '../sproutHarness';
 
 type Body = { messages: Array<{ role: string; content: unknown; tool_call_id?: string }> };
 
 describe('subagents in the chat (the nested card)', function () {
   this.timeout(120_000);
-  let fake: FakeOpenAi | undefined;
-
-  before(async () => {
-    const sprout = await sproutApi();
-    fake = await startFakeOpenAi({
+  const model = fakeModelForSuite(
+    {
       models: ['fake-model'],
       responses: [
         fakeReply.toolCalls([{ id: 'd1', name: 'sprout__delegate', arguments: { agent: 'general', task: 'List the files and say how many there are.' } }]),
@@ -30,19 +23,9 @@ describe('subagents in the chat (the nested card)', function () {
         fakeReply.text('There are some files.'),
         fakeReply.text('The subagent counted the files.'),
       ],
-    });
-    await config().update('model.baseUrl', fake.url, target);
-    await config().update('model.name', 'fake-model', target);
-    await config().update('model.provider', 'openai', target);
-    await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, target);
-    await until(() => sprout.settings().baseUrl === fake?.url && sprout.settings().provider === 'openai', 'the settings to be read');
-    await sprout.host.invalidateServers();
-  });
-
-  after(async () => {
-    for (const key of keys) await config().update(key, undefined, target);
-    await fake?.close();
-  });
+    },
+    { provider: 'openai', builtin: { workspace: true } },
+  );
 
   it("shows the child's tool call as its own card, tagged and under the delegate card; the child's answer is the delegate's result", async () => {
     const sprout = await sproutApi();
@@ -81,7 +64,7 @@ describe('subagents in the chat (the nested card)', function () {
     const postedChild = posted.flatMap((m) => (m.type === 'entry' && m.entry.id === 't-d1/c1' ? [m.entry as ChatEntry] : [])).at(-1);
     assert.ok(postedChild?.kind === 'tool' && postedChild.subagent?.name === 'general' && postedChild.status === 'ok', JSON.stringify(postedChild));
 
-    const last = fake?.chatRequests().at(-1)?.body as Body;
+    const last = model.fake.chatRequests().at(-1)?.body as Body;
     assert.equal(last.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'd1')?.content, 'There are some files.');
     assert.ok(!last.messages.some((m) => m.tool_call_id === 'c1'), "the child's calls stay in its own history");
   });

@@ -5,27 +5,17 @@
 // an allowed prefix are the public reports' case, e.g.
 // https://github.com/anthropics/claude-code/issues/36637.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, parseEvents, runCli } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-rules-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-rules-');
 
 function repo(name: string, workspaceSettings?: unknown): string {
-  const root = join(dir, name);
+  const root = join(cli.dir, name);
   mkdirSync(join(root, '.vscode'), { recursive: true });
   if (workspaceSettings !== undefined) writeFileSync(join(root, '.vscode', 'settings.json'), `// a cloned repository's settings\n${JSON.stringify(workspaceSettings)}\n`);
   return root;
@@ -33,9 +23,9 @@ function repo(name: string, workspaceSettings?: unknown): string {
 
 function env(name: string, rules: unknown): Record<string, string> {
   return {
-    ...baseEnv(fake?.url ?? ''),
+    ...baseEnv(cli.fake?.url ?? ''),
     SPROUT_AGENT_BUILTIN_SERVERS: 'workspace',
-    XDG_STATE_HOME: join(dir, `state-${name}`),
+    XDG_STATE_HOME: join(cli.dir, `state-${name}`),
     ...(rules === undefined ? {} : { SPROUT_AGENT_COMMAND_RULES: JSON.stringify(rules) }),
   };
 }
@@ -48,7 +38,7 @@ function finished(stdout: string): { isError: boolean; text: string }[] {
 }
 
 test('an allowed command runs; a compound with a part no rule allows is refused and does not run', async () => {
-  fake = await startFakeOpenAi({ responses: [run('touch allowed.txt'), run('touch first.txt && touch second.txt'), fakeReply.text('done')] });
+  const fake = await cli.startFake({ responses: [run('touch allowed.txt'), run('touch first.txt && touch second.txt'), fakeReply.text('done')] });
   const root = repo('compound');
   const result = await runCli(['--json', '--cwd', root, 'go'], { env: env('compound', [{ allow: 'touch allowed.txt' }, { allow: 'touch first.txt' }]) });
   assert.equal(result.code, 0, result.stderr);
@@ -63,7 +53,7 @@ test('an allowed command runs; a compound with a part no rule allows is refused 
 });
 
 test('a deny rule wins over an allow and is named in the refusal', async () => {
-  fake = await startFakeOpenAi({ responses: [run('touch ok.txt; rm -f keep.txt'), fakeReply.text('done')] });
+  await cli.startFake({ responses: [run('touch ok.txt; rm -f keep.txt'), fakeReply.text('done')] });
   const root = repo('deny');
   writeFileSync(join(root, 'keep.txt'), 'x');
   const result = await runCli(['--json', '--cwd', root, 'go'], { env: env('deny', [{ allow: '/.*/' }, { deny: 'rm' }]) });
@@ -75,7 +65,7 @@ test('a deny rule wins over an allow and is named in the refusal', async () => {
 });
 
 test("a workspace's allow rule is ignored with a note; its deny rule applies; a bad regex is named", async () => {
-  fake = await startFakeOpenAi({ responses: [run('touch from-workspace.txt'), run('touch user.txt'), fakeReply.text('done')] });
+  await cli.startFake({ responses: [run('touch from-workspace.txt'), run('touch user.txt'), fakeReply.text('done')] });
   const root = repo('workspace', { 'sprout.tools.commandRules': [{ allow: 'touch from-workspace.txt' }, { deny: 'touch user.txt' }] });
   const result = await runCli(['--json', '--cwd', root, 'go'], { env: env('workspace', [{ allow: 'touch user.txt' }, { allow: '/(unclosed/' }]) });
   assert.equal(result.code, 0, result.stderr);
@@ -88,7 +78,7 @@ test("a workspace's allow rule is ignored with a note; its deny rule applies; a 
 });
 
 test('with no rules, run_command runs as before; rules that are not JSON are exit 2 naming the variable', async () => {
-  fake = await startFakeOpenAi({ responses: [run('touch a.txt && touch b.txt'), fakeReply.text('done')] });
+  await cli.startFake({ responses: [run('touch a.txt && touch b.txt'), fakeReply.text('done')] });
   const root = repo('none');
   const result = await runCli(['--json', '--cwd', root, 'go'], { env: env('none', undefined) });
   assert.equal(result.code, 0, result.stderr);

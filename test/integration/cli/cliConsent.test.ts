@@ -5,31 +5,21 @@
 // wrote during a run is not started by the next run either. The bundled servers stay on beside the
 // user's servers, and a name both use is an error naming both.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { describe, it } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, objectTimes, readHookServerLog } from '../../fakes/hookServer';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let root: string;
-before(async () => {
-  await ensureBuilt();
-  root = mkdtempSync(join(tmpdir(), 'sprout-cli-consent-'));
-});
-after(() => rmSync(root, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const cli = cliFixture('sprout-cli-consent-');
 
 let repos = 0;
 /** A "cloned repository" whose .vscode/mcp.json defines a hook server that logs every start. */
 function clonedRepo(serverName = 'repo-hook'): { repo: string; log: string } {
-  const repo = join(root, `repo-${++repos}`);
-  const log = join(root, `repo-${repos}.log`);
+  const repo = join(cli.dir, `repo-${++repos}`);
+  const log = join(cli.dir, `repo-${repos}.log`);
   mkdirSync(join(repo, '.vscode'), { recursive: true });
   const config = hookServerConfig({ logFile: log, hooks: { _Stop: objectTimes('planted objection', 1) } });
   writeMcpConfig(join(repo, '.vscode', 'mcp.json'), [hookServerMcpConfig(serverName, config)]);
@@ -40,7 +30,7 @@ const starts = (log: string): number => readHookServerLog(log).filter((e) => e.t
 
 describe('CLI consent for a workspace\'s own .vscode/mcp.json', () => {
   it('without an opt-in the repository\'s server does not start; the CLI names it and how to enable it', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('hello')] });
+    const fake = await cli.startFake({ responses: [fakeReply.text('hello')] });
     const { repo, log } = clonedRepo();
     const result = await runCli(['--json', 'hi'], { env: baseEnv(fake.url), cwd: repo });
     assert.equal(result.code, 0, result.stderr);
@@ -81,7 +71,7 @@ describe('CLI consent for a workspace\'s own .vscode/mcp.json', () => {
     ['--mcp-config .vscode/mcp.json', ['--mcp-config', '.vscode/mcp.json'], {}],
   ] as const) {
     it(`starts it with ${label}, hooks included`, async () => {
-      fake = await startFakeOpenAi({ responses: [fakeReply.text('done'), fakeReply.text('done, really')] });
+      const fake = await cli.startFake({ responses: [fakeReply.text('done'), fakeReply.text('done, really')] });
       const { repo, log } = clonedRepo();
       const result = await runCli(['--json', ...args, 'hi'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'repo-hook', ...env }, cwd: repo });
       assert.ok(starts(log) >= 1, `the server started: ${result.stderr}`);
@@ -91,15 +81,15 @@ describe('CLI consent for a workspace\'s own .vscode/mcp.json', () => {
   }
 
   it('--trust-workspace adds the workspace\'s servers to those of --mcp-config; a name both define is an error naming both files', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('done'), fakeReply.text('done, really')] });
+    const fake = await cli.startFake({ responses: [fakeReply.text('done'), fakeReply.text('done, really')] });
     const { repo, log } = clonedRepo();
-    const extra = writeMcpConfig(join(root, 'extra.mcp.json'), [hookServerMcpConfig('extra', hookServerConfig({}))]);
+    const extra = writeMcpConfig(join(cli.dir, 'extra.mcp.json'), [hookServerMcpConfig('extra', hookServerConfig({}))]);
     const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'repo-hook' };
     const both = await runCli(['--json', '--mcp-config', extra, '--trust-workspace', 'hi'], { env, cwd: repo });
     assert.ok(starts(log) >= 1, both.stderr);
     const tools = (fake.chatRequests()[0]?.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name) ?? [];
     assert.ok(tools.includes('extra__echo') && tools.includes('repo-hook__echo'), tools.join(', '));
-    const same = writeMcpConfig(join(root, 'same.mcp.json'), [hookServerMcpConfig('repo-hook', hookServerConfig({}))]);
+    const same = writeMcpConfig(join(cli.dir, 'same.mcp.json'), [hookServerMcpConfig('repo-hook', hookServerConfig({}))]);
     const clash = await runCli(['--mcp-config', same, '--trust-workspace', 'hi'], { env, cwd: repo });
     assert.equal(clash.code, 2);
     assert.match(clash.stderr, /MCP server "repo-hook" is defined in both .*same\.mcp\.json and .*\.vscode\/mcp\.json/);
@@ -114,14 +104,14 @@ describe('CLI consent for a workspace\'s own .vscode/mcp.json', () => {
   });
 
   it('a .vscode/mcp.json the agent wrote during a run is not started by the next run', async () => {
-    const repo = join(root, 'agent-writes');
+    const repo = join(cli.dir, 'agent-writes');
     mkdirSync(repo, { recursive: true });
-    const marker = join(root, 'planted-server-ran');
-    const planted = join(root, 'planted.js');
+    const marker = join(cli.dir, 'planted-server-ran');
+    const planted = join(cli.dir, 'planted.js');
     writeFileSync(planted, `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran');\n`);
     const plantedConfig = JSON.stringify({ servers: { planted: { command: process.execPath, args: [planted] } } });
     const command = `mkdir -p .vscode && printf '%s' '${plantedConfig}' > .vscode/mcp.json`;
-    fake = await startFakeOpenAi({
+    const fake = await cli.startFake({
       responses: [fakeReply.toolCalls([{ name: 'workspace__run_command', arguments: { command } }]), fakeReply.text('planted'), fakeReply.text('second run')],
     });
     const env = { ...baseEnv(fake.url), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace' };
@@ -137,12 +127,12 @@ describe('CLI consent for a workspace\'s own .vscode/mcp.json', () => {
 
 describe('bundled servers beside the user\'s servers', () => {
   it('stay on when an MCP config is in use: the README\'s MCP_HOOK_SERVERS=todo works next to --mcp-config', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
-    const dir = join(root, 'beside');
-    mkdirSync(dir, { recursive: true });
-    const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('mine', hookServerConfig({}))]);
+    const fake = await cli.startFake({ responses: [fakeReply.text('done')] });
+    const folder = join(cli.dir, 'beside');
+    mkdirSync(folder, { recursive: true });
+    const config = writeMcpConfig(join(folder, 'mcp.json'), [hookServerMcpConfig('mine', hookServerConfig({}))]);
     const env = { ...baseEnv(fake.url), SPROUT_AGENT_BUILTIN_SERVERS: undefined, MCP_HOOK_SERVERS: 'todo' };
-    const result = await runCli(['--json', '--mcp-config', config, 'hi'], { env, cwd: dir });
+    const result = await runCli(['--json', '--mcp-config', config, 'hi'], { env, cwd: folder });
     assert.equal(result.code, 0, result.stderr);
     const tools = (fake.chatRequests()[0]?.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name) ?? [];
     assert.ok(tools.includes('mine__echo'), tools.join(', '));
@@ -151,16 +141,16 @@ describe('bundled servers beside the user\'s servers', () => {
   });
 
   it('a configured server with a bundled server\'s name is an error naming both', async () => {
-    const dir = join(root, 'clash');
-    mkdirSync(dir, { recursive: true });
-    const config = writeMcpConfig(join(dir, 'mcp.json'), [hookServerMcpConfig('todo', hookServerConfig({}))]);
+    const folder = join(cli.dir, 'clash');
+    mkdirSync(folder, { recursive: true });
+    const config = writeMcpConfig(join(folder, 'mcp.json'), [hookServerMcpConfig('todo', hookServerConfig({}))]);
     const env = { ...baseEnv('http://127.0.0.1:9/v1'), SPROUT_AGENT_BUILTIN_SERVERS: undefined };
-    const result = await runCli(['--mcp-config', config, 'hi'], { env, cwd: dir });
+    const result = await runCli(['--mcp-config', config, 'hi'], { env, cwd: folder });
     assert.equal(result.code, 2);
     assert.match(result.stderr, /MCP server "todo" in .*mcp\.json has the same name as the bundled server "todo"/);
     assert.match(result.stderr, /--builtin-servers "workspace"/);
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
-    const without = await runCli(['--mcp-config', config, '--builtin-servers', 'workspace', 'hi'], { env: { ...env, OPENAI_BASE_URL: fake.url }, cwd: dir });
+    const fake = await cli.startFake({ responses: [fakeReply.text('done')] });
+    const without = await runCli(['--mcp-config', config, '--builtin-servers', 'workspace', 'hi'], { env: { ...env, OPENAI_BASE_URL: fake.url }, cwd: folder });
     assert.equal(without.code, 0, `with the bundled todo off there is no clash: ${without.stderr}`);
   });
 });

@@ -5,29 +5,19 @@
 // --json `server_connected` events; SPROUT_AGENT_MCP_PROTOCOL pins the era (a server that cannot
 // speak it is named with the fix), and a bad value is exit 2.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { CheckReport } from '../../../src/cli/hooksCheckReport';
 import type { McpServerConfig } from '../../../src/mcp/config';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { V1_OBJECTION_ENV } from '../../fakes/v1HookServer';
-import { baseEnv, ensureBuilt, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let dir: string;
-let fake: FakeOpenAi | undefined;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-eras-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-eras-');
 
 const objecting = (text: string) => hookServerConfig({ hooks: { _Stop: { kind: 'text', text } } });
 
@@ -38,7 +28,7 @@ function v1Server(): McpServerConfig {
 }
 
 function servers(): string {
-  return writeMcpConfig(join(dir, 'eras.json'), [
+  return writeMcpConfig(join(cli.dir, 'eras.json'), [
     hookServerMcpConfig('modern', { ...objecting('modern objects'), era: 'modern' }),
     hookServerMcpConfig('dual', objecting('dual objects')),
     v1Server(),
@@ -47,7 +37,7 @@ function servers(): string {
 
 /** A fresh state folder per run, so no era is remembered from another test. */
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { ...baseEnv('http://127.0.0.1:9/v1'), XDG_STATE_HOME: mkdtempSync(join(dir, 'state-')), SPROUT_AGENT_HOOK_TIMEOUT_MS: '20000', ...extra };
+  return { ...baseEnv('http://127.0.0.1:9/v1'), XDG_STATE_HOME: mkdtempSync(join(cli.dir, 'state-')), SPROUT_AGENT_HOOK_TIMEOUT_MS: '20000', ...extra };
 }
 
 describe('the CLI with servers of both protocol eras', () => {
@@ -72,7 +62,7 @@ describe('the CLI with servers of both protocol eras', () => {
   });
 
   it('a run gets all three objections in one gate round; --json says each server\'s era', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('Done.'), fakeReply.text('Done, really.')] });
+    const fake = await cli.startFake({ responses: [fakeReply.text('Done.'), fakeReply.text('Done, really.')] });
     const result = await runCli(['--json', '--mcp-config', servers(), 'go'], { env: { ...env({ MCP_HOOK_SERVERS: 'modern,dual,oldsdk' }), OPENAI_BASE_URL: fake.url }, timeoutMs: 120_000 });
     assert.equal(result.code, 4, result.stderr);
     const events = parseEvents(result.stdout);

@@ -4,27 +4,16 @@
 // which is why the run exits 2. The hostile case of the issue (budget 1, a 222 ms hook timeout, a
 // resumed session, one server exiting mid-call) is checked run after run against the same rule.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Outcome } from '../../../src/agent/events';
 import { EXIT_USAGE, exitCodeForOutcome } from '../../../src/runtime/exitCodes';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, type HookBehaviour } from '../../fakes/hookServer';
-import { baseEnv, ensureBuilt, parseEvents, runCli, writeMcpConfig, type CliResult } from './cliHarness';
+import { baseEnv, parseEvents, runCli, writeMcpConfig, type CliResult } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-exit-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-exit-');
 
 type PrintedOutcome = Outcome & { failedServers?: { server: string; why: string; error: string }[] };
 
@@ -38,14 +27,14 @@ function agreed(result: CliResult, what: string): PrintedOutcome {
 }
 
 function hookServers(name: string, hooks: Record<string, Record<string, HookBehaviour>>): string {
-  const servers = Object.entries(hooks).map(([server, own]) => hookServerMcpConfig(server, hookServerConfig({ stateFile: join(dir, `${name}-${server}.state`), hooks: own })));
-  return writeMcpConfig(join(dir, `${name}.json`), servers);
+  const servers = Object.entries(hooks).map(([server, own]) => hookServerMcpConfig(server, hookServerConfig({ stateFile: join(cli.dir, `${name}-${server}.state`), hooks: own })));
+  return writeMcpConfig(join(cli.dir, `${name}.json`), servers);
 }
 
 const SLOW = { timeoutMs: 240_000 };
 
 test('an allowlisted hook server that crashes mid-call is on the printed outcome, and that is why the exit is 2', async () => {
-  fake = await startFakeOpenAi();
+  const fake = await cli.startFake();
   fake.setResponder(() => fakeReply.text('done'));
   const mcp = hookServers('crash', { h0: { _Stop: { kind: 'exitMidCall' } }, h1: { _Stop: { kind: 'empty' } } });
   const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'h0,h1', SPROUT_AGENT_HOOK_TIMEOUT_MS: '60000', SPROUT_AGENT_SERVER_STARTUP_WAIT_MS: '120000' };
@@ -57,7 +46,7 @@ test('an allowlisted hook server that crashes mid-call is on the printed outcome
 });
 
 test('hostile hook servers with budget 1, a 222 ms hook timeout and a resumed session: exit code and outcome agree on every run', async () => {
-  fake = await startFakeOpenAi();
+  const fake = await cli.startFake();
   fake.setResponder(() => fakeReply.text('done'));
   const cases: Record<string, Record<string, HookBehaviour>>[] = [
     { h0: { _Stop: { kind: 'exitMidCall' } }, h1: { _Stop: { kind: 'object', text: 'not yet' } } },
@@ -67,7 +56,7 @@ test('hostile hook servers with budget 1, a 222 ms hook timeout and a resumed se
   for (const [i, hooks] of cases.entries()) {
     const mcp = hookServers(`hostile-${i}`, hooks);
     const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'h0,h1', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1', SPROUT_AGENT_HOOK_TIMEOUT_MS: '222' };
-    const session = join(dir, `hostile-${i}.jsonl`);
+    const session = join(cli.dir, `hostile-${i}.jsonl`);
     for (const run of ['first', 'resumed']) {
       const result = await runCli(['--json', '--session', session, '--mcp-config', mcp, `${run} prompt`], { env, ...SLOW });
       agreed(result, `case ${i}, ${run} run (${JSON.stringify(hooks)})`);

@@ -3,35 +3,22 @@
 // --json events for denials and injections, the readable lines, the denial budget from the
 // environment, and the final `_Stop` verdict in the outcome.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig, type HookServerLogEntry } from '../../fakes/hookServer';
 import { waitFor } from '../mcp/mcpHarness';
-import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, collect, ensureBuilt, outcomeOf, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, collect, outcomeOf, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 import { scaledMs } from '../../loadScale';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-hooks-'));
-});
-afterEach(async () => {
-  if (fake) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-hooks-', { checkRequests: true });
 
 /** One hook server named `name` (plus a plain `work` server for tools), as an mcp.json; returns its path and log. */
 function servers(name: string, config: HookServerConfig): { mcp: string; log: string } {
-  const log = join(dir, `${name}.log`);
-  const mcp = writeMcpConfig(join(dir, `${name}.json`), [
-    hookServerMcpConfig('work', hookServerConfig({ logFile: join(dir, `${name}.work.log`) })),
+  const log = join(cli.dir, `${name}.log`);
+  const mcp = writeMcpConfig(join(cli.dir, `${name}.json`), [
+    hookServerMcpConfig('work', hookServerConfig({ logFile: join(cli.dir, `${name}.work.log`) })),
     hookServerMcpConfig(name, hookServerConfig({ logFile: log, ...config })),
   ]);
   return { mcp, log };
@@ -42,11 +29,11 @@ const hookMeta = (entry: HookServerLogEntry | undefined): Record<string, unknown
   (entry?.meta as Record<string, Record<string, unknown>> | undefined)?.['sprout/hook'];
 
 test('--session: _SessionStart "new", then "resume" on the next run; _SessionEnd "exit" after each; --json shows the injection', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('first'), fakeReply.text('second')] });
+  const fake = await cli.startFake({ responses: [fakeReply.text('first'), fakeReply.text('second')] });
   const { mcp, log } = servers('life', {
     hooks: { _SessionStart: { kind: 'ifMeta', key: 'source', value: 'resume', then: { kind: 'text', text: 'welcome back' } }, _SessionEnd: { kind: 'text', text: 'ignored' } },
   });
-  const session = join(dir, 'life.jsonl');
+  const session = join(cli.dir, 'life.jsonl');
   const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'life' };
   const first = await runCli(['--json', '--session', session, '--mcp-config', mcp, 'one'], { env });
   assert.equal(first.code, 0, first.stderr);
@@ -66,7 +53,7 @@ test('--session: _SessionStart "new", then "resume" on the next run; _SessionEnd
 });
 
 test('SIGTERM while the model hangs: _SessionEnd "interrupted" before the servers are closed, exit 130', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.hang()] });
+  const fake = await cli.startFake({ responses: [fakeReply.hang()] });
   const f = fake;
   const { mcp, log } = servers('term', { hooks: { _SessionEnd: { kind: 'empty' } } });
   const child = spawnCli(['--json', '--mcp-config', mcp, 'go'], { env: { ...baseEnv(f.url), MCP_HOOK_SERVERS: 'term' } });
@@ -81,7 +68,7 @@ test('SIGTERM while the model hangs: _SessionEnd "interrupted" before the server
 });
 
 test('an error exit (the model refuses the key) still calls _SessionEnd, within the hook timeout', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.error(401, 'Incorrect API key provided')] });
+  const fake = await cli.startFake({ responses: [fakeReply.error(401, 'Incorrect API key provided')] });
   const { mcp, log } = servers('err', { hooks: { _SessionEnd: { kind: 'hang' } } });
   const started = Date.now();
   const result = await runCli(['--mcp-config', mcp, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'err', SPROUT_AGENT_HOOK_TIMEOUT_MS: '500' } });
@@ -91,7 +78,7 @@ test('an error exit (the model refuses the key) still calls _SessionEnd, within 
 });
 
 test('a _PreToolUse denial: --json has tool_denied, the text output says who blocked it; the budget comes from the environment', async () => {
-  fake = await startFakeOpenAi({
+  const fake = await cli.startFake({
     responses: [fakeReply.toolCalls([{ id: 'c1', name: 'work__echo', arguments: { text: 'rm -rf /' } }]), fakeReply.text('ok, I will not'), fakeReply.toolCalls([{ id: 'c2', name: 'work__echo', arguments: { text: 'x' } }]), fakeReply.text('ran')],
   });
   const { mcp, log } = servers('guard', { hooks: { _PreToolUse: { kind: 'text', text: 'no destructive commands' } } });
@@ -101,7 +88,7 @@ test('a _PreToolUse denial: --json has tool_denied, the text output says who blo
   assert.equal(json.code, 0, json.stderr);
   const denied = parseEvents(json.stdout).filter((e) => e.type === 'tool_denied');
   assert.deepEqual(denied, [{ type: 'tool_denied', callId: 'c1', name: 'work__echo', server: 'guard', text: 'no destructive commands', denialsUsed: 1, denialBudget: 10 }]);
-  assert.equal(readHookServerLog(join(dir, 'guard.work.log')).filter((e) => e.tool === 'echo').length, 0);
+  assert.equal(readHookServerLog(join(cli.dir, 'guard.work.log')).filter((e) => e.tool === 'echo').length, 0);
 
   const text = await runCli(['--mcp-config', mcp, 'again'], { env: { ...env, SPROUT_AGENT_PRE_TOOL_USE_MAX_DENIALS: '0' } });
   assert.equal(text.code, 0, text.stderr);
@@ -110,7 +97,7 @@ test('a _PreToolUse denial: --json has tool_denied, the text output says who blo
 });
 
 test('the readable output marks a denial and an injection; a bad SPROUT_AGENT_PRE_TOOL_USE_MAX_DENIALS exits 2 naming it', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'x' } }]), fakeReply.text('done')] });
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'work__echo', arguments: { text: 'x' } }]), fakeReply.text('done')] });
   const { mcp } = servers('both', { hooks: { _PreToolUse: { kind: 'text', text: 'blocked\u001b[31m here' }, _UserPromptSubmit: { kind: 'text', text: 'context for you' } } });
   const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'both' };
   const result = await runCli(['--mcp-config', mcp, 'go'], { env });
@@ -123,7 +110,7 @@ test('the readable output marks a denial and an injection; a bad SPROUT_AGENT_PR
 });
 
 test('a spent budget: the final verdict (final: true) is reported unresolved in --json and in the text', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('done'), fakeReply.text('really done'), fakeReply.text('done'), fakeReply.text('really done')] });
+  const fake = await cli.startFake({ responses: [fakeReply.text('done'), fakeReply.text('really done'), fakeReply.text('done'), fakeReply.text('really done')] });
   const { mcp, log } = servers('nag', { hooks: { _Stop: { kind: 'text', text: 'tests still fail' } } });
   const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'nag', SPROUT_AGENT_STOP_MAX_REJECTIONS: '1', SPROUT_AGENT_REPEATED_END_TURN_STOPS: 'false', SPROUT_AGENT_HOOK_TIMEOUT_MS: String(scaledMs(2500)) };
   const json = await runCli(['--json', '--mcp-config', mcp, 'fix'], { env });
@@ -138,10 +125,10 @@ test('a spent budget: the final verdict (final: true) is reported unresolved in 
 });
 
 test('the bundled todo server re-injects its open list when a --session is resumed', async () => {
-  fake = await startFakeOpenAi({
+  const fake = await cli.startFake({
     responses: [fakeReply.toolCalls([{ name: 'todo__todo', arguments: { items: [{ text: 'write the fix', done: false }] } }]), fakeReply.text('later'), fakeReply.text('back at it')],
   });
-  const session = join(dir, 'todo.jsonl');
+  const session = join(cli.dir, 'todo.jsonl');
   const env = { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'todo', SPROUT_AGENT_STOP_MAX_REJECTIONS: '0' };
   const first = await runCli(['--json', '--builtin-servers', 'todo', '--session', session, 'plan it'], { env });
   assert.equal(first.code, 0, first.stderr);

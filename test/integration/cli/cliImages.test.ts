@@ -4,36 +4,29 @@
 // --session keeps the image beside the transcript and the resumed run sends it again; --json prints
 // an image's size, not its bytes.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { fakeReply, imagePartsOf, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { describe, it } from 'node:test';
+import { fakeReply, imagePartsOf } from '../../fakes/fakeOpenAiServer';
 import { bigPng, bmpHeader, jpegHeader, pngImage } from '../../fakes/testImages';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli } from './cliHarness';
+import { baseEnv, outcomeOf, parseEvents, runCli } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-images-'));
-  writeFileSync(join(dir, 'screen.png'), pngImage(120, 80));
-  writeFileSync(join(dir, 'photo.jpg'), jpegHeader(16, 16));
-  writeFileSync(join(dir, 'diagram.bmp'), bmpHeader());
-  writeFileSync(join(dir, 'huge.png'), bigPng(50 * 1024 * 1024));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
+const cli = cliFixture('sprout-cli-images-', {
+  setup: (dir) => {
+    writeFileSync(join(dir, 'screen.png'), pngImage(120, 80));
+    writeFileSync(join(dir, 'photo.jpg'), jpegHeader(16, 16));
+    writeFileSync(join(dir, 'diagram.bmp'), bmpHeader());
+    writeFileSync(join(dir, 'huge.png'), bigPng(50 * 1024 * 1024));
+  },
 });
 
 describe('--image', () => {
   it('sends each image with the prompt, keeps them beside the --session transcript, and --json prints no bytes', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('a screen and a photo'), fakeReply.text('still there')] });
-    const session = join(dir, 'chat.jsonl');
-    const first = await runCli(['--json', '--session', session, '--image', 'screen.png', '--image', join(dir, 'photo.jpg'), 'what do you see?'], { env: baseEnv(fake.url), cwd: dir });
+    const fake = await cli.startFake({ responses: [fakeReply.text('a screen and a photo'), fakeReply.text('still there')] });
+    const session = join(cli.dir, 'chat.jsonl');
+    const first = await runCli(['--json', '--session', session, '--image', 'screen.png', '--image', join(cli.dir, 'photo.jpg'), 'what do you see?'], { env: baseEnv(fake.url), cwd: cli.dir });
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(
       imagePartsOf(fake.chatRequests()[0]?.body).map((p) => [p.mimeType, p.bytes]),
@@ -45,9 +38,9 @@ describe('--image', () => {
     const message = parseEvents(first.stdout).find((e) => e.type === 'message' && e.message.role === 'user');
     assert.ok(message && !JSON.stringify(message).includes(pngImage(120, 80).toString('base64')), '--json prints no image bytes');
     assert.match(JSON.stringify(message), /"name":"screen\.png","width":120,"height":80,"bytes":\d+/);
-    assert.equal(readdirSync(join(dir, 'chat.images')).length, 2);
+    assert.equal(readdirSync(join(cli.dir, 'chat.images')).length, 2);
     assert.ok(!readFileSync(session, 'utf8').includes(pngImage(120, 80).toString('base64')));
-    const second = await runCli(['--json', '--session', session, 'and now?'], { env: baseEnv(fake.url), cwd: dir });
+    const second = await runCli(['--json', '--session', session, 'and now?'], { env: baseEnv(fake.url), cwd: cli.dir });
     assert.equal(second.code, 0, second.stderr);
     assert.equal(imagePartsOf(fake.chatRequests()[1]?.body).length, 2, 'the resumed history carries the images again');
     assert.equal(outcomeOf(parseEvents(second.stdout))?.reason, 'end_turn');
@@ -55,14 +48,14 @@ describe('--image', () => {
   });
 
   it('a 50 MB screenshot, a BMP and a missing file exit 2, naming the option, the file and what to do; nothing is sent', async () => {
-    fake = await startFakeOpenAi({ responses: [] });
-    const huge = await runCli(['--image', 'huge.png', 'hi'], { env: baseEnv(fake.url), cwd: dir });
+    const fake = await cli.startFake({ responses: [] });
+    const huge = await runCli(['--image', 'huge.png', 'hi'], { env: baseEnv(fake.url), cwd: cli.dir });
     assert.equal(huge.code, 2);
     assert.match(huge.stderr, /--image huge\.png: huge\.png is 50\.0 MB; an image may be at most 5\.0 MB\. Crop or shrink it/);
-    const bmp = await runCli(['--image', 'diagram.bmp', 'hi'], { env: baseEnv(fake.url), cwd: dir });
+    const bmp = await runCli(['--image', 'diagram.bmp', 'hi'], { env: baseEnv(fake.url), cwd: cli.dir });
     assert.equal(bmp.code, 2);
     assert.match(bmp.stderr, /--image: diagram\.bmp is a BMP image; models take PNG, JPEG, GIF or WebP images/);
-    const missing = await runCli(['--image', 'nope.png', 'hi'], { env: baseEnv(fake.url), cwd: dir });
+    const missing = await runCli(['--image', 'nope.png', 'hi'], { env: baseEnv(fake.url), cwd: cli.dir });
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /--image nope\.png: cannot read it \(ENOENT\)/);
     assert.equal(fake.requests.length, 0);

@@ -6,25 +6,15 @@
 // The child-process bounds are hang guards only, far above what a loaded machine takes.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import packageJson from '../../../package.json';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { baseEnv, collect, ensureBuilt, REPO_ROOT, type CliResult } from './cliHarness';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, collect, REPO_ROOT, type CliResult } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let temp: string;
-let fake: FakeOpenAi | undefined;
-before(async () => {
-  await ensureBuilt();
-  temp = mkdtempSync(join(tmpdir(), 'sprout-cli-install-'));
-});
-after(() => rmSync(temp, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const cli = cliFixture('sprout-cli-install-');
 
 /** npm as a user runs it: none of the npm_* variables an outer `npm test` exports. */
 function npm(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
@@ -35,7 +25,7 @@ function npm(args: string[], cwd: string): { status: number | null; stdout: stri
 
 /** Asynchronous: the fake model answers from this process, so it must not be blocked while the CLI runs. */
 function run(bin: string, args: string[], env: Record<string, string>): Promise<CliResult> {
-  const child = spawn(bin, args, { cwd: temp, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(bin, args, { cwd: cli.dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdin.end();
   return collect(child, { timeoutMs: 600_000 });
 }
@@ -46,7 +36,7 @@ async function assertInstalledCliWorks(prefix: string): Promise<void> {
   const version = await run(join(bin, 'sprout-agent'), ['--version'], { PATH: process.env.PATH ?? '' });
   assert.equal(version.code, 0, version.stderr);
   assert.equal(version.stdout.trim(), packageJson.version);
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('installed and answering')] });
+  const fake = await cli.startFake({ responses: [fakeReply.text('installed and answering')] });
   const env = { ...baseEnv(fake.url) } as Record<string, string>;
   delete env.SPROUT_AGENT_BUILTIN_SERVERS;
   const prompt = await run(join(bin, 'sprout-agent'), ['--json', 'hello'], env);
@@ -63,14 +53,14 @@ async function assertInstalledCliWorks(prefix: string): Promise<void> {
 
 /** What a user checks first: the usage text, and the bundled todo server's hooks answering `hooks check`. */
 async function assertHelpAndHooksCheck(prefix: string): Promise<void> {
-  const cli = join(prefix, 'bin', 'sprout-agent');
-  const help = await run(cli, ['--help'], { PATH: process.env.PATH ?? '' });
+  const installed = join(prefix, 'bin', 'sprout-agent');
+  const help = await run(installed, ['--help'], { PATH: process.env.PATH ?? '' });
   assert.equal(help.code, 0, help.stderr);
   assert.match(help.stdout, /sprout-agent \[options\] \[prompt\]/);
   assert.match(help.stdout, /sprout-agent hooks check/);
   // A generous hook timeout: this checks the installed files work, not how fast a loaded machine is.
-  const env = { PATH: process.env.PATH ?? '', HOME: temp, XDG_STATE_HOME: join(temp, 'state'), MCP_HOOK_SERVERS: 'todo', SPROUT_AGENT_HOOK_TIMEOUT_MS: '120000' };
-  const check = await run(cli, ['hooks', 'check', '--json'], env);
+  const env = { PATH: process.env.PATH ?? '', HOME: cli.dir, XDG_STATE_HOME: join(cli.dir, 'state'), MCP_HOOK_SERVERS: 'todo', SPROUT_AGENT_HOOK_TIMEOUT_MS: '120000' };
+  const check = await run(installed, ['hooks', 'check', '--json'], env);
   assert.equal(check.code, 0, `${check.stdout}\n${check.stderr}`);
   const report = JSON.parse(check.stdout) as { servers: Array<{ name: string; hooks: string[] }> };
   const todo = report.servers.find((s) => s.name === 'todo');
@@ -81,7 +71,7 @@ describe('installing the CLI', () => {
   it('npm pack ships only the CLI and the bundled servers; the tarball installs offline and runs', async () => {
     assert.match(packageJson.scripts.prepack, /esbuild\.mjs/, '`npm pack` builds dist/ first');
     // --ignore-scripts: dist/ is already fresh (ensureBuilt), and other test files may be running it.
-    const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', temp], REPO_ROOT);
+    const packed = npm(['pack', '--ignore-scripts', '--json', '--pack-destination', cli.dir], REPO_ROOT);
     assert.equal(packed.status, 0, packed.stderr);
     const [info] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     assert.ok(info);
@@ -99,16 +89,16 @@ describe('installing the CLI', () => {
     ]);
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     assert.deepEqual(manifest.dependencies ?? {}, {}, 'everything is bundled into dist/, so an install fetches nothing');
-    const prefix = join(temp, 'from-tarball');
-    const installed = npm(['install', '-g', '--prefix', prefix, join(temp, info.filename)], temp);
+    const prefix = join(cli.dir, 'from-tarball');
+    const installed = npm(['install', '-g', '--prefix', prefix, join(cli.dir, info.filename)], cli.dir);
     assert.equal(installed.status, 0, installed.stderr);
     await assertInstalledCliWorks(prefix);
     await assertHelpAndHooksCheck(prefix);
   });
 
   it('npm install -g . from the checkout links the built CLI', async () => {
-    const prefix = join(temp, 'from-checkout');
-    const installed = npm(['install', '-g', '--prefix', prefix, REPO_ROOT], temp);
+    const prefix = join(cli.dir, 'from-checkout');
+    const installed = npm(['install', '-g', '--prefix', prefix, REPO_ROOT], cli.dir);
     assert.equal(installed.status, 0, installed.stderr);
     await assertInstalledCliWorks(prefix);
   });

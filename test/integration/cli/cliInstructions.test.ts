@@ -3,35 +3,25 @@
 // read, they are still there after compaction, an untrusted run reads none of the workspace's (and
 // says so once) while the user's own still apply, and `sprout-agent instructions` lists what applies.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { baseEnv, parseEvents, runCli } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-instr-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-instr-');
 
 type Message = { role: string; content: string | null };
 
 function messagesOf(index: number): Message[] {
-  return (fake?.chatRequests()[index]?.body as { messages: Message[] }).messages;
+  return (cli.fake?.chatRequests()[index]?.body as { messages: Message[] }).messages;
 }
 
 function workspace(name: string): { ws: string; home: string } {
-  const ws = join(dir, name);
-  const home = join(dir, `${name}-home`);
+  const ws = join(cli.dir, name);
+  const home = join(cli.dir, `${name}-home`);
   mkdirSync(join(ws, 'pkg', 'app'), { recursive: true });
   mkdirSync(join(home, '.codex'), { recursive: true });
   writeFileSync(join(ws, 'AGENTS.md'), 'ROOT-RULE: use pnpm, never npm.\n');
@@ -42,13 +32,13 @@ function workspace(name: string): { ws: string; home: string } {
 }
 
 function env(home: string): Record<string, string> {
-  return { ...baseEnv(fake?.url ?? ''), HOME: home, SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(home, 'state') };
+  return { ...baseEnv(cli.fake?.url ?? ''), HOME: home, SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(home, 'state') };
 }
 
 const readMain = fakeReply.toolCalls([{ name: 'workspace__read_file', arguments: { path: 'pkg/app/main.ts' } }]);
 
 test('instructions go in the system message; a nested AGENTS.md joins after a file of its folder is read', async () => {
-  fake = await startFakeOpenAi({ responses: [readMain, fakeReply.text('done')] });
+  const fake = await cli.startFake({ responses: [readMain, fakeReply.text('done')] });
   const { ws, home } = workspace('scoped');
   const result = await runCli(['--json', '--trust-workspace', '--cwd', ws, 'fix main'], { env: env(home) });
   assert.equal(result.code, 0, result.stderr);
@@ -64,11 +54,11 @@ test('instructions go in the system message; a nested AGENTS.md joins after a fi
 });
 
 test('after compaction the instructions, the nested one too, are still in the system message', async () => {
-  fake = await startFakeOpenAi({
+  const fake = await cli.startFake({
     responses: [readMain, fakeReply.text('first answer', { usage: { prompt_tokens: 1900, completion_tokens: 5 } }), fakeReply.text('NOTES: read main.'), fakeReply.text('second answer')],
   });
   const { ws, home } = workspace('compacted');
-  const session = join(dir, 'compacted.jsonl');
+  const session = join(cli.dir, 'compacted.jsonl');
   const runEnv = { ...env(home), SPROUT_AGENT_MAX_CONTEXT_TOKENS: '2000' };
   assert.equal((await runCli(['--trust-workspace', '--session', session, '--cwd', ws, 'first'], { env: runEnv })).code, 0);
   const second = await runCli(['--json', '--trust-workspace', '--session', session, '--cwd', ws, 'second'], { env: runEnv });
@@ -81,7 +71,7 @@ test('after compaction the instructions, the nested one too, are still in the sy
 });
 
 test('without --trust-workspace none of the workspace\'s files are read, said once; the user\'s still apply', async () => {
-  fake = await startFakeOpenAi({ responses: [readMain, fakeReply.text('done')] });
+  await cli.startFake({ responses: [readMain, fakeReply.text('done')] });
   const { ws, home } = workspace('untrusted');
   const result = await runCli(['--cwd', ws, 'fix main'], { env: env(home) });
   assert.equal(result.code, 0, result.stderr);
@@ -94,7 +84,7 @@ test('without --trust-workspace none of the workspace\'s files are read, said on
 });
 
 test('--verbose names the files that apply; `instructions` lists them and why, per agent', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
+  await cli.startFake({ responses: [fakeReply.text('done')] });
   const { ws, home } = workspace('listed');
   writeFileSync(join(ws, 'CLAUDE.md'), 'CLAUDE-RULE\n');
   const verbose = await runCli(['--verbose', '--trust-workspace', '--cwd', ws, 'hi'], { env: env(home) });

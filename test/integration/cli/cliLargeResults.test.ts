@@ -3,32 +3,21 @@
 // normally with the server never restarted. Only a server that floods past the hard limit (one line of
 // more than 64 MiB) is stopped, and the model and the user are told which limit it passed.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import { exitCodeForOutcome } from '../../../src/runtime/exitCodes';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, type HookBehaviour } from '../../fakes/hookServer';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-large-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-large-');
 
 const SLOW = { timeoutMs: 240_000 };
 const env = (url: string): Record<string, string> => ({ ...baseEnv(url), SPROUT_AGENT_SERVER_STARTUP_WAIT_MS: '120000' });
 
 function serverWith(name: string, behaviour: HookBehaviour): string {
-  return writeMcpConfig(join(dir, `${name}.json`), [hookServerMcpConfig(name, hookServerConfig({ extraTools: [{ name: 'produce', behaviour }] }))]);
+  return writeMcpConfig(join(cli.dir, `${name}.json`), [hookServerMcpConfig(name, hookServerConfig({ extraTools: [{ name: 'produce', behaviour }] }))]);
 }
 
 const toolMessage = (fakeServer: FakeOpenAi): string =>
@@ -36,7 +25,7 @@ const toolMessage = (fakeServer: FakeOpenAi): string =>
 
 test('a 20 MB result reaches the model capped with its marker; the server lives on', async () => {
   const bytes = 20 * 1024 * 1024;
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'big__produce', arguments: {} }]), fakeReply.text('read it')] });
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'big__produce', arguments: {} }]), fakeReply.text('read it')] });
   const result = await runCli(['--json', '--mcp-config', serverWith('big', { kind: 'bigText', bytes }), 'produce'], { env: env(fake.url), ...SLOW });
   assert.equal(result.code, 0, result.stderr);
   const events = parseEvents(result.stdout);
@@ -53,7 +42,7 @@ test('a 20 MB result reaches the model capped with its marker; the server lives 
 });
 
 test('a line past the hard limit stops that server, and both the model and the user read which limit', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'flood__produce', arguments: {} }]), fakeReply.text('gave up')] });
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'flood__produce', arguments: {} }]), fakeReply.text('gave up')] });
   const result = await runCli(['--json', '--mcp-config', serverWith('flood', { kind: 'floodLine', bytes: 70 * 1024 * 1024 }), 'produce'], { env: env(fake.url), ...SLOW });
   const events = parseEvents(result.stdout);
   const outcome = events.filter((e) => e.type === 'outcome').at(-1);

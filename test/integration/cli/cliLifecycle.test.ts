@@ -3,29 +3,21 @@
 // grandchild in its group. And --session resumes compaction state: a run after a compaction starts
 // from the handoff notes, not from the history that was compacted away, and does not compact again.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { afterEach, test } from 'node:test';
+import { fakeReply, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
 const leftovers: number[] = [];
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-life-'));
-});
-afterEach(async () => {
+afterEach(() => {
   killPids(leftovers.splice(0));
-  await fake?.close();
-  fake = undefined;
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-life-');
 
 const exitPaths: Array<[string, number, FakeResponse[], string[]]> = [
   ['normal end', 0, [fakeReply.toolCalls([{ name: 'spawner__spawn', arguments: {} }]), fakeReply.text('done')], []],
@@ -35,13 +27,13 @@ const exitPaths: Array<[string, number, FakeResponse[], string[]]> = [
 
 for (const [label, code, responses, extraArgs] of exitPaths) {
   test(`exit ${code} (${label}): the server and its grandchild are gone when the CLI exits`, async () => {
-    fake = await startFakeOpenAi({ responses });
+    const fake = await cli.startFake({ responses });
     const name = `path${code}`;
-    const pidFile = join(dir, `${name}.pid`);
-    const log = join(dir, `${name}.log`);
+    const pidFile = join(cli.dir, `${name}.pid`);
+    const log = join(cli.dir, `${name}.log`);
     const spawner = { name: 'spawn', behaviour: { kind: 'spawnGrandchild' as const, pidFile, then: 'empty' as const } };
     const config = hookServerConfig({ logFile: log, ignoreSigterm: true, extraTools: [spawner] });
-    const mcp = writeMcpConfig(join(dir, `${name}.json`), [hookServerMcpConfig('spawner', config)]);
+    const mcp = writeMcpConfig(join(cli.dir, `${name}.json`), [hookServerMcpConfig('spawner', config)]);
     const result = await runCli(['--json', '--mcp-config', mcp, ...extraArgs, 'go'], { env: baseEnv(fake.url) });
     const pids = readHookServerLog(log).flatMap((e) => (e.type === 'started' ? [e.pid] : []));
     const grandchild = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : NaN;
@@ -55,7 +47,7 @@ for (const [label, code, responses, extraArgs] of exitPaths) {
 }
 
 test('--session resumes after a compaction from the handoff notes, with no second compaction', async () => {
-  fake = await startFakeOpenAi({
+  const fake = await cli.startFake({
     responses: [
       fakeReply.text('first answer', { usage: { prompt_tokens: 1900, completion_tokens: 5 } }),
       fakeReply.text('NOTES: task was first; next step: second.'),
@@ -63,7 +55,7 @@ test('--session resumes after a compaction from the handoff notes, with no secon
       fakeReply.text('third answer', { usage: { prompt_tokens: 250, completion_tokens: 5 } }),
     ],
   });
-  const session = join(dir, 'compacted.jsonl');
+  const session = join(cli.dir, 'compacted.jsonl');
   const env = { ...baseEnv(fake.url), SPROUT_AGENT_MAX_CONTEXT_TOKENS: '2000' };
   assert.equal((await runCli(['--session', session, 'first prompt'], { env })).code, 0);
   const second = await runCli(['--json', '--session', session, 'second prompt'], { env });

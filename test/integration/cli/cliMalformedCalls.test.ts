@@ -4,26 +4,16 @@
 // and the model's retry runs. A session file written before this rule (holding such a call) is
 // repaired when resumed, so it too is accepted.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { test } from 'node:test';
+import { fakeReply, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-malformed-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-malformed-');
 
 const SLOW = { timeoutMs: 180_000 };
 const CUT_OFF = '{"text": "half a str';
@@ -32,7 +22,7 @@ type WireMessage = { role: string; content?: string | null; tool_calls?: { id: s
 const messagesOf = (fakeServer: FakeOpenAi, index: number): WireMessage[] => (fakeServer.chatRequests()[index]?.body as { messages: WireMessage[] }).messages;
 
 test('a call with arguments that are not JSON is refused to the model, `{}` goes on the wire, and the retry runs', async () => {
-  fake = await startFakeOpenAi({
+  const fake = await cli.startFake({
     provider: 'vllm',
     responses: [
       fakeReply.toolCalls([{ name: 'srv__echo', arguments: CUT_OFF }]),
@@ -40,8 +30,8 @@ test('a call with arguments that are not JSON is refused to the model, `{}` goes
       fakeReply.text('echoed'),
     ],
   });
-  const log = join(dir, 'echo.log');
-  const mcp = writeMcpConfig(join(dir, 'echo.json'), [hookServerMcpConfig('srv', hookServerConfig({ logFile: log }))]);
+  const log = join(cli.dir, 'echo.log');
+  const mcp = writeMcpConfig(join(cli.dir, 'echo.json'), [hookServerMcpConfig('srv', hookServerConfig({ logFile: log }))]);
   const result = await runCli(['--json', '--mcp-config', mcp, 'echo something'], { env: { ...baseEnv(fake.url), SPROUT_AGENT_SERVER_STARTUP_WAIT_MS: '120000' }, ...SLOW });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(outcomeOf(parseEvents(result.stdout))?.reason, 'end_turn');
@@ -59,8 +49,8 @@ test('a call with arguments that are not JSON is refused to the model, `{}` goes
 });
 
 test('a session saved with such a call is repaired on resume and the endpoint accepts it', async () => {
-  fake = await startFakeOpenAi({ provider: 'vllm', responses: [fakeReply.text('resumed fine')] });
-  const session = join(dir, 'old.jsonl');
+  const fake = await cli.startFake({ provider: 'vllm', responses: [fakeReply.text('resumed fine')] });
+  const session = join(cli.dir, 'old.jsonl');
   const at = Date.now();
   const records = [
     { type: 'session_started', sessionId: 'cli-old-session', resumed: false },

@@ -3,31 +3,21 @@
 // as the answer, the readable output shows only the answer, and what an endpoint taught is remembered
 // in the user's state folder for the next run (for that endpoint and model only).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { describe, it } from 'node:test';
+import { fakeReply, startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { FakeResponse } from '../../fakes/openai/fakeOpenAiTypes';
 import { streamed } from '../model/corpus/modelServers';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-models-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const cli = cliFixture('sprout-cli-models-');
 
 function toolsConfig(): string {
-  return writeMcpConfig(join(dir, 'tools.mcp.json'), [hookServerMcpConfig('tools', hookServerConfig({ logFile: join(dir, 'tools.log') }))]);
+  return writeMcpConfig(join(cli.dir, 'tools.mcp.json'), [hookServerMcpConfig('tools', hookServerConfig({ logFile: join(cli.dir, 'tools.log') }))]);
 }
 
 describe('model servers from the CLI', () => {
@@ -38,7 +28,7 @@ describe('model servers from the CLI', () => {
   });
 
   it('DeepSeek forced by SPROUT_AGENT_MODEL_COMPAT: --json has reasoning_delta events apart from the answer, and reasoning_content goes back', async () => {
-    fake = await startFakeOpenAi({
+    const fake = await cli.startFake({
       provider: 'deepseek',
       responses: [fakeReply.toolCalls([{ name: 'tools__echo', arguments: { text: 'ping' } }], { reasoning: 'Echo first.' }), fakeReply.text('Pong received.', { reasoning: 'It answered.' })],
     });
@@ -54,7 +44,7 @@ describe('model servers from the CLI', () => {
   });
 
   it('readable output prints the answer only, never the thinking', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('The answer is 4.', { reasoning: 'Two plus two.', reasoningAs: 'think_tags' })] });
+    const fake = await cli.startFake({ responses: [fakeReply.text('The answer is 4.', { reasoning: 'Two plus two.', reasoningAs: 'think_tags' })] });
     const result = await runCli(['--builtin-servers', '', 'add'], { env: baseEnv(fake.url) });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /The answer is 4\./);
@@ -66,7 +56,7 @@ describe('model servers from the CLI', () => {
   // it is whole, so it never prints the thinking.
   it('a lone </think>: --json has text_reclassified for the text streamed before it, the piped readable output shows only the answer', async () => {
     const play = (): FakeResponse => streamed(['Two plus', ' two makes', ' four.\n', '</think>', '\n\nIt is 4.']);
-    fake = await startFakeOpenAi({ responses: [play(), play()] });
+    const fake = await cli.startFake({ responses: [play(), play()] });
     const json = await runCli(['--json', '--builtin-servers', '', 'add'], { env: baseEnv(fake.url) });
     assert.equal(json.code, 0, json.stderr);
     const events = parseEvents(json.stdout);
@@ -90,7 +80,7 @@ describe('model servers from the CLI', () => {
   });
 
   it('a lesson survives to the next run and reaches no other endpoint: the run says it once, --json has model_adapted', async () => {
-    const state = join(dir, 'state');
+    const state = join(cli.dir, 'state');
     const env = (url: string) => ({ ...baseEnv(url), XDG_STATE_HOME: state });
     const gemma = await startFakeOpenAi({ rules: ['no-system-role'], responses: [fakeReply.text('first run'), fakeReply.text('second run')] });
     const plain = await startFakeOpenAi({ responses: [fakeReply.text('other endpoint')] });

@@ -4,29 +4,19 @@
 // An older transcript that is readable by others is tightened to 0600, and a session file the user
 // names outside the workspace still works.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { baseEnv, ensureBuilt, runCli, type CliResult } from './cliHarness';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, runCli, type CliResult } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-private-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-private-');
 
 const SLOW = { timeoutMs: 180_000 };
 
 function repo(name: string): string {
-  const folder = join(dir, name);
+  const folder = join(cli.dir, name);
   mkdirSync(folder, { recursive: true });
   return folder;
 }
@@ -40,8 +30,8 @@ function refusedInOneLine(result: CliResult, pattern: RegExp): void {
 }
 
 test('a state root that is a symlink is refused, and nothing is written where it points', async () => {
-  const stateHome = join(dir, 'state-linked');
-  const elsewhere = join(dir, 'elsewhere');
+  const stateHome = join(cli.dir, 'state-linked');
+  const elsewhere = join(cli.dir, 'elsewhere');
   mkdirSync(stateHome, { recursive: true });
   mkdirSync(elsewhere);
   symlinkSync(elsewhere, join(stateHome, 'sprout-agent'));
@@ -52,7 +42,7 @@ test('a state root that is a symlink is refused, and nothing is written where it
 
 test('a --session file the repository shipped as a symlink is refused, and the file it points to is untouched', async () => {
   const folder = repo('session-link');
-  const target = join(dir, 'bashrc');
+  const target = join(cli.dir, 'bashrc');
   writeFileSync(target, 'export PATH=$PATH\n');
   mkdirSync(join(folder, '.sprout'));
   symlinkSync(target, join(folder, '.sprout', 'session.jsonl'));
@@ -63,7 +53,7 @@ test('a --session file the repository shipped as a symlink is refused, and the f
 
 test('a --session folder inside the workspace that is a symlink leading out is refused', async () => {
   const folder = repo('session-dir-link');
-  const outside = join(dir, 'outside-folder');
+  const outside = join(cli.dir, 'outside-folder');
   mkdirSync(outside);
   symlinkSync(outside, join(folder, '.sprout'));
   const result = await runCli(['--cwd', folder, '--session', '.sprout/session.jsonl', 'hi'], { env: baseEnv('http://127.0.0.1:9/v1'), cwd: folder, ...SLOW });
@@ -72,7 +62,7 @@ test('a --session folder inside the workspace that is a symlink leading out is r
 });
 
 test('an older transcript readable by others is tightened to 0600; a session file named outside the workspace works', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('one'), fakeReply.text('two')] });
+  const fake = await cli.startFake({ responses: [fakeReply.text('one'), fakeReply.text('two')] });
   const folder = repo('session-modes');
   const inside = join(folder, 'session.jsonl');
   writeFileSync(inside, '', { mode: 0o644 });
@@ -80,7 +70,7 @@ test('an older transcript readable by others is tightened to 0600; a session fil
   assert.equal(first.code, 0, first.stderr);
   assert.equal(statSync(inside).mode & 0o777, 0o600);
 
-  const mine = join(dir, 'my-sessions', 'kept.jsonl');
+  const mine = join(cli.dir, 'my-sessions', 'kept.jsonl');
   const second = await runCli(['--cwd', folder, '--session', mine, 'hi'], { env: baseEnv(fake.url), ...SLOW });
   assert.equal(second.code, 0, second.stderr);
   assert.ok(existsSync(mine) && (statSync(mine).mode & 0o777) === 0o600);

@@ -5,45 +5,35 @@
 // ~/.claude/commands still work: vibestamps' fix-issue.md from the shared test data), and
 // `sprout-agent prompts --json` lists them.
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, cpSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { needsSharedData } from '../../sharedTestData';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { baseEnv, parseEvents, runCli } from './cliHarness';
+import { cliFixture } from './cliRun';
 
 const FIXTURE = resolve(__dirname, '..', '..', 'fixtures', 'prompt-files');
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-prompts-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-prompts-');
 
 type Message = { role: string; content: unknown };
 type WireRequest = { messages: Message[]; tools?: Array<{ function: { name: string } }> };
 
 function workspace(name: string): { ws: string; home: string } {
-  const ws = join(dir, name);
-  const home = join(dir, `${name}-home`);
+  const ws = join(cli.dir, name);
+  const home = join(cli.dir, `${name}-home`);
   cpSync(FIXTURE, ws, { recursive: true });
   mkdirSync(join(home, '.claude', 'commands'), { recursive: true });
   return { ws, home };
 }
 
 function env(home: string): Record<string, string> {
-  return { ...baseEnv(fake?.url ?? ''), HOME: home, SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(home, 'state') };
+  return { ...baseEnv(cli.fake?.url ?? ''), HOME: home, SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(home, 'state') };
 }
 
 function request(index: number): WireRequest {
-  return fake?.chatRequests()[index]?.body as WireRequest;
+  return cli.fake?.chatRequests()[index]?.body as WireRequest;
 }
 
 function userText(index: number): string {
@@ -52,7 +42,7 @@ function userText(index: number): string {
 }
 
 test('"/fix-tests" with --input: the expanded prompt file is the user message, its #file: attached', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
+  const fake = await cli.startFake({ responses: [fakeReply.text('done')] });
   const { ws, home } = workspace('expanded');
   const result = await runCli(['--json', '--trust-workspace', '--cwd', ws, '--input', 'framework=vitest', '/fix-tests src/a.ts'], { env: env(home) });
   assert.equal(result.code, 0, result.stderr);
@@ -66,7 +56,7 @@ test('"/fix-tests" with --input: the expanded prompt file is the user message, i
 });
 
 test('a prompt file with `mode: ask` runs in Ask mode (read-only tools); --mode overrides it', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('it adds'), fakeReply.text('done')] });
+  await cli.startFake({ responses: [fakeReply.text('it adds'), fakeReply.text('done')] });
   const { ws, home } = workspace('moded');
   const ask = await runCli(['--trust-workspace', '--cwd', ws, '/explain src/style.md'], { env: env(home) });
   assert.equal(ask.code, 0, ask.stderr);
@@ -80,7 +70,7 @@ test('a prompt file with `mode: ask` runs in Ask mode (read-only tools); --mode 
 });
 
 test('a missing ${input:}, an unknown command and a bad --input exit 2 before the model is asked, saying what to do', async () => {
-  fake = await startFakeOpenAi({ responses: [] });
+  const fake = await cli.startFake({ responses: [] });
   const { ws, home } = workspace('errors');
   const missing = await runCli(['--trust-workspace', '--cwd', ws, '/fix-tests src/a.ts'], { env: env(home) });
   assert.equal(missing.code, 2);
@@ -97,7 +87,7 @@ test('a missing ${input:}, an unknown command and a bad --input exit 2 before th
 const shared = needsSharedData('instruction-files');
 
 test('untrusted: the workspace\'s commands are not read (said); the user\'s ~/.claude/commands still run', { skip: shared.skip }, async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('done')] });
+  await cli.startFake({ responses: [fakeReply.text('done')] });
   const { ws, home } = workspace('untrusted');
   copyFileSync(join(shared.dir, 'vibestamps.fix-issue.md'), join(home, '.claude', 'commands', 'fix-issue.md'));
   const refused = await runCli(['--cwd', ws, '--input', 'framework=jest', '/fix-tests'], { env: env(home) });

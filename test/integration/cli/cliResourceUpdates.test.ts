@@ -7,38 +7,25 @@
 // a subscriptions/listen stream on 2026-07-28) and the reference server
 // (@modelcontextprotocol/server-everything, whose toggle-subscriber-updates tool sends the updates).
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { AgentEvent } from '../../../src/agent/events';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { baseEnv, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
 const SERVER = resolve(__dirname, '..', '..', 'fakes', 'resourceUpdateServer.ts');
 const EVERYTHING = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const FEATURES = 'demo://resource/static/document/features.md';
 
-let dir: string;
-let fake: FakeOpenAi | undefined;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-resource-updates-'));
-});
-afterEach(async () => {
-  if (fake !== undefined) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-resource-updates-', { checkRequests: true });
 
 type Message = { role: string; content: string | null; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string };
-const messages = (index: number): Message[] => (fake?.chatRequests()[index]?.body as { messages: Message[] }).messages;
+const messages = (index: number): Message[] => (cli.fake?.chatRequests()[index]?.body as { messages: Message[] }).messages;
 
 function memoConfig(name: string, env: Record<string, string> = {}): string {
-  return writeMcpConfig(join(dir, `${name}.json`), [{ name: 'memo', transport: { type: 'stdio', command: process.execPath, args: ['--import', pathToFileURL(require.resolve('tsx')).href, SERVER], env } }]);
+  return writeMcpConfig(join(cli.dir, `${name}.json`), [{ name: 'memo', transport: { type: 'stdio', command: process.execPath, args: ['--import', pathToFileURL(require.resolve('tsx')).href, SERVER], env } }]);
 }
 
 /** The read the refresh put in the history: the call's arguments and its result. */
@@ -51,9 +38,9 @@ function refreshed(index: number): { args: unknown; text: string } | undefined {
 
 for (const protocol of ['legacy', '2026-07-28'] as const) {
   test(`a subscribed resource that changes: the next round carries its new content (protocol ${protocol})`, async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'memo__edit_note', arguments: { text: 'version 2' } }]), fakeReply.text('done')] });
-    const env = { ...baseEnv(fake.url), SPROUT_AGENT_MCP_PROTOCOL: protocol, SPROUT_AGENT_STATE_HOME: join(dir, `state-${protocol}`) };
-    const result = await runCli(['--json', '--cwd', dir, '--mcp-config', memoConfig(`memo-${protocol}`), '--resource', 'memo:memo://note', 'keep the note in mind'], { env, timeoutMs: 60_000 });
+    const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'memo__edit_note', arguments: { text: 'version 2' } }]), fakeReply.text('done')] });
+    const env = { ...baseEnv(fake.url), SPROUT_AGENT_MCP_PROTOCOL: protocol, SPROUT_AGENT_STATE_HOME: join(cli.dir, `state-${protocol}`) };
+    const result = await runCli(['--json', '--cwd', cli.dir, '--mcp-config', memoConfig(`memo-${protocol}`), '--resource', 'memo:memo://note', 'keep the note in mind'], { env, timeoutMs: 60_000 });
     assert.equal(result.code, 0, result.stderr);
     assert.match(String(messages(0).find((m) => m.role === 'user')?.content), /Attached: memo:memo:\/\/note\n```\nResource memo:\/\/note \(text\/plain\) of server "memo":\nversion 1\n```/);
     assert.equal(refreshed(0), undefined);
@@ -66,17 +53,17 @@ for (const protocol of ['legacy', '2026-07-28'] as const) {
 }
 
 test('a server without subscriptions: the resource is sent as attached, said once on stderr; no refresh', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'memo__edit_note', arguments: { text: 'version 2' } }]), fakeReply.text('done')] });
-  const result = await runCli(['--cwd', dir, '--mcp-config', memoConfig('memo-plain', { NO_SUBSCRIBE: '1' }), '--resource', 'memo:memo://note', 'keep the note in mind'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'memo__edit_note', arguments: { text: 'version 2' } }]), fakeReply.text('done')] });
+  const result = await runCli(['--cwd', cli.dir, '--mcp-config', memoConfig('memo-plain', { NO_SUBSCRIBE: '1' }), '--resource', 'memo:memo://note', 'keep the note in mind'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(result.stderr.match(/--resource memo:memo:\/\/note: sent as attached \(the server offers no subscriptions\)/g)?.length, 1, result.stderr);
   assert.equal(refreshed(1), undefined);
 });
 
 test('the reference server (server-everything): its resources/updated after toggle-subscriber-updates refreshes the attached document', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'everything__toggle-subscriber-updates', arguments: {} }]), fakeReply.text('done')] });
-  const config = writeMcpConfig(join(dir, 'everything.json'), [{ name: 'everything', transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {} } }]);
-  const result = await runCli(['--cwd', dir, '--mcp-config', config, '--resource', `everything:${FEATURES}`, 'summarise it'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'everything__toggle-subscriber-updates', arguments: {} }]), fakeReply.text('done')] });
+  const config = writeMcpConfig(join(cli.dir, 'everything.json'), [{ name: 'everything', transport: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {} } }]);
+  const result = await runCli(['--cwd', cli.dir, '--mcp-config', config, '--resource', `everything:${FEATURES}`, 'summarise it'], { env: baseEnv(fake.url), timeoutMs: 60_000 });
   assert.equal(result.code, 0, result.stderr);
   assert.match(result.stderr, /--resource everything:demo:\/\/resource\/static\/document\/features\.md: watched; a change reaches the next round/);
   assert.match(refreshed(1)?.text ?? '', /^The attached resource changed; it now reads:\nResource demo:\/\/resource\/static\/document\/features\.md \(text\/markdown\) of server "everything":\n# Everything Server - Features/);

@@ -5,38 +5,28 @@
 // messages. A file edited outside Sprout since is not overwritten without --force (exit 2, named, nothing
 // changed); a wrong message number or no --session exit 2 saying why.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { describe, it } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { baseEnv, parseEvents, runCli } from './cliHarness';
+import { cliFixture } from './cliRun';
 
 interface WireRequest {
   messages: Array<{ role: string; content: unknown }>;
 }
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-rewind-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+const cli = cliFixture('sprout-cli-rewind-');
 
-const env = (fakeUrl: string): Record<string, string> => ({ ...baseEnv(fakeUrl), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(dir, 'state') });
+const env = (fakeUrl: string): Record<string, string> => ({ ...baseEnv(fakeUrl), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(cli.dir, 'state') });
 const write = (path: string, content: string) => fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path, content } }]);
 /** The user and assistant texts of a request, in order (tool results and calls left out). */
 const texts = (index: number): unknown[] =>
-  (fake?.chatRequests()[index]?.body as WireRequest).messages.filter((m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content !== '').map((m) => m.content);
+  (cli.fake?.chatRequests()[index]?.body as WireRequest).messages.filter((m) => (m.role === 'user' || m.role === 'assistant') && typeof m.content === 'string' && m.content !== '').map((m) => m.content);
 
 function workspace(name: string, files: Record<string, string>): string {
-  const ws = join(dir, name);
+  const ws = join(cli.dir, name);
   mkdirSync(ws, { recursive: true });
   for (const [file, content] of Object.entries(files)) writeFileSync(join(ws, file), content);
   return ws;
@@ -45,8 +35,8 @@ function workspace(name: string, files: Record<string, string>): string {
 describe('--rewind', () => {
   it('puts back the files written since message N, lists run_command, and the next requests carry no cut message', async () => {
     const ws = workspace('ws', { 'notes.txt': 'v0\n' });
-    const session = join(dir, 'rewind.jsonl');
-    fake = await startFakeOpenAi({
+    const session = join(cli.dir, 'rewind.jsonl');
+    const fake = await cli.startFake({
       responses: [
         write('notes.txt', 'v1\n'),
         fakeReply.text('wrote v1'),
@@ -87,8 +77,8 @@ describe('--rewind', () => {
 
   it('refuses to overwrite a file edited outside Sprout since, naming it; --force rewinds, and without a prompt prints the message', async () => {
     const ws = workspace('edited', { 'app.txt': 'original\n' });
-    const session = join(dir, 'edited.jsonl');
-    fake = await startFakeOpenAi({ responses: [write('app.txt', 'by the agent\n'), fakeReply.text('done')] });
+    const session = join(cli.dir, 'edited.jsonl');
+    const fake = await cli.startFake({ responses: [write('app.txt', 'by the agent\n'), fakeReply.text('done')] });
     const args = ['--cwd', ws, '--session', session];
     assert.equal((await runCli([...args, 'change the app'], { env: env(fake.url) })).code, 0);
     writeFileSync(join(ws, 'app.txt'), 'by the agent\nand by the user\n');
@@ -109,9 +99,9 @@ describe('--rewind', () => {
 
   it('puts the todo list back as it stood before message N: the todo _Stop then holds the agent to it again', async () => {
     const ws = workspace('todo', {});
-    const session = join(dir, 'todo.jsonl');
+    const session = join(cli.dir, 'todo.jsonl');
     const list = (done: boolean) => fakeReply.toolCalls([{ name: 'todo__todo', arguments: { items: [{ text: 'Add a field', done }, { text: 'Test it', done }] } }]);
-    fake = await startFakeOpenAi({ responses: [list(false), fakeReply.text('listed'), list(true), fakeReply.text('all done'), fakeReply.text('Done.'), list(true), fakeReply.text('Both done.')] });
+    const fake = await cli.startFake({ responses: [list(false), fakeReply.text('listed'), list(true), fakeReply.text('all done'), fakeReply.text('Done.'), list(true), fakeReply.text('Both done.')] });
     const args = ['--cwd', ws, '--session', session];
     const todoEnv = (extra: Record<string, string> = {}) => ({ ...env(fake?.url ?? ''), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace,todo', ...extra });
     assert.equal((await runCli([...args, 'make a list'], { env: todoEnv() })).code, 0);
@@ -135,9 +125,9 @@ describe('--rewind', () => {
   });
 
   it('a message the session does not have, a bad number, or no --session exit 2 saying why', async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.text('only answer')] });
+    const fake = await cli.startFake({ responses: [fakeReply.text('only answer')] });
     const ws = workspace('bad', {});
-    const session = join(dir, 'bad.jsonl');
+    const session = join(cli.dir, 'bad.jsonl');
     assert.equal((await runCli(['--cwd', ws, '--session', session, 'only prompt'], { env: env(fake.url) })).code, 0);
     const missing = await runCli(['--cwd', ws, '--session', session, '--rewind', '3'], { env: env(fake.url) });
     assert.equal(missing.code, 2);

@@ -35,7 +35,7 @@ export interface CliFixture {
   /** The fake the running test started, if any. */
   readonly fake: FakeOpenAi | undefined;
   /** Starts the fake for this test; it is closed after the test. */
-  startFake(options: FakeOpenAiOptions): Promise<FakeOpenAi>;
+  startFake(options?: FakeOpenAiOptions): Promise<FakeOpenAi>;
   /** The index-th chat request the fake received, as sent. */
   requestAt(index: number): WireRequest;
   /** With the bundled workspace and todo servers, the state under the folder, and the file's own additions. */

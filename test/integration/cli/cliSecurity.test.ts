@@ -3,47 +3,37 @@
 // refuses unless --allow-protected-writes; command output and server state go to a private per-user
 // folder (0700, files 0600) named by a random session id, never to a shared /tmp path.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { isAlive, killPids, readPid, waitFor } from '../mcp/mcpHarness';
-import { baseEnv, ensureBuilt, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-sec-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-sec-');
 
 const GIT_CONFIG = '[core]\n\trepositoryformatversion = 0\n';
 const EVIL = '[core]\n\tfsmonitor = "touch pwned"\n';
 
 function clonedRepo(name: string): string {
-  const repo = join(dir, name);
+  const repo = join(cli.dir, name);
   mkdirSync(join(repo, '.git'), { recursive: true });
   writeFileSync(join(repo, '.git', 'config'), GIT_CONFIG);
   return repo;
 }
 
 function env(stateHome: string): Record<string, string> {
-  return { ...baseEnv(fake?.url ?? ''), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: stateHome };
+  return { ...baseEnv(cli.fake?.url ?? ''), SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: stateHome };
 }
 
 const writeGitConfig = fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: '.git/config', content: EVIL } }]);
 
 test('a protected write is refused by default and the model is told why', async () => {
-  fake = await startFakeOpenAi({ responses: [writeGitConfig, fakeReply.text('ok')] });
+  const fake = await cli.startFake({ responses: [writeGitConfig, fakeReply.text('ok')] });
   const repo = clonedRepo('refused');
-  const result = await runCli(['--json', '--cwd', repo, 'set up the repo'], { env: env(join(dir, 'state-refused')) });
+  const result = await runCli(['--json', '--cwd', repo, 'set up the repo'], { env: env(join(cli.dir, 'state-refused')) });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(readFileSync(join(repo, '.git', 'config'), 'utf8'), GIT_CONFIG, '.git/config is unchanged');
   const finished = parseEvents(result.stdout).find((e) => e.type === 'tool_finished');
@@ -54,30 +44,30 @@ test('a protected write is refused by default and the model is told why', async 
 });
 
 test('--allow-protected-writes lets the same write through', async () => {
-  fake = await startFakeOpenAi({ responses: [writeGitConfig, fakeReply.text('ok')] });
+  await cli.startFake({ responses: [writeGitConfig, fakeReply.text('ok')] });
   const repo = clonedRepo('allowed');
-  const result = await runCli(['--json', '--allow-protected-writes', '--cwd', repo, 'set up the repo'], { env: env(join(dir, 'state-allowed')) });
+  const result = await runCli(['--json', '--allow-protected-writes', '--cwd', repo, 'set up the repo'], { env: env(join(cli.dir, 'state-allowed')) });
   assert.equal(result.code, 0, result.stderr);
   assert.equal(outcomeOf(parseEvents(result.stdout))?.reason, 'end_turn');
   assert.equal(readFileSync(join(repo, '.git', 'config'), 'utf8'), EVIL);
 });
 
 test('SPROUT_AGENT_PROTECTED_PATHS adds patterns; one that tries to remove protection is exit 2', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'deploy/prod.yml', content: 'x' } }]), fakeReply.text('ok')] });
+  await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path: 'deploy/prod.yml', content: 'x' } }]), fakeReply.text('ok')] });
   const repo = clonedRepo('extra');
-  const added = await runCli(['--json', '--cwd', repo, 'go'], { env: { ...env(join(dir, 'state-extra')), SPROUT_AGENT_PROTECTED_PATHS: 'deploy/**, *.pem' } });
+  const added = await runCli(['--json', '--cwd', repo, 'go'], { env: { ...env(join(cli.dir, 'state-extra')), SPROUT_AGENT_PROTECTED_PATHS: 'deploy/**, *.pem' } });
   assert.equal(added.code, 0, added.stderr);
   assert.ok(!existsSync(join(repo, 'deploy', 'prod.yml')));
   assert.match(added.stdout, /deploy\/prod\.yml is a protected path \(it matches \\"deploy\/\*\*\\"\)/);
-  const bad = await runCli(['--cwd', repo, 'go'], { env: { ...env(join(dir, 'state-extra')), SPROUT_AGENT_PROTECTED_PATHS: '!.git/**' } });
+  const bad = await runCli(['--cwd', repo, 'go'], { env: { ...env(join(cli.dir, 'state-extra')), SPROUT_AGENT_PROTECTED_PATHS: '!.git/**' } });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /SPROUT_AGENT_PROTECTED_PATHS: protected path pattern "!\.git\/\*\*" starts with "!"/);
 });
 
 test('command output goes to a private per-user folder under a random session id', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'workspace__run_command', arguments: { command: 'echo secret-token-42' } }]), fakeReply.text('ok')] });
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'workspace__run_command', arguments: { command: 'echo secret-token-42' } }]), fakeReply.text('ok')] });
   const repo = clonedRepo('state');
-  const stateHome = join(dir, 'state-home');
+  const stateHome = join(cli.dir, 'state-home');
   const session = join(repo, 'session.jsonl');
   const result = await runCli(['--json', '--session', session, '--cwd', repo, 'run it'], { env: env(stateHome) });
   assert.equal(result.code, 0, result.stderr);
@@ -101,8 +91,8 @@ test('command output goes to a private per-user folder under a random session id
 });
 
 test('a run without --session keeps its state under runs/, where week-old folders are removed', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('ok')] });
-  const stateHome = join(dir, 'state-runs');
+  await cli.startFake({ responses: [fakeReply.text('ok')] });
+  const stateHome = join(cli.dir, 'state-runs');
   const old = join(stateHome, 'sprout-agent', 'runs', 'cli-old');
   mkdirSync(old, { recursive: true });
   const eightDaysAgo = (Date.now() - 8 * 24 * 3600_000) / 1000;
@@ -116,10 +106,10 @@ test('a run without --session keeps its state under runs/, where week-old folder
 });
 
 test('a server\'s setsid grandchild, orphaned at once, is gone when the CLI exits', { skip: process.platform !== 'linux' && 'reads /proc' }, async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'spawner__escape', arguments: {} }]), fakeReply.text('done')] });
-  const pidFile = join(dir, 'escapee.pid');
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'spawner__escape', arguments: {} }]), fakeReply.text('done')] });
+  const pidFile = join(cli.dir, 'escapee.pid');
   const escape = { name: 'escape', behaviour: { kind: 'spawnEscapee' as const, pidFile, orphan: true } };
-  const mcp = writeMcpConfig(join(dir, 'escapee.json'), [hookServerMcpConfig('spawner', hookServerConfig({ extraTools: [escape] }))]);
+  const mcp = writeMcpConfig(join(cli.dir, 'escapee.json'), [hookServerMcpConfig('spawner', hookServerConfig({ extraTools: [escape] }))]);
   const result = await runCli(['--json', '--mcp-config', mcp, 'go'], { env: baseEnv(fake.url) });
   const pid = readPid(pidFile);
   try {

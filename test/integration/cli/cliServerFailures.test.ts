@@ -4,27 +4,17 @@
 // stderr tail; SIGTERM with a broken server in the mix still gives 130; and a signal that arrives
 // before the main bundle has loaded is still an interrupted run (130), with nothing left behind.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { McpServerConfig } from '../../../src/mcp/config';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
+import { fakeReply, type FakeOpenAi, type FakeResponse } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
-import { baseEnv, collect, ensureBuilt, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, collect, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 import { waitFor } from '../../waitFor';
 
-let dir: string;
-let fake: FakeOpenAi | undefined;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-failures-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-failures-');
 
 const huge: McpServerConfig = { name: 'huge', transport: { type: 'stdio', command: process.execPath, args: ['-e', '0'], env: { BIG: 'x'.repeat(256 * 1024) } } };
 const crasher: McpServerConfig = {
@@ -33,17 +23,14 @@ const crasher: McpServerConfig = {
 };
 const good = (): McpServerConfig => hookServerMcpConfig('good', hookServerConfig({ hooks: { _Stop: { kind: 'empty' } } }));
 
-async function withFake(responses: FakeResponse[]): Promise<FakeOpenAi> {
-  fake = await startFakeOpenAi({ responses });
-  return fake;
-}
+const withFake = (responses: FakeResponse[]): Promise<FakeOpenAi> => cli.startFake({ responses });
 
 describe('a server whose ${input:id} has no value in the CLI', () => {
   function inputsFile(): string {
     const tokenServer = hookServerMcpConfig('gh', hookServerConfig({ hooks: { _Stop: { kind: 'empty' } } }));
     const t = tokenServer.transport.type === 'stdio' ? tokenServer.transport : undefined;
     const other = good().transport;
-    const path = join(dir, 'inputs.json');
+    const path = join(cli.dir, 'inputs.json');
     writeFileSync(
       path,
       JSON.stringify({
@@ -85,7 +72,7 @@ describe('a server whose ${input:id} has no value in the CLI', () => {
 describe('failed MCP servers in the CLI', () => {
   it('a spawn that throws (E2BIG), alone: a clear error naming the server, and the run goes on', async () => {
     const f = await withFake([fakeReply.text('answered without tools')]);
-    const config = writeMcpConfig(join(dir, 'alone.json'), [huge]);
+    const config = writeMcpConfig(join(cli.dir, 'alone.json'), [huge]);
     const result = await runCli(['--mcp-config', config, 'go'], { env: baseEnv(f.url) });
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /MCP server "huge".*E2BIG/);
@@ -94,7 +81,7 @@ describe('failed MCP servers in the CLI', () => {
 
   it('next to a good server and allowlisted: no hang, exit 2 with its error', async () => {
     const f = await withFake([fakeReply.text('done')]);
-    const config = writeMcpConfig(join(dir, 'pair.json'), [huge, good()]);
+    const config = writeMcpConfig(join(cli.dir, 'pair.json'), [huge, good()]);
     const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(f.url), MCP_HOOK_SERVERS: 'huge,good' } });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /MCP server "huge" failed and this run needed it \(it is allowlisted in MCP_HOOK_SERVERS.*E2BIG/);
@@ -102,7 +89,7 @@ describe('failed MCP servers in the CLI', () => {
 
   it('a crashing server the allowlist needs: exit 2, and its stderr tail is shown', async () => {
     const f = await withFake([fakeReply.text('done')]);
-    const config = writeMcpConfig(join(dir, 'crash.json'), [crasher, good()]);
+    const config = writeMcpConfig(join(cli.dir, 'crash.json'), [crasher, good()]);
     const result = await runCli(['--mcp-config', config, 'go'], { env: { ...baseEnv(f.url), MCP_HOOK_SERVERS: 'crasher' } });
     assert.equal(result.code, 2, result.stderr);
     assert.match(result.stderr, /MCP server "crasher" failed and this run needed it.*exited with code 3; last stderr: fatal: no token in MY_TOKEN/);
@@ -110,7 +97,7 @@ describe('failed MCP servers in the CLI', () => {
 
   it('SIGTERM with a broken server beside a good one: 130', async () => {
     const f = await withFake([fakeReply.hang()]);
-    const config = writeMcpConfig(join(dir, 'term.json'), [huge, good()]);
+    const config = writeMcpConfig(join(cli.dir, 'term.json'), [huge, good()]);
     const child = spawnCli(['--mcp-config', config, 'go'], { env: baseEnv(f.url) });
     child.stdin?.end();
     const done = collect(child, { timeoutMs: 30_000 });
@@ -127,7 +114,7 @@ describe('failed MCP servers in the CLI', () => {
  * signal sent after the marker appears lands exactly in the window before the CLI's own handlers.
  */
 function slowLoadHook(marker: string): string {
-  const file = join(dir, 'slowLoad.cjs');
+  const file = join(cli.dir, 'slowLoad.cjs');
   writeFileSync(
     file,
     `const Module = require('module'); const fs = require('fs'); const original = Module._extensions['.js'];
@@ -143,8 +130,8 @@ describe('signals before the CLI is loaded', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`${signal} while the main bundle is still loading: 130, and the model is never called`, async () => {
       const f = await withFake([fakeReply.text('never asked')]);
-      const config = writeMcpConfig(join(dir, `early-${signal}.json`), [good()]);
-      const marker = join(dir, `loading-${signal}`);
+      const config = writeMcpConfig(join(cli.dir, `early-${signal}.json`), [good()]);
+      const marker = join(cli.dir, `loading-${signal}`);
       const env = { ...baseEnv(f.url), NODE_OPTIONS: `--require ${slowLoadHook(marker)}` };
       const child = spawnCli(['--mcp-config', config, 'go'], { env });
       child.stdin?.end();

@@ -1,29 +1,21 @@
 // SIGINT/SIGTERM mid-run: the CLI cancels the run, saves the session, closes every server and exits
 // 130, leaving no child behind: the hook server (even one ignoring SIGTERM) and its grandchild are gone.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { afterEach, test } from 'node:test';
 import type { TranscriptRecord } from '../../../src/agent/events';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig } from '../../fakes/hookServer';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
-import { baseEnv, collect, ensureBuilt, spawnCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, collect, spawnCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
 const leftovers: number[] = [];
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-signals-'));
-});
-afterEach(async () => {
+afterEach(() => {
   killPids(leftovers.splice(0));
-  await fake?.close();
-  fake = undefined;
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-signals-');
 
 function sessionOutcome(file: string): string | undefined {
   const records = readFileSync(file, 'utf8')
@@ -35,10 +27,10 @@ function sessionOutcome(file: string): string | undefined {
 }
 
 async function interruptedRun(name: string, config: HookServerConfig, signal: NodeJS.Signals, ready: () => boolean): Promise<{ code: number | null; pids: number[]; session: string }> {
-  const log = join(dir, `${name}.log`);
-  const mcp = writeMcpConfig(join(dir, `${name}.json`), [hookServerMcpConfig(name, hookServerConfig({ logFile: log, ...config }))]);
-  const session = join(dir, `${name}.jsonl`);
-  const child = spawnCli(['--json', '--session', session, '--mcp-config', mcp, 'go'], { env: { ...baseEnv(fake?.url ?? ''), MCP_HOOK_SERVERS: name } });
+  const log = join(cli.dir, `${name}.log`);
+  const mcp = writeMcpConfig(join(cli.dir, `${name}.json`), [hookServerMcpConfig(name, hookServerConfig({ logFile: log, ...config }))]);
+  const session = join(cli.dir, `${name}.jsonl`);
+  const child = spawnCli(['--json', '--session', session, '--mcp-config', mcp, 'go'], { env: { ...baseEnv(cli.fake?.url ?? ''), MCP_HOOK_SERVERS: name } });
   child.stdin?.end();
   const done = collect(child, { timeoutMs: 30_000 });
   await waitFor(() => readHookServerLog(log).some((e) => e.type === 'started') && ready(), 'the run to reach the point of interruption', 20_000);
@@ -53,7 +45,7 @@ async function interruptedRun(name: string, config: HookServerConfig, signal: No
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   test(`${signal} while the model hangs: exit 130, session saved, no server left`, async () => {
-    fake = await startFakeOpenAi({ responses: [fakeReply.hang()] });
+    const fake = await cli.startFake({ responses: [fakeReply.hang()] });
     const f = fake;
     const run = await interruptedRun(`model${signal}`, { hooks: { _Stop: { kind: 'empty' } } }, signal, () => f.chatRequests().length > 0);
     assert.equal(run.code, 130);
@@ -63,8 +55,8 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 }
 
 test('SIGTERM while a hook hangs: exit 130, the SIGTERM-ignoring server and its grandchild are gone', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text('done?')] });
-  const pidFile = join(dir, 'grandchild.pid');
+  await cli.startFake({ responses: [fakeReply.text('done?')] });
+  const pidFile = join(cli.dir, 'grandchild.pid');
   const run = await interruptedRun('hanger', { ignoreSigterm: true, hooks: { _Stop: { kind: 'spawnGrandchild', pidFile, then: 'hang' } } }, 'SIGTERM', () =>
     existsSync(pidFile),
   );

@@ -3,36 +3,26 @@
 // the body in the tool turn, an untrusted run sees only the user's skills (and says once why), and
 // `sprout-agent skills --json` lists them with the notes for a SKILL.md that cannot be used.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, ensureBuilt, parseEvents, runCli } from './cliHarness';
+import { baseEnv, parseEvents, runCli } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-skills-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-skills-');
 
 type Message = { role: string; content: string | null };
 type Body = { messages: Message[]; tools?: { function: { name: string } }[] };
 
 function bodyOf(index: number): Body {
-  return fake?.chatRequests()[index]?.body as Body;
+  return cli.fake?.chatRequests()[index]?.body as Body;
 }
 
 function workspace(name: string): { ws: string; home: string } {
-  const ws = join(dir, name);
-  const home = join(dir, `${name}-home`);
+  const ws = join(cli.dir, name);
+  const home = join(cli.dir, `${name}-home`);
   const write = (path: string, text: string): void => {
     mkdirSync(join(path, '..'), { recursive: true });
     writeFileSync(path, text);
@@ -45,11 +35,11 @@ function workspace(name: string): { ws: string; home: string } {
 }
 
 function env(home: string): Record<string, string> {
-  return { ...baseEnv(fake?.url ?? ''), HOME: home, SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(home, 'state') };
+  return { ...baseEnv(cli.fake?.url ?? ''), HOME: home, SPROUT_AGENT_BUILTIN_SERVERS: 'workspace', XDG_STATE_HOME: join(home, 'state') };
 }
 
 test('the skills are listed in the system message; the model reads one through sprout__read_skill and gets its body and a file', async () => {
-  fake = await startFakeOpenAi({
+  const fake = await cli.startFake({
     responses: [
       fakeReply.toolCalls([{ name: 'sprout__read_skill', arguments: { name: 'release-notes' } }]),
       fakeReply.toolCalls([{ name: 'sprout__read_skill', arguments: { name: 'release-notes', file: 'references/format.md' } }]),
@@ -77,7 +67,7 @@ test('the skills are listed in the system message; the model reads one through s
 });
 
 test('an untrusted run sees only the user\'s skills and says once why; a read of a workspace skill is refused', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'sprout__read_skill', arguments: { name: 'release-notes' } }]), fakeReply.text('done')] });
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'sprout__read_skill', arguments: { name: 'release-notes' } }]), fakeReply.text('done')] });
   const { ws, home } = workspace('untrusted');
   const result = await runCli(['--cwd', ws, 'write the release notes'], { env: env(home) });
   assert.equal(result.code, 0, result.stderr);

@@ -4,29 +4,16 @@
 // request as the delegate call's result, and `--json` shows the child's events with its id. Depth 1
 // (the child is never offered the tool) and a cancel that stops the child are checked too.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { AgentEvent } from '../../../src/agent/events';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { fakeReply, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog } from '../../fakes/hookServer';
 import { waitFor } from '../mcp/mcpHarness';
-import { assertAllRequestsValid } from '../loop/loopHarness';
-import { baseEnv, collect, ensureBuilt, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, collect, parseEvents, runCli, spawnCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-subagents-'));
-});
-afterEach(async () => {
-  if (fake) assertAllRequestsValid(fake.requests);
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-subagents-', { checkRequests: true });
 
 type Body = { messages: Array<{ role: string; content: string | null; tool_call_id?: string }>; tools?: Array<{ function: { name: string } }> };
 const bodyAt = (f: FakeOpenAi, i: number): Body => f.chatRequests()[i]?.body as Body;
@@ -34,16 +21,16 @@ const toolNames = (body: Body | undefined): string[] => body?.tools?.map((t) => 
 const wrapped = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'subagent_event' ? [e] : []));
 
 function servers(name: string): { mcp: string; log: string } {
-  const log = join(dir, `${name}.gate.log`);
-  const mcp = writeMcpConfig(join(dir, `${name}.json`), [
-    hookServerMcpConfig('work', hookServerConfig({ logFile: join(dir, `${name}.work.log`) })),
+  const log = join(cli.dir, `${name}.gate.log`);
+  const mcp = writeMcpConfig(join(cli.dir, `${name}.json`), [
+    hookServerMcpConfig('work', hookServerConfig({ logFile: join(cli.dir, `${name}.work.log`) })),
     hookServerMcpConfig('gate', hookServerConfig({ logFile: log, echo: false, hooks: { _SubagentStop: { kind: 'object', text: 'run echo once more', times: 1 }, _PreToolUse: { kind: 'empty' } } })),
   ]);
   return { mcp, log };
 }
 
 test('a _SubagentStop objection sends the child back to work; its answer is the parent\'s tool result; --json names the child', async () => {
-  fake = await startFakeOpenAi({
+  const fake = await cli.startFake({
     responses: [
       fakeReply.toolCalls([{ id: 'd1', name: 'sprout__delegate', arguments: { agent: 'general', task: 'Echo hi and report what it said.' } }]),
       fakeReply.toolCalls([{ id: 'c1', name: 'work__echo', arguments: { text: 'hi' } }]),
@@ -84,18 +71,17 @@ test('a _SubagentStop objection sends the child back to work; its answer is the 
 });
 
 test('SIGTERM while the child waits on the model: the child is cancelled with the parent, exit 130', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ id: 'd1', name: 'sprout__delegate', arguments: { agent: 'general', task: 'think hard' } }]), fakeReply.hang()] });
-  const f = fake;
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ id: 'd1', name: 'sprout__delegate', arguments: { agent: 'general', task: 'think hard' } }]), fakeReply.hang()] });
   const { mcp } = servers('cancel');
-  const cli = spawnCli(['--json', '--mcp-config', mcp, 'go'], { env: { ...baseEnv(f.url), MCP_HOOK_SERVERS: 'gate' } });
-  cli.stdin?.end();
-  const done = collect(cli, { timeoutMs: 30_000 });
-  await waitFor(() => f.chatRequests().length > 1, 'the child\'s model call', 20_000);
-  cli.kill('SIGTERM');
+  const child = spawnCli(['--json', '--mcp-config', mcp, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'gate' } });
+  child.stdin?.end();
+  const done = collect(child, { timeoutMs: 30_000 });
+  await waitFor(() => fake.chatRequests().length > 1, 'the child\'s model call', 20_000);
+  child.kill('SIGTERM');
   const result = await done;
   assert.equal(result.code, 130);
   const events = parseEvents(result.stdout);
   const childEnd = wrapped(events).find((e) => e.event.type === 'outcome');
   assert.ok(childEnd?.event.type === 'outcome' && childEnd.event.outcome.reason === 'cancelled', 'the child ended cancelled');
-  assert.equal(f.chatRequests().length, 2, 'nothing ran after the cancel');
+  assert.equal(fake.chatRequests().length, 2, 'nothing ran after the cancel');
 });

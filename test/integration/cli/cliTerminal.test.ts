@@ -3,25 +3,15 @@
 // error), the model endpoint's error message, the model's own reply, and --json lines, which stay
 // lossless (the same strings parse back) while carrying no raw control character.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, test } from 'node:test';
-import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
+import { test } from 'node:test';
+import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
-import { baseEnv, ensureBuilt, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, parseEvents, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let fake: FakeOpenAi | undefined;
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-cli-terminal-'));
-});
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-cli-terminal-');
 
 /** OSC 52 (write the clipboard), a screen clear, an 8-bit CSI and a direction override. */
 const CLIPBOARD = '\u001b]52;c;Y3VybCBldmlsLnNoIHwgc2g=\u0007';
@@ -37,14 +27,14 @@ function assertInert(stream: string, what: string): void {
 }
 
 function repoWithServer(name: string, serverName: string): string {
-  const repo = join(dir, name);
+  const repo = join(cli.dir, name);
   mkdirSync(join(repo, '.vscode'), { recursive: true });
   writeFileSync(join(repo, '.vscode', 'mcp.json'), JSON.stringify({ servers: { [serverName]: { command: 'node', args: ['server.js'] } } }));
   return repo;
 }
 
 test('a cloned repository\'s server name reaches the "not started" notice of a run, hooks check and hooks install inert', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.text(`all done ${ATTACK}here`)] });
+  const fake = await cli.startFake({ responses: [fakeReply.text(`all done ${ATTACK}here`)] });
   const repo = repoWithServer('notice', `helper${ATTACK}`);
   const run = await runCli(['--cwd', repo, 'hi'], { env: baseEnv(fake.url), ...SLOW });
   assert.equal(run.code, 0, run.stderr);
@@ -73,7 +63,7 @@ test('a configuration error naming a hostile server is inert (exit 2)', async ()
 });
 
 test('the model endpoint\'s error message is inert on stderr', async () => {
-  fake = await startFakeOpenAi({ responses: [fakeReply.error(400, `bad request ${ATTACK}end`)] });
+  const fake = await cli.startFake({ responses: [fakeReply.error(400, `bad request ${ATTACK}end`)] });
   const result = await runCli(['--json', 'hi'], { env: baseEnv(fake.url), ...SLOW });
   assert.equal(result.code, 1, result.stderr);
   assertInert(result.stderr, 'stderr');
@@ -85,8 +75,8 @@ test('the model endpoint\'s error message is inert on stderr', async () => {
 
 test('--json lines carry tool output exactly, with nothing raw a terminal would obey', async () => {
   const text = `tool says ${ATTACK} \u2028 fine`;
-  fake = await startFakeOpenAi({ responses: [fakeReply.toolCalls([{ name: 'srv__echo', arguments: { text } }]), fakeReply.text('ok')] });
-  const mcp = writeMcpConfig(join(dir, 'echo.json'), [hookServerMcpConfig('srv', hookServerConfig())]);
+  const fake = await cli.startFake({ responses: [fakeReply.toolCalls([{ name: 'srv__echo', arguments: { text } }]), fakeReply.text('ok')] });
+  const mcp = writeMcpConfig(join(cli.dir, 'echo.json'), [hookServerMcpConfig('srv', hookServerConfig())]);
   const result = await runCli(['--json', '--mcp-config', mcp, 'echo it'], { env: { ...baseEnv(fake.url), SPROUT_AGENT_SERVER_STARTUP_WAIT_MS: '120000' }, ...SLOW });
   assert.equal(result.code, 0, result.stderr);
   assertInert(result.stdout, 'the --json lines');

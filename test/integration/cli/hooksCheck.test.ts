@@ -2,25 +2,19 @@
 // calls each hook once with sample `_meta` marked dryRun (the chosen --tool/--args included), reports
 // answers and timeouts, and exits 0 only when every call answered within the hook timeout.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { CheckReport } from '../../../src/cli/hooksCheckReport';
 import { hookServerConfig, hookServerMcpConfig, readHookServerLog, type HookServerConfig } from '../../fakes/hookServer';
-import { baseEnv, ensureBuilt, runCli, writeMcpConfig } from './cliHarness';
+import { baseEnv, runCli, writeMcpConfig } from './cliHarness';
+import { cliFixture } from './cliRun';
 
-let dir: string;
-before(async () => {
-  await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), 'sprout-hooks-check-'));
-});
-after(() => rmSync(dir, { recursive: true, force: true }));
+const cli = cliFixture('sprout-hooks-check-');
 
 function config(name: string, servers: Record<string, HookServerConfig>): string {
   return writeMcpConfig(
-    join(dir, `${name}.json`),
-    Object.entries(servers).map(([server, c]) => hookServerMcpConfig(server, hookServerConfig({ logFile: join(dir, `${name}.${server}.log`), ...c }))),
+    join(cli.dir, `${name}.json`),
+    Object.entries(servers).map(([server, c]) => hookServerMcpConfig(server, hookServerConfig({ logFile: join(cli.dir, `${name}.${server}.log`), ...c }))),
   );
 }
 
@@ -40,7 +34,7 @@ test('every hook answered in time: exit 0; the report names hooks, allowlisting 
   assert.match(result.stdout, /_SessionEnd {2}\d+ ms {2}answered isError within 2500 ms: no effect \(fail open\)/);
   assert.match(result.stdout, /plain: not allowlisted \(nothing to enable\)\n {2}speaks MCP 2026-07-28 \(modern era\)\n {2}no lifecycle hooks/, 'no advice to allowlist a server without hooks');
   assert.match(result.stdout, /3 calls: 3 answered within the timeout, 0 did not\.\nOK\n$/);
-  assert.equal(readHookServerLog(join(dir, 'good.guard.log')).filter((e) => e.tool === '_Typo').length, 0, 'unknown _ tools are not called');
+  assert.equal(readHookServerLog(join(cli.dir, 'good.guard.log')).filter((e) => e.tool === '_Typo').length, 0, 'unknown _ tools are not called');
 });
 
 test('the sample _meta is a real run\'s, marked dryRun, with --tool and --args; --event picks one hook; --json', async () => {
@@ -54,7 +48,7 @@ test('the sample _meta is a real run\'s, marked dryRun, with --tool and --args; 
   assert.deepEqual(report.servers.map((s) => [s.name, s.allowlisted, s.hooks, s.calls.map((c) => [c.hook, c.result, c.answered])]), [
     ['guard', true, ['_PreToolUse', '_Stop'], [['_PreToolUse', 'no_objection', true]]],
   ]);
-  const calls = readHookServerLog(join(dir, 'meta.guard.log')).filter((e) => e.type === 'call');
+  const calls = readHookServerLog(join(cli.dir, 'meta.guard.log')).filter((e) => e.type === 'call');
   assert.deepEqual(calls.map((c) => c.tool), ['_PreToolUse']);
   assert.deepEqual(calls[0]?.arguments, {});
   const meta = (calls[0]?.meta as Record<string, Record<string, unknown>>)['sprout/hook'];
@@ -115,7 +109,7 @@ test('--event SubagentStop calls _SubagentStop with the _Stop fields and the sam
   const result = await runCli(['hooks', 'check', '--mcp-config', mcp, '--event', 'SubagentStop'], { env: env({ MCP_HOOK_SERVERS: 'gate' }) });
   assert.equal(result.code, 0, result.stdout + result.stderr);
   assert.match(result.stdout, /_SubagentStop {2}\d+ ms {2}answered within 2500 ms: an objection: the subagent would keep working: "run the tests first"/);
-  const calls = readHookServerLog(join(dir, 'sub.gate.log')).filter((e) => e.type === 'call');
+  const calls = readHookServerLog(join(cli.dir, 'sub.gate.log')).filter((e) => e.type === 'call');
   const meta = (calls[0]?.meta as Record<string, Record<string, unknown>>)['sprout/hook'];
   assert.deepEqual(meta?.agent, { id: 'sub-1', name: 'general' });
   assert.equal(meta?.dryRun, true);
