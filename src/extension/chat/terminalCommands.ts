@@ -53,12 +53,11 @@ export function watchTerminalCommands(): vscode.Disposable {
 }
 
 /**
- * The output VS Code's own record gives for the active terminal's last command when that command is
- * `commandLine` (its tool's text: "The following is the last command run in the terminal:", the
- * command, then optional lines, then "It has the following output:" and the output). Undefined when
- * the tool is absent, fails, names another command or a running one.
+ * VS Code's own record of the active terminal's last finished command (its tool's text: "The following
+ * is the last command run in the terminal:", the command, optional lines, then "It has the following
+ * output:" and the output). Undefined when the tool is absent, fails or reports a running command.
  */
-export async function recordedOutput(commandLine: string): Promise<string | undefined> {
+export async function recordedCommand(): Promise<{ commandLine: string; output: string } | undefined> {
   if (!vscode.lm.tools.some((t) => t.name === VSCODE_LAST_COMMAND_TOOL)) return undefined;
   const cancel = new vscode.CancellationTokenSource();
   const timer = setTimeout(() => cancel.cancel(), TOOL_BOUND_MS);
@@ -66,10 +65,12 @@ export async function recordedOutput(commandLine: string): Promise<string | unde
     const result = await vscode.lm.invokeTool(VSCODE_LAST_COMMAND_TOOL, { input: {}, toolInvocationToken: undefined }, cancel.token);
     const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
     const head = 'The following is the last command run in the terminal:\n';
-    if (!text.startsWith(head) || !text.slice(head.length).startsWith(`${commandLine.trim()}\n`)) return undefined;
+    if (!text.startsWith(head)) return undefined;
+    const rest = text.slice(head.length);
+    const next = rest.search(/\nIt (was run in the directory|exited with code|has the following output):/);
     const marker = '\nIt has the following output:\n';
-    const at = text.indexOf(marker);
-    return at < 0 ? '' : text.slice(at + marker.length);
+    const at = rest.indexOf(marker);
+    return { commandLine: next < 0 ? rest : rest.slice(0, next), output: at < 0 ? '' : rest.slice(at + marker.length) };
   } catch {
     return undefined;
   } finally {
@@ -89,6 +90,8 @@ export async function lastTerminalCommand(): Promise<string> {
       : `No terminal command attached: no command has run in the terminal "${terminal.name}" since Sprout started.`;
   }
   const state = entry.done ? (entry.exitCode === undefined ? 'finished' : `exit code ${entry.exitCode}`) : 'still running';
-  const output = (entry.done ? await recordedOutput(entry.commandLine) : undefined) ?? entry.output;
-  return [`$ ${entry.commandLine}`, `(${state}${entry.cwd ? `, in ${entry.cwd}` : ''})`, capText(neutralizeTerminalText(output), KEPT_CHARS)].join('\n');
+  // Both are the active terminal's last command; VS Code's record has the whole line and output.
+  const recorded = entry.done ? await recordedCommand() : undefined;
+  const output = recorded?.output ?? entry.output;
+  return [`$ ${recorded?.commandLine ?? entry.commandLine}`, `(${state}${entry.cwd ? `, in ${entry.cwd}` : ''})`, capText(neutralizeTerminalText(output), KEPT_CHARS)].join('\n');
 }
