@@ -4,7 +4,7 @@
 // suite's own. Everything started here (server, extension host, its MCP servers, browser, temp dirs)
 // is stopped on every path.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { type EditorInstall } from '../../scripts/ensureCodeServer';
@@ -82,6 +82,8 @@ export async function runExtensionTests(run: ExtensionTestRun): Promise<number> 
   const log = run.log ?? ((line: string) => console.log(line));
   const temp = mkdtempSync(join(tmpdir(), 'sprout-editor-'));
   for (const d of ['data', 'user', 'ext', 'xdg-config', 'xdg-data']) mkdirSync(join(temp, d));
+  // A real user's bash reads a ~/.bashrc (HISTCONTROL, a coloured PS1, a PROMPT_COMMAND): the terminals meet one.
+  copyFileSync(join(__dirname, 'home', '.bashrc'), join(temp, '.bashrc'));
   const port = await freePort();
   const ports = await startPathProxy();
   const noise: string[] = [];

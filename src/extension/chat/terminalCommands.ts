@@ -1,13 +1,25 @@
 /**
  * The last command each terminal ran and its output, heard through VS Code's shell integration (a
  * terminal without it, or a shell it does not know, tells nothing: `#terminalLastCommand` says so).
+ *
  * The output is read as the command runs (it cannot be read afterwards), kept capped per terminal.
+ * That stream loses a short command's output about one time in two: VS Code's extension host starts
+ * listening to an execution's `read()` stream in a microtask, and when the start, the output and the
+ * end arrive in one message batch (a command that prints and ends at once) the output is emitted before
+ * that listener exists and is dropped (ShellExecutionDataStream in microsoft/vscode's
+ * extHostTerminalShellIntegration.ts). So a finished command's output is taken from VS Code's own record
+ * of the active terminal's last command where this VS Code has one (its `terminal_last_command` tool,
+ * which reads the terminal's buffer), and from the stream otherwise or while the command runs.
  */
 import * as vscode from 'vscode';
 import { capText } from '../../agent/contextMentions';
 import { neutralizeTerminalText } from '../../platform/terminalText';
 
 const KEPT_CHARS = 20_000;
+/** VS Code's tool that reads the active terminal's last command from its buffer (VS Code 1.104 and later). */
+const VSCODE_LAST_COMMAND_TOOL = 'terminal_last_command';
+/** Hang guard for asking that tool. */
+const TOOL_BOUND_MS = 10_000;
 
 interface LastCommand {
   /** The execution this is (its end is matched by identity: the end may name another command line). */
@@ -40,8 +52,35 @@ export function watchTerminalCommands(): vscode.Disposable {
   );
 }
 
+/**
+ * VS Code's own record of the active terminal's last finished command (its tool's text: "The following
+ * is the last command run in the terminal:", the command, optional lines, then "It has the following
+ * output:" and the output). Undefined when the tool is absent, fails or reports a running command.
+ */
+export async function recordedCommand(): Promise<{ commandLine: string; output: string } | undefined> {
+  if (!vscode.lm.tools.some((t) => t.name === VSCODE_LAST_COMMAND_TOOL)) return undefined;
+  const cancel = new vscode.CancellationTokenSource();
+  const timer = setTimeout(() => cancel.cancel(), TOOL_BOUND_MS);
+  try {
+    const result = await vscode.lm.invokeTool(VSCODE_LAST_COMMAND_TOOL, { input: {}, toolInvocationToken: undefined }, cancel.token);
+    const text = result.content.map((part) => (part instanceof vscode.LanguageModelTextPart ? part.value : '')).join('');
+    const head = 'The following is the last command run in the terminal:\n';
+    if (!text.startsWith(head)) return undefined;
+    const rest = text.slice(head.length);
+    const next = rest.search(/\nIt (was run in the directory|exited with code|has the following output):/);
+    const marker = '\nIt has the following output:\n';
+    const at = rest.indexOf(marker);
+    return { commandLine: next < 0 ? rest : rest.slice(0, next), output: at < 0 ? '' : rest.slice(at + marker.length) };
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    cancel.dispose();
+  }
+}
+
 /** The active terminal's last command and output, or why there is none. */
-export function lastTerminalCommand(): string {
+export async function lastTerminalCommand(): Promise<string> {
   const terminal = vscode.window.activeTerminal;
   if (terminal === undefined) return 'No terminal command attached: there is no active terminal.';
   const entry = last.get(terminal);
@@ -51,5 +90,8 @@ export function lastTerminalCommand(): string {
       : `No terminal command attached: no command has run in the terminal "${terminal.name}" since Sprout started.`;
   }
   const state = entry.done ? (entry.exitCode === undefined ? 'finished' : `exit code ${entry.exitCode}`) : 'still running';
-  return [`$ ${entry.commandLine}`, `(${state}${entry.cwd ? `, in ${entry.cwd}` : ''})`, capText(neutralizeTerminalText(entry.output), KEPT_CHARS)].join('\n');
+  // Both are the active terminal's last command; VS Code's record has the whole line and output.
+  const recorded = entry.done ? await recordedCommand() : undefined;
+  const output = recorded?.output ?? entry.output;
+  return [`$ ${recorded?.commandLine ?? entry.commandLine}`, `(${state}${entry.cwd ? `, in ${entry.cwd}` : ''})`, capText(neutralizeTerminalText(output), KEPT_CHARS)].join('\n');
 }

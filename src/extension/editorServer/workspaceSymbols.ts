@@ -7,16 +7,19 @@
  * - it answers from tsserver's `navto` over the projects of the TS/JS files open in the editor only (none
  *   open: an empty answer), and while a project loads the request goes to the syntax server, which knows
  *   the open files alone: an answer without the wanted symbol may be early (seen here: empty for the
- *   first seconds after a file opened). So an empty answer is asked again every few seconds and at each
- *   change of diagnostics (the semantic server reports them once the project is loaded), a partial one
- *   at each change of diagnostics only, until the answer is enough or the bound ends;
+ *   first seconds after a file opened). So an answer that is not enough is asked once more when the
+ *   servers are ready, and that answer is final: ready is when tsserver has answered a semantic request
+ *   (semantic diagnostics, through the extension's `typescript.tsserverRequest` command) for each open
+ *   TS/JS file, which it queues behind the loading of that file's project. Without such files or that
+ *   extension, the first answer is final: the other providers answered what they know;
  * - a request waits in tsserver's queue behind the project's loading: each ask is bounded, and a search
- *   no provider answered says so.
+ *   no provider answered says so. The bound is a hang guard: a known or unknown name is answered as
+ *   soon as the servers have.
  */
 import * as vscode from 'vscode';
 
-/** How long the servers may stay quiet (no diagnostics change) before a partial answer is taken as final, or an empty one asked again. */
-const QUIET_MS = 3_000;
+/** The languages of the files whose projects VS Code's TypeScript server searches. */
+const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
 
 export interface SymbolSearch {
   symbols: vscode.SymbolInformation[];
@@ -62,41 +65,42 @@ async function askOnce(query: string, ms: number, signal: AbortSignal): Promise<
   }
 }
 
-/** Resolves true at the next change of diagnostics, false after `quietMs` without one (or on abort). */
-async function nextDiagnosticsChange(quietMs: number, signal: AbortSignal): Promise<boolean> {
-  const quiet = delay(quietMs, signal);
-  let changed = false;
-  const listener = vscode.languages.onDidChangeDiagnostics(() => {
-    changed = true;
-    quiet.cancel();
-  });
+/**
+ * Resolves once VS Code's TypeScript server has loaded the projects of the open TS/JS files (it
+ * answered a semantic request for each), at once when none is open; a failed request (no such
+ * command: the extension is off) counts as answered; `ms` or `signal` ends the wait.
+ */
+async function serversReady(ms: number, signal: AbortSignal): Promise<void> {
+  const files = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && TS_LANGUAGES.has(d.languageId)).map((d) => d.uri);
+  if (files.length === 0) return;
+  const ended = delay(ms, signal);
   try {
-    await quiet.done;
-    return changed;
+    // Just after a file opened the extension may still be activating (its command not registered yet).
+    const activated = Promise.resolve(vscode.extensions.getExtension('vscode.typescript-language-features')?.activate()).catch(() => undefined);
+    await Promise.race([activated, ended.done]);
+    const asked = files.map((file) => Promise.resolve(vscode.commands.executeCommand('typescript.tsserverRequest', 'semanticDiagnosticsSync', { file })).catch(() => undefined));
+    await Promise.race([Promise.all(asked), ended.done]);
   } finally {
-    listener.dispose();
+    ended.cancel();
   }
 }
 
 /**
- * The workspace symbols for `query`. When the answer is not `enough`, it is asked again (see above)
- * until it is, or `boundMs` (which also bounds each ask) has passed; the last answer is returned.
+ * The workspace symbols for `query`. When the first answer is not `enough`, it is asked once more
+ * when the servers are ready (see above) and that answer is returned; `boundMs` bounds the whole
+ * search as a hang guard.
  */
 export async function searchWorkspaceSymbols(query: string, options: { boundMs: number; enough: (found: vscode.SymbolInformation[]) => boolean; signal?: AbortSignal }): Promise<SymbolSearch> {
   const bound = AbortSignal.timeout(options.boundMs);
   const signal = options.signal ? AbortSignal.any([options.signal, bound]) : bound;
   const deadline = Date.now() + options.boundMs;
-  let last: vscode.SymbolInformation[] | undefined;
-  for (;;) {
-    const found = await askOnce(symbolQuery(query), Math.max(0, deadline - Date.now()), signal);
-    if (found === undefined) return last ? { symbols: last, unanswered: false } : { symbols: [], unanswered: true };
-    last = found;
-    if (options.enough(found) || signal.aborted) return { symbols: found, unanswered: false };
-    // An empty answer is asked again at each change or tick (a loading project reports no diagnostics
-    // until it is loaded); a partial one only while the servers are at work.
-    const changed = await nextDiagnosticsChange(Math.min(QUIET_MS, Math.max(0, deadline - Date.now())), signal);
-    if ((!changed && found.length > 0) || signal.aborted) return { symbols: found, unanswered: false };
-  }
+  const first = await askOnce(symbolQuery(query), options.boundMs, signal);
+  if (first === undefined) return { symbols: [], unanswered: true };
+  if (options.enough(first) || signal.aborted) return { symbols: first, unanswered: false };
+  await serversReady(Math.max(0, deadline - Date.now()), signal);
+  if (signal.aborted) return { symbols: first, unanswered: false };
+  const second = await askOnce(symbolQuery(query), Math.max(0, deadline - Date.now()), signal);
+  return { symbols: second ?? first, unanswered: false };
 }
 
 /** What to tell the user or the model when nothing matched. */

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { HostMessage } from '../../../src/shared/protocol';
+import { searchWorkspaceSymbols, symbolName } from '../../../src/extension/editorServer/workspaceSymbols';
 import { sproutApi as api, fakeModelForSuite, until } from '../sproutHarness';
 
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
@@ -146,12 +147,14 @@ describe('# mentions: the last terminal command (real shell integration)', funct
     await until(() => vscode.window.activeTerminal === terminal, 'the bash terminal in front');
     await sprout.handle({ type: 'send', text: 'why did it fail? #terminalLastCommand' });
     const user = lastUser();
-    assert.match(user, /^why did it fail\? #terminalLastCommand\n\nAttached: #terminalLastCommand\n```\n\$ printf 'answer %s\\n' \$\(\(40 \+ 2\)\); false\n/, user);
+    assert.match(user, /^why did it fail\? #terminalLastCommand\n\nAttached: #terminalLastCommand\n```\n\$ printf 'answer %s\\n' \$\(\(40 \+ 2\)\)(; false)?\n/, user);
+    // With HISTCONTROL set (the HOME's Debian .bashrc), VS Code may know only the line's first simple
+    // command (bash's $BASH_COMMAND): the line is the whole one or that.
     // The folder is said when VS Code knew the shell's cwd as the command started.
     assert.match(user, /\n\(exit code 1(, in [^)\n]+)?\)\n/, user);
-    // The output ("answer 42") is not asserted: the stream of a command the user started can only be
-    // opened at its start event, and VS Code may deliver the first output before that (seen in 1 of 2
-    // runs here: the attachment had the command and exit code, no output). A known gap, reported.
+    // The output is there every time, though VS Code's read() stream drops a short command's output
+    // about one run in two (src/extension/chat/terminalCommands.ts says why and what reads it instead).
+    assert.match(user, /\nanswer 42\n/, user);
     // eslint-disable-next-line no-control-regex
     assert.doesNotMatch(user, /\u001b|\u0007|633;/, 'no escape sequence or shell integration marker reached the model');
 
@@ -180,6 +183,7 @@ describe('# mentions: a symbol (real TypeScript server)', function () {
   before(async () => {
     mkdirSync(join(project, 'src'), { recursive: true });
     writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'es2022', module: 'commonjs', noEmit: true }, include: ['src'] }));
+    writeFileSync(join(project, 'src', 'volumes.ts'), 'export function volumeOfCube(side: number): number {\n  return side ** 3;\n}\n');
     writeFileSync(shapes.fsPath, 'export function areaOfCircle(radius: number): number {\n  return Math.PI * radius * radius;\n}\n\nexport class Square {\n  constructor(readonly side: number) {}\n}\n');
   });
 
@@ -193,6 +197,10 @@ describe('# mentions: a symbol (real TypeScript server)', function () {
   it('#symbol: attaches the symbol the TypeScript server finds, with its code; the # menu completes it; an unknown name says so', async () => {
     const sprout = await api();
     await vscode.window.showTextDocument(shapes, { preview: false });
+    // Asked at once: a name in a file of the project that is not open is found (while the project loads only the
+    // syntax server answers, which knows the open files alone: the ask after the servers are ready does).
+    const closed = await searchWorkspaceSymbols('volumeOfCube', { boundMs: 60 * 60_000, enough: (found) => found.some((s) => symbolName(s) === 'volumeOfCube') });
+    assert.deepEqual(closed.symbols.filter((s) => symbolName(s) === 'volumeOfCube').map((s) => vscode.workspace.asRelativePath(s.location.uri, false)), ['mentions-ts/src/volumes.ts']);
     // The TypeScript server has the file once it outlines it (its answer to document symbols).
     let outlined = false;
     await until(() => {
@@ -215,5 +223,11 @@ describe('# mentions: a symbol (real TypeScript server)', function () {
     assert.match(user, /\nAttached: #symbol:areaOfCircle\n```\nFunction areaOfCircle at mentions-ts\/src\/shapes\.ts:1-3:\nexport function areaOfCircle\(radius: number\): number \{\n {2}return Math\.PI \* radius \* radius;\n\}\n```\n/, user);
     assert.match(user, /\nAttached: #symbol:Square\n```\nClass Square at mentions-ts\/src\/shapes\.ts:5-7:\nexport class Square \{\n {2}constructor\(readonly side: number\) \{\}\n\}\n```\n/, user);
     assert.match(user, /\nAttached: #symbol:noSuchSymbolAnywhere\n```\n\(not attached: no workspace symbol is named noSuchSymbolAnywhere; [^\n]+\)\n```$/, user);
+
+    // An unknown name is answered once the servers have, not at the bound: with a bound (a hang guard
+    // only) far beyond this test's timeout, the search still ends, with the servers' answer.
+    const unknown = await searchWorkspaceSymbols('neverDeclaredAnywhere', { boundMs: 60 * 60_000, enough: (found) => found.some((s) => symbolName(s) === 'neverDeclaredAnywhere') });
+    assert.equal(unknown.unanswered, false);
+    assert.ok(!unknown.symbols.some((s) => symbolName(s) === 'neverDeclaredAnywhere'), JSON.stringify(unknown.symbols.map(symbolName)));
   });
 });

@@ -12,7 +12,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { fakeReply } from '../../fakes/fakeOpenAiServer';
+import { fakeReply, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { HostMessage } from '../../../src/shared/protocol';
 import { sproutApi as api, fakeModelForSuite, toolCards, until, waitingCard } from '../sproutHarness';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi } from '../lmProvider/scriptedLmTypes';
@@ -163,22 +163,22 @@ describe('custom agents (the mode picker\'s agents)', function () {
     const said = chat.view.entries.flatMap((e) => (e.kind === 'hookEvent' && e.text.includes('GPT-9') ? [e.text] : []));
     assert.equal(said.length, 1, `said once: ${said.join(' | ')}`);
     assert.match(said[0] ?? '', /^Subagent test-far \(sub-2\): .*asks for the model "GPT-9 \(copilot\)", which Sprout cannot reach here; it uses the chat's model \(fake-model\)/);
-    assert.equal(modelListings(fake), 1, 'every prompt and delegation that named a model read the one listing of the endpoint\'s models');
+    assert.equal(modelListings(model.fake), 1, 'every prompt and delegation that named a model read the one listing of the endpoint\'s models');
   });
 
   it("the endpoint's models are listed again when its settings change", async () => {
-    assert.ok(fake);
+    const fake = model.fake;
     const sprout = await api();
     const chat = await sprout.controller.current();
     const before = modelListings(fake);
-    await config().update('model.provider', 'auto', vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('sprout').update('model.provider', 'auto', vscode.ConfigurationTarget.Workspace);
     await until(() => sprout.settings().provider === 'auto', 'the provider setting');
     fake.enqueue(fakeReply.text('fast again'));
     await sprout.handle({ type: 'send', text: 'quick again', agent: 'test-fast' });
-    await until(() => !chat.running && fake?.pending() === 0, 'the answer');
+    await until(() => !chat.running && fake.pending() === 0, 'the answer');
     assert.equal(String((fake.chatRequests().at(-1)?.body as { model?: unknown }).model), 'fast-model');
     assert.equal(modelListings(fake), before + 1, 'listed once more, for the new provider setting');
-    await config().update('model.provider', 'openai', vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('sprout').update('model.provider', 'openai', vscode.ConfigurationTarget.Workspace);
     await until(() => sprout.settings().provider === 'openai', 'the provider setting back');
   });
 
