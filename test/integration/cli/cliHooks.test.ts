@@ -70,11 +70,11 @@ test('SIGTERM while the model hangs: _SessionEnd "interrupted" before the server
 test('an error exit (the model refuses the key) still calls _SessionEnd, within the hook timeout', async () => {
   const fake = await cli.startFake({ responses: [fakeReply.error(401, 'Incorrect API key provided')] });
   const { mcp, log } = servers('err', { hooks: { _SessionEnd: { kind: 'hang' } } });
-  const started = Date.now();
-  const result = await runCli(['--mcp-config', mcp, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'err', SPROUT_AGENT_HOOK_TIMEOUT_MS: '500' } });
-  assert.equal(result.code, 1, result.stderr);
+  // The hook never answers: only its timeout lets the CLI exit. A held exit meets the run's hang guard
+  // (killed, no exit code), never a wall-clock bound a busy machine could cross.
+  const result = await runCli(['--mcp-config', mcp, 'go'], { env: { ...baseEnv(fake.url), MCP_HOOK_SERVERS: 'err', SPROUT_AGENT_HOOK_TIMEOUT_MS: '500' }, timeoutMs: 120_000 });
+  assert.equal(result.code, 1, `a hung _SessionEnd does not hold the exit: ${result.stderr}`);
   assert.deepEqual(hookCalls(log, '_SessionEnd').map((c) => hookMeta(c)?.reason), ['exit']);
-  assert.ok(Date.now() - started < 20_000, 'a hung _SessionEnd does not hold the exit');
 });
 
 test('a _PreToolUse denial: --json has tool_denied, the text output says who blocked it; the budget comes from the environment', async () => {
