@@ -90,8 +90,11 @@ export async function lastTerminalCommand(): Promise<string> {
       : `No terminal command attached: no command has run in the terminal "${terminal.name}" since Sprout started.`;
   }
   const state = entry.done ? (entry.exitCode === undefined ? 'finished' : `exit code ${entry.exitCode}`) : 'still running';
-  // Both are the active terminal's last command; VS Code's record has the whole line and output.
+  // Both are the active terminal's last command; VS Code's record has the whole line. The output heard
+  // as it came wins where there is any: VS Code's record reads the buffer between the marks the shell
+  // wrote, and a prompt that sets the window title (Debian's default .bashrc) can shift them onto the
+  // prompt; the record fills in where the stream lost a short command's output.
   const recorded = entry.done ? await recordedCommand() : undefined;
-  const output = recorded?.output ?? entry.output;
+  const output = entry.output.trim() !== '' ? entry.output : (recorded?.output ?? '');
   return [`$ ${recorded?.commandLine ?? entry.commandLine}`, `(${state}${entry.cwd ? `, in ${entry.cwd}` : ''})`, capText(neutralizeTerminalText(output), KEPT_CHARS)].join('\n');
 }
