@@ -166,15 +166,15 @@ function todoItems(args: string): TodoEntry[] | undefined {
 }
 
 /**
- * The todo list each event left, in order: a `todoTool` call that succeeded (a subagent's too: it
- * shares the server) and an approved plan's prompt (the host wrote its steps just before). `at` is the
+ * The todo list each event left, in order: a `todoTool` call of this session that succeeded and an
+ * approved plan's prompt (the host wrote its steps just before). A subagent's calls (`subagent_event`)
+ * do not count: it keeps a list of its own (docs/hooks.md#the-session-on-tool-calls). `at` is the
  * event's index.
  */
 function todoWrites(events: readonly AgentEvent[], todoTool: string): Array<{ at: number; items: TodoEntry[] }> {
   const writes: Array<{ at: number; items: TodoEntry[] }> = [];
   const pending = new Map<string, TodoEntry[]>();
-  events.forEach((outer, at) => {
-    const event = outer.type === 'subagent_event' ? outer.event : outer;
+  events.forEach((event, at) => {
     if (event.type === 'prompt_started' && isApprovedPlanPrompt(event.text)) writes.push({ at, items: approvedPlanSteps(event.text).map((text) => ({ text, done: false })) });
     else if (event.type === 'tool_started' && event.name === todoTool) {
       const items = todoItems(event.arguments);

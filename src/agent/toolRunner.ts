@@ -26,6 +26,7 @@ import { type ToolSelection, selectedTools, selectionAllows, selectionRefusal } 
 import { DELEGATE_TOOL_NAME, runSubagent } from './subagents';
 import type { RoundChoice } from './roundRequest';
 import { type AgentProfile, agentAllows, agentRefusal } from './agentProfiles';
+import { sessionMeta } from './sessionMeta';
 
 /**
  * A server's `isError` result, as the model reads it: marked, so an error text cannot pass for
@@ -120,7 +121,8 @@ async function executeCall(ctx: CoreContext, call: ToolCall, tool: ToolInfo | un
   const result = await runWithIdleTimeout(
     ctx.clock,
     { idleMs, maxTotalMs },
-    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, callId: call.id, onProgress: (p) => (touch(), progress(p)) }),
+    // Every server is told the session (sessionMeta.ts): a server keeping a list per chat keys it by this.
+    (s, touch) => ctx.tools.callTool(tool.server, tool.bareName, args.value, { signal: s, meta: sessionMeta(ctx.sessionId, ctx.subagent), callId: call.id, onProgress: (p) => (touch(), progress(p)) }),
     signal,
   );
   const ran = { tool, args: args.value, durationMs: ctx.clock.now() - started };

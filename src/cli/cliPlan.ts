@@ -31,7 +31,7 @@ export interface PlannedRun {
 /** The prompt to run and its options; when approving, the todo list is written first (nothing to approve: a UsageError, exit 2). */
 export async function plannedRun(runtime: AgentRuntime, args: CliArgs, prompt: string, options: PromptOptions, signal: AbortSignal): Promise<PlannedRun> {
   if (!args.approvePlan) return { prompt, options: { ...options, mode: args.mode } };
-  const approval = await approvePlan(runtime.session.state.history, runtime.hub, signal);
+  const approval = await approvePlan(runtime.session.state.sessionId, runtime.session.state.history, runtime.hub, signal);
   if (!approval.ok) throw new UsageError(`--approve-plan: ${approval.message}`);
   return { prompt: approvedPlanPrompt(approval.steps, prompt), options: { ...options, mode: 'agent' } };
 }

@@ -79,7 +79,7 @@ export async function rewindCliSession(rewind: CliRewind, io: CliIo, logger: Log
   const changes = netChanges(records);
   for (const change of changes.filter((c) => !c.tooLarge)) putBack(change);
   store.drop(plan.calls.map((c) => c.callId));
-  const todo = rewindTodoList(stateDirFor(rewind.sessionId, true, io.env), events, plan.keep);
+  const todo = rewindTodoList(stateDirFor(rewind.sessionId, true, io.env), rewind.sessionId, events, plan.keep);
   const event: AgentEvent = { type: 'rewound', prompt: plan.prompt, text: plan.text };
   transcript.append({ at: Date.now(), event });
   await transcript.flush();

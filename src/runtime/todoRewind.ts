@@ -2,8 +2,9 @@
  * A rewind puts the bundled todo list back as it stood before the message rewound to, for both hosts:
  * the core reads that list from the transcript's events (`todoListAt` in src/agent/rewind.ts: the last
  * successful `todo` call or approved plan before the message), and it is written where the todo server
- * keeps it (its state folder's todo.json, read on every call), so the todo `_Stop`, `_PostCompact` and a
- * resumed session's `_SessionStart` hold the agent to the list of that point, not to a later one.
+ * keeps that session's list (todoStore.ts, read on every call), so the todo `_Stop`, `_PostCompact` and
+ * a resumed session's `_SessionStart` hold the agent to the list of that point, not to a later one. The
+ * other sessions' lists are left alone.
  */
 import { join } from 'node:path';
 import type { AgentEvent } from '../agent/events';
@@ -16,13 +17,13 @@ import { TodoStore } from '../servers/todo/todoStore';
 const TODO_TOOL = `todo${NAME_SEPARATOR}todo`;
 
 /**
- * Writes the list of that point into `<serversStateDir>/todo` when anything from event `keep` on changed
- * it; the list written (undefined: nothing to put back).
+ * Writes the list of that point as session `sessionId`'s list in `<serversStateDir>/todo` when anything
+ * from event `keep` on changed it; the list written (undefined: nothing to put back).
  */
-export function rewindTodoList(serversStateDir: string, events: readonly AgentEvent[], keep: number): TodoEntry[] | undefined {
+export function rewindTodoList(serversStateDir: string, sessionId: string, events: readonly AgentEvent[], keep: number): TodoEntry[] | undefined {
   const items = todoListAt(events, keep, TODO_TOOL);
   if (items === undefined) return undefined;
-  new TodoStore(join(serversStateDir, 'todo')).save(items);
+  new TodoStore(join(serversStateDir, 'todo'), { sessionId }).save(items);
   return items;
 }
 

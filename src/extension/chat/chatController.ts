@@ -176,7 +176,7 @@ export class ChatController {
     const chat = await this.current();
     if (chat.running) return void vscode.window.showInformationMessage('Sprout is still working on the last prompt; stop it first or wait.');
     const hub = await this.deps.host.ensureServers();
-    const written = await writePlan(planSteps(text), hub, new AbortController().signal);
+    const written = await writePlan(chat.id, planSteps(text), hub, new AbortController().signal);
     if (!written.ok) return void vscode.window.showWarningMessage(`Sprout: ${written.message}`);
     await this.send(approvedPlanPrompt(written.steps), [], [], 'agent');
   }

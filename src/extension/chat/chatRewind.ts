@@ -5,7 +5,7 @@
  * saved, Ctrl+Z takes it back; a file changed outside Sprout since is overwritten only after a modal
  * says yes) and the `rewound` record is appended, so a reload shows the rewound chat. The controller
  * then reopens the chat from its transcript and puts the message's text back in the message box. The
- * bundled todo list goes back with the conversation (src/runtime/todoRewind.ts).
+ * chat's bundled todo list goes back with the conversation (src/runtime/todoRewind.ts).
  */
 import * as vscode from 'vscode';
 import type { AgentEvent } from '../../agent/events';
@@ -23,7 +23,7 @@ export interface RewindTarget {
   chat: Chat;
   transcript: string;
   workspaceServer: string | undefined;
-  /** The bundled servers' state folder: the todo list goes back there (src/runtime/todoRewind.ts). */
+  /** The bundled servers' state folder: the chat's todo list goes back there (src/runtime/todoRewind.ts). */
   serversStateDir: string;
   /** Asked before overwriting `edited` (changed outside Sprout since the agent wrote them). */
   confirm: (plan: RewindPlan, edited: readonly string[]) => Promise<boolean>;
@@ -77,7 +77,7 @@ export async function applyRewind(target: RewindTarget, plan: RewindPlan): Promi
   const { result, paths } = await restoreChanges(chat.checkpoints, callIds, (edited) => target.confirm(plan, edited));
   if (result === 'declined' || result === 'failed') return false;
   chat.checkpoints.drop(callIds);
-  const todo = rewindTodoList(target.serversStateDir, await events(target.transcript), plan.keep);
+  const todo = rewindTodoList(target.serversStateDir, chat.id, await events(target.transcript), plan.keep);
   const transcript = new JsonlTranscriptStore(target.transcript);
   transcript.append({ at: Date.now(), event: { type: 'rewound', prompt: plan.prompt, text: plan.text } });
   await transcript.flush();

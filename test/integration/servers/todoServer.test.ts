@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type ServerProcess } from './serverProcess';
@@ -79,6 +79,27 @@ describe('todo server (child process over stdio)', () => {
     const dropped = await server.call('todo', { items: [{ text: 'step one', done: true }] });
     assert.equal(dropped.isError, false);
     assert.match(dropped.text, /Warning: 1 open item was removed without being done: "step two"/);
+  });
+
+  it('keeps a list per session named in _meta; a malformed session names none, and an older version\'s shared list holds no session', async () => {
+    const stateDir = join(base, 'sessions');
+    mkdirSync(stateDir, { recursive: true });
+    // todo.json as a version before per-session lists left it: the last list of whichever chat wrote.
+    writeFileSync(join(stateDir, 'todo.json'), JSON.stringify({ version: 1, items: [{ text: 'old shared step', done: false }] }));
+    const server = await start(stateDir);
+    const session = (sessionId: unknown) => ({ 'sprout/session': { sessionId } });
+    const stop = async (sessionId: string) => (await server.call('_Stop', {}, { 'sprout/hook': { event: '_Stop', sessionId } })).text;
+    assert.equal(await stop('s1'), '', 'the older shared list is no session\'s');
+    assert.match((await server.call('_Stop', {})).text, /old shared step/, 'a hook naming no session still reads it');
+    const mine = await server.call('todo', { items: [{ text: 'mine', done: false }] }, session('../../s1'));
+    assert.doesNotMatch(mine.text, /Warning/, 'a session starts with its own empty list');
+    assert.match(await stop('../../s1'), /1\. \[ \] mine/);
+    assert.equal(await stop('s2'), '');
+    const malformed = await server.call('todo', { items: [{ text: 'shared now', done: false }] }, session(42));
+    assert.match(malformed.text, /Warning: 1 open item was removed without being done: "old shared step"/, 'a malformed session is no session: the shared list');
+    assert.match(await stop('s2'), /shared now/, 'a session with no list of its own is held to the list a client naming none wrote');
+    assert.deepEqual(readdirSync(join(stateDir, 'sessions')).length, 1);
+    assert.deepEqual(readdirSync(stateDir).sort(), ['sessions', 'todo.json']);
   });
 
   it('keeps the list across a kill and restart of the server', async () => {

@@ -111,18 +111,22 @@ test('the todo list a rewind puts back: the last write before the message, empty
   assert.equal(todoListAt(events, keep(2), 'other__todo'), undefined, 'another tool is not the list');
 });
 
-test('an approved plan wrote the list (its prompt carries the steps), and a subagent\'s todo call counts too', () => {
+test('an approved plan wrote the list (its prompt carries the steps); a subagent\'s todo call wrote its own list, not this one', () => {
+  const sub = (event: AgentEvent | undefined): AgentEvent => ({ type: 'subagent_event', subagent: { id: 'sub-1', name: 'helper', callId: 'd1' }, event: event as AgentEvent });
   const events: AgentEvent[] = [
     ...turn('plan it', 'c1', {}),
     ...turn(approvedPlanPrompt(['Add a test', 'Fix the bug']), 'c2', {}),
-    { type: 'subagent_event', subagent: { id: 's1', name: 'helper', callId: 'd1' }, event: todoCall('t1', [['Add a test', true], ['Fix the bug', false]])[0] as AgentEvent },
-    { type: 'subagent_event', subagent: { id: 's1', name: 'helper', callId: 'd1' }, event: todoCall('t1', [])[1] as AgentEvent },
+    ...todoCall('t1', [['Add a test', true], ['Fix the bug', false]]),
+    ...todoCall('s1', [['Subagent step', false]]).map(sub),
     ...turn('go on', 'c3', {}),
     ...todoCall('t2', [['Add a test', true], ['Fix the bug', true]]),
+    ...turn('and then', 'c4', {}),
+    ...todoCall('s2', [['Another subagent step', false]]).map(sub),
   ];
   const keep = (n: number): number => (rewindPlan(events, n) as { keep: number }).keep;
-  assert.deepEqual(todoListAt(events, keep(3), 'todo__todo'), [{ text: 'Add a test', done: true }, { text: 'Fix the bug', done: false }]);
+  assert.deepEqual(todoListAt(events, keep(3), 'todo__todo'), [{ text: 'Add a test', done: true }, { text: 'Fix the bug', done: false }], 'the parent\'s last write, not the subagent\'s after it');
   assert.deepEqual(todoListAt(events, keep(2), 'todo__todo'), [], 'before the approval: the plan was not the list yet');
+  assert.equal(todoListAt(events, keep(4), 'todo__todo'), undefined, 'turn 4 only had a subagent write: the session\'s list is left alone');
 });
 
 test('the verdict folded as events come is the one turnsOf reads (the chat draws it on each turn)', () => {

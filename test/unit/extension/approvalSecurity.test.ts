@@ -15,6 +15,7 @@ import { ApprovalToolHost, type ApprovalAnswer, type ApprovalRequest } from '../
 import { protectedTargetFinder } from '../../../src/extension/approvals/protectedTargets';
 import { WorkspaceApprovals, type MementoLike } from '../../../src/extension/approvals/workspaceApprovals';
 import type { CommandRule } from '../../../src/agent/commandRules';
+import { sessionMeta } from '../../../src/agent/sessionMeta';
 import type { ConfigError } from '../../../src/agent/settings';
 import { readCommandRules } from '../../../src/extension/approvals/commandRuleSettings';
 
@@ -139,6 +140,16 @@ describe('ApprovalToolHost with protected writes', () => {
       assert.deepEqual(rig.asked[0]?.scopes, ['once']);
       assert.match(rig.asked[0]?.warning ?? '', /\.vscode\/settings\.json/);
       assert.deepEqual(rig.inner.calls.map((c) => c.meta), [undefined, { 'sprout/protectedWrite': { path: '.vscode/settings.json' } }]);
+    } finally {
+      rig.done();
+    }
+  });
+
+  it('sends the approval beside the session _meta the agent gave the call, not instead of it', async () => {
+    const rig = workspaceRig(['once']);
+    try {
+      await rig.host.callTool('workspace', 'write_file', { path: '.vscode/tasks.json', content: '{}' }, { signal: rig.signal, meta: sessionMeta('chat-1') });
+      assert.deepEqual(rig.inner.calls[0]?.meta, { 'sprout/session': { sessionId: 'chat-1' }, 'sprout/protectedWrite': { path: '.vscode/tasks.json' } });
     } finally {
       rig.done();
     }
