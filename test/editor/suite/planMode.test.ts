@@ -2,9 +2,11 @@
 // offers only read-only tools and ends with a plan card; Approve with the steps edited writes the edited
 // steps into the todo list (the todo server's own _Stop then lists them as open) and runs the plan in
 // Agent mode (the next request offers the writing tools and carries the approved steps); the card reads
-// approved. A text with no numbered steps writes nothing and sends nothing.
+// approved. A text with no numbered steps writes nothing and sends nothing. The list is that chat's:
+// another chat of the window is not held to it (the todo server keeps a list per session).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { hookMeta } from '../../../src/agent/hookCaller';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import { sproutApi as api, until } from '../sproutHarness';
 
@@ -17,10 +19,12 @@ const toolNames = (body: Body): string[] => (body.tools ?? []).map((t) => t.func
 describe('Plan mode: the plan card and Approve', function () {
   this.timeout(120_000);
   let fake: FakeOpenAi | undefined;
+  let chatId = '';
 
   after(async () => {
     const hub = await (await api()).host.ensureServers();
-    await hub.callTool('todo', 'todo', { items: [] }, { signal: new AbortController().signal }).catch(() => undefined);
+    const meta = { 'sprout/session': { sessionId: chatId } };
+    await hub.callTool('todo', 'todo', { items: [] }, { signal: new AbortController().signal, meta }).catch(() => undefined);
     for (const key of KEYS) await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
     await fake?.close();
   });
@@ -36,6 +40,7 @@ describe('Plan mode: the plan card and Approve', function () {
     await sprout.host.invalidateServers();
     await vscode.commands.executeCommand('sprout.newChat');
     const chat = await sprout.controller.current();
+    chatId = chat.id;
     await sprout.controller.send('plan a discount', [], [], 'plan');
 
     const planned = fake.chatRequests()[0]?.body as Body;
@@ -58,7 +63,11 @@ describe('Plan mode: the plan card and Approve', function () {
     assert.ok(after?.kind === 'plan' && after.state === 'approved', JSON.stringify(after));
 
     const hub = await sprout.host.ensureServers();
-    const stop = await hub.callTool('todo', '_Stop', {}, { signal: new AbortController().signal });
-    assert.match(stop.text, /Add a 10% discount[\s\S]*Run the tests/, 'the todo _Stop holds the agent to the edited steps');
+    const stopOf = async (sessionId: string) => (await hub.callTool('todo', '_Stop', {}, { signal: new AbortController().signal, meta: hookMeta('_Stop', { sessionId }) })).text;
+    assert.match(await stopOf(chat.id), /Add a 10% discount[\s\S]*Run the tests/, 'the todo _Stop holds the agent to the edited steps');
+    await vscode.commands.executeCommand('sprout.newChat');
+    const other = await sprout.controller.current();
+    assert.notEqual(other.id, chat.id);
+    assert.equal(await stopOf(other.id), '', 'another chat is not held to this chat\'s plan');
   });
 });

@@ -5,11 +5,13 @@
 // since is overwritten only when the modal says yes; Back to last green then goes to the end of the
 // green turn (message 1), files and the bundled todo list included, and a reopened chat shows the
 // rewound conversation. Sprout: Back to Last Green runs any time and says when there is no green state.
+// The todo list checked is the chat's own (the todo server keeps one per session).
 import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SproutApi } from '../../../src/extension/extension';
+import { todoFile } from '../../../src/servers/todo/todoStore';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { HookServerConfig } from '../../fakes/hookServer/hookServerConfig';
 import { sproutApi, until, waitingCard } from '../sproutHarness';
@@ -24,10 +26,10 @@ const writeCall = (n: number) => ({ name: 'workspace__write_file', arguments: { 
 const write = (n: number) => fakeReply.toolCalls([writeCall(n)]);
 /** A write and the bundled todo list in one reply: one item, open or done. */
 const writeAndList = (n: number, done: boolean) => fakeReply.toolCalls([writeCall(n), { name: 'todo__todo', arguments: { items: [{ text: 'Raise the rate', done }] } }]);
-/** The bundled todo server's list as it keeps it (src/servers/todo/todoStore.ts). */
-const todoList = (sprout: SproutApi): unknown => {
+/** The bundled todo server's list of chat `sessionId` as it keeps it (src/servers/todo/todoStore.ts). */
+const todoList = (sprout: SproutApi, sessionId: string): unknown => {
   try {
-    return (JSON.parse(readFileSync(join(sprout.host.serversStateDir, 'todo', 'todo.json'), 'utf8')) as { items: unknown }).items;
+    return (JSON.parse(readFileSync(todoFile(join(sprout.host.serversStateDir, 'todo'), { sessionId }), 'utf8')) as { items: unknown }).items;
   } catch {
     return undefined;
   }
@@ -104,7 +106,8 @@ describe('Rewind to here and Back to last green', function () {
     assert.equal(await vscode.commands.executeCommand('sprout.backToLastGreen'), false);
     assert.match((await notes(sprout)()).join('\n'), /there is no green state to go back to/);
     for (const text of ['first', 'second', 'third']) await turn(sprout, text);
-    assert.deepEqual(todoList(sprout), [{ text: 'Raise the rate', done: true }], 'message 2 ticked the item off');
+    const chatId = (await sprout.controller.current()).id;
+    assert.deepEqual(todoList(sprout, chatId), [{ text: 'Raise the rate', done: true }], 'message 2 ticked the item off');
     assert.equal(readFileSync(file, 'utf8'), V(3));
     const ends = (await sprout.controller.current()).view.entries.flatMap((e) => (e.kind === 'outcome' ? [e] : []));
     assert.deepEqual(ends.map((e) => [e.checks?.map((c) => c.server) ?? [], e.unresolved !== undefined]), [[['checks'], false], [[], true], [[], true]], 'turn 1 green, 2 and 3 objected');
@@ -115,7 +118,7 @@ describe('Rewind to here and Back to last green', function () {
     await sprout.handle({ type: 'rewind', prompt: 3 });
     assert.equal(readFileSync(file, 'utf8'), V(2), 'the file holds what it held before message 3');
     assert.deepEqual(await texts(), ['first', 'second'], 'the reopened chat ends before message 3');
-    assert.deepEqual(todoList(sprout), [{ text: 'Raise the rate', done: true }], 'message 3 did not touch the list: left as it is');
+    assert.deepEqual(todoList(sprout, chatId), [{ text: 'Raise the rate', done: true }], 'message 3 did not touch the list: left as it is');
     const sentBefore = fake?.chatRequests().length ?? 0;
     await turn(sprout, 'third, better');
     const request = fake?.chatRequests()[sentBefore]?.body as { messages: Array<{ role: string; content: unknown }> };
@@ -142,7 +145,7 @@ describe('Rewind to here and Back to last green', function () {
     assert.equal(await vscode.commands.executeCommand('sprout.backToLastGreen'), true);
     await until(() => readFileSync(file, 'utf8') === V(1), 'the file to hold what the green turn left');
     assert.deepEqual(await texts(), ['first'], 'back to the end of message 1, the newest green turn');
-    assert.deepEqual(todoList(sprout), [{ text: 'Raise the rate', done: false }], 'the todo list as message 1 left it: the item open again');
+    assert.deepEqual(todoList(sprout, chatId), [{ text: 'Raise the rate', done: false }], 'the todo list as message 1 left it: the item open again');
     assert.equal(await vscode.commands.executeCommand('sprout.backToLastGreen'), false);
     assert.match((await notes(sprout)()).join('\n'), /is at its last green state already/);
 
