@@ -1,8 +1,8 @@
 // Helpers for extension-host tests that drive a chat: the extension's test API, polling for a state,
 // and the chat's tool cards (a card waits for approval until the test answers it through the
 // controller, exactly as the webview's buttons do); the workspace settings that point the extension at
-// a fake model server (`useFakeModel`, or `fakeModelForSuite` for a whole describe). Bundled into each
-// suite file that imports it.
+// a fake model server (`useFakeModel`, or `fakeModelForSuite` for a whole describe) and, with the
+// Problems hook on, `useProblemsHook`. Bundled into each suite file that imports it.
 import * as assert from 'node:assert/strict';
 import { HANG_GUARD_MS, waitFor } from '../waitFor';
 import * as vscode from 'vscode';
@@ -154,4 +154,29 @@ export function fakeModelForSuite(options: FakeOpenAiOptions, settings: FakeMode
       return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
     },
   };
+}
+
+/** The workspace keys `useProblemsHook` sets (`clearProblemsHook` clears them). */
+const problemsHookKeys = [...fakeModelKeys({ provider: 'openai' }), 'hooks.servers', 'hooks.timeoutMs', 'hooks.stopMaxRejections', 'hooks.repeatedEndTurnStops'];
+
+/**
+ * The Problems hook on (`hooks.servers` names the editor's server) with the bundled workspace server,
+ * a chat on `fake`, and the `autoApprove` tools run unasked (a user setting, as the user would allow
+ * them). The waits for the language server are bounded by the hook timeout: generous, on a shared machine.
+ */
+export async function useProblemsHook(sprout: SproutApi, fake: FakeOpenAi, autoApprove: readonly string[]): Promise<void> {
+  const target = vscode.ConfigurationTarget.Workspace;
+  await sproutConfig().update('hooks.servers', ['editor'], target);
+  await sproutConfig().update('hooks.timeoutMs', 30_000, target);
+  await sproutConfig().update('hooks.stopMaxRejections', 3, target);
+  await sproutConfig().update('hooks.repeatedEndTurnStops', true, target);
+  await sproutConfig().update('tools.autoApprove', autoApprove, vscode.ConfigurationTarget.Global);
+  await until(() => sprout.settings().agent.hooks.timeoutMs === 30_000 && sprout.settings().autoApprove.length === autoApprove.length, 'the Problems hook settings');
+  await useFakeModel(sprout, fake, { provider: 'openai', builtin: { workspace: true } });
+}
+
+/** Clears what `useProblemsHook` set. */
+export async function clearProblemsHook(): Promise<void> {
+  await resetSettings(problemsHookKeys);
+  await sproutConfig().update('tools.autoApprove', undefined, vscode.ConfigurationTarget.Global);
 }
