@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { HANG_GUARD_MS, waitFor } from '../waitFor';
 import * as vscode from 'vscode';
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../fakes/fakeOpenAiServer';
+import type { Chat } from '../../src/extension/chat/chat';
 import type { SproutApi } from '../../src/extension/extension';
 import type { ChatEntry } from '../../src/shared/protocol';
 
@@ -51,6 +52,22 @@ export function cardsText(entries: readonly ChatEntry[]): string {
 /** The first card waiting for the user's answer, other than those already answered. */
 export function waitingCard(entries: readonly ChatEntry[], answered: ReadonlySet<string> = new Set()): ToolEntry | undefined {
   return toolCards(entries).find((e) => e.status === 'awaiting_approval' && e.approvalId !== undefined && !answered.has(e.approvalId));
+}
+
+/**
+ * Approves each card that waits for the user (once, as the webview's button does) until `done`, by
+ * default until the chat's turn ended with its outcome.
+ */
+export async function approveUntilDone(sprout: SproutApi, chat: Chat, done = () => !chat.running && chat.view.entries.some((e) => e.kind === 'outcome'), what = 'the turn to end'): Promise<void> {
+  const answered = new Set<string>();
+  await until(() => {
+    const card = waitingCard(chat.view.entries, answered);
+    if (card) {
+      answered.add(card.approvalId ?? '');
+      void sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
+    }
+    return done();
+  }, what);
 }
 
 /** Runs the tasks.json task `label` of type `sprout` as "Run Task" does, and resolves with its exit code. */
