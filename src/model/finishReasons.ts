@@ -2,12 +2,14 @@
  * A server's finish reason in the loop's words. OpenAI says `stop`, `length`, `tool_calls` or
  * `content_filter`; other servers say the same things in their own words (Together `eos`, TGI and
  * watsonx `eos_token`, gateways `end`, Anthropic-style relays `end_turn`, `stop_sequence` and
- * `max_tokens`), and some end a stream with a reason that says the server failed (OpenRouter
- * `error`, DeepSeek `insufficient_system_resource`). Sources in docs/model-servers.md. Pure.
+ * `max_tokens`), and some end a stream with a reason that says the server failed: `error`
+ * (OpenRouter, Mistral, watsonx, Cohere in capitals, with its `ERROR_LIMIT` and `ERROR_TOXIC`),
+ * DeepSeek `insufficient_system_resource`, vLLM `abort`. Those are read as whole words, so a word
+ * that only contains one (`resource_ok`) is not a failure. Sources in docs/model-servers.md. Pure.
  */
 
 /** The reply ended because the server failed, not because the model finished. */
-const FAILED = /error|insufficient|resource|interrupt|abort|overload|unavailable|timeout/i;
+const FAILED = /^(error|error_limit|error_toxic|insufficient_system_resource|abort)$/i;
 /** The reply was cut at the token limit. */
 const CUT = /^(length|max_tokens|max_output_tokens|model_length|token_limit)$/i;
 /** The reply was withheld by a filter. */

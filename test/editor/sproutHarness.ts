@@ -1,12 +1,13 @@
 // Helpers for extension-host tests that drive a chat: the extension's test API, polling for a state,
 // and the chat's tool cards (a card waits for approval until the test answers it through the
 // controller, exactly as the webview's buttons do); the workspace settings that point the extension at
-// a fake model server (`useFakeModel`, or `fakeModelForSuite` for a whole describe). Bundled into each
-// suite file that imports it.
+// a fake model server (`useFakeModel`, or `fakeModelForSuite` for a whole describe) and, with the
+// Problems hook on, `useProblemsHook`. Bundled into each suite file that imports it.
 import * as assert from 'node:assert/strict';
 import { HANG_GUARD_MS, waitFor } from '../waitFor';
 import * as vscode from 'vscode';
 import { startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../fakes/fakeOpenAiServer';
+import type { Chat } from '../../src/extension/chat/chat';
 import type { SproutApi } from '../../src/extension/extension';
 import type { ChatEntry } from '../../src/shared/protocol';
 
@@ -51,6 +52,22 @@ export function cardsText(entries: readonly ChatEntry[]): string {
 /** The first card waiting for the user's answer, other than those already answered. */
 export function waitingCard(entries: readonly ChatEntry[], answered: ReadonlySet<string> = new Set()): ToolEntry | undefined {
   return toolCards(entries).find((e) => e.status === 'awaiting_approval' && e.approvalId !== undefined && !answered.has(e.approvalId));
+}
+
+/**
+ * Approves each card that waits for the user (once, as the webview's button does) until `done`, by
+ * default until the chat's turn ended with its outcome.
+ */
+export async function approveUntilDone(sprout: SproutApi, chat: Chat, done = () => !chat.running && chat.view.entries.some((e) => e.kind === 'outcome'), what = 'the turn to end'): Promise<void> {
+  const answered = new Set<string>();
+  await until(() => {
+    const card = waitingCard(chat.view.entries, answered);
+    if (card) {
+      answered.add(card.approvalId ?? '');
+      void sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
+    }
+    return done();
+  }, what);
 }
 
 /** Runs the tasks.json task `label` of type `sprout` as "Run Task" does, and resolves with its exit code. */
@@ -154,4 +171,29 @@ export function fakeModelForSuite(options: FakeOpenAiOptions, settings: FakeMode
       return String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
     },
   };
+}
+
+/** The workspace keys `useProblemsHook` sets (`clearProblemsHook` clears them). */
+const problemsHookKeys = [...fakeModelKeys({ provider: 'openai' }), 'hooks.servers', 'hooks.timeoutMs', 'hooks.stopMaxRejections', 'hooks.repeatedEndTurnStops'];
+
+/**
+ * The Problems hook on (`hooks.servers` names the editor's server) with the bundled workspace server,
+ * a chat on `fake`, and the `autoApprove` tools run unasked (a user setting, as the user would allow
+ * them). The waits for the language server are bounded by the hook timeout: generous, on a shared machine.
+ */
+export async function useProblemsHook(sprout: SproutApi, fake: FakeOpenAi, autoApprove: readonly string[]): Promise<void> {
+  const target = vscode.ConfigurationTarget.Workspace;
+  await sproutConfig().update('hooks.servers', ['editor'], target);
+  await sproutConfig().update('hooks.timeoutMs', 30_000, target);
+  await sproutConfig().update('hooks.stopMaxRejections', 3, target);
+  await sproutConfig().update('hooks.repeatedEndTurnStops', true, target);
+  await sproutConfig().update('tools.autoApprove', autoApprove, vscode.ConfigurationTarget.Global);
+  await until(() => sprout.settings().agent.hooks.timeoutMs === 30_000 && sprout.settings().autoApprove.length === autoApprove.length, 'the Problems hook settings');
+  await useFakeModel(sprout, fake, { provider: 'openai', builtin: { workspace: true } });
+}
+
+/** Clears what `useProblemsHook` set. */
+export async function clearProblemsHook(): Promise<void> {
+  await resetSettings(problemsHookKeys);
+  await sproutConfig().update('tools.autoApprove', undefined, vscode.ConfigurationTarget.Global);
 }

@@ -16,6 +16,7 @@
  *   no provider answered says so. The bound is a hang guard: a known or unknown name is answered as
  *   soon as the servers have.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as vscode from 'vscode';
 
 /** The languages of the files whose projects VS Code's TypeScript server searches. */
@@ -37,21 +38,11 @@ export function symbolQuery(query: string): string {
   return query.trim().replace(/\(\)$/, '');
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts; `cancel` stops the timer. */
+/** Resolves after `ms`, or at once when `signal` aborts (it never rejects); `cancel` stops the timer. */
 function delay(ms: number, signal: AbortSignal): { done: Promise<void>; cancel: () => void } {
-  let cancel = (): void => undefined;
-  const done = new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    const onAbort = (): void => resolve();
-    if (signal.aborted) resolve();
-    signal.addEventListener('abort', onAbort, { once: true });
-    cancel = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    };
-  });
-  return { done, cancel };
+  const stop = new AbortController();
+  const done = sleep(ms, undefined, { signal: AbortSignal.any([signal, stop.signal]) }).catch(() => undefined);
+  return { done, cancel: () => stop.abort() };
 }
 
 /** One ask of every workspace symbol provider; undefined when none answered within `ms`. */

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { HostMessage } from '../../../src/shared/protocol';
-import { sproutApi as api, fakeModelForSuite, toolCards, until, waitingCard } from '../sproutHarness';
+import { sproutApi as api, approveUntilDone, fakeModelForSuite, toolCards, until } from '../sproutHarness';
 import { SCRIPTED_LM_EXTENSION_ID, type ScriptedLmProviderApi } from '../lmProvider/scriptedLmTypes';
 
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
@@ -145,16 +145,8 @@ describe('custom agents (the mode picker\'s agents)', function () {
       fakeReply.text('B is fine.'),
       fakeReply.text('All done.'),
     );
-    const answered = new Set<string>();
     await sprout.handle({ type: 'send', text: 'delegate these' });
-    await until(() => {
-      const card = waitingCard(chat.view.entries, answered);
-      if (card) {
-        answered.add(card.approvalId ?? '');
-        void sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
-      }
-      return !chat.running && chat.view.entries.some((e) => e.kind === 'outcome');
-    }, 'the turn to end');
+    await approveUntilDone(sprout, chat);
     assert.deepEqual(provider.requests.map((r) => r.model), ['scripted'], "the test-lm child ran on the model in VS Code its file names");
     const models = model.fake.chatRequests().slice(before).map((r) => (r.body as { model?: unknown }).model);
     assert.deepEqual(models, Array(6).fill('fake-model'), "the parent and the test-far children on the chat's model");

@@ -9,12 +9,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { sproutApi as api, until } from '../sproutHarness';
+import { clearProblemsHook, sproutApi as api, until, useProblemsHook } from '../sproutHarness';
 
-const config = () => vscode.workspace.getConfiguration('sprout');
-const target = vscode.ConfigurationTarget.Workspace;
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
-const keys = ['model.baseUrl', 'model.name', 'model.provider', 'mcp.builtinServers', 'hooks.servers', 'hooks.timeoutMs', 'hooks.stopMaxRejections', 'hooks.repeatedEndTurnStops'];
 const project = join(workspaceFolder, 'problems-ts');
 const write = (path: string, content: string) => fakeReply.toolCalls([{ name: 'workspace__write_file', arguments: { path, content } }]);
 const call = async (tool: string, args: Record<string, unknown>) => {
@@ -37,8 +34,7 @@ describe('the editor server and the Problems hook (TypeScript)', function () {
   });
 
   after(async () => {
-    for (const key of keys) await config().update(key, undefined, target);
-    await config().update('tools.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    await clearProblemsHook();
     rmSync(project, { recursive: true, force: true });
     await fake?.close();
   });
@@ -91,19 +87,8 @@ describe('the editor server and the Problems hook (TypeScript)', function () {
       ],
       models: ['fake-model'],
     });
-    await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, target);
-    await config().update('model.baseUrl', fake.url, target);
-    await config().update('model.name', 'fake-model', target);
-    await config().update('model.provider', 'openai', target);
-    await config().update('hooks.servers', ['editor'], target);
-    // The wait for the language server is bounded by the hook timeout: generous here, on a shared machine.
-    await config().update('hooks.timeoutMs', 30_000, target);
-    await config().update('hooks.stopMaxRejections', 3, target);
-    await config().update('hooks.repeatedEndTurnStops', true, target);
-    // The model's writes run unasked (a user setting, as the user would allow them).
-    await config().update('tools.autoApprove', ['workspace__write_file'], vscode.ConfigurationTarget.Global);
-    await until(() => sprout.settings().agent.hooks.timeoutMs === 30_000 && sprout.settings().baseUrl === fake?.url && sprout.settings().autoApprove.length === 1, 'the settings');
-    await sprout.host.invalidateServers();
+    // The model's writes run unasked.
+    await useProblemsHook(sprout, fake, ['workspace__write_file']);
     await vscode.commands.executeCommand('sprout.newChat');
     const chat = await sprout.controller.current();
     const sent = sprout.controller.send('Add a count of the cart.');

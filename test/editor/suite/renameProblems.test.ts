@@ -10,12 +10,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { cardsText, sproutApi as api, toolCards, until } from '../sproutHarness';
+import { cardsText, clearProblemsHook, sproutApi as api, toolCards, until, useProblemsHook } from '../sproutHarness';
 
-const config = () => vscode.workspace.getConfiguration('sprout');
-const target = vscode.ConfigurationTarget.Workspace;
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
-const keys = ['model.baseUrl', 'model.name', 'model.provider', 'mcp.builtinServers', 'hooks.servers', 'hooks.timeoutMs', 'hooks.stopMaxRejections', 'hooks.repeatedEndTurnStops'];
 const project = join(workspaceFolder, 'rename-problems-ts');
 const file = (name: string) => vscode.Uri.file(join(project, 'src', name));
 const SHAPE = 'export interface Shape {\n  area(): number;\n}\n\nexport interface Named {\n  label(): string;\n}\n';
@@ -66,27 +63,13 @@ describe('the Problems hook after rename_symbol (TypeScript)', function () {
       ],
       models: ['fake-model'],
     });
-    const sprout = await api();
-    await config().update('mcp.builtinServers', { workspace: true, todo: false, tests: false }, target);
-    await config().update('model.baseUrl', fake.url, target);
-    await config().update('model.name', 'fake-model', target);
-    await config().update('model.provider', 'openai', target);
-    await config().update('hooks.servers', ['editor'], target);
-    // The waits for the language server are bounded by the hook timeout: generous here, on a shared machine.
-    await config().update('hooks.timeoutMs', 30_000, target);
-    await config().update('hooks.stopMaxRejections', 3, target);
-    await config().update('hooks.repeatedEndTurnStops', true, target);
-    await config().update('tools.autoApprove', ['editor__rename_symbol', 'workspace__write_file'], vscode.ConfigurationTarget.Global);
-    const url = fake.url;
-    await until(() => sprout.settings().agent.hooks.timeoutMs === 30_000 && sprout.settings().baseUrl === url && sprout.settings().autoApprove.length === 2, 'the settings');
-    await sprout.host.invalidateServers();
+    await useProblemsHook(await api(), fake, ['editor__rename_symbol', 'workspace__write_file']);
     // The TypeScript server loads the project of a file open in a tab: only shape.ts is.
     await vscode.window.showTextDocument(file('shape.ts'), { preview: false });
   });
 
   after(async () => {
-    for (const key of keys) await config().update(key, undefined, target);
-    await config().update('tools.autoApprove', undefined, vscode.ConfigurationTarget.Global);
+    await clearProblemsHook();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     rmSync(project, { recursive: true, force: true });
     await fake?.close();

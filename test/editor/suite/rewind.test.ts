@@ -14,7 +14,7 @@ import type { SproutApi } from '../../../src/extension/extension';
 import { todoFile } from '../../../src/servers/todo/todoStore';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { HookServerConfig } from '../../fakes/hookServer/hookServerConfig';
-import { sproutApi, until, waitingCard } from '../sproutHarness';
+import { approveUntilDone, sproutApi, until } from '../sproutHarness';
 
 const config = () => vscode.workspace.getConfiguration('sprout');
 const target = vscode.ConfigurationTarget.Workspace;
@@ -50,15 +50,7 @@ async function turn(sprout: SproutApi, text: string): Promise<void> {
   const outcomes = () => chat.view.entries.filter((e) => e.kind === 'outcome').length;
   const before = outcomes();
   const sent = sprout.controller.send(text);
-  const answered = new Set<string>();
-  await until(() => {
-    const card = waitingCard(chat.view.entries, answered);
-    if (card) {
-      answered.add(card.approvalId ?? '');
-      void sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
-    }
-    return outcomes() > before;
-  }, `the turn "${text}" to end`);
+  await approveUntilDone(sprout, chat, () => outcomes() > before, `the turn "${text}" to end`);
   await sent;
 }
 

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import type { ChatEntry, HostMessage } from '../../../src/shared/protocol';
-import { fakeModelForSuite, sproutApi, toolCards, until, waitingCard } from '../sproutHarness';
+import { approveUntilDone, fakeModelForSuite, sproutApi, toolCards } from '../sproutHarness';
 
 type Body = { messages: Array<{ role: string; content: unknown; tool_call_id?: string }> };
 
@@ -34,16 +34,8 @@ describe('subagents in the chat (the nested card)', function () {
     const posted: HostMessage[] = [];
     const port = sprout.views.attach({ post: (message) => void posted.push(message), visible: () => false });
     try {
-      const answered = new Set<string>();
       const sent = sprout.controller.send('count the files with a subagent');
-      await until(() => {
-        const card = waitingCard(chat.view.entries, answered);
-        if (card) {
-          answered.add(card.approvalId ?? '');
-          void sprout.handle({ type: 'approve', approvalId: card.approvalId ?? '', scope: 'once' });
-        }
-        return !chat.running && chat.view.entries.some((e) => e.kind === 'outcome');
-      }, 'the turn to end');
+      await approveUntilDone(sprout, chat);
       await sent;
     } finally {
       port.dispose();

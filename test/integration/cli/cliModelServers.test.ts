@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fakeReply, startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
 import type { FakeResponse } from '../../fakes/openai/fakeOpenAiTypes';
-import { streamed } from '../model/corpus/modelServers';
+import { streamed } from '../model/corpus/modelCase';
 import { hookServerConfig, hookServerMcpConfig } from '../../fakes/hookServer';
 import { assertAllRequestsValid } from '../loop/loopHarness';
 import { baseEnv, outcomeOf, parseEvents, runCli, writeMcpConfig } from './cliHarness';

@@ -1,9 +1,9 @@
 /**
- * The model-server corpus (corpus/modelServers.ts) against the real client: each case's server
- * behaviour is played by the fake OpenAI server over real HTTP, and the call must end as the case
- * says: the answer (thinking kept apart) after so many requests and waits, or a failure in words
- * after so many. Backoffs go through a clock that records each wait and returns at once, so a
- * 47-second RetryInfo costs nothing and its length is checked exactly.
+ * The model-server corpus (corpus/modelServers.ts, corpus/streamQuirks.ts) against the real client:
+ * each case's server behaviour is played by the fake OpenAI server over real HTTP, and the call must
+ * end as the case says: the answer (thinking kept apart) after so many requests and waits, or a
+ * failure in words after so many. Backoffs go through a clock that records each wait and returns at
+ * once, so a 47-second RetryInfo costs nothing and its length is checked exactly.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -11,7 +11,8 @@ import { ModelError, type Clock } from '../../../src/agent/ports';
 import type { ChatMessage } from '../../../src/agent/messages';
 import { OpenAiModelClient } from '../../../src/model/openAiModelClient';
 import { startFakeOpenAi } from '../../fakes/fakeOpenAiServer';
-import { MODEL_CASES, type ModelCase } from './corpus/modelServers';
+import type { ModelCase } from './corpus/modelCase';
+import { MODEL_CASES } from './corpus/modelServers';
 import { STREAM_QUIRK_CASES } from './corpus/streamQuirks';
 import { checkTurn, openTurn } from './serverHarness';
 
