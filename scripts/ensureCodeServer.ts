@@ -77,9 +77,20 @@ function fail(message: string): never {
   throw new Error(`ensure-code-server: ${message}`);
 }
 
+/**
+ * No total bound: a cold install on a busy machine took longer than any fixed one that was tried (15
+ * minutes killed one that was making progress). npm bounds each registry request itself (its
+ * fetch-timeout, 5 minutes by default), so a stalled download fails on its own; what runs this (the
+ * suite's runner, CI) bounds the rest.
+ */
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, what: string): void {
-  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'inherit', 'inherit'], timeout: 15 * 60_000 });
-  if (r.status !== 0) fail(`${what} failed (exit ${r.status ?? r.signal ?? r.error?.message})`);
+  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) {
+    fail(
+      `${what} failed (exit ${r.status ?? r.signal ?? r.error?.message}). npm's output above says why; a network error or a stalled ` +
+        `download (npm's fetch-timeout) is retried by running again (the install starts over in a clean folder).`,
+    );
+  }
 }
 
 /**
@@ -178,7 +189,7 @@ function installCodeServer(cache: string, nodeBin: string, env: NodeJS.ProcessEn
   rmSync(prefix, { recursive: true, force: true });
   mkdirSync(prefix, { recursive: true });
   const nodeDir = nodeHeadersDir(cache);
-  log(`installing code-server@${CODE_SERVER_VERSION} into ${prefix} (cold: a few minutes)`);
+  log(`installing code-server@${CODE_SERVER_VERSION} into ${prefix} (cold: a few minutes, longer on a busy machine)`);
   const env24 = {
     ...env,
     PATH: `${dirname(nodeBin)}${delimiter}${env['PATH'] ?? ''}`,

@@ -7,7 +7,7 @@
  * 2025 `initialize`, `legacy` serves only it). Importing this file gives the typed helpers; running it
  * starts the server.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Server, type CallToolResult, type InputRequiredResult, type InputResponses, type JSONRPCMessage, type Tool, type Transport, type TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { runBehaviour } from './hookServer/behaviours';
@@ -125,6 +125,13 @@ function buildServer(config: HookServerConfig, tools: FakeToolSpec[], added: { n
   return server;
 }
 
+function untilExists(file: string): Promise<void> {
+  return new Promise((resolve) => {
+    const look = (): void => void (existsSync(file) ? resolve() : setTimeout(look, 50));
+    look();
+  });
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const tools = initialTools(config);
@@ -135,6 +142,7 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, config.restartDelayMs));
   }
   if (config.startDelayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, config.startDelayMs));
+  if (config.startWhenExists !== undefined) await untilExists(config.startWhenExists);
   if (config.stdoutLines !== undefined) await new Promise<void>((resolve) => process.stdout.write(config.stdoutLines?.map((line) => `${line}\n`).join('') ?? '', () => resolve()));
   const wire = new TappedStdio(config);
   if (config.era === 'legacy') await buildServer(config, tools, added).connect(wire);

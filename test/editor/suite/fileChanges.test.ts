@@ -5,7 +5,7 @@
 // back; an undo whose save fails is not reported done. A prompt sent before a model is set waits and
 // goes out once it is.
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi } from '../../fakes/fakeOpenAiServer';
@@ -14,11 +14,12 @@ import { sproutApi as api, toolCards, until, waitingCard } from '../sproutHarnes
 const config = () => vscode.workspace.getConfiguration('sprout');
 const workspaceFolder = process.env['SPROUT_TEST_WORKSPACE'] ?? '';
 const file = join(workspaceFolder, 'prices.ts');
+/** Where the file waits while a directory stands in its place (outside the workspace folder's view of prices.ts). */
+const aside = join(workspaceFolder, '.prices.ts.aside');
 const BEFORE = 'export const rate = 0.1;\n';
 const WRITTEN = 'export const rate = 0.2;\n';
 const EDITED = 'export const rate = 0.25;\n';
 const RAISED = 'export const rate = 0.3;\n';
-const ELSEWHERE = 'export const rate = 0.35; // written by another program\n';
 
 describe("the agent's file changes: diff and undo", function () {
   this.timeout(90_000);
@@ -129,18 +130,23 @@ describe("the agent's file changes: diff and undo", function () {
     const outcome = await until(() => chat.view.entries.filter((e) => e.kind === 'outcome')[turnsBefore], 'the turn to end');
     assert.ok(outcome.kind === 'outcome');
     await until(() => doc.getText() === RAISED, 'the open editor to show the write');
-    // Another program writes the file while the undo saves it: VS Code refuses to overwrite the newer file.
-    const writer = vscode.workspace.onWillSaveTextDocument((e) => e.document.uri.fsPath === file && writeFileSync(file, ELSEWHERE));
+    // The save must fail: another program puts a directory where the file was, so the undo's save has
+    // nowhere to write. Not a save participant (VS Code gives those 1750 ms, less than a busy machine's
+    // extension host may need) and not file permissions (the suite may run as root): the write itself fails.
+    renameSync(file, aside);
+    mkdirSync(file);
     try {
       assert.equal(await sprout.controller.undoTurn(outcome.turn ?? -1), false, 'not done');
+      assert.deepEqual(readdirSync(file), [], 'nothing was written where the file was');
+      assert.equal(doc.getText(), before, 'the editor holds the restored text');
+      assert.equal(doc.isDirty, true, 'unsaved');
+      const shown = chat.view.entries.find((e) => e.kind === 'outcome' && e.turn === outcome.turn);
+      assert.ok(shown?.kind === 'outcome' && shown.files?.undone === false, 'the turn is not shown undone');
     } finally {
-      writer.dispose();
+      rmSync(file, { recursive: true, force: true });
+      renameSync(aside, file);
     }
-    assert.equal(readFileSync(file, 'utf8'), ELSEWHERE, 'the disk does not hold the text before the turn');
-    assert.equal(doc.getText(), before, 'the editor holds the restored text');
-    assert.equal(doc.isDirty, true, 'unsaved');
-    const shown = chat.view.entries.find((e) => e.kind === 'outcome' && e.turn === outcome.turn);
-    assert.ok(shown?.kind === 'outcome' && shown.files?.undone === false, 'the turn is not shown undone');
+    assert.equal(readFileSync(file, 'utf8'), RAISED, "the agent's write is what the disk still holds");
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 });

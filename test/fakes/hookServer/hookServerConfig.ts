@@ -93,6 +93,8 @@ export interface HookServerConfig {
   restartDelayMs?: number;
   /** On every start, wait this long before answering initialize (a server silent at start-up). */
   startDelayMs?: number;
+  /** On every start, answer initialize only once this file exists (a server silent at start-up until the test lets it go). */
+  startWhenExists?: string;
   /** Answer tools/list only after this long (a server that answers initialize, then goes quiet). */
   listToolsDelayMs?: number;
   /** Keep running on SIGTERM (only SIGKILL stops it). */

@@ -32,14 +32,14 @@ async function interruptedRun(name: string, config: HookServerConfig, signal: No
   const session = join(cli.dir, `${name}.jsonl`);
   const child = spawnCli(['--json', '--session', session, '--mcp-config', mcp, 'go'], { env: { ...baseEnv(cli.fake?.url ?? ''), MCP_HOOK_SERVERS: name } });
   child.stdin?.end();
+  // No elapsed-time check: a CLI that ignored the signal would either finish the run (not 130, not
+  // cancelled) or wait on a hang that never ends, which collect's hang guard fails.
   const done = collect(child, { timeoutMs: 30_000 });
   await waitFor(() => readHookServerLog(log).some((e) => e.type === 'started') && ready(), 'the run to reach the point of interruption', 20_000);
   const pids = readHookServerLog(log).flatMap((e) => (e.type === 'started' ? [e.pid] : []));
   leftovers.push(...pids);
-  const sentAt = Date.now();
   child.kill(signal);
   const result = await done;
-  assert.ok(Date.now() - sentAt < 15_000, 'the CLI winds down promptly');
   return { code: result.code, pids, session };
 }
 

@@ -60,17 +60,18 @@ describe('JsonlTranscriptStore', () => {
 });
 
 describe('NodeClock', () => {
-  it('sleeps roughly as asked and wakes early on abort without rejecting', async () => {
+  it('sleeps at least as asked and wakes early on abort without rejecting', async () => {
     const clock = new NodeClock();
     const start = clock.now();
     await clock.sleep(50);
-    assert.ok(clock.now() - start >= 45);
+    assert.ok(clock.now() - start >= 45, 'a lower bound: a busy machine only makes the sleep longer');
+    // A sleep of hours: only the abort can end it before the test's hang guard, and the file's leak
+    // check fails it if its timer outlives the abort.
     const controller = new AbortController();
-    const began = Date.now();
-    setTimeout(() => controller.abort(), 20);
-    await clock.sleep(30_000, controller.signal);
-    assert.ok(Date.now() - began < 10_000, 'abort must end the sleep long before 30 s');
-    await clock.sleep(30_000, controller.signal); // already aborted: immediate
+    const sleeping = clock.sleep(6 * 3_600_000, controller.signal);
+    controller.abort();
+    await sleeping;
+    await clock.sleep(6 * 3_600_000, controller.signal); // already aborted: immediate
   });
 });
 

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
-import { scaleAtLoadNow, scaledMs } from '../../loadScale';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { openRig, rigSettings, waitUntil, type Rig } from './loopHarness';
 
@@ -32,12 +31,10 @@ test('a hung _Stop hook releases the agent after the timeout and gets notificati
     responses: [fakeReply.text('done')],
   });
   await rig.runtime.hub.listTools();
-  const started = Date.now();
+  // The hang never ends: that the run ends at all shows the release (the test's hang guard fails it
+  // otherwise), and the events below show it was the timeout that released it.
   const outcome = await rig.runtime.session.run('go');
-  const took = Date.now() - started;
   assert.equal(outcome.reason, 'end_turn');
-  // The hang never ends: any bound shows the release; this one allows for the machine's load.
-  assert.ok(took < scaledMs(10_000), `released in ${took} ms, long before a hang would end`);
   assert.deepEqual(rig.of('hook_timed_out').map((e) => e.consecutive), [1]);
   assert.deepEqual(rig.of('hook_finished').map((e) => e.result), ['timeout']);
   await waitUntil(() => (rig?.log('stuck') ?? []).some((e) => e.type === 'cancelled'), 'notifications/cancelled at the server');
@@ -74,21 +71,32 @@ test('the second consecutive timeout kills the whole process group; a later call
 });
 
 test('a completed reply (here _PostCompact) resets the consecutive-timeout counter', async () => {
-  // _PostCompact must answer within the timeout: a margin scaled with this moment's load.
+  // _Stop hangs and must time out; _PostCompact must answer, however slow the machine: it is called
+  // with a hook timeout of hours, and the timeout goes back to short as soon as it has answered (the
+  // timeout is read as each hook call starts, and the session's listeners run as the event is emitted).
+  const settings = { contextWindowTokens: 1000, compactThreshold: 0.5 };
+  const short = rigSettings(settings, { timeoutMs: 500 });
+  const hours = rigSettings(settings, { timeoutMs: 6 * 3_600_000 });
   rig = await openRig({
     servers: [{ name: 'flaky', config: { hooks: { _Stop: { kind: 'hang' }, _PostCompact: { kind: 'text', text: 'remember the plan' } } } }],
-    hooks: { timeoutMs: scaleAtLoadNow()(1500) },
-    settings: { contextWindowTokens: 1000, compactThreshold: 0.5 },
+    hooks: short.hooks,
+    settings,
     responses: [
       fakeReply.text('one', { usage: { prompt_tokens: 900, completion_tokens: 5 } }),
       fakeReply.text('Summary: the task is go; next step: continue.'),
       fakeReply.text('two', { usage: { prompt_tokens: 100, completion_tokens: 5 } }),
     ],
   });
-  await rig.runtime.session.run('first');
-  await rig.runtime.session.run('second');
+  const session = rig.runtime.session;
+  await session.run('first');
+  session.updateSettings(hours);
+  session.subscribe((event) => {
+    if (event.type === 'hook_finished' && event.hook === '_PostCompact') session.updateSettings(short);
+  });
+  await session.run('second');
   assert.equal(rig.of('compaction').length, 1, 'the second prompt compacted first');
   assert.deepEqual(rig.of('compaction')[0]?.injected, [{ server: 'flaky', text: 'remember the plan' }]);
+  assert.deepEqual(rig.of('hook_finished').map((e) => `${e.hook}:${e.result}`), ['_Stop:timeout', '_PostCompact:objection', '_Stop:timeout']);
   assert.deepEqual(rig.of('hook_timed_out').map((e) => e.consecutive), [1, 1]);
   assert.equal(rig.of('server_killed').length, 0);
 });
@@ -96,17 +104,18 @@ test('a completed reply (here _PostCompact) resets the consecutive-timeout count
 test('cancel during a hook ends the prompt at once with a history valid for the next prompt', async () => {
   rig = await openRig({
     servers: [{ name: 'stuck', config: { hooks: { _Stop: { kind: 'hang' } } } }],
-    hooks: { timeoutMs: 60_000 },
+    // A hook timeout of hours (tool calls have no timeout of their own): only the cancel can end the
+    // hook call before the test's hang guard fails it.
+    hooks: { timeoutMs: 6 * 3_600_000 },
     responses: [fakeReply.text('done?'), fakeReply.text('next answer')],
   });
   const controller = new AbortController();
   const run = rig.runtime.session.run('go', controller.signal);
   await waitUntil(() => (rig?.calls('stuck', '_Stop').length ?? 0) > 0, 'the hook call at the server');
-  const cancelledAt = Date.now();
   controller.abort();
   const outcome = await run;
   assert.equal(outcome.reason, 'cancelled');
-  assert.ok(Date.now() - cancelledAt < Math.min(scaledMs(5000), 30_000), 'cancel is prompt, not the 60 s hook timeout');
+  assert.deepEqual(rig.of('hook_timed_out'), [], 'the cancel, not the hook timeout, ended the call');
   await waitUntil(() => (rig?.log('stuck') ?? []).some((e) => e.type === 'cancelled'), 'notifications/cancelled at the server');
   // The next prompt must be accepted by the API: the cancelled turn left nothing unanswered.
   rig.runtime.session.updateSettings({ ...rigSettings(), hooks: { ...rigSettings().hooks, stopMaxRejections: 0 } });

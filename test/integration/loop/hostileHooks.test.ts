@@ -1,12 +1,11 @@
 // The promise of docs/hooks.md#sovereignty-timeouts-kills-budgets, end to end: no hook server, however broken or malicious, traps the agent. Each
-// prompt ends on time whatever the hook does (crash, exit mid-call, isError, whitespace, image, 100 KB,
+// prompt ends whatever the hook does (crash, exit mid-call, isError, whitespace, image, 100 KB,
 // hostile text, ignoring SIGTERM, spawning a grandchild), and what does reach the model is capped and
-// JSON-wrapped. The bound: maxRejections x (timeout + one model round).
+// JSON-wrapped. A hang is ended by the hook timeout; no test measures how long that took.
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { fakeReply } from '../../fakes/fakeOpenAiServer';
 import { HOSTILE_TEXT, type HookBehaviour } from '../../fakes/hookServer';
-import { scaleAtLoadNow, scaledMs } from '../../loadScale';
 import { isAlive, killPids, waitFor } from '../mcp/mcpHarness';
 import { openRig, type Rig } from './loopHarness';
 
@@ -23,32 +22,48 @@ afterEach(async () => {
 
 const TIMEOUT_MS = 600;
 
-test('failing hooks are no objection: crash, exit mid-call, isError, whitespace, hang', async () => {
-  // A server that exits mid-call must be seen as an error, not a timeout: its timeout is a generous
-  // margin over noticing the exit, fixed at this moment's load together with the turn's bound.
-  const scale = scaleAtLoadNow();
+test('failing hooks are no objection: crash, exit mid-call, isError, whitespace', async () => {
+  // A hook timeout of hours: a server that exits mid-call must be seen as an error however slow the
+  // machine, and a failure the agent did not notice would hold the turn until the test's hang guard.
   const behaviours: Record<string, HookBehaviour> = {
     crash: { kind: 'crash', exitCode: 7 },
     midcall: { kind: 'exitMidCall' },
     iserror: { kind: 'isError', text: 'I object loudly but as an error' },
     blank: { kind: 'whitespace' },
-    hang: { kind: 'hang' },
   };
   rig = await openRig({
     servers: Object.entries(behaviours).map(([name, behaviour]) => ({ name, config: { hooks: { _Stop: behaviour } } })),
-    hooks: { timeoutMs: scale(3000) },
+    hooks: { timeoutMs: 6 * 3_600_000 },
     responses: [fakeReply.text('done')],
   });
   await rig.runtime.hub.listTools();
-  const started = Date.now();
   const outcome = await rig.runtime.session.run('go');
   assert.equal(outcome.reason, 'end_turn');
   assert.equal(outcome.unresolved, undefined);
-  // The hang never ends: any bound shows the turn ended; this one allows for the machine's load.
-  assert.ok(Date.now() - started < scale(15_000), 'the turn ended long before anything could trap it');
   assert.equal(rig.of('hook_objected').length, 0);
   const results = Object.fromEntries(rig.of('hook_finished').map((e) => [e.server, e.result]));
-  assert.deepEqual(results, { crash: 'error', midcall: 'error', iserror: 'error', blank: 'no_objection', hang: 'timeout' });
+  assert.deepEqual(results, { crash: 'error', midcall: 'error', iserror: 'error', blank: 'no_objection' });
+  assert.equal(rig.fake.chatRequests().length, 1);
+});
+
+test('a hook that hangs is no objection either: its timeout ends the turn', async () => {
+  // The hang never ends: that the turn ends at all shows the timeout released it (the test's hang
+  // guard fails it otherwise), and the result says it was the timeout.
+  rig = await openRig({
+    servers: [
+      { name: 'hang', config: { hooks: { _Stop: { kind: 'hang' } } } },
+      { name: 'blank', config: { hooks: { _Stop: { kind: 'whitespace' } } } },
+    ],
+    hooks: { timeoutMs: TIMEOUT_MS },
+    responses: [fakeReply.text('done')],
+  });
+  await rig.runtime.hub.listTools();
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.reason, 'end_turn');
+  assert.equal(outcome.unresolved, undefined);
+  assert.equal(rig.of('hook_objected').length, 0);
+  const results = Object.fromEntries(rig.of('hook_finished').map((e) => [e.server, e.result]));
+  assert.deepEqual(results, { hang: 'timeout', blank: 'no_objection' });
   assert.equal(rig.fake.chatRequests().length, 1);
 });
 
@@ -81,13 +96,14 @@ test('a hanging hook that ignores SIGTERM is killed on the second timeout; the a
     hooks: { timeoutMs: TIMEOUT_MS, stopMaxRejections: 3 },
     responses: [fakeReply.text('one'), fakeReply.text('two')],
   });
-  const started = Date.now();
-  await rig.runtime.session.run('first');
+  // The hang never ends and the server ignores SIGTERM: that both prompts end at all shows the
+  // timeouts released them (the test's hang guard fails them otherwise); the kill is an event.
+  const first = await rig.runtime.session.run('first');
   const serverPid = rig.log('bad').find((e) => e.type === 'started')?.pid ?? NaN;
   leftovers.push(serverPid);
-  await rig.runtime.session.run('second');
-  const bound = 3 * (TIMEOUT_MS + 5000);
-  assert.ok(Date.now() - started < scaledMs(2 * bound), 'both prompts ended within the contract bound');
+  const second = await rig.runtime.session.run('second');
+  assert.deepEqual([first.reason, second.reason], ['end_turn', 'end_turn']);
+  assert.deepEqual(rig.of('hook_timed_out').map((e) => e.consecutive), [1, 2]);
   assert.equal(rig.of('server_killed').length, 1);
   await waitFor(() => !isAlive(serverPid), 'the SIGTERM-ignoring server is gone', 10_000);
 });

@@ -5,12 +5,17 @@
  */
 import assert from 'node:assert/strict';
 import { test, type TestContext } from 'node:test';
-import { ModelError, type ModelRequest, type RetryInfo } from '../../../src/agent/ports';
+import { ModelError, type Clock, type ModelRequest, type RetryInfo } from '../../../src/agent/ports';
 import { OpenAiModelClient, type OpenAiModelClientOptions } from '../../../src/model/openAiModelClient';
+import { nodeClock } from '../../../src/platform/nodeClock';
 import { fakeReply, startFakeOpenAi, type FakeOpenAi, type FakeOpenAiOptions } from '../../fakes/fakeOpenAiServer';
+import { waitFor } from '../../waitFor';
 
 const request: ModelRequest = { model: 'fake-model', messages: [{ role: 'user', content: 'hello' }], tools: [] };
 const fast: OpenAiModelClientOptions = { retryBaseDelayMs: 10, retryMaxDelayMs: 50 };
+/** Six hours: a wait no test outlives, so only a cancel can end it before the test's hang guard fails it. */
+const HOURS = 6 * 3_600_000;
+const neverTimesOut: OpenAiModelClientOptions = { requestTimeoutMs: HOURS, streamIdleTimeoutMs: HOURS };
 
 async function fakeFor(t: TestContext, options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
   const fake = await startFakeOpenAi(options);
@@ -85,15 +90,18 @@ test('assembles interleaved streamed tool calls and sends the tools', async (t) 
 
 test('429 then success: the retry is reported and retry-after-ms is honoured', async (t) => {
   const fake = await fakeFor(t, { responses: [fakeReply.error(429, 'Rate limit reached for requests', { headers: { 'retry-after-ms': '400' } }), fakeReply.text('ok')] });
-  const started = Date.now();
-  const { promise, retries } = run(new OpenAiModelClient({ baseUrl: fake.url, ...fast }));
+  // The Node clock itself, watched: what it was asked to wait, and how many requests the server had
+  // seen when that wait ended. The retry must come after the wait, whatever the machine's speed.
+  const waits: { ms: number; requestsWhenDone: number }[] = [];
+  const clock: Clock = { now: () => nodeClock.now(), sleep: async (ms, signal) => { await nodeClock.sleep(ms, signal); waits.push({ ms, requestsWhenDone: fake.chatRequests().length }); } };
+  const { promise, retries } = run(new OpenAiModelClient({ baseUrl: fake.url, ...fast, clock }));
   const reply = await promise;
   assert.equal(reply.content, 'ok');
   assert.equal(retries.length, 1);
   assert.equal(retries[0]?.attempt, 1);
   assert.equal(retries[0]?.delayMs, 400, 'the server-requested delay, not our 10 ms base');
   assert.match(retries[0]?.reason ?? '', /429.*Rate limit reached/);
-  assert.ok(Date.now() - started >= 350, 'waited for the server-requested delay');
+  assert.deepEqual(waits, [{ ms: 400, requestsWhenDone: 1 }], 'waited out the server-requested delay before sending the retry');
   assert.equal(fake.chatRequests().length, 2);
   assertAllValid(fake);
 });
@@ -171,29 +179,31 @@ test('a stream cut after text was shown is not retried (no duplicated text)', as
 test('cancel mid-stream rejects with cancelled promptly', async (t) => {
   const fake = await fakeFor(t, { responses: [fakeReply.text('streaming forever...', { hangAfterChunks: 3 })] });
   const controller = new AbortController();
-  const client = new OpenAiModelClient({ baseUrl: fake.url, ...fast });
+  const client = new OpenAiModelClient({ baseUrl: fake.url, ...fast, ...neverTimesOut });
   const deltas: string[] = [];
-  const started = Date.now();
   const promise = client.complete(request, { signal: controller.signal, onTextDelta: (d) => { deltas.push(d); if (deltas.length === 2) controller.abort(); } });
+  // No timeout of the client's could end this call: only the cancel can, or the test's hang guard fails it.
   const error = await rejected(promise);
   assert.equal(error.kind, 'cancelled');
-  assert.ok(Date.now() - started < 10_000, 'released well before any timeout');
   assert.equal(fake.chatRequests().length, 1);
 });
 
 test('cancel during a hang before the first byte, and during a backoff sleep', async (t) => {
-  const fake = await fakeFor(t, { responses: [fakeReply.hang(), fakeReply.error(503, 'busy', { headers: { 'retry-after': '30' } })] });
-  const client = new OpenAiModelClient({ baseUrl: fake.url, ...fast });
+  const fake = await fakeFor(t, { responses: [fakeReply.hang(), fakeReply.error(503, 'busy', { headers: { 'retry-after': String(HOURS / 1000) } })] });
+  // The hang and the backoff could each only be waited out in hours: only the cancel ends them in time
+  // for the test's hang guard.
+  const client = new OpenAiModelClient({ baseUrl: fake.url, ...fast, ...neverTimesOut, retryMaxDelayMs: HOURS });
   const hang = new AbortController();
-  setTimeout(() => hang.abort(), 200);
-  const started = Date.now();
-  assert.equal((await rejected(client.complete(request, { signal: hang.signal }))).kind, 'cancelled');
+  const hung = client.complete(request, { signal: hang.signal });
+  await waitFor(() => fake.chatRequests().length === 1, 'the hung request to reach the server');
+  hang.abort();
+  assert.equal((await rejected(hung)).kind, 'cancelled');
   const backoff = new AbortController();
   const retries: RetryInfo[] = [];
   const promise = client.complete(request, { signal: backoff.signal, onRetry: (r) => { retries.push(r); backoff.abort(); } });
   assert.equal((await rejected(promise)).kind, 'cancelled');
-  assert.equal(retries[0]?.delayMs, 30_000);
-  assert.ok(Date.now() - started < 15_000, 'neither the hang nor the 30 s backoff was waited out');
+  assert.equal(retries[0]?.delayMs, HOURS, 'the server asked for hours and was to be waited for');
+  assert.equal(fake.chatRequests().length, 2, 'the cancelled backoff sent no retry');
 });
 
 test('404 names the model; a rejected history is a bad_request with the provider message', async (t) => {

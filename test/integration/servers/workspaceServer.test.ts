@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, type ServerProcess } from './serverProcess';
+import { scaledMs } from '../../loadScale';
 import { waitFor } from '../../waitFor';
 
 /** Alive and not a zombie (a container's PID 1 may never reap orphans). */
@@ -149,11 +150,12 @@ describe('workspace server (child process over stdio)', () => {
   });
 
   it('times out a command and kills its process group', async () => {
-    const started = Date.now();
-    const result = await server.call('run_command', { command: 'sleep 3000 & echo $! > bg.pid; sleep 30; echo never', timeoutMs: 1000 });
+    // The command sleeps for hours: only its timeout can end the call before the call's and the test's
+    // hang guards. The timeout must leave the shell time to write bg.pid first: a margin scaled by the load.
+    const timeoutMs = scaledMs(3000);
+    const result = await server.call('run_command', { command: 'sleep 36000 & echo $! > bg.pid; sleep 36000; echo never', timeoutMs });
     assert.equal(result.isError, true);
-    assert.match(result.text, /timed out after 1000 ms/);
-    assert.ok(Date.now() - started < 20_000, 'released well before the 30 s sleep');
+    assert.match(result.text, new RegExp(`timed out after ${timeoutMs} ms`));
     const backgroundPid = Number(readFileSync(join(root, 'bg.pid'), 'utf8'));
     assert.ok(backgroundPid > 0);
     // Its end is waited for, not given 200 ms; it sleeps far longer than the wait's bound, so only the kill ends it.

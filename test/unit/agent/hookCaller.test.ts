@@ -17,15 +17,14 @@ function caller(handlers: Record<string, ToolHandler>, timeoutMs = 40) {
 }
 
 test('the second consecutive timeout of a server kills it, across its hooks', async () => {
+  // Both hooks hang for good: that each call returns at all shows its timeout released it (the test's hang guard fails it otherwise).
   const { tools, events, hooks } = caller({ _Stop: hangs, _PostCompact: hangs });
-  const started = Date.now();
   const first = await hooks.call('slow', '_Stop', context);
   assert.equal(first.result, 'timeout');
   assert.equal(tools.kills.length, 0);
   assert.equal(tools.calls[0]?.cancelled, true, 'the timed-out call is aborted (notifications/cancelled)');
   const second = await hooks.call('slow', '_PostCompact', context);
   assert.equal(second.result, 'timeout');
-  assert.ok(Date.now() - started < 10_000, 'released well before a hang would matter');
   assert.equal(tools.kills.length, 1);
   assert.match(tools.kills[0]?.reason ?? '', /in-memory state .* is lost/);
   const types = events.map((e) => e.type);

@@ -138,9 +138,7 @@ test('parallel hooks: one budget unit per round, objections in configuration ord
     ],
     script: [reply.text('done'), reply.text('done')],
   });
-  const started = Date.now();
   const outcome = await h.session.run('go');
-  assert.ok(Date.now() - started < 10_000);
   assert.equal(h.session.state.rejectionsUsed, 1);
   assert.deepEqual(h.of('hook_objected').map((e) => [e.server, e.rejectionsUsed]), [['alpha', 1], ['beta', 1]]);
   assert.deepEqual(outcome.unresolved?.objections.map((o) => o.server), ['alpha', 'beta']);

@@ -55,10 +55,9 @@ test('a tool that outlives toolTimeoutMs is cancelled and reported; long results
     settings: settings({ toolTimeoutMs: 60, toolResultMaxChars: 100 }),
     script: [reply.tools(call('fs__stuck', {}, 's'), call('fs__big', {}, 'b')), reply.text('ok')],
   });
-  const started = Date.now();
+  // `stuck` never answers: that the turn ends at all shows the timeout cancelled it (the test's hang guard fails it otherwise).
   const outcome = await h.session.run('go');
   assert.equal(outcome.reason, 'end_turn');
-  assert.ok(Date.now() - started < 10_000);
   const [stuck, big] = h.session.state.history.filter((m) => m.role === 'tool');
   assert.match(stuck?.content ?? '', /timed out after 60 ms/);
   assert.equal(big?.content, `${'x'.repeat(100)}\n[result truncated: 400 more characters]`);
