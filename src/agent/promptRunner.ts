@@ -20,7 +20,7 @@ import { runPromptStartHooks } from './lifecycleHooks';
 import type { DenialCount } from './toolHooks';
 import { type ToolCallRecord, answerUnrun, runToolCalls } from './toolRunner';
 import type { Outcome, OutcomeReason } from './events';
-import type { ToolInfo } from './messages';
+import type { ChatMessage, ToolInfo } from './messages';
 import { errorMessage } from './errorMessage';
 import { skillsAnnouncement } from './skills';
 import { type AgentProfile, agentAllows, agentNotes } from './agentProfiles';
@@ -216,7 +216,8 @@ export class PromptRunner {
     }
     this.rounds += 1;
     ctx.emit({ type: 'round_started', round: this.rounds });
-    const messages = [{ role: 'system' as const, content: request.system }, ...history];
+    // concat, not a spread: it copies the elements without the iterator protocol, a cost per message every round.
+    const messages = ([{ role: 'system', content: request.system }] as ChatMessage[]).concat(history);
     const turn = await callModel(ctx, { model: settings.model, messages, tools: request.specs }, this.signal);
     if (turn.kind === 'cancelled') {
       if (turn.partialText.trim() !== '') appendMessage(ctx, { role: 'assistant', content: turn.partialText });

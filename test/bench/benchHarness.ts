@@ -10,7 +10,7 @@ import type { McpServerConfig } from '../../src/mcp/config';
 import { HOOK_SERVER_ENTRY, HOOK_SERVER_ENV, type HookServerConfig } from '../fakes/hookServer';
 import { median } from './benchStats';
 
-export { median, quantile, timePairs, type PairedSamples } from './benchStats';
+export { median, quantile, timePairs, type PairedSamples, type TimedPairs } from './benchStats';
 
 export interface Timing {
   medianMs: number;

@@ -25,35 +25,51 @@ export interface PairedSamples {
   b: number[];
 }
 
+/** Wall-clock samples, and the same pairs' CPU time of this process (user + system, ms) beside them. */
+export type TimedPairs = PairedSamples & { cpu: PairedSamples; pairs: number };
+
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
 /**
  * Times `a` and `b` once each per pair, in an order that alternates (ab, ba, ab, ...) so that drift,
  * leftover GC work and a warm or cold connection fall on both alike, until `iterations` pairs are timed.
  * `prepare(i)` runs untimed before pair i (fresh state, so every sample measures the same work); the
  * first `warmup` pairs and those `untimed(i)` names run, on both sides, without being timed. Returns
- * the samples and how many pairs ran in all.
+ * the wall-clock samples, the CPU time this process spent in each same sample (`process.cpuUsage`,
+ * user + system: work done elsewhere, as by a server in its own process, is not in it), and how many
+ * pairs ran in all.
  */
 export async function timePairs(
   a: () => Promise<unknown>,
   b: () => Promise<unknown>,
   options: { iterations: number; warmup: number; prepare?: (pair: number) => Promise<unknown>; untimed?: (pair: number) => boolean },
-): Promise<PairedSamples & { pairs: number }> {
+): Promise<TimedPairs> {
   const out: PairedSamples = { a: [], b: [] };
-  const timed = async (run: () => Promise<unknown>, into: number[] | undefined): Promise<void> => {
+  const cpu: PairedSamples = { a: [], b: [] };
+  const timed = async (run: () => Promise<unknown>, into: number[] | undefined, cpuInto: number[]): Promise<void> => {
+    const startCpu = cpuMs();
     const start = performance.now();
     await run();
-    into?.push(performance.now() - start);
+    const wall = performance.now() - start;
+    const used = cpuMs() - startCpu;
+    if (into === undefined) return;
+    into.push(wall);
+    cpuInto.push(used);
   };
   let i = 0;
   for (; out.a.length < options.iterations; i++) {
     const keep = i >= options.warmup && options.untimed?.(i) !== true;
     await options.prepare?.(i);
     if (i % 2 === 0) {
-      await timed(a, keep ? out.a : undefined);
-      await timed(b, keep ? out.b : undefined);
+      await timed(a, keep ? out.a : undefined, cpu.a);
+      await timed(b, keep ? out.b : undefined, cpu.b);
     } else {
-      await timed(b, keep ? out.b : undefined);
-      await timed(a, keep ? out.a : undefined);
+      await timed(b, keep ? out.b : undefined, cpu.b);
+      await timed(a, keep ? out.a : undefined, cpu.a);
     }
   }
-  return { ...out, pairs: i };
+  return { ...out, cpu, pairs: i };
 }

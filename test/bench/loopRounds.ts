@@ -19,7 +19,7 @@ import { DEFAULT_SETTINGS } from '../../src/agent/settings';
 import { McpHub } from '../../src/mcp/mcpHub';
 import { OpenAiModelClient } from '../../src/model/openAiModelClient';
 import { nodeClock } from '../../src/platform/nodeClock';
-import { timePairs, type PairedSamples } from './benchStats';
+import { timePairs, type TimedPairs } from './benchStats';
 
 const PROMPT = 'next question';
 /** Ten timed rounds per session (an even count, so each order of the pair comes up equally often), after one untimed. */
@@ -47,7 +47,7 @@ function fixtureHistory(size: number): ChatMessage[] {
   return messages;
 }
 
-export async function timeLoopRounds(url: string, iterations: number, warmup: number, size: number): Promise<PairedSamples & { pairs: number }> {
+export async function timeLoopRounds(url: string, iterations: number, warmup: number, size: number): Promise<TimedPairs> {
   const history = fixtureHistory(size);
   const records: TranscriptRecord[] = history.map((message, at) => ({ at, event: { type: 'message', message } }));
   const settings = { ...DEFAULT_SETTINGS, model: 'bench-model', contextWindowTokens: 10_000_000 };
