@@ -61,17 +61,29 @@ function hookHostPid(stateDir: string): number | undefined {
   return undefined;
 }
 
-/** Runs `work` and adds the CPU ms of `pids` (read before and after), this process and the children it reaped meanwhile to `side`. */
-async function tallied(tally: CpuTally, side: string, pids: () => readonly number[], work: () => Promise<unknown>): Promise<void> {
-  const watched = pids();
-  // This process's own reading is the innermost, so the /proc reads are not counted as the work's.
-  const [others, reaped] = [cpuMsOf(watched), reapedChildrenCpuMs()];
+/** Runs `work` and adds to `side` the CPU ms this process and the children it reaped meanwhile spent. */
+async function tallied(tally: CpuTally, side: string, work: () => Promise<unknown>): Promise<void> {
+  const reaped = reapedChildrenCpuMs();
   const self = process.cpuUsage();
   await work();
   const selfUsed = process.cpuUsage(self);
-  const [othersAfter, reapedAfter] = [cpuMsOf(watched), reapedChildrenCpuMs()];
-  if (others === undefined || othersAfter === undefined || reaped === undefined || reapedAfter === undefined) return;
-  tally.add(side, othersAfter - others + (selfUsed.user + selfUsed.system) / 1000 + reapedAfter - reaped);
+  const reapedAfter = reapedChildrenCpuMs();
+  if (reaped !== undefined && reapedAfter !== undefined) tally.add(side, (selfUsed.user + selfUsed.system) / 1000 + reapedAfter - reaped);
+}
+
+/**
+ * The CPU ms long-lived processes (`pids`) spent over a whole run of pairs, per pair: a process that
+ * answered goes on working after its answer (closing the connection, collecting garbage) into the
+ * other side's turn, so its time is taken over the run, not over its own side's turns.
+ */
+async function perPair<T extends { pairs: number }>(groups: readonly (readonly number[])[], run: () => Promise<T>): Promise<{ result: T; ms: number[] }> {
+  const before = groups.map((pids) => cpuMsOf(pids));
+  const result = await run();
+  const ms = groups.map((pids, i) => {
+    const [from, to] = [before[i], cpuMsOf(pids)];
+    return from === undefined || to === undefined ? NaN : (to - from) / result.pairs;
+  });
+  return { result, ms };
 }
 
 export async function runBridgeBench(entry: string, iterations = 60, perCallIterations = 8, hostIterations = 400): Promise<string[]> {
@@ -93,8 +105,7 @@ export async function runBridgeBench(entry: string, iterations = 60, perCallIter
     await hookRun(args, env, payload); // and its servers
     // CPU time: the host and its servers, the hub's servers (in-process), this process and the command hooks it reaps.
     const host = hookHostPid(env.XDG_STATE_HOME);
-    const hostSide = (): number[] => (host === undefined ? [] : [host, ...childPids(host)]);
-    const hubSide = (): number[] => childPids(process.pid);
+    const hostSide = host === undefined ? [] : [host, ...childPids(host)];
     const cpu = new CpuTally();
     const inProcess = async (): Promise<void> => {
       const outcome = await caller.call('hooks', '_Stop', { sessionId: 'bench', rejectionsUsed: 0, rejectionBudget: 3, afterObjection: false });
@@ -108,16 +119,24 @@ export async function runBridgeBench(entry: string, iterations = 60, perCallIter
     // The floor of any Node command hook an agent runs: a script that reads the payload and exits, run the same way.
     const emptyNodeHook = (): Promise<string> => nodeRun([emptyHook], env, payload);
     // Each target's two sides in pairs whose order alternates, so a busy machine's swings fall on both alike.
-    const bridgePairs = await timePairs(
-      () => tallied(cpu, 'bridge', hostSide, warmBridge),
-      () => tallied(cpu, 'emptyHook', () => [], emptyNodeHook),
-      { iterations, warmup: 3 },
+    const bridge = await perPair([hostSide], () =>
+      timePairs(
+        () => tallied(cpu, 'bridge', warmBridge),
+        () => tallied(cpu, 'emptyHook', emptyNodeHook),
+        { iterations, warmup: 3 },
+      ),
     );
-    const hostPairs = await timePairs(
-      () => tallied(cpu, 'host', hostSide, hostRoundTrip),
-      () => tallied(cpu, 'inProcess', hubSide, inProcess),
-      { iterations: hostIterations, warmup: 20 },
+    const bridgePairs = bridge.result;
+    // The hub's servers are children of this process, listed once they run (the hub started them above).
+    const hubSide = childPids(process.pid);
+    const hostRun = await perPair([hostSide, hubSide], () =>
+      timePairs(
+        () => tallied(cpu, 'host', hostRoundTrip),
+        () => tallied(cpu, 'inProcess', inProcess),
+        { iterations: hostIterations, warmup: 20 },
+      ),
     );
+    const hostPairs = hostRun.result;
     const rest = await timeSideBySide(
       {
         warmBridge,
@@ -134,17 +153,20 @@ export async function runBridgeBench(entry: string, iterations = 60, perCallIter
     const pairedRatio = (p: PairedSamples): number => median(p.a.map((a, i) => a / (p.b[i] ?? NaN)));
     const perCall = m('perCall') / m('warmBridge');
     const within = (ok: boolean): string => (ok ? 'within target' : 'OVER TARGET');
-    const cpuShare = cpu.mean('bridge') / cpu.mean('emptyHook') - 1;
-    const cpuHost = cpu.mean('host') / cpu.mean('inProcess');
+    const cpuBridge = cpu.mean('bridge') + (bridge.ms[0] ?? NaN);
+    const cpuRoundTrip = cpu.mean('host') + (hostRun.ms[0] ?? NaN);
+    const cpuInProcess = cpu.mean('inProcess') + (hostRun.ms[1] ?? NaN);
+    const cpuShare = cpuBridge / cpu.mean('emptyHook') - 1;
+    const cpuHost = cpuRoundTrip / cpuInProcess;
     const measured = host !== undefined && Number.isFinite(cpuShare) && Number.isFinite(cpuHost);
     // The verdict goes by CPU time where it was measured: on a busy machine, wall time is mostly waiting for a CPU.
     const verdict = (cpuOk: boolean, wallOk: boolean): string => (measured ? `${within(cpuOk)} by CPU time` : `${within(wallOk)} by wall clock, CPU time unreadable here`);
     return [
       `_Stop through the hook bridge (medians of ${iterations} pairs in alternating order, the host's of ${hostIterations}; per call: ${perCallIterations}):`,
       `  the bridge's own share per call: warm bridge ${fmt(median(bridgePairs.a))} vs an empty Node command hook run the same way ${fmt(median(bridgePairs.b))}: ${pct(share + 1)} more (target < 15%, ${verdict(cpuShare < 0.15, share < 0.15)}; median of the pairs' ratios ${pct(pairedRatio(bridgePairs))})`,
-      `    CPU time per call (mean; the bridge with the host and its servers): ${fmt(cpu.mean('bridge'))} vs ${fmt(cpu.mean('emptyHook'))}: ${pct(cpuShare + 1)} more`,
+      `    CPU time per call (mean; the bridge with the host and its servers): ${fmt(cpuBridge)} vs ${fmt(cpu.mean('emptyHook'))}: ${pct(cpuShare + 1)} more`,
       `  the host's round trip ${fmt(median(hostPairs.a))} vs the same call in-process ${fmt(median(hostPairs.b))}: ${hostRatio.toFixed(2)}x (target < 2x, ${verdict(cpuHost < 2, hostRatio < 2)}; median of the pairs' ratios ${pairedRatio(hostPairs).toFixed(2)}x)`,
-      `    CPU time per call (mean; this process, the host and the servers): ${fmt(cpu.mean('host'))} vs ${fmt(cpu.mean('inProcess'))}: ${cpuHost.toFixed(2)}x`,
+      `    CPU time per call (mean; this process, the host and the servers): ${fmt(cpuRoundTrip)} vs ${fmt(cpuInProcess)}: ${cpuHost.toFixed(2)}x`,
       `  the floor of any command hook, a shell that reads the payload and exits: ${fmt(m('shellStart'))}`,
       `  bridge starting the servers per call ${fmt(m('perCall'))}: the warm bridge is ${perCall.toFixed(1)}x faster (target >= 5x, ${within(perCall >= 5)})`,
     ];
