@@ -164,7 +164,7 @@ export async function runBridgeBench(entry: string, iterations = 60, perCallIter
     return [
       `_Stop through the hook bridge (medians of ${iterations} pairs in alternating order, the host's of ${hostIterations}; per call: ${perCallIterations}):`,
       `  the bridge's own share per call: warm bridge ${fmt(median(bridgePairs.a))} vs an empty Node command hook run the same way ${fmt(median(bridgePairs.b))}: ${pct(share + 1)} more (target < 15%, ${verdict(cpuShare < 0.15, share < 0.15)}; median of the pairs' ratios ${pct(pairedRatio(bridgePairs))})`,
-      `    CPU time per call (mean; the bridge with the host and its servers): ${fmt(cpuBridge)} vs ${fmt(cpu.mean('emptyHook'))}: ${pct(cpuShare + 1)} more`,
+      `    CPU time per call (mean; the bridge with the host and its servers): ${fmt(cpuBridge)} vs ${fmt(cpu.mean('emptyHook'))}: ${pct(cpuShare + 1)} more (the bridge process ${fmt(cpu.mean('bridge'))}, ${pct(cpu.mean('bridge') / cpu.mean('emptyHook'))} more; the host and the hook server ${fmt(bridge.ms[0] ?? NaN)})`,
       `  the host's round trip ${fmt(median(hostPairs.a))} vs the same call in-process ${fmt(median(hostPairs.b))}: ${hostRatio.toFixed(2)}x (target < 2x, ${verdict(cpuHost < 2, hostRatio < 2)}; median of the pairs' ratios ${pairedRatio(hostPairs).toFixed(2)}x)`,
       `    CPU time per call (mean; this process, the host and the servers): ${fmt(cpuRoundTrip)} vs ${fmt(cpuInProcess)}: ${cpuHost.toFixed(2)}x`,
       `  the floor of any command hook, a shell that reads the payload and exits: ${fmt(m('shellStart'))}`,
