@@ -18,7 +18,7 @@ import type { Env } from '../cliSettings';
 import { UsageError } from '../exitCodes';
 import { parseRunArgs } from './bridgeArgs';
 import { runBridgeCall } from './bridgeHooks';
-import { bridgeSetup } from './bridgeServers';
+import type { bridgeSetup } from './bridgeServers';
 import { BridgeStateStore } from './bridgeState';
 import { quotedName } from '../../agent/nameText';
 import { commandPolicyDenial } from './bridgeCommandRules';
@@ -59,6 +59,8 @@ export function hubLease(hub: McpHub, release: () => Promise<void>): ToolHostLea
 
 export interface BridgeEnvironment {
   distDir: string;
+  /** The event's servers and settings: bridgeSetup, or the hook host's memory of it (bridgeSetupCache.ts). */
+  setup: typeof bridgeSetup;
   lease(servers: readonly McpServerConfig[], env: Env): Promise<ToolHostLease>;
   /** Runs `work` alone among the events of the same session (parallel tool hooks share one state file). */
   serialize<T>(key: string, work: () => Promise<T>): Promise<T>;
@@ -126,7 +128,7 @@ export async function handleBridgeRequest(request: BridgeRequest, environment: B
     const workspaceFolder = resolve(request.cwd, args.cwd ?? call.cwd ?? '.');
     const denial = commandPolicyDenial(args.commandRules, format, call, workspaceFolder);
     if (denial !== undefined) return { ...clean(format.answer(args.event, { kind: 'deny', text: denial })), session: { key, ended } };
-    const setup = bridgeSetup(args, workspaceFolder, request.env, environment.distDir, request.cwd);
+    const setup = environment.setup(args, workspaceFolder, request.env, environment.distDir, request.cwd);
     const allowlist = setup.settings.hooks.allowlist;
     // Hooks off (nothing allowlisted) or nothing to start: no server is started for nothing.
     if (setup.servers.length === 0 || (allowlist.kind === 'names' && allowlist.names.length === 0)) return { ...format.answer(args.event, { kind: 'none' }), session: { key, ended } };

@@ -173,7 +173,8 @@ export async function runBridgeCall(run: BridgeRun): Promise<SproutAnswer> {
   if (run.call.hook === '_UserPromptSubmit') newPrompt(run.state, run.settings);
   if (run.call.hook === '_PreToolUse') run.state.afterObjection = false;
   const { ctx, timeouts } = bridgeContext(run);
-  const tools = await run.tools.listTools(run.signal, { waitMs: run.settings.firstPromptServerWaitMs });
+  // Warm servers whose lists are current (the hook host's) answer at once, as a round of Sprout's own does.
+  const tools = run.tools.cachedTools?.() ?? (await run.tools.listTools(run.signal, { waitMs: run.settings.firstPromptServerWaitMs }));
   let answer: SproutAnswer;
   if (run.call.hook === '_Stop') answer = await stopEvent(run, ctx, tools);
   else if (run.call.hook === '_SubagentStop') answer = await subagentStopEvent(run, ctx, tools);

@@ -11,11 +11,13 @@ import type { Env } from '../cliSettings';
 import type { CliIo } from '../cliIo';
 import { handleBridgeRequest, hubLease, type BridgeEnvironment, type BridgeRequest, type BridgeResponse } from './bridgeHandler';
 import { askHookHost, readPayload } from './bridgeClient';
+import { bridgeSetup } from './bridgeServers';
 import { agentProcessId } from './hookHostWire';
 
 function localEnvironment(distDir: string, version: string): BridgeEnvironment {
   return {
     distDir,
+    setup: bridgeSetup,
     lease: (servers: readonly McpServerConfig[], env: Env) => {
       const hub = createHub(servers, { parentEnv: { ...env }, clientVersion: version });
       return Promise.resolve(hubLease(hub, () => hub.close()));

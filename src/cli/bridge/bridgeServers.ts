@@ -20,6 +20,8 @@ export interface BridgeSetup {
   servers: McpServerConfig[];
   settings: AgentSettings;
   notices: string[];
+  /** The bundled servers' state folder ('' when none runs), for a setup used again to check once more. */
+  stateDir: string;
 }
 
 function allowlistOf(options: ServerOptions, env: Env): HookAllowlist {
@@ -33,7 +35,7 @@ function defaultBundled(allowlist: HookAllowlist): string {
 }
 
 /** A private folder per workspace for the bundled servers' state (a todo list lives as long as the folder's sessions). */
-function bundledStateDir(env: Env, workspaceFolder: string): string {
+export function bundledStateDir(env: Env, workspaceFolder: string): string {
   const key = createHash('sha256').update(workspaceFolder).digest('hex').slice(0, 16);
   return ensurePrivateDir(join(stateHome(env), 'bridge', 'servers', key));
 }
@@ -44,16 +46,14 @@ export function bridgeSetup(options: ServerOptions, workspaceFolder: string, env
   const builtinServers = options.builtinServers ?? (env.SPROUT_AGENT_BUILTIN_SERVERS === undefined ? defaultBundled(allowlist) : undefined);
   const selection = selectServers({ workspaceFolder, mcpConfig, builtinServers, trustWorkspace: options.trustWorkspace, allowSecretEnv: options.allowSecretEnv, env });
   checkHookAllowlist(allowlist, selection);
-  const bundled = bundledServerConfigs(selection.bundled, {
-    distDir,
-    workspaceFolder,
-    stateDir: selection.bundled.length > 0 ? bundledStateDir(env, workspaceFolder) : '',
-  });
+  const stateDir = selection.bundled.length > 0 ? bundledStateDir(env, workspaceFolder) : '';
+  const bundled = bundledServerConfigs(selection.bundled, { distDir, workspaceFolder, stateDir });
   const settings = hookOnlySettings(env);
   return {
     workspaceFolder,
     servers: [...selection.configured, ...bundled],
     settings: { ...settings, hooks: { ...settings.hooks, allowlist } },
     notices: selection.notices,
+    stateDir,
   };
 }

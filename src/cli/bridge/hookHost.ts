@@ -14,6 +14,7 @@ import { createHub } from '../../runtime/compose';
 import { parseInteger } from '../../agent/settings';
 import type { CliIo } from '../cliIo';
 import { handleBridgeRequest, hubLease, type BridgeEnvironment, type BridgeRequest, type BridgeResponse } from './bridgeHandler';
+import { BridgeSetupCache } from './bridgeSetupCache';
 import { HOST_LINE_LIMIT, hostSocketPath, pingHost, readLine } from './hookHostWire';
 
 export interface HookHostOptions {
@@ -54,8 +55,10 @@ class HookHost {
   }
 
   private makeEnvironment(): BridgeEnvironment {
+    const setups = new BridgeSetupCache();
     return {
       distDir: this.options.distDir,
+      setup: (...inputs) => setups.setup(...inputs),
       logger: this.options.logger,
       lease: async (servers, env) => {
         const key = JSON.stringify(servers);
