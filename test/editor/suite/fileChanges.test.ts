@@ -83,6 +83,9 @@ describe("the agent's file changes: diff and undo", function () {
     assert.equal((await vscode.workspace.openTextDocument(diff.input.original)).getText(), BEFORE);
     assert.equal((await vscode.workspace.openTextDocument(diff.input.modified)).getText(), WRITTEN);
 
+    // The prompt kept during setup was sent without awaiting it: its outcome is drawn before the run has
+    // wound down (transcript, hooks), and an undo while a prompt runs is refused, so wait for the end.
+    await until(() => !chat.running, 'the run to wind down');
     assert.equal(await sprout.controller.undoTurn(outcome.turn ?? -1), true);
     assert.equal(doc.getText(), BEFORE, 'the document holds the text before the turn');
     assert.equal(doc.isDirty, false, 'and is saved');

@@ -22,6 +22,25 @@ afterEach(async () => {
 
 const TIMEOUT_MS = 600;
 
+/**
+ * One prompt whose `_Stop` hooks behave as `behaviours` (server name: behaviour): the turn must end
+ * with nothing objected and one model call; what each hook's call came to, by server.
+ */
+async function stopHookResults(behaviours: Record<string, HookBehaviour>, timeoutMs: number): Promise<Record<string, string>> {
+  rig = await openRig({
+    servers: Object.entries(behaviours).map(([name, behaviour]) => ({ name, config: { hooks: { _Stop: behaviour } } })),
+    hooks: { timeoutMs },
+    responses: [fakeReply.text('done')],
+  });
+  await rig.runtime.hub.listTools();
+  const outcome = await rig.runtime.session.run('go');
+  assert.equal(outcome.reason, 'end_turn');
+  assert.equal(outcome.unresolved, undefined);
+  assert.equal(rig.of('hook_objected').length, 0);
+  assert.equal(rig.fake.chatRequests().length, 1);
+  return Object.fromEntries(rig.of('hook_finished').map((e) => [e.server, e.result]));
+}
+
 test('failing hooks are no objection: crash, exit mid-call, isError, whitespace', async () => {
   // A hook timeout of hours: a server that exits mid-call must be seen as an error however slow the
   // machine, and a failure the agent did not notice would hold the turn until the test's hang guard.
@@ -31,40 +50,13 @@ test('failing hooks are no objection: crash, exit mid-call, isError, whitespace'
     iserror: { kind: 'isError', text: 'I object loudly but as an error' },
     blank: { kind: 'whitespace' },
   };
-  rig = await openRig({
-    servers: Object.entries(behaviours).map(([name, behaviour]) => ({ name, config: { hooks: { _Stop: behaviour } } })),
-    hooks: { timeoutMs: 6 * 3_600_000 },
-    responses: [fakeReply.text('done')],
-  });
-  await rig.runtime.hub.listTools();
-  const outcome = await rig.runtime.session.run('go');
-  assert.equal(outcome.reason, 'end_turn');
-  assert.equal(outcome.unresolved, undefined);
-  assert.equal(rig.of('hook_objected').length, 0);
-  const results = Object.fromEntries(rig.of('hook_finished').map((e) => [e.server, e.result]));
-  assert.deepEqual(results, { crash: 'error', midcall: 'error', iserror: 'error', blank: 'no_objection' });
-  assert.equal(rig.fake.chatRequests().length, 1);
+  assert.deepEqual(await stopHookResults(behaviours, 6 * 3_600_000), { crash: 'error', midcall: 'error', iserror: 'error', blank: 'no_objection' });
 });
 
 test('a hook that hangs is no objection either: its timeout ends the turn', async () => {
   // The hang never ends: that the turn ends at all shows the timeout released it (the test's hang
   // guard fails it otherwise), and the result says it was the timeout.
-  rig = await openRig({
-    servers: [
-      { name: 'hang', config: { hooks: { _Stop: { kind: 'hang' } } } },
-      { name: 'blank', config: { hooks: { _Stop: { kind: 'whitespace' } } } },
-    ],
-    hooks: { timeoutMs: TIMEOUT_MS },
-    responses: [fakeReply.text('done')],
-  });
-  await rig.runtime.hub.listTools();
-  const outcome = await rig.runtime.session.run('go');
-  assert.equal(outcome.reason, 'end_turn');
-  assert.equal(outcome.unresolved, undefined);
-  assert.equal(rig.of('hook_objected').length, 0);
-  const results = Object.fromEntries(rig.of('hook_finished').map((e) => [e.server, e.result]));
-  assert.deepEqual(results, { hang: 'timeout', blank: 'no_objection' });
-  assert.equal(rig.fake.chatRequests().length, 1);
+  assert.deepEqual(await stopHookResults({ hang: { kind: 'hang' }, blank: { kind: 'whitespace' } }, TIMEOUT_MS), { hang: 'timeout', blank: 'no_objection' });
 });
 
 test('image, 100 KB and hostile text reach the model capped and JSON-wrapped', async () => {
